@@ -1,0 +1,18 @@
+# Warnings on for all host and device code; sanitizer flags for host code when asked.
+set(GCBENCH_CXX_WARNINGS -Wall -Wextra -Wpedantic -Wshadow)
+if(GCBENCH_WERROR)
+  list(APPEND GCBENCH_CXX_WARNINGS -Werror)
+endif()
+
+function(gcbench_set_warnings target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:${GCBENCH_CXX_WARNINGS}>
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra --Werror=all-warnings>)
+endfunction()
+
+if(GCBENCH_SANITIZE)
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined>
+                      $<$<COMPILE_LANGUAGE:CXX>:-fno-sanitize-recover=all>
+                      $<$<COMPILE_LANGUAGE:CXX>:-fno-omit-frame-pointer>)
+  add_link_options(-fsanitize=address,undefined)
+endif()

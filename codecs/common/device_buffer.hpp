@@ -1,0 +1,110 @@
+#pragma once
+// RAII owners for device memory, CUDA streams and events.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <utility>
+
+#include "cuda_check.hpp"
+
+namespace gcbench::cuda {
+
+template <typename T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t count) { resize(count); }
+  ~DeviceBuffer() { release(); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& o) noexcept
+      : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    if (this != &o) {
+      release();
+      ptr_ = std::exchange(o.ptr_, nullptr);
+      count_ = std::exchange(o.count_, 0);
+    }
+    return *this;
+  }
+
+  // Discards the contents; allocates at least one element so that data() is never null.
+  void resize(std::size_t count) {
+    release();
+    GCB_CUDA(cudaMalloc(&ptr_, std::max<std::size_t>(count, 1) * sizeof(T)));
+    count_ = count;
+  }
+
+  T* data() { return ptr_; }
+  const T* data() const { return ptr_; }
+  std::size_t size() const { return count_; }
+  std::size_t bytes() const { return count_ * sizeof(T); }
+
+ private:
+  void release() noexcept {
+    if (ptr_) cudaFree(ptr_);
+    ptr_ = nullptr;
+    count_ = 0;
+  }
+  T* ptr_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+class Stream {
+ public:
+  Stream() { GCB_CUDA(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+  ~Stream() { cudaStreamDestroy(s_); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return s_; }
+  void sync() const { GCB_CUDA(cudaStreamSynchronize(s_)); }
+
+ private:
+  cudaStream_t s_{};
+};
+
+class Event {
+ public:
+  Event() { GCB_CUDA(cudaEventCreate(&e_)); }
+  ~Event() { cudaEventDestroy(e_); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  void record(cudaStream_t s) { GCB_CUDA(cudaEventRecord(e_, s)); }
+  cudaEvent_t get() const { return e_; }
+
+ private:
+  cudaEvent_t e_{};
+};
+
+// Seconds between two recorded events (synchronizes on `end`).
+inline double elapsed_s(const Event& begin, const Event& end) {
+  GCB_CUDA(cudaEventSynchronize(end.get()));
+  float ms = 0;
+  GCB_CUDA(cudaEventElapsedTime(&ms, begin.get(), end.get()));
+  return ms * 1e-3;
+}
+
+// Accumulates event-timed phases of one codec call into kernel and transfer seconds.
+class PhaseTimer {
+ public:
+  explicit PhaseTimer(cudaStream_t s) : s_(s) {}
+  void begin() { start_.record(s_); }
+  void end_transfer() { transfer_s_ += lap(); }
+  void end_kernel() { kernel_s_ += lap(); }
+  double kernel_s() const { return kernel_s_; }
+  double transfer_s() const { return transfer_s_; }
+
+ private:
+  double lap() {
+    stop_.record(s_);
+    double t = elapsed_s(start_, stop_);
+    start_.record(s_);
+    return t;
+  }
+  cudaStream_t s_;
+  Event start_, stop_;
+  double kernel_s_ = 0, transfer_s_ = 0;
+};
+
+}  // namespace gcbench::cuda

@@ -1,0 +1,21 @@
+#pragma once
+// RLE payload (inside the gcbench container, FormatId::rle). SPEC 1.2.
+//
+//   u8   element_width        1, 2 or 4
+//   u64  element_count        n = original_size / element_width
+//   u8   tail_size            original_size % element_width bytes, stored verbatim next
+//   ..   tail bytes
+//   u64  run_count            R
+//   u32  counts[R]            run lengths, each >= 1; a run longer than 2^32-1 elements is
+//                             split into pieces of 2^32-1 followed by the remainder
+//   ..   values[R]            element_width bytes each, little-endian
+//
+// Runs are maximal: two consecutive runs have different values unless the first was split
+// because of the count limit. Decoders check sum(counts) == element_count.
+#include <cstdint>
+
+namespace gcbench::rle {
+
+inline constexpr std::uint64_t kMaxRunCount = 0xFFFFFFFFull;
+
+}  // namespace gcbench::rle

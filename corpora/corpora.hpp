@@ -1,0 +1,61 @@
+#pragma once
+// The standard corpora: manifest, fetch (mirror directory or canonical URL), verification.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gcbench/bytes.hpp"
+
+namespace gcbench::corpora {
+
+struct ManifestFile {
+  std::string corpus;                 // "silesia", "calgary", "canterbury", "prague"
+  std::string name;                   // file name inside the corpus
+  std::optional<std::uint64_t> size;  // bytes of the plain file, where known
+  std::optional<std::string> sha256;  // of the plain file, where known
+  std::string url;                    // canonical download (file or archive)
+};
+
+struct Manifest {
+  std::vector<std::string> corpora;
+  std::vector<ManifestFile> files;
+  std::string digest;  // sha256 of the manifest file, reported in results
+  std::vector<ManifestFile> files_of(const std::string& corpus) const;
+};
+
+// corpora/manifest.json of the source tree (the path is compiled in).
+std::filesystem::path default_manifest_path();
+Manifest load_manifest(const std::filesystem::path& path = default_manifest_path());
+
+struct FetchOptions {
+  std::vector<std::filesystem::path> mirrors;  // directories laid out as <corpus>/<file>[.bz2]
+  std::filesystem::path cache_dir;             // verified plain files land in <cache>/<corpus>/
+  bool allow_download = true;
+};
+
+// Mirrors from $GCBENCH_CORPUS_MIRROR (':'-separated), else ../shared/corpora beside the source
+// tree when it exists; cache from $GCBENCH_CORPUS_CACHE, else <source>/corpora/cache.
+FetchOptions default_fetch_options();
+
+struct LocalFile {
+  ManifestFile entry;
+  std::filesystem::path path;  // verified plain file
+};
+struct MissingFile {
+  ManifestFile entry;
+  std::string reason;
+};
+struct FetchResult {
+  std::vector<LocalFile> present;
+  std::vector<MissingFile> missing;
+};
+
+// Makes every file of `corpus` available as a verified plain file, or says why it is not.
+// Throws std::invalid_argument for an unknown corpus name.
+FetchResult fetch(const Manifest& manifest, const std::string& corpus, const FetchOptions& options);
+
+Bytes read_file(const std::filesystem::path& path);
+
+}  // namespace gcbench::corpora

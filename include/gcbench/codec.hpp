@@ -1,0 +1,51 @@
+#pragma once
+// The one interface every codec implements (lzbench-style descriptor + virtual calls).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gcbench/bytes.hpp"
+#include "gcbench/params.hpp"
+
+namespace gcbench {
+
+enum class Device { cpu, gpu };
+const char* to_string(Device d);
+
+struct CodecInfo {
+  std::string name;         // family, e.g. "rle"; CPU and GPU implementations share it
+  std::string version;      // implementation version, reported in results
+  Device device = Device::cpu;
+  std::string description;
+  std::vector<AxisSpec> axes;
+};
+
+// Where the time of one call went. GPU codecs fill kernel and transfer time from CUDA
+// events; CPU codecs leave them at zero.
+struct RunStats {
+  double kernel_s = 0;
+  double transfer_s = 0;
+};
+
+class Codec {
+ public:
+  virtual ~Codec() = default;
+  virtual const CodecInfo& info() const = 0;
+
+  // Upper bound on compress()'s output for `input_size` bytes.
+  virtual std::uint64_t max_compressed_size(std::uint64_t input_size,
+                                            const Params& params) const = 0;
+
+  // `params` may be partial; implementations resolve them against info().axes.
+  virtual Bytes compress(ByteSpan input, const Params& params, RunStats* stats = nullptr) const = 0;
+
+  // Needs nothing but the container; `params` carries speed-only axes (threads, variant).
+  // Throws DecodeError for anything that is not a valid container of this codec.
+  virtual Bytes decompress(ByteSpan container, const Params& params,
+                           RunStats* stats = nullptr) const = 0;
+};
+
+using CodecPtr = std::unique_ptr<const Codec>;
+
+}  // namespace gcbench

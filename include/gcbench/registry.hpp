@@ -1,0 +1,15 @@
+#pragma once
+// The table of all codecs (codecs/registry.cpp holds one line per codec).
+#include <string>
+#include <vector>
+
+#include "gcbench/codec.hpp"
+
+namespace gcbench {
+
+const std::vector<CodecPtr>& registry();
+
+// nullptr when no codec has that name on that device.
+const Codec* find_codec(const std::string& name, Device device);
+
+}  // namespace gcbench

@@ -1,0 +1,101 @@
+#include "gcbench/container.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+
+#include <string>
+
+namespace gcbench {
+namespace {
+
+constexpr std::uint8_t kMagic[4] = {'G', 'C', 'B', 'C'};
+
+const char* format_name(FormatId id) {
+  switch (id) {
+    case FormatId::fl: return "fl";
+    case FormatId::rle: return "rle";
+    case FormatId::lz77: return "lz77";
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+std::uint32_t crc32_of(ByteSpan data) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  const std::uint8_t* p = data.data();
+  std::size_t left = data.size();
+  while (left > 0) {  // zlib takes uInt lengths
+    uInt n = static_cast<uInt>(std::min<std::size_t>(left, 1u << 30));
+    crc = crc32(crc, p, n);
+    p += n;
+    left -= n;
+  }
+  return static_cast<std::uint32_t>(crc);
+}
+
+Bytes wrap_container(FormatId codec, ByteSpan original, ByteSpan payload) {
+  Bytes out;
+  out.reserve(kContainerHeaderSize + payload.size());
+  out.insert(out.end(), kMagic, kMagic + 4);
+  put_le<std::uint16_t>(out, kContainerVersion);
+  put_le<std::uint16_t>(out, static_cast<std::uint16_t>(codec));
+  put_le<std::uint64_t>(out, original.size());
+  put_le<std::uint64_t>(out, payload.size());
+  put_le<std::uint32_t>(out, crc32_of(original));
+  put_le<std::uint32_t>(out, crc32_of(ByteSpan(out.data(), 28)));
+  out.insert(out.end(), payload.begin(), payload.end());
+  return out;
+}
+
+OpenedContainer open_container(ByteSpan container, FormatId expected) {
+  if (container.size() < kContainerHeaderSize) {
+    throw DecodeError("not a gcbench container: " + std::to_string(container.size()) +
+                      " bytes is shorter than the 32-byte header");
+  }
+  if (!std::equal(kMagic, kMagic + 4, container.begin())) {
+    throw DecodeError("not a gcbench container: bad magic");
+  }
+  ByteReader r(container);
+  r.take(4, "magic");
+  auto version = r.read<std::uint16_t>("version");
+  auto codec = r.read<std::uint16_t>("codec id");
+  OpenedContainer c;
+  c.header.codec = static_cast<FormatId>(codec);
+  c.header.original_size = r.read<std::uint64_t>("original size");
+  c.header.payload_size = r.read<std::uint64_t>("payload size");
+  c.header.original_crc = r.read<std::uint32_t>("checksum");
+  auto header_crc = r.read<std::uint32_t>("header checksum");
+  if (header_crc != crc32_of(container.first(28))) {
+    throw DecodeError("corrupted container header (header checksum mismatch)");
+  }
+  if (version != kContainerVersion) {
+    throw DecodeError("unsupported container version " + std::to_string(version));
+  }
+  if (c.header.codec != expected) {
+    throw DecodeError(std::string("wrong codec: container holds ") + format_name(c.header.codec) +
+                      " (id " + std::to_string(codec) + "), expected " + format_name(expected));
+  }
+  if (c.header.original_size > kMaxOriginalSize) {
+    throw DecodeError("absurd original size " + std::to_string(c.header.original_size));
+  }
+  if (c.header.payload_size != r.remaining()) {
+    throw DecodeError("payload size " + std::to_string(c.header.payload_size) +
+                      " does not match the " + std::to_string(r.remaining()) + " bytes present");
+  }
+  c.payload = r.take(c.header.payload_size, "payload");
+  return c;
+}
+
+void verify_original(const ContainerHeader& header, ByteSpan decoded) {
+  if (decoded.size() != header.original_size) {
+    throw DecodeError("decoded " + std::to_string(decoded.size()) + " bytes, header says " +
+                      std::to_string(header.original_size));
+  }
+  if (crc32_of(decoded) != header.original_crc) {
+    throw DecodeError("checksum mismatch: payload is corrupted");
+  }
+}
+
+}  // namespace gcbench

@@ -1,0 +1,64 @@
+#include "gcbench/params.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <thread>
+
+#include "gcbench/errors.hpp"
+
+namespace gcbench {
+
+bool AxisSpec::accepts(std::int64_t v) const {
+  if (!allowed.empty()) return std::find(allowed.begin(), allowed.end(), v) != allowed.end();
+  return v >= min && v <= max;
+}
+
+std::string AxisSpec::format(std::int64_t v) const {
+  if (!names.empty() && v >= 0 && static_cast<std::size_t>(v) < names.size()) return names[v];
+  return std::to_string(v);
+}
+
+std::int64_t AxisSpec::parse(const std::string& text) const {
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == text) return static_cast<std::int64_t>(i);
+  }
+  std::int64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || !names.empty() || !accepts(v)) {
+    throw ParamError("invalid value '" + text + "' for " + name);
+  }
+  return v;
+}
+
+Params resolve_params(const std::vector<AxisSpec>& axes, const Params& given) {
+  Params out;
+  for (const auto& axis : axes) out[axis.name] = axis.default_value;
+  for (const auto& [key, value] : given) {
+    auto it = std::find_if(axes.begin(), axes.end(), [&](const AxisSpec& a) { return a.name == key; });
+    if (it == axes.end()) throw ParamError("unknown parameter '" + key + "'");
+    if (!it->accepts(value)) {
+      throw ParamError("parameter " + key + "=" + std::to_string(value) + " is out of range");
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+AxisSpec threads_axis() {
+  AxisSpec a;
+  a.name = "threads";
+  a.help = "CPU threads over independent pieces; 0 = all cores, 1 = sequential";
+  a.default_value = 0;
+  a.min = 0;
+  a.max = 1024;
+  return a;
+}
+
+int thread_count(const Params& resolved) {
+  auto it = resolved.find("threads");
+  std::int64_t t = it == resolved.end() ? 0 : it->second;
+  if (t > 0) return static_cast<int>(t);
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+}  // namespace gcbench
