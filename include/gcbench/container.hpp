@@ -39,6 +39,10 @@ std::uint32_t crc32_of(ByteSpan data);
 // Writes header + payload. `original` is used for its size and checksum.
 Bytes wrap_container(FormatId codec, ByteSpan original, ByteSpan payload);
 
+// Writes a container with any header values (payload_size is taken from `payload`): for tests
+// and fuzzers that craft hostile containers behind a valid header checksum.
+Bytes make_container(const ContainerHeader& header, ByteSpan payload);
+
 // Validates magic, version, header checksum, codec id and sizes; returns the header and a
 // view of the payload. Throws DecodeError naming what is wrong.
 struct OpenedContainer {

@@ -35,18 +35,22 @@ std::uint32_t crc32_of(ByteSpan data) {
   return static_cast<std::uint32_t>(crc);
 }
 
-Bytes wrap_container(FormatId codec, ByteSpan original, ByteSpan payload) {
+Bytes make_container(const ContainerHeader& header, ByteSpan payload) {
   Bytes out;
   out.reserve(kContainerHeaderSize + payload.size());
   out.insert(out.end(), kMagic, kMagic + 4);
   put_le<std::uint16_t>(out, kContainerVersion);
-  put_le<std::uint16_t>(out, static_cast<std::uint16_t>(codec));
-  put_le<std::uint64_t>(out, original.size());
+  put_le<std::uint16_t>(out, static_cast<std::uint16_t>(header.codec));
+  put_le<std::uint64_t>(out, header.original_size);
   put_le<std::uint64_t>(out, payload.size());
-  put_le<std::uint32_t>(out, crc32_of(original));
+  put_le<std::uint32_t>(out, header.original_crc);
   put_le<std::uint32_t>(out, crc32_of(ByteSpan(out.data(), 28)));
   out.insert(out.end(), payload.begin(), payload.end());
   return out;
+}
+
+Bytes wrap_container(FormatId codec, ByteSpan original, ByteSpan payload) {
+  return make_container({codec, original.size(), payload.size(), crc32_of(original)}, payload);
 }
 
 OpenedContainer open_container(ByteSpan container, FormatId expected) {
