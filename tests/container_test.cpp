@@ -1,0 +1,119 @@
+#include <gtest/gtest.h>
+
+#include "gcbench/container.hpp"
+#include "gcbench/errors.hpp"
+#include "gcbench/params.hpp"
+
+namespace gcbench {
+namespace {
+
+const Bytes kOriginal = {'h', 'e', 'l', 'l', 'o'};
+const Bytes kPayload = {1, 2, 3};
+
+TEST(Container, HeaderLayoutIsPinned) {
+  Bytes c = wrap_container(FormatId::rle, kOriginal, kPayload);
+  ASSERT_EQ(c.size(), kContainerHeaderSize + kPayload.size());
+  EXPECT_EQ(std::string(c.begin(), c.begin() + 4), "GCBC");
+  EXPECT_EQ(load_le<std::uint16_t>(&c[4]), 1);
+  EXPECT_EQ(load_le<std::uint16_t>(&c[6]), 2);
+  EXPECT_EQ(load_le<std::uint64_t>(&c[8]), 5u);
+  EXPECT_EQ(load_le<std::uint64_t>(&c[16]), 3u);
+  EXPECT_EQ(load_le<std::uint32_t>(&c[24]), 0x3610a686u);  // CRC-32 of "hello"
+}
+
+TEST(Container, OpensWhatItWrote) {
+  Bytes c = wrap_container(FormatId::fl, kOriginal, kPayload);
+  auto opened = open_container(c, FormatId::fl);
+  EXPECT_EQ(opened.header.original_size, kOriginal.size());
+  EXPECT_EQ(Bytes(opened.payload.begin(), opened.payload.end()), kPayload);
+  EXPECT_NO_THROW(verify_original(opened.header, kOriginal));
+}
+
+TEST(Container, RejectsWrongCodec) {
+  Bytes c = wrap_container(FormatId::fl, kOriginal, kPayload);
+  EXPECT_THROW(open_container(c, FormatId::lz77), DecodeError);
+}
+
+TEST(Container, RejectsEveryTruncation) {
+  Bytes c = wrap_container(FormatId::fl, kOriginal, kPayload);
+  for (std::size_t n = 0; n < c.size(); ++n) {
+    EXPECT_THROW(open_container(ByteSpan(c.data(), n), FormatId::fl), DecodeError) << n;
+  }
+}
+
+TEST(Container, RejectsEveryHeaderByteFlip) {
+  Bytes c = wrap_container(FormatId::fl, kOriginal, kPayload);
+  for (std::size_t i = 0; i < kContainerHeaderSize; ++i) {
+    Bytes bad = c;
+    bad[i] ^= 0x10;
+    EXPECT_THROW(open_container(bad, FormatId::fl), DecodeError) << i;
+  }
+}
+
+TEST(Container, RejectsTrailingBytes) {
+  Bytes c = wrap_container(FormatId::fl, kOriginal, kPayload);
+  c.push_back(0);
+  EXPECT_THROW(open_container(c, FormatId::fl), DecodeError);
+}
+
+TEST(Container, RejectsAbsurdOriginalSizeBehindValidChecksum) {
+  Bytes c = make_container({FormatId::fl, kMaxOriginalSize + 1, 0, 0}, kPayload);
+  EXPECT_THROW(open_container(c, FormatId::fl), DecodeError);
+}
+
+TEST(Container, VerifyCatchesWrongContent) {
+  Bytes c = wrap_container(FormatId::fl, kOriginal, kPayload);
+  auto opened = open_container(c, FormatId::fl);
+  Bytes other = kOriginal;
+  other[0] = 'j';
+  EXPECT_THROW(verify_original(opened.header, other), DecodeError);
+  other.pop_back();
+  EXPECT_THROW(verify_original(opened.header, other), DecodeError);
+}
+
+AxisSpec finder_axis() {
+  AxisSpec a;
+  a.name = "finder";
+  a.names = {"hash", "z", "brute"};
+  a.allowed = {0, 1, 2};
+  return a;
+}
+
+TEST(Params, DefaultsFilledAndRangesEnforced) {
+  AxisSpec frame;
+  frame.name = "frame_size";
+  frame.default_value = 1024;
+  frame.min = 1;
+  frame.max = 4096;
+  std::vector<AxisSpec> axes = {frame, finder_axis()};
+  auto p = resolve_params(axes, {});
+  EXPECT_EQ(p.at("frame_size"), 1024);
+  EXPECT_EQ(p.at("finder"), 0);
+  EXPECT_EQ(resolve_params(axes, {{"frame_size", 7}}).at("frame_size"), 7);
+  EXPECT_THROW(resolve_params(axes, {{"frame_size", 0}}), ParamError);
+  EXPECT_THROW(resolve_params(axes, {{"finder", 3}}), ParamError);
+  EXPECT_THROW(resolve_params(axes, {{"nope", 1}}), ParamError);
+}
+
+TEST(Params, EnumeratedAxesParseAndFormatByName) {
+  AxisSpec a = finder_axis();
+  EXPECT_EQ(a.parse("brute"), 2);
+  EXPECT_EQ(a.format(1), "z");
+  EXPECT_THROW(a.parse("2"), ParamError);
+  EXPECT_THROW(a.parse("zz"), ParamError);
+  AxisSpec n;
+  n.name = "level";
+  n.min = 1;
+  n.max = 9;
+  EXPECT_EQ(n.parse("6"), 6);
+  EXPECT_THROW(n.parse("6x"), ParamError);
+  EXPECT_THROW(n.parse("10"), ParamError);
+}
+
+TEST(Params, ThreadCountZeroMeansAllCores) {
+  EXPECT_GE(thread_count({{"threads", 0}}), 1);
+  EXPECT_EQ(thread_count({{"threads", 3}}), 3);
+}
+
+}  // namespace
+}  // namespace gcbench
