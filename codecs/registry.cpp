@@ -1,6 +1,7 @@
 // The codec table. Adding a codec: a folder under codecs/ (or baselines/) and one line here.
 #include "gcbench/registry.hpp"
 
+#include "baselines/peers/peers.hpp"
 #include "baselines/zlib/zlib_codec.hpp"
 #include "codecs/fl/fl.hpp"
 #include "codecs/lz77/lz77.hpp"
@@ -15,6 +16,15 @@ std::vector<CodecPtr> make_registry() {
   codecs.push_back(rle::make_cpu_codec());
   codecs.push_back(lz77::make_cpu_codec());
   codecs.push_back(zlib::make_codec());
+#if GCBENCH_HAVE_LIBDEFLATE
+  codecs.push_back(peers::make_libdeflate_codec());
+#endif
+#if GCBENCH_HAVE_ZSTD
+  codecs.push_back(peers::make_zstd_codec());
+#endif
+#if GCBENCH_HAVE_LZ4
+  codecs.push_back(peers::make_lz4_codec());
+#endif
 #if GCBENCH_HAVE_CUDA
 #endif
   return codecs;

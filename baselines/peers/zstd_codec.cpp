@@ -1,0 +1,58 @@
+#include <zstd.h>
+
+#include <memory>
+
+#include "baselines/peers/peers.hpp"
+#include "gcbench/errors.hpp"
+
+namespace gcbench::peers {
+namespace {
+
+class ZstdCodec final : public Codec {
+ public:
+  const CodecInfo& info() const override { return info_; }
+
+  std::uint64_t max_compressed_size(std::uint64_t n, const Params&) const override {
+    return ZSTD_compressBound(n);
+  }
+
+  Bytes compress(ByteSpan input, const Params& params, RunStats*) const override {
+    auto level = resolve_params(info_.axes, params).at("level");
+    std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+    if (!cctx) throw std::bad_alloc();
+    // As the zstd program does: a checksum of the content, so corruption is detected.
+    ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, static_cast<int>(level));
+    ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);
+    Bytes out(ZSTD_compressBound(input.size()));
+    std::size_t n = ZSTD_compress2(cctx.get(), out.data(), out.size(), input.data(), input.size());
+    if (ZSTD_isError(n)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
+    out.resize(n);
+    return out;
+  }
+
+  // One frame whose header carries the content size (ZSTD_compress2 writes it).
+  Bytes decompress(ByteSpan in, const Params&, RunStats*) const override {
+    unsigned long long size = ZSTD_getFrameContentSize(in.data(), in.size());
+    if (size == ZSTD_CONTENTSIZE_ERROR) throw DecodeError("not a zstd frame");
+    if (size == ZSTD_CONTENTSIZE_UNKNOWN) throw DecodeError("zstd frame without content size");
+    std::size_t frame = ZSTD_findFrameCompressedSize(in.data(), in.size());
+    if (ZSTD_isError(frame)) throw DecodeError(std::string("zstd: ") + ZSTD_getErrorName(frame));
+    if (frame != in.size()) throw DecodeError("trailing bytes after the zstd frame");
+    check_claimed_size(size, in.size(), "zstd");
+    Bytes out(size);
+    std::size_t n = ZSTD_decompress(out.data(), out.size(), in.data(), in.size());
+    if (ZSTD_isError(n)) throw DecodeError(std::string("zstd: ") + ZSTD_getErrorName(n));
+    if (n != size) throw DecodeError("zstd frame decoded to fewer bytes than its header says");
+    return out;
+  }
+
+ private:
+  CodecInfo info_ = peer_info("zstd", ZSTD_versionString(), "Zstandard frame",
+                              level_axis(3, 1, 19, "compression level"));
+};
+
+}  // namespace
+
+CodecPtr make_zstd_codec() { return std::make_unique<ZstdCodec>(); }
+
+}  // namespace gcbench::peers
