@@ -1,6 +1,7 @@
 // The codec table. Adding a codec: a folder under codecs/ (or baselines/) and one line here.
 #include "gcbench/registry.hpp"
 
+#include "baselines/nvcomp/nvcomp_codec.hpp"
 #include "baselines/peers/peers.hpp"
 #include "baselines/zlib/zlib_codec.hpp"
 #include "codecs/fl/fl.hpp"
@@ -27,7 +28,32 @@ std::vector<CodecPtr> make_registry() {
 #endif
 #if GCBENCH_HAVE_CUDA
 #endif
+#if GCBENCH_HAVE_NVCOMP
+  for (auto& c : nvcomp::make_codecs()) codecs.push_back(std::move(c));
+#endif
   return codecs;
+}
+
+// What this build left out, and why, so that the driver can say so instead of staying silent.
+std::vector<UnavailableCodec> make_unavailable() {
+  std::vector<UnavailableCodec> missing;
+  const char* peer_hint = "its library was not found at configure time (install ";
+#if !GCBENCH_HAVE_LIBDEFLATE
+  missing.push_back({"libdeflate", std::string(peer_hint) + "libdeflate-dev)"});
+#endif
+#if !GCBENCH_HAVE_ZSTD
+  missing.push_back({"zstd", std::string(peer_hint) + "libzstd-dev)"});
+#endif
+#if !GCBENCH_HAVE_LZ4
+  missing.push_back({"lz4", std::string(peer_hint) + "liblz4-dev)"});
+#endif
+#if !GCBENCH_HAVE_CUDA
+  missing.push_back({"gpu codecs", "built without CUDA (no nvcc at configure time)"});
+#endif
+#ifdef GCBENCH_NVCOMP_MISSING
+  missing.push_back({"nvcomp-*", GCBENCH_NVCOMP_MISSING});
+#endif
+  return missing;
 }
 
 }  // namespace
@@ -35,6 +61,11 @@ std::vector<CodecPtr> make_registry() {
 const std::vector<CodecPtr>& registry() {
   static const std::vector<CodecPtr> codecs = make_registry();
   return codecs;
+}
+
+const std::vector<UnavailableCodec>& unavailable_codecs() {
+  static const std::vector<UnavailableCodec> missing = make_unavailable();
+  return missing;
 }
 
 const Codec* find_codec(const std::string& name, Device device) {

@@ -18,7 +18,7 @@
 
 namespace gcbench {
 
-enum class FormatId : std::uint16_t { fl = 1, rle = 2, lz77 = 3 };
+enum class FormatId : std::uint16_t { fl = 1, rle = 2, lz77 = 3, nvcomp = 16 };
 
 inline constexpr std::size_t kContainerHeaderSize = 32;
 inline constexpr std::uint16_t kContainerVersion = 1;

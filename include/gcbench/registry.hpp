@@ -9,6 +9,13 @@ namespace gcbench {
 
 const std::vector<CodecPtr>& registry();
 
+// Codecs this build could not include (optional library or CUDA absent), with the reason.
+struct UnavailableCodec {
+  std::string name;
+  std::string reason;
+};
+const std::vector<UnavailableCodec>& unavailable_codecs();
+
 // nullptr when no codec has that name on that device.
 const Codec* find_codec(const std::string& name, Device device);
 

@@ -16,6 +16,7 @@ const char* format_name(FormatId id) {
     case FormatId::fl: return "fl";
     case FormatId::rle: return "rle";
     case FormatId::lz77: return "lz77";
+    case FormatId::nvcomp: return "nvcomp";
   }
   return "unknown";
 }

@@ -1,0 +1,16 @@
+#pragma once
+// NVIDIA nvCOMP's batched low-level API as GPU peers: the input is cut into chunks of
+// `chunk_size` bytes, compressed in one batched call, and stored in a gcbench container
+// (FormatId::nvcomp) with each chunk's compressed size, so decompression needs nothing else.
+#include <vector>
+
+#include "gcbench/codec.hpp"
+
+namespace gcbench::nvcomp {
+
+enum class Algorithm : std::uint8_t { lz4 = 1, snappy = 2, cascaded = 3, deflate = 4, zstd = 5 };
+
+// One codec per algorithm, named "nvcomp-lz4", "nvcomp-snappy", ...
+std::vector<CodecPtr> make_codecs();
+
+}  // namespace gcbench::nvcomp
