@@ -18,11 +18,24 @@ struct ManifestFile {
   std::string url;                    // canonical download (file or archive)
 };
 
+// What the manifest says about a corpus as a whole.
+struct CorpusInfo {
+  std::string name;
+  std::string title;
+  std::string page;                  // canonical description page
+  std::uint64_t expected_files = 0;  // as published; more than files_of(name) lists when the
+                                     // manifest does not know every file (see `note`)
+  std::string note;
+};
+
 struct Manifest {
   std::vector<std::string> corpora;
   std::vector<ManifestFile> files;
-  std::string digest;  // sha256 of the manifest file, reported in results
+  std::string digest;            // sha256 of the manifest file, reported in results
+  std::vector<CorpusInfo> info;  // one per entry of `corpora`, same order
   std::vector<ManifestFile> files_of(const std::string& corpus) const;
+  // Throws std::invalid_argument for an unknown corpus name.
+  const CorpusInfo& corpus(const std::string& name) const;
 };
 
 // corpora/manifest.json of the source tree (the path is compiled in).
@@ -36,7 +49,8 @@ struct FetchOptions {
 };
 
 // Mirrors from $GCBENCH_CORPUS_MIRROR (':'-separated), else ../shared/corpora beside the source
-// tree when it exists; cache from $GCBENCH_CORPUS_CACHE, else <source>/corpora/cache.
+// tree when it exists, else <source>/.carry/corpora (the copy that travels to device machines)
+// when it exists; cache from $GCBENCH_CORPUS_CACHE, else <source>/corpora/cache.
 FetchOptions default_fetch_options();
 
 struct LocalFile {
@@ -53,7 +67,8 @@ struct FetchResult {
 };
 
 // Makes every file of `corpus` available as a verified plain file, or says why it is not.
-// Throws std::invalid_argument for an unknown corpus name.
+// Throws std::invalid_argument for an unknown corpus name. A corpus whose files the manifest
+// does not list yields one MissingFile with the name "*" and the reason.
 FetchResult fetch(const Manifest& manifest, const std::string& corpus, const FetchOptions& options);
 
 Bytes read_file(const std::filesystem::path& path);

@@ -8,11 +8,11 @@
 namespace gcbench::synthetic {
 
 enum class Kind {
-  runs,         // runs of equal elements, geometric lengths with mean `mean_run`
-  small_ints,   // uniform values in [0, 2^value_bits)
-  sorted_keys,  // non-decreasing values with small random gaps
-  random_bytes, // uniform bytes
-  all_equal,    // one value repeated
+  runs,          // runs of equal elements, geometric lengths with mean `mean_run`
+  small_ints,    // uniform values in [0, 2^value_bits)
+  sorted_keys,   // non-decreasing values with small random gaps
+  random_bytes,  // uniform bytes
+  all_equal,     // one value repeated
 };
 
 struct Spec {

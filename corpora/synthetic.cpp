@@ -1,0 +1,163 @@
+#include "corpora/synthetic.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <stdexcept>
+
+namespace gcbench::synthetic {
+namespace {
+
+// Elements are written with memcpy, i.e. in host byte order; the formats are little-endian.
+static_assert(std::endian::native == std::endian::little, "synthetic inputs assume little-endian");
+
+constexpr struct {
+  Kind kind;
+  const char* name;
+} kNames[] = {{Kind::runs, "runs"},
+              {Kind::small_ints, "small_ints"},
+              {Kind::sorted_keys, "sorted_keys"},
+              {Kind::random_bytes, "random_bytes"},
+              {Kind::all_equal, "all_equal"}};
+
+// Uniform double in (0, 1] from the top 53 bits of one draw.
+double unit_open_closed(std::mt19937_64& rng) {
+  return (static_cast<double>(rng() >> 11) + 1.0) * 0x1.0p-53;
+}
+
+template <typename T>
+void put(std::uint8_t* out, std::uint64_t i, T v) {
+  std::memcpy(out + i * sizeof(T), &v, sizeof(T));
+}
+
+// Elements [first, first + count) = v.
+template <typename T>
+void fill(std::uint8_t* out, std::uint64_t first, std::uint64_t count, T v) {
+  if constexpr (sizeof(T) == 1) {
+    std::memset(out + first, v, count);
+  } else {
+    for (std::uint64_t i = first; i < first + count; ++i) put<T>(out, i, v);
+  }
+}
+
+// Runs of one value with geometric lengths (P(L = k) = p (1-p)^(k-1), p = 1/mean, so the mean
+// is `mean`); adjacent runs always differ, so the runs are exactly the generated ones.
+template <typename T>
+void runs(std::uint8_t* out, std::uint64_t n, double mean, std::mt19937_64& rng) {
+  const double log_q = std::log1p(-1.0 / mean);  // log(1 - p); 0 < p <= 1
+  T prev = static_cast<T>(rng());
+  for (std::uint64_t i = 0; i < n;) {
+    std::uint64_t len = 1;
+    if (log_q < 0) {  // mean > 1; mean == 1 gives p = 1, every run of length 1
+      double extra = std::floor(std::log(unit_open_closed(rng)) / log_q);
+      len += extra < static_cast<double>(n) ? static_cast<std::uint64_t>(extra) : n;
+    }
+    len = std::min(len, n - i);
+    T v = static_cast<T>(rng());
+    if (v == prev) v = static_cast<T>(v + 1);  // wraps within T; still differs from prev
+    fill<T>(out, i, len, v);
+    prev = v;
+    i += len;
+  }
+}
+
+// Values uniform in [0, 2^bits): successive `bits`-wide slices of each 64-bit draw.
+template <typename T>
+void small_ints(std::uint8_t* out, std::uint64_t n, unsigned bits, std::mt19937_64& rng) {
+  if (bits == 0) return;  // [0, 1): all zero, already zeroed
+  const std::uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+  const unsigned per_draw = 64 / bits;
+  for (std::uint64_t i = 0; i < n;) {
+    std::uint64_t r = rng();
+    for (unsigned k = 0; k < per_draw && i < n; ++k, ++i, r >>= bits) {
+      put<T>(out, i, static_cast<T>(r & mask));
+    }
+  }
+}
+
+// Non-decreasing keys: a 32.32 fixed-point key grows by a uniform step in [0, 2g], with mean
+// gap g = min(8, max / n) so that narrow widths still span their range; saturates at max.
+template <typename T>
+void sorted_keys(std::uint8_t* out, std::uint64_t n, std::mt19937_64& rng) {
+  const double max = static_cast<double>(std::numeric_limits<T>::max());
+  const double gap = std::min(8.0, max / static_cast<double>(std::max<std::uint64_t>(n, 1)));
+  const auto step_max = static_cast<std::uint64_t>(2 * gap * 0x1.0p32);  // <= 2^36
+  const std::uint64_t limit = static_cast<std::uint64_t>(std::numeric_limits<T>::max()) << 32;
+  std::uint64_t key = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    put<T>(out, i, static_cast<T>(key >> 32));
+    const std::uint64_t r = rng() >> 37;  // 27-bit fraction: r * step_max < 2^63
+    key = std::min(key + ((r * step_max) >> 27), limit);
+  }
+}
+
+template <typename T>
+void generate_elements(const Spec& spec, std::uint8_t* out, std::uint64_t n, std::mt19937_64& rng) {
+  switch (spec.kind) {
+    case Kind::runs:
+      runs<T>(out, n, spec.mean_run, rng);
+      break;
+    case Kind::small_ints:
+      small_ints<T>(out, n, std::min<unsigned>(spec.value_bits, 8 * sizeof(T)), rng);
+      break;
+    case Kind::sorted_keys:
+      sorted_keys<T>(out, n, rng);
+      break;
+    case Kind::all_equal:
+      fill<T>(out, 0, n, static_cast<T>(rng()));
+      break;
+    case Kind::random_bytes:
+      break;  // handled by the caller
+  }
+}
+
+}  // namespace
+
+Bytes generate(const Spec& spec) {
+  const std::uint32_t w = spec.element_width;
+  if (w != 1 && w != 2 && w != 4) {
+    throw std::invalid_argument("synthetic: element_width must be 1, 2 or 4, not " +
+                                std::to_string(w));
+  }
+  if (spec.kind == Kind::runs && !(spec.mean_run >= 1.0 && std::isfinite(spec.mean_run))) {
+    throw std::invalid_argument("synthetic: mean_run must be a finite number >= 1");
+  }
+  std::mt19937_64 rng(spec.seed);
+  // One element more than fits, so a tail shorter than an element continues the pattern.
+  const std::uint64_t n = spec.size_bytes / w + (spec.size_bytes % w != 0 ? 1 : 0);
+  Bytes out(n * w);
+  if (spec.kind == Kind::random_bytes) {
+    std::uint64_t i = 0;
+    for (; i + 8 <= out.size(); i += 8) put<std::uint64_t>(out.data() + i, 0, rng());
+    for (std::uint64_t r = rng(); i < out.size(); ++i, r >>= 8)
+      out[i] = static_cast<std::uint8_t>(r);
+  } else if (w == 1) {
+    generate_elements<std::uint8_t>(spec, out.data(), n, rng);
+  } else if (w == 2) {
+    generate_elements<std::uint16_t>(spec, out.data(), n, rng);
+  } else {
+    generate_elements<std::uint32_t>(spec, out.data(), n, rng);
+  }
+  out.resize(spec.size_bytes);
+  return out;
+}
+
+Kind parse_kind(const std::string& name) {
+  for (const auto& k : kNames) {
+    if (name == k.name) return k.kind;
+  }
+  throw std::invalid_argument("unknown synthetic kind '" + name +
+                              "' (runs, small_ints, sorted_keys, random_bytes, all_equal)");
+}
+
+const char* kind_name(Kind kind) {
+  for (const auto& k : kNames) {
+    if (kind == k.kind) return k.name;
+  }
+  return "unknown";
+}
+
+}  // namespace gcbench::synthetic

@@ -1,0 +1,362 @@
+// Manifest, SHA-256 and fetch: mirror copies verified in place, Silesia's .bz2 unpacked into a
+// cache, damaged copies and unavailable corpora reported with their reason.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <optional>
+#include <string>
+
+#include "corpora/corpora.hpp"
+#include "corpora/sha256.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace gcbench::corpora;
+
+// A fresh directory under the system temp dir, removed with its contents afterwards.
+class TempTree {
+ public:
+  TempTree() {
+    static int counter = 0;
+    dir_ = fs::temp_directory_path() /
+           ("gcbench-corpora-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  ~TempTree() {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  const fs::path& path() const { return dir_; }
+
+ private:
+  fs::path dir_;
+};
+
+void write_text(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+// The mirror the suite was given, or nullopt (the test then skips and says why).
+std::optional<fs::path> mirror() {
+  auto options = default_fetch_options();
+  if (options.mirrors.empty()) return std::nullopt;
+  return options.mirrors.front();
+}
+
+bool have_program(const std::string& name) {
+  return std::system(("command -v " + name + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+const MissingFile* find_missing(const FetchResult& r, const std::string& name) {
+  for (const auto& m : r.missing) {
+    if (m.entry.name == name) return &m;
+  }
+  return nullptr;
+}
+
+TEST(Sha256, MatchesPublishedVectors) {
+  auto text = [](const std::string& s) {
+    return gcbench::ByteSpan(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+  };
+  EXPECT_EQ(sha256_hex(text("")),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(sha256_hex(text("abc")),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(sha256_hex(text("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  EXPECT_EQ(sha256_hex(text(std::string(1000000, 'a'))),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+TEST(Sha256, PiecewiseUpdatesEqualOneShot) {
+  std::string data;
+  for (int i = 0; i < 300; ++i) data.push_back(static_cast<char>(i * 7 + 3));
+  const gcbench::ByteSpan all(reinterpret_cast<const std::uint8_t*>(data.data()), data.size());
+  const std::string expected = sha256_hex(all);
+  for (std::size_t cut = 0; cut <= data.size(); cut += 13) {
+    Sha256 h;
+    h.update(all.first(cut));
+    h.update(all.subspan(cut));
+    EXPECT_EQ(to_hex(h.finish()), expected) << "split at " << cut;
+  }
+}
+
+TEST(Manifest, ListsTheFourCorporaWithTheirPublishedFileCounts) {
+  const Manifest m = load_manifest();
+  EXPECT_EQ(m.corpora, (std::vector<std::string>{"silesia", "calgary", "canterbury", "prague"}));
+  EXPECT_EQ(m.files_of("silesia").size(), 12u);
+  EXPECT_EQ(m.files_of("calgary").size(), 18u);
+  EXPECT_EQ(m.files_of("canterbury").size(), 11u);
+  EXPECT_EQ(m.corpus("silesia").expected_files, 12u);
+  EXPECT_EQ(m.corpus("calgary").expected_files, 18u);
+  EXPECT_EQ(m.corpus("canterbury").expected_files, 11u);
+  EXPECT_EQ(m.corpus("prague").expected_files, 30u);
+  EXPECT_LE(m.files_of("prague").size(), 30u);
+  EXPECT_EQ(m.digest, sha256_hex(read_file(default_manifest_path())));
+}
+
+TEST(Manifest, KnowsSizesChecksumsAndUrls) {
+  const Manifest m = load_manifest();
+  for (const auto& f : m.files) {
+    EXPECT_TRUE(f.size.has_value()) << f.corpus << "/" << f.name;
+    EXPECT_TRUE(f.url.starts_with("https://") || f.url.starts_with("http://")) << f.url;
+    if (f.corpus != "silesia") {
+      EXPECT_TRUE(f.sha256.has_value()) << f.corpus << "/" << f.name;
+    }
+  }
+  auto size_of = [&](const std::string& name) {
+    for (const auto& f : m.files_of("silesia")) {
+      if (f.name == name) return f.size.value_or(0);
+    }
+    return std::uint64_t{0};
+  };
+  EXPECT_EQ(size_of("mozilla"), 51220480u);  // the official table's sizes
+  EXPECT_EQ(size_of("samba"), 21606400u);
+  EXPECT_EQ(size_of("sao"), 7251944u);
+  EXPECT_EQ(size_of("webster"), 41458703u);
+  EXPECT_EQ(size_of("dickens"), 10192446u);
+}
+
+TEST(Manifest, RejectsBrokenManifestsWithAClearError) {
+  TempTree t;
+  const std::string file_ok = R"({"name": "a", "size": 1, "url": "https://x/a"})";
+  const std::vector<std::string> broken = {
+      "not json",
+      R"({"schema": 2, "corpora": []})",
+      R"({"schema": 1, "corpora": [{"name": "c", "files": [{"name": "a"}]}]})",
+      R"({"schema": 1, "corpora": [{"name": "c", "files": [{"name": "../a", "url": "u"}]}]})",
+      R"({"schema": 1, "corpora": [{"name": "c", "files": [{"name": "a", "url": "u", "sha256": "xyz"}]}]})",
+      R"({"schema": 1, "corpora": [{"name": "c", "files": [{"name": "a", "url": "u", "size": -1}]}]})",
+      R"({"schema": 1, "corpora": [{"name": "c", "files": [)" + file_ok + "," + file_ok + "]}]}",
+      R"({"schema": 1, "corpora": [{"name": "c", "expected_files": 0, "files": [)" + file_ok +
+          "]}]}",
+      R"({"schema": 1, "corpora": [{"name": "c", "title": 5, "files": []}]})",
+  };
+  for (const auto& text : broken) {
+    write_text(t.path() / "m.json", text);
+    EXPECT_THROW(load_manifest(t.path() / "m.json"), std::runtime_error) << text;
+  }
+  write_text(t.path() / "m.json",
+             R"({"schema": 1, "corpora": [{"name": "c", "files": [)" + file_ok + "]}]}");
+  EXPECT_EQ(load_manifest(t.path() / "m.json").files_of("c").size(), 1u);
+}
+
+TEST(Fetch, UnknownCorpusThrows) {
+  const Manifest m = load_manifest();
+  EXPECT_THROW(fetch(m, "enwik9", default_fetch_options()), std::invalid_argument);
+}
+
+TEST(Fetch, DefaultOptionsFollowTheEnvironment) {
+  ::setenv("GCBENCH_CORPUS_MIRROR", "/m/one::/m/two", 1);
+  ::setenv("GCBENCH_CORPUS_CACHE", "/c/cache", 1);
+  const FetchOptions o = default_fetch_options();
+  ::unsetenv("GCBENCH_CORPUS_MIRROR");
+  ::unsetenv("GCBENCH_CORPUS_CACHE");
+  EXPECT_EQ(o.mirrors, (std::vector<fs::path>{"/m/one", "/m/two"}));
+  EXPECT_EQ(o.cache_dir, fs::path("/c/cache"));
+  EXPECT_TRUE(o.allow_download);
+}
+
+TEST(Fetch, PragueCorpusIsReportedMissingWithAReason) {
+  TempTree t;
+  FetchOptions o = default_fetch_options();
+  o.cache_dir = t.path();
+  o.allow_download = false;
+  const Manifest m = load_manifest();
+  const FetchResult r = fetch(m, "prague", o);
+  EXPECT_TRUE(r.present.empty());
+  ASSERT_FALSE(r.missing.empty());
+  for (const auto& x : r.missing) EXPECT_TRUE(contains(x.reason, "Prague Corpus")) << x.reason;
+}
+
+TEST(Fetch, CalgaryAndCanterburyMirrorCopiesAreVerifiedAndUsedInPlace) {
+  const auto mirror_dir = mirror();
+  if (!mirror_dir) GTEST_SKIP() << "no corpus mirror: set GCBENCH_CORPUS_MIRROR";
+  TempTree t;
+  FetchOptions o = default_fetch_options();
+  o.cache_dir = t.path();
+  o.allow_download = false;
+  const Manifest m = load_manifest();
+  for (const std::string corpus : {"calgary", "canterbury"}) {
+    const FetchResult r = fetch(m, corpus, o);
+    for (const auto& x : r.missing)
+      ADD_FAILURE() << corpus << "/" << x.entry.name << ": " << x.reason;
+    EXPECT_EQ(r.present.size(), m.files_of(corpus).size());
+    for (const auto& p : r.present) {
+      EXPECT_EQ(p.path, *mirror_dir / corpus / p.entry.name) << "not used in place";
+      const gcbench::Bytes data = read_file(p.path);  // verify independently of fetch()
+      EXPECT_EQ(data.size(), p.entry.size.value());
+      EXPECT_EQ(sha256_hex(data), p.entry.sha256.value()) << p.path;
+    }
+  }
+  EXPECT_TRUE(fs::exists(t.path() / ".verified.json")) << "digests were not memoised";
+}
+
+TEST(Fetch, DamagedMirrorCopiesAreReportedMissingWithTheReason) {
+  const auto mirror_dir = mirror();
+  if (!mirror_dir) GTEST_SKIP() << "no corpus mirror: set GCBENCH_CORPUS_MIRROR";
+  TempTree t;
+  const fs::path bad_mirror = t.path() / "mirror";
+  fs::create_directories(bad_mirror / "calgary");
+  gcbench::Bytes bib = read_file(*mirror_dir / "calgary/bib");
+  bib[bib.size() / 2] ^= 0x20;  // same size, different content
+  std::ofstream(bad_mirror / "calgary/bib", std::ios::binary)
+      .write(reinterpret_cast<const char*>(bib.data()), static_cast<std::streamsize>(bib.size()));
+  std::ofstream(bad_mirror / "calgary/geo", std::ios::binary) << "short";
+
+  FetchOptions o;
+  o.mirrors = {bad_mirror};
+  o.cache_dir = t.path() / "cache";
+  o.allow_download = false;
+  const FetchResult r = fetch(load_manifest(), "calgary", o);
+  EXPECT_TRUE(r.present.empty());
+  ASSERT_EQ(r.missing.size(), 18u);
+  const MissingFile* b = find_missing(r, "bib");
+  ASSERT_NE(b, nullptr);
+  EXPECT_TRUE(contains(b->reason, "sha256 mismatch")) << b->reason;
+  const MissingFile* g = find_missing(r, "geo");
+  ASSERT_NE(g, nullptr);
+  EXPECT_TRUE(contains(g->reason, "size mismatch")) << g->reason;
+  const MissingFile* p = find_missing(r, "paper1");
+  ASSERT_NE(p, nullptr);
+  EXPECT_TRUE(contains(p->reason, "not in mirror " + bad_mirror.string())) << p->reason;
+  EXPECT_TRUE(contains(p->reason, "download disabled")) << p->reason;
+}
+
+TEST(Fetch, TruncatedBz2LeavesNothingInTheCache) {
+  const auto mirror_dir = mirror();
+  if (!mirror_dir || !fs::exists(*mirror_dir / "silesia/xml.bz2")) {
+    GTEST_SKIP() << "no silesia/xml.bz2 in the corpus mirror";
+  }
+  TempTree t;
+  const fs::path bad_mirror = t.path() / "mirror";
+  fs::create_directories(bad_mirror / "silesia");
+  gcbench::Bytes packed = read_file(*mirror_dir / "silesia/xml.bz2");
+  std::ofstream(bad_mirror / "silesia/xml.bz2", std::ios::binary)
+      .write(reinterpret_cast<const char*>(packed.data()),
+             static_cast<std::streamsize>(packed.size() / 2));
+  FetchOptions o;
+  o.mirrors = {bad_mirror};
+  o.cache_dir = t.path() / "cache";
+  o.allow_download = false;
+  const FetchResult r = fetch(load_manifest(), "silesia", o);
+  const MissingFile* x = find_missing(r, "xml");
+  ASSERT_NE(x, nullptr);
+  EXPECT_TRUE(contains(x->reason, "bzip2") || contains(x->reason, "end of file")) << x->reason;
+  EXPECT_TRUE(fs::is_empty(o.cache_dir / "silesia")) << "a partial file was left behind";
+}
+
+// Downloads through curl from file:// URLs, so the download path is tested offline too.
+TEST(Fetch, DownloadsFilesAndArchiveMembersAndReportsFailures) {
+  const auto mirror_dir = mirror();
+  if (!mirror_dir) GTEST_SKIP() << "no corpus mirror: set GCBENCH_CORPUS_MIRROR";
+  if (!have_program("curl") || !have_program("tar")) GTEST_SKIP() << "curl or tar missing";
+  TempTree t;
+  const std::string archive = (t.path() / "calgary.tar.gz").string();
+  ASSERT_EQ(std::system(("tar -czf " + archive + " -C " + (*mirror_dir / "calgary").string() +
+                         " bib paper4")
+                            .c_str()),
+            0);
+  const Manifest real = load_manifest();
+  auto entry = [&](const std::string& corpus, const std::string& name) {
+    for (const auto& f : real.files_of(corpus)) {
+      if (f.name == name) return f;
+    }
+    throw std::logic_error("no " + name);
+  };
+  auto line = [](const ManifestFile& f, const std::string& url) {
+    return R"({"name": ")" + f.name + R"(", "size": )" + std::to_string(*f.size) +
+           R"(, "sha256": ")" + *f.sha256 + R"(", "url": ")" + url + R"("})";
+  };
+  const std::string tgz = "file://" + archive;
+  std::string files = line(entry("calgary", "bib"), tgz) + "," +
+                      line(entry("calgary", "paper4"), tgz) + "," +
+                      line(entry("calgary", "paper5"), tgz) + "," +
+                      line(entry("calgary", "paper6"), "file://" + t.path().string() + "/none");
+  if (fs::exists(*mirror_dir / "silesia/xml.bz2")) {
+    files += "," +
+             line(entry("silesia", "xml"), "file://" + (*mirror_dir).string() + "/silesia/xml.bz2");
+  }
+  write_text(t.path() / "m.json",
+             R"({"schema": 1, "corpora": [{"name": "calgary", "files": [)" + files + "]}]}");
+
+  FetchOptions o;
+  o.cache_dir = t.path() / "cache";
+  const FetchResult r = fetch(load_manifest(t.path() / "m.json"), "calgary", o);
+  std::vector<std::string> present;
+  for (const auto& p : r.present) {
+    present.push_back(p.entry.name);
+    EXPECT_EQ(p.path, o.cache_dir / "calgary" / p.entry.name);
+    EXPECT_EQ(sha256_hex(read_file(p.path)), *p.entry.sha256);
+  }
+  std::sort(present.begin(), present.end());
+  std::vector<std::string> expected = {"bib", "paper4"};
+  if (fs::exists(*mirror_dir / "silesia/xml.bz2")) expected.push_back("xml");
+  EXPECT_EQ(present, expected);
+  const MissingFile* no_member = find_missing(r, "paper5");
+  ASSERT_NE(no_member, nullptr);
+  EXPECT_TRUE(contains(no_member->reason, "no member named paper5")) << no_member->reason;
+  const MissingFile* bad_url = find_missing(r, "paper6");
+  ASSERT_NE(bad_url, nullptr);
+  EXPECT_TRUE(contains(bad_url->reason, "curl failed")) << bad_url->reason;
+  // Only finished files remain: no temporary files or unpacked archives.
+  for (const auto& e : fs::recursive_directory_iterator(o.cache_dir)) {
+    EXPECT_FALSE(e.path().filename().string().starts_with(".tmp")) << e.path();
+    EXPECT_FALSE(contains(e.path().filename().string(), ".tmp-")) << e.path();
+  }
+}
+
+// Silesia's mirror copies are .bz2: unpacked into a temporary cache (~90 MB), once, so all
+// Silesia checks live in this one test (ctest runs every test in its own process).
+TEST(Fetch, SilesiaBz2MirrorCopiesAreUnpackedVerifiedAndThenServedFromTheCache) {
+  const auto mirror_dir = mirror();
+  if (!mirror_dir || !fs::is_directory(*mirror_dir / "silesia")) {
+    GTEST_SKIP() << "no silesia folder in the corpus mirror";
+  }
+  TempTree t;
+  FetchOptions o;
+  o.mirrors = {*mirror_dir};
+  o.cache_dir = t.path();
+  o.allow_download = false;
+  const Manifest m = load_manifest();
+  const FetchResult r = fetch(m, "silesia", o);
+
+  std::size_t mirrored = 0;
+  for (const auto& f : m.files_of("silesia")) {
+    if (!fs::exists(*mirror_dir / "silesia" / (f.name + ".bz2"))) continue;
+    ++mirrored;
+    auto it = std::find_if(r.present.begin(), r.present.end(),
+                           [&](const LocalFile& p) { return p.entry.name == f.name; });
+    ASSERT_NE(it, r.present.end()) << f.name << " is in the mirror but not present";
+    EXPECT_EQ(it->path, o.cache_dir / "silesia" / f.name);
+    EXPECT_EQ(fs::file_size(it->path), f.size.value());
+    if (f.sha256) {
+      EXPECT_EQ(sha256_file_hex(it->path), *f.sha256) << f.name;
+    }
+  }
+  EXPECT_GT(mirrored, 0u);
+  EXPECT_EQ(r.present.size(), mirrored);
+  EXPECT_EQ(r.present.size() + r.missing.size(), 12u);
+  for (const auto& x : r.missing) {
+    EXPECT_TRUE(contains(x.reason, "not in mirror")) << x.entry.name << ": " << x.reason;
+    EXPECT_TRUE(contains(x.reason, "download disabled")) << x.entry.name << ": " << x.reason;
+  }
+
+  FetchOptions cache_only = o;
+  cache_only.mirrors.clear();
+  const FetchResult again = fetch(m, "silesia", cache_only);
+  EXPECT_EQ(again.present.size(), r.present.size());
+  for (const auto& p : again.present) EXPECT_EQ(p.path.parent_path(), o.cache_dir / "silesia");
+}
+
+}  // namespace
