@@ -23,11 +23,6 @@ constexpr struct {
               {Kind::random_bytes, "random_bytes"},
               {Kind::all_equal, "all_equal"}};
 
-// Uniform double in (0, 1] from the top 53 bits of one draw.
-double unit_open_closed(std::mt19937_64& rng) {
-  return (static_cast<double>(rng() >> 11) + 1.0) * 0x1.0p-53;
-}
-
 template <typename T>
 void put(std::uint8_t* out, std::uint64_t i, T v) {
   std::memcpy(out + i * sizeof(T), &v, sizeof(T));
@@ -44,19 +39,22 @@ void fill(std::uint8_t* out, std::uint64_t first, std::uint64_t count, T v) {
 }
 
 // Runs of one value with geometric lengths (P(L = k) = p (1-p)^(k-1), p = 1/mean, so the mean
-// is `mean`); adjacent runs always differ, so the runs are exactly the generated ones.
+// is `mean`); adjacent runs always differ, so the runs are exactly the generated ones. One draw
+// per run: its high half is the uniform variate (resolution 2^-32, which caps a run at
+// 32 ln 2 / -ln(1-p), about 22 mean lengths), its low half the value.
 template <typename T>
 void runs(std::uint8_t* out, std::uint64_t n, double mean, std::mt19937_64& rng) {
   const double log_q = std::log1p(-1.0 / mean);  // log(1 - p); 0 < p <= 1
   T prev = static_cast<T>(rng());
   for (std::uint64_t i = 0; i < n;) {
+    const std::uint64_t r = rng();
     std::uint64_t len = 1;
     if (log_q < 0) {  // mean > 1; mean == 1 gives p = 1, every run of length 1
-      double extra = std::floor(std::log(unit_open_closed(rng)) / log_q);
-      len += extra < static_cast<double>(n) ? static_cast<std::uint64_t>(extra) : n;
+      const double u = (static_cast<double>(r >> 32) + 1.0) * 0x1.0p-32;  // (0, 1]
+      len += static_cast<std::uint64_t>(std::log(u) / log_q);
     }
     len = std::min(len, n - i);
-    T v = static_cast<T>(rng());
+    T v = static_cast<T>(r);
     if (v == prev) v = static_cast<T>(v + 1);  // wraps within T; still differs from prev
     fill<T>(out, i, len, v);
     prev = v;
@@ -80,6 +78,7 @@ void small_ints(std::uint8_t* out, std::uint64_t n, unsigned bits, std::mt19937_
 
 // Non-decreasing keys: a 32.32 fixed-point key grows by a uniform step in [0, 2g], with mean
 // gap g = min(8, max / n) so that narrow widths still span their range; saturates at max.
+// Each 64-bit draw gives four 16-bit step fractions.
 template <typename T>
 void sorted_keys(std::uint8_t* out, std::uint64_t n, std::mt19937_64& rng) {
   const double max = static_cast<double>(std::numeric_limits<T>::max());
@@ -87,10 +86,12 @@ void sorted_keys(std::uint8_t* out, std::uint64_t n, std::mt19937_64& rng) {
   const auto step_max = static_cast<std::uint64_t>(2 * gap * 0x1.0p32);  // <= 2^36
   const std::uint64_t limit = static_cast<std::uint64_t>(std::numeric_limits<T>::max()) << 32;
   std::uint64_t key = 0;
-  for (std::uint64_t i = 0; i < n; ++i) {
-    put<T>(out, i, static_cast<T>(key >> 32));
-    const std::uint64_t r = rng() >> 37;  // 27-bit fraction: r * step_max < 2^63
-    key = std::min(key + ((r * step_max) >> 27), limit);
+  for (std::uint64_t i = 0; i < n;) {
+    std::uint64_t r = rng();
+    for (int k = 0; k < 4 && i < n; ++k, ++i, r >>= 16) {
+      put<T>(out, i, static_cast<T>(key >> 32));
+      key = std::min(key + (((r & 0xffff) * step_max) >> 16), limit);  // product < 2^52
+    }
   }
 }
 
