@@ -62,6 +62,12 @@ std::vector<std::pair<std::string, Bytes>> inputs() {
   };
 }
 
+Bytes payload_of(const Bytes& container) {
+  ByteSpan p = open_container(container, FormatId::rle).payload;
+  return {p.begin(), p.end()};
+}
+
+// The spans of the result point into `container`.
 rle::ParsedPayload parse(const Bytes& container) {
   OpenedContainer c = open_container(container, FormatId::rle);
   return rle::parse_payload(c.payload, c.header.original_size);
@@ -84,7 +90,8 @@ TEST(RleCpu, RoundTripsAtEveryWidth) {
 TEST(RleCpu, KeepsARunLongerThan2To16InOneCount) {
   for (std::int64_t width : {1, 2, 4}) {
     Bytes data(70001 * width, 0xFF);
-    rle::ParsedPayload p = parse(codec()->compress(data, params(width)));
+    Bytes packed = codec()->compress(data, params(width));
+    rle::ParsedPayload p = parse(packed);
     ASSERT_EQ(p.layout.run_count, 1u);
     EXPECT_EQ(count_at(p, 0), 70001u);
   }
@@ -101,8 +108,7 @@ TEST(RleCpu, GoldenPayloadOfTheSeedExample) {
       2,  0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 3, 0, 0, 0,  // counts[]
       5,  8, 7, 3, 4,                                               // values[]
   };
-  ByteSpan payload = open_container(codec()->compress(data, params(1)), FormatId::rle).payload;
-  EXPECT_EQ(Bytes(payload.begin(), payload.end()), expected);
+  EXPECT_EQ(payload_of(codec()->compress(data, params(1))), expected);
 }
 
 // Width 2 pins the byte order of values and the verbatim tail.
@@ -116,8 +122,7 @@ TEST(RleCpu, GoldenPayloadWithTail) {
       2,    0,    0,    0,    1, 0, 0, 0,  // counts[]
       0x01, 0x02, 0x03, 0x00,              // values[]
   };
-  ByteSpan payload = open_container(codec()->compress(data, params(2)), FormatId::rle).payload;
-  EXPECT_EQ(Bytes(payload.begin(), payload.end()), expected);
+  EXPECT_EQ(payload_of(codec()->compress(data, params(2))), expected);
 }
 
 TEST(RleCpu, SplitsRunsAtTheCountLimit) {

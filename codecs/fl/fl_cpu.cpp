@@ -145,14 +145,15 @@ Bytes compress_as(ByteSpan input, std::uint32_t frame_size, int threads) {
   }
 
   auto chunks = std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), frames);
+  auto team = static_cast<int>(chunks);
   auto f_count = static_cast<std::int64_t>(frames);
-#pragma omp parallel for num_threads(threads) schedule(static)
+#pragma omp parallel for num_threads(team) schedule(static)
   for (std::int64_t f = 0; f < f_count; ++f) compute_bits<T>(in, n, frame_size, f, bits.data());
 
   // Exclusive scan of bit offsets at chunk granularity: start[t] is chunk t's first bit.
   std::vector<std::uint64_t> start(chunks + 1, 0);
   auto c_count = static_cast<std::int64_t>(chunks);
-#pragma omp parallel for num_threads(threads) schedule(static)
+#pragma omp parallel for num_threads(team) schedule(static)
   for (std::int64_t t = 0; t < c_count; ++t) {
     start[t + 1] = chunk_bits(bits.data(), n, frame_size, chunk_begin(frames, chunks, t),
                               chunk_begin(frames, chunks, t + 1));
@@ -165,7 +166,7 @@ Bytes compress_as(ByteSpan input, std::uint32_t frame_size, int threads) {
   std::copy(bits.begin(), bits.end(), payload.begin() + l.bits_offset);
   std::uint8_t* words = payload.data() + l.words_offset;
   std::vector<std::uint32_t> heads(chunks, 0);
-#pragma omp parallel for num_threads(threads) schedule(static)
+#pragma omp parallel for num_threads(team) schedule(static)
   for (std::int64_t t = 0; t < c_count; ++t) {
     heads[t] = pack_frames<T>(in, l, bits.data(), chunk_begin(frames, chunks, t),
                               chunk_begin(frames, chunks, t + 1), start[t], words);
@@ -185,15 +186,16 @@ void decompress_as(const ParsedPayload& p, int threads, std::uint8_t* out) {
     return;
   }
   auto chunks = std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), frames);
+  auto team = static_cast<int>(chunks);
   auto c_count = static_cast<std::int64_t>(chunks);
   std::vector<std::uint64_t> start(chunks + 1, 0);
-#pragma omp parallel for num_threads(threads) schedule(static)
+#pragma omp parallel for num_threads(team) schedule(static)
   for (std::int64_t t = 0; t < c_count; ++t) {
     start[t + 1] = chunk_bits(p.bits.data(), p.layout.element_count, p.layout.frame_size,
                               chunk_begin(frames, chunks, t), chunk_begin(frames, chunks, t + 1));
   }
   for (std::uint64_t t = 0; t < chunks; ++t) start[t + 1] += start[t];
-#pragma omp parallel for num_threads(threads) schedule(static)
+#pragma omp parallel for num_threads(team) schedule(static)
   for (std::int64_t t = 0; t < c_count; ++t) {
     unpack_frames<T>(p, chunk_begin(frames, chunks, t), chunk_begin(frames, chunks, t + 1),
                      start[t], out);

@@ -16,6 +16,7 @@
 
 namespace gcbench::rle {
 
+// The largest value of one counts[] entry (not a limit on run_count).
 inline constexpr std::uint64_t kMaxRunCount = 0xFFFFFFFFull;
 
 }  // namespace gcbench::rle

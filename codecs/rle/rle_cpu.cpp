@@ -40,14 +40,16 @@ ChunkSum sum_counts(const ParsedPayload& p, std::uint64_t r0, std::uint64_t r1,
   return s;
 }
 
-// First output element of each chunk of runs (chunks + 1 entries, the last is element_count).
+// First output element of each chunk of runs (chunks + 1 entries, the last is element_count);
+// one thread per chunk, so one chunk is the plain sequential loop.
 // Throws DecodeError unless every count is >= 1 and they sum to element_count.
-std::vector<std::uint64_t> run_offsets(const ParsedPayload& p, std::uint64_t chunks, int threads) {
+std::vector<std::uint64_t> run_offsets(const ParsedPayload& p, std::uint64_t chunks) {
   std::uint64_t n = p.layout.element_count;
   std::uint64_t runs = p.layout.run_count;
   std::vector<ChunkSum> sums(chunks);
+  auto team = static_cast<int>(chunks);
   auto c_count = static_cast<std::int64_t>(chunks);
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+#pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
   for (std::int64_t t = 0; t < c_count; ++t) {
     sums[t] = sum_counts(p, chunk_begin(runs, chunks, t), chunk_begin(runs, chunks, t + 1), n);
   }
@@ -84,12 +86,13 @@ void expand_runs(const ParsedPayload& p, std::uint64_t r0, std::uint64_t r1, std
 }
 
 template <typename T>
-void expand_all(const ParsedPayload& p, const std::vector<std::uint64_t>& start, int threads,
+void expand_all(const ParsedPayload& p, const std::vector<std::uint64_t>& start,
                 std::uint8_t* out) {
   std::uint64_t chunks = start.size() - 1;
+  auto team = static_cast<int>(chunks);
   auto c_count = static_cast<std::int64_t>(chunks);
   std::uint64_t runs = p.layout.run_count;
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+#pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
   for (std::int64_t t = 0; t < c_count; ++t) {
     expand_runs<T>(p, chunk_begin(runs, chunks, t), chunk_begin(runs, chunks, t + 1), start[t],
                    out);
@@ -126,17 +129,17 @@ class RleCpuCodec final : public Codec {
     ParsedPayload p = parse_payload(c.payload, c.header.original_size);
     // One chunk when sequential; never more chunks than runs (0 runs: 0 elements, no chunk).
     auto chunks = std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), p.layout.run_count);
-    std::vector<std::uint64_t> start = run_offsets(p, chunks, threads);
+    std::vector<std::uint64_t> start = run_offsets(p, chunks);
     Bytes out(c.header.original_size);
     switch (p.layout.element_width) {
       case 1:
-        expand_all<std::uint8_t>(p, start, threads, out.data());
+        expand_all<std::uint8_t>(p, start, out.data());
         break;
       case 2:
-        expand_all<std::uint16_t>(p, start, threads, out.data());
+        expand_all<std::uint16_t>(p, start, out.data());
         break;
       default:
-        expand_all<std::uint32_t>(p, start, threads, out.data());
+        expand_all<std::uint32_t>(p, start, out.data());
         break;
     }
     std::copy(p.tail.begin(), p.tail.end(), out.end() - static_cast<std::ptrdiff_t>(p.tail.size()));

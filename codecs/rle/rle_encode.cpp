@@ -85,6 +85,7 @@ Bytes encode_parallel(ByteSpan input, int threads, std::uint64_t max_count) {
   const std::uint8_t* in = input.data();
   std::uint64_t n = input.size() / sizeof(T);
   std::uint64_t segs = std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), n);
+  auto team = static_cast<int>(segs);
   auto s_count = static_cast<std::int64_t>(segs);
   auto lo = [&](std::uint64_t t) { return n * t / segs; };
   auto is_start = [&](std::uint64_t i) {
@@ -93,7 +94,7 @@ Bytes encode_parallel(ByteSpan input, int threads, std::uint64_t max_count) {
 
   // The last run start inside each segment, searched backwards.
   std::vector<std::uint64_t> last_start(segs, kNone);
-#pragma omp parallel for num_threads(threads) schedule(static)
+#pragma omp parallel for num_threads(team) schedule(static)
   for (std::int64_t t = 0; t < s_count; ++t) {
     for (std::uint64_t i = lo(t + 1); i-- > lo(t);) {
       if (is_start(i)) {
@@ -113,7 +114,7 @@ Bytes encode_parallel(ByteSpan input, int threads, std::uint64_t max_count) {
   // Pieces starting in each segment, and how many leading elements continue an earlier piece.
   std::vector<std::uint64_t> base(segs + 1, 0);
   std::vector<std::uint64_t> lead(segs);
-#pragma omp parallel for num_threads(threads) schedule(static)
+#pragma omp parallel for num_threads(team) schedule(static)
   for (std::int64_t t = 0; t < s_count; ++t) {
     std::uint64_t pieces = 0;
     std::uint64_t first = lo(t + 1);
@@ -131,7 +132,7 @@ Bytes encode_parallel(ByteSpan input, int threads, std::uint64_t max_count) {
   std::uint8_t* values = payload.data() + l.values_offset;
   // Each segment writes the counts of the pieces starting in it, the last one cut at the
   // segment's end; the fix-up below adds the elements that continue it in later segments.
-#pragma omp parallel for num_threads(threads) schedule(static)
+#pragma omp parallel for num_threads(team) schedule(static)
   for (std::int64_t t = 0; t < s_count; ++t) {
     std::uint64_t g = base[t];
     std::uint64_t prev = kNone;
