@@ -139,10 +139,10 @@ TEST(FlCpu, GoldenPayloadWithTail) {
 
 TEST(FlCpu, ThreadCountDoesNotChangeTheBytes) {
   std::vector<Bytes> data = {mixed_widths(30001, 6), random_bytes(9999, 8), Bytes(777, 0)};
-  for (std::size_t size : {0, 1, 2, 3, 4, 5, 7, 9, 16, 33}) data.push_back(mixed_widths(size, 9));
+  for (std::size_t size : {0, 1, 2, 3, 5, 9, 33}) data.push_back(mixed_widths(size, 9));
   for (const Bytes& d : data) {
     for (std::int64_t width : {1, 2, 4}) {
-      for (std::int64_t frame_size : {1, 3, 7, 1000}) {
+      for (std::int64_t frame_size : {1, 3, 1000}) {
         SCOPED_TRACE("size " + std::to_string(d.size()) + " width " + std::to_string(width) +
                      " frame " + std::to_string(frame_size));
         Bytes sequential = codec()->compress(d, params(width, frame_size, 1));

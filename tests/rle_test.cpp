@@ -167,7 +167,7 @@ TEST(RleCpu, SplitRunsAreIndependentOfThreadCount) {
 
 TEST(RleCpu, ThreadCountDoesNotChangeTheBytes) {
   std::vector<Bytes> data = {byte_runs(30001, 50, 5), random_bytes(9999, 8), Bytes(7777, 0)};
-  for (std::size_t size : {0, 1, 2, 3, 4, 5, 7, 9, 16, 33}) data.push_back(byte_runs(size, 4, 9));
+  for (std::size_t size : {0, 1, 2, 3, 5, 9, 33}) data.push_back(byte_runs(size, 4, 9));
   for (const Bytes& d : data) {
     for (std::int64_t width : {1, 2, 4}) {
       SCOPED_TRACE("size " + std::to_string(d.size()) + " width " + std::to_string(width));
