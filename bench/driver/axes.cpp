@@ -1,0 +1,73 @@
+#include "bench/driver/axes.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "gcbench/errors.hpp"
+
+namespace gcbench::driver {
+namespace {
+
+// Keyed by axis name only: the driver knows axes, never codecs.
+const std::map<std::string, std::vector<std::int64_t>>& default_sweeps() {
+  static const std::map<std::string, std::vector<std::int64_t>> sweeps = {
+      {"work_items", {1024, 1536, 2048, 2560, 3072, 4096, 5120}},
+      {"element_width", {1, 2, 4}},
+      {"frame_size", {256, 1024, 4096}},
+  };
+  return sweeps;
+}
+
+}  // namespace
+
+std::vector<std::int64_t> default_points(const AxisSpec& axis) {
+  std::vector<std::int64_t> points{axis.default_value};
+  if (auto it = default_sweeps().find(axis.name); it != default_sweeps().end()) {
+    for (std::int64_t v : it->second) {
+      if (axis.accepts(v)) points.push_back(v);
+    }
+  }
+  std::sort(points.begin(), points.end());
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  return points;
+}
+
+std::string describe_default_sweeps() {
+  std::string text;
+  for (const auto& [axis, values] : default_sweeps()) {
+    text += fmt::format("    {}: {}", axis, fmt::join(values, ","));
+    text += " (plus the codec's default; values it rejects are dropped)\n";
+  }
+  return text;
+}
+
+std::vector<Params> param_points(const CodecInfo& info, const AxisValues& given) {
+  std::vector<Params> points{Params{}};
+  for (const AxisSpec& axis : info.axes) {
+    std::vector<std::int64_t> values;
+    if (auto it = given.find(axis.name); it != given.end()) {
+      for (const std::string& text : it->second) {
+        try {
+          values.push_back(axis.parse(text));
+        } catch (const ParamError& e) {
+          throw ParamError(info.name + " (" + to_string(info.device) + "): " + e.what());
+        }
+      }
+    } else {
+      values = default_points(axis);
+    }
+    std::vector<Params> next;
+    for (const Params& p : points) {
+      for (std::int64_t v : values) {
+        Params q = p;
+        q[axis.name] = v;
+        next.push_back(std::move(q));
+      }
+    }
+    points = std::move(next);
+  }
+  return points;
+}
+
+}  // namespace gcbench::driver

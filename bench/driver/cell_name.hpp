@@ -1,0 +1,33 @@
+#pragma once
+// The stable, parseable name of one benchmark cell:
+//   <codec>/<device>/<compress|decompress>/<corpus>/<file>/<axis>:<value>/...
+// shared by the driver (registration, resume) and the report tool (reading results).
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace gcbench::driver {
+
+struct CellId {
+  std::string codec;
+  std::string device;     // "cpu" | "gpu"
+  std::string direction;  // "compress" | "decompress"
+  std::string corpus;
+  std::string file;
+  std::vector<std::pair<std::string, std::string>> params;  // in the codec's axis order
+
+  // The value of `axis`, or nullptr when the cell has no such axis.
+  const std::string* param(std::string_view axis) const;
+  bool operator==(const CellId&) const = default;
+};
+
+// Characters that would break the name ('/' and ':' in a file name) become '_'.
+std::string format_cell_name(const CellId& id);
+
+// Accepts a Google Benchmark run name: the suffixes it appends (/real_time, /manual_time,
+// /min_time:..., /repeats:..., ...) are dropped first. nullopt when it is not a gcbench cell.
+std::optional<CellId> parse_cell_name(std::string_view run_name);
+
+}  // namespace gcbench::driver

@@ -1,0 +1,119 @@
+#include "bench/driver/cells.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gcbench::driver {
+namespace {
+
+bool device_wanted(const std::string& device, Device d) {
+  return device == "all" || device == to_string(d);
+}
+
+CellId make_id(const CodecInfo& info, Direction dir, const InputFile& input, const Params& params) {
+  CellId id{info.name,
+            to_string(info.device),
+            dir == Direction::compress ? "compress" : "decompress",
+            input.corpus,
+            input.name,
+            {}};
+  for (const AxisSpec& axis : info.axes)
+    id.params.emplace_back(axis.name, axis.format(params.at(axis.name)));
+  return id;
+}
+
+}  // namespace
+
+std::vector<const Codec*> select_codecs(const std::vector<const Codec*>& all,
+                                        const std::vector<std::string>& tokens,
+                                        const std::string& device) {
+  std::vector<const Codec*> out;
+  for (const std::string& token : tokens) {
+    bool matched = false;
+    for (const Codec* c : all) {
+      const CodecInfo& info = c->info();
+      bool in_group = token == "all" || token == to_string(info.device) || token == info.name;
+      if (!in_group) continue;
+      matched = true;
+      if (device_wanted(device, info.device) && std::find(out.begin(), out.end(), c) == out.end()) {
+        out.push_back(c);
+      }
+    }
+    if (!matched) {
+      std::vector<std::string> names{"all", "cpu", "gpu"};
+      for (const Codec* c : all) {
+        if (std::find(names.begin(), names.end(), c->info().name) == names.end()) {
+          names.push_back(c->info().name);
+        }
+      }
+      throw std::invalid_argument(fmt::format("--codecs: '{}' names no codec (choose from {})",
+                                              token, fmt::join(names, ", ")));
+    }
+  }
+  return out;
+}
+
+void check_axis_flags(const std::vector<const Codec*>& selected, const AxisValues& given) {
+  for (const auto& [axis, values] : given) {
+    bool known = std::any_of(selected.begin(), selected.end(), [&](const Codec* c) {
+      const auto& axes = c->info().axes;
+      return std::any_of(axes.begin(), axes.end(),
+                         [&](const AxisSpec& a) { return a.name == axis; });
+    });
+    if (!known) {
+      throw std::invalid_argument(axis_flag(axis) +
+                                  ": unknown flag, and no selected codec has an axis '" + axis +
+                                  "' (see --list)");
+    }
+  }
+}
+
+std::vector<CellSpec> enumerate_cells(const std::vector<const Codec*>& selected,
+                                      const std::vector<const Codec*>& all,
+                                      const std::vector<InputFile>& inputs,
+                                      const Options& options) {
+  // Codec names in first-seen order, CPU before GPU within a name, so that a GPU cell finds
+  // the CPU reference container of the same point recently computed.
+  std::vector<const Codec*> ordered = selected;
+  auto family_rank = [&](const Codec* c) {
+    auto first = std::find_if(selected.begin(), selected.end(),
+                              [&](const Codec* s) { return s->info().name == c->info().name; });
+    return first - selected.begin();
+  };
+  std::stable_sort(ordered.begin(), ordered.end(), [&](const Codec* a, const Codec* b) {
+    return std::pair(family_rank(a), a->info().device) <
+           std::pair(family_rank(b), b->info().device);
+  });
+
+  std::vector<Direction> directions;
+  if (options.direction != "decompress") directions.push_back(Direction::compress);
+  if (options.direction != "compress") directions.push_back(Direction::decompress);
+
+  std::vector<CellSpec> cells;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    for (const Codec* codec : ordered) {
+      const CodecInfo& info = codec->info();
+      const Codec* reference = nullptr;
+      if (info.device == Device::gpu) {
+        auto it = std::find_if(all.begin(), all.end(), [&](const Codec* c) {
+          return c->info().name == info.name && c->info().device == Device::cpu;
+        });
+        if (it != all.end()) reference = *it;
+      }
+      for (const Params& point : param_points(info, options.axis_values)) {
+        Params resolved = resolve_params(info.axes, point);
+        for (Direction dir : directions) {
+          CellSpec cell{
+              make_id(info, dir, inputs[i], resolved), "", codec, reference, resolved, dir, i};
+          cell.name = format_cell_name(cell.id);
+          cells.push_back(std::move(cell));
+        }
+      }
+    }
+  }
+  return cells;
+}
+
+}  // namespace gcbench::driver

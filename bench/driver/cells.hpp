@@ -1,0 +1,43 @@
+#pragma once
+// Which cells a sweep runs: codec selection by name or group, and the enumeration of
+// (file x codec x device x parameter point x direction), in an order that keeps one input
+// file and each CPU reference container warm.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "bench/driver/axes.hpp"
+#include "bench/driver/cell_name.hpp"
+#include "bench/driver/inputs.hpp"
+#include "bench/driver/options.hpp"
+#include "gcbench/codec.hpp"
+
+namespace gcbench::driver {
+
+enum class Direction { compress, decompress };
+
+struct CellSpec {
+  CellId id;
+  std::string name;  // format_cell_name(id)
+  const Codec* codec = nullptr;
+  const Codec* reference = nullptr;  // the CPU codec of the same name, for GPU codecs
+  Params params;                     // resolved: every axis of the codec
+  Direction direction = Direction::compress;
+  std::size_t input = 0;  // index into the present inputs
+};
+
+// Tokens: "all", "cpu", "gpu" or a codec name (e.g. "lz77"); `device` (cpu|gpu|all) then
+// filters. Throws std::invalid_argument for a token that names nothing.
+std::vector<const Codec*> select_codecs(const std::vector<const Codec*>& all,
+                                        const std::vector<std::string>& tokens,
+                                        const std::string& device);
+
+// Throws std::invalid_argument when an axis flag matches no axis of the selected codecs.
+void check_axis_flags(const std::vector<const Codec*>& selected, const AxisValues& given);
+
+// `all` is searched for the CPU references of GPU codecs (selected or not).
+std::vector<CellSpec> enumerate_cells(const std::vector<const Codec*>& selected,
+                                      const std::vector<const Codec*>& all,
+                                      const std::vector<InputFile>& inputs, const Options& options);
+
+}  // namespace gcbench::driver

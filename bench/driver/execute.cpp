@@ -1,0 +1,181 @@
+#include "bench/driver/execute.hpp"
+
+#include <chrono>
+#include <exception>
+
+#include "bench/driver/verify.hpp"
+
+namespace gcbench::driver {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Totals {
+  double kernel_s = 0;
+  double transfer_s = 0;
+  double e2e_s = 0;
+};
+
+// One timed call; GPU cells report the kernel time (CUDA events) as the iteration time.
+// Returns false (after SkipWithError) when a GPU codec reports no kernel time: a zero would
+// be a number measured on nothing.
+template <typename Call>
+bool timed_call(benchmark::State& state, bool gpu, Totals& totals, Call&& call) {
+  RunStats stats;
+  const auto start = Clock::now();
+  call(stats);
+  const double e2e = std::chrono::duration<double>(Clock::now() - start).count();
+  if (gpu) {
+    if (stats.kernel_s <= 0) {
+      state.SkipWithError("GPU codec reported no kernel time");
+      return false;
+    }
+    state.SetIterationTime(stats.kernel_s);
+  }
+  totals.kernel_s += stats.kernel_s;
+  totals.transfer_s += stats.transfer_s;
+  totals.e2e_s += e2e;
+  return true;
+}
+
+void set_counters(benchmark::State& state, const CellSpec& cell, const Totals& totals,
+                  std::uint64_t input_bytes, std::uint64_t compressed_bytes) {
+  using benchmark::Counter;
+  auto& c = state.counters;
+  c["input_bytes"] = Counter(static_cast<double>(input_bytes));
+  c["compressed_bytes"] = Counter(static_cast<double>(compressed_bytes));
+  c["ratio"] = Counter(compressed_bytes == 0 ? 0.0
+                                             : static_cast<double>(input_bytes) /
+                                                   static_cast<double>(compressed_bytes));
+  c["verified"] = Counter(1);
+  c["e2e_s"] = Counter(totals.e2e_s, Counter::kAvgIterations);
+  if (cell.codec->info().device == Device::gpu) {
+    c["kernel_s"] = Counter(totals.kernel_s, Counter::kAvgIterations);
+    c["transfer_s"] = Counter(totals.transfer_s, Counter::kAvgIterations);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * input_bytes));
+}
+
+// nullopt when `container` is what it must be, else the reason it is not.
+std::optional<std::string> check_container(const CellSpec& cell, Workspace& workspace,
+                                           const Bytes& input, const Bytes& container) {
+  const Bytes back = cell.codec->decompress(container, cell.params);
+  if (auto diff = describe_difference(back, input, "decompressed output", "the input")) return diff;
+  if (cell.reference == nullptr) return std::nullopt;
+  const Bytes& expected =
+      workspace.container(*cell.reference, reference_params(*cell.reference, cell.params));
+  return describe_difference(container, expected, "GPU container", "the CPU reference's container");
+}
+
+void run_compress(benchmark::State& state, const CellSpec& cell, Workspace& workspace) {
+  const Bytes& input = workspace.input(cell.input);
+  const bool gpu = cell.codec->info().device == Device::gpu;
+  Totals totals;
+  Bytes out;
+  for (auto _ : state) {
+    if (!timed_call(state, gpu, totals,
+                    [&](RunStats& s) { out = cell.codec->compress(input, cell.params, &s); })) {
+      break;
+    }
+  }
+  if (state.error_occurred()) return;
+  if (auto problem = check_container(cell, workspace, input, out)) {
+    state.SkipWithError(problem->c_str());
+    return;
+  }
+  set_counters(state, cell, totals, input.size(), out.size());
+  workspace.remember(*cell.codec, cell.params, out);
+}
+
+void run_decompress(benchmark::State& state, const CellSpec& cell, Workspace& workspace) {
+  const Bytes& input = workspace.input(cell.input);
+  const bool gpu = cell.codec->info().device == Device::gpu;
+  const Bytes container = workspace.container(*cell.codec, cell.params);
+  if (cell.reference != nullptr) {
+    const Bytes& expected =
+        workspace.container(*cell.reference, reference_params(*cell.reference, cell.params));
+    if (auto diff = describe_difference(container, expected, "GPU container",
+                                        "the CPU reference's container")) {
+      state.SkipWithError(diff->c_str());
+      return;
+    }
+  }
+  Totals totals;
+  Bytes out;
+  for (auto _ : state) {
+    if (!timed_call(state, gpu, totals, [&](RunStats& s) {
+          out = cell.codec->decompress(container, cell.params, &s);
+        })) {
+      break;
+    }
+  }
+  if (state.error_occurred()) return;
+  if (auto diff = describe_difference(out, input, "decompressed output", "the input")) {
+    state.SkipWithError(diff->c_str());
+    return;
+  }
+  set_counters(state, cell, totals, input.size(), container.size());
+}
+
+}  // namespace
+
+const Bytes& Workspace::input(std::size_t index) {
+  if (loaded_ != index) {
+    containers_.clear();
+    input_.clear();
+    input_.shrink_to_fit();
+    input_ = inputs_.at(index).load();
+    loaded_ = index;
+  }
+  return input_;
+}
+
+std::string Workspace::key(const Codec& codec, const Params& params) {
+  std::string k = codec.info().name + "/" + to_string(codec.info().device);
+  for (const auto& [axis, value] : params) k += "/" + axis + ":" + std::to_string(value);
+  return k;
+}
+
+const Bytes& Workspace::container(const Codec& codec, const Params& params) {
+  const std::string k = key(codec, params);
+  for (auto it = containers_.begin(); it != containers_.end(); ++it) {
+    if (it->first == k) {
+      containers_.splice(containers_.begin(), containers_, it);
+      return containers_.front().second;
+    }
+  }
+  remember(codec, params, codec.compress(input_, params));
+  return containers_.front().second;
+}
+
+void Workspace::remember(const Codec& codec, const Params& params, const Bytes& container) {
+  const std::string k = key(codec, params);
+  std::erase_if(containers_, [&](const auto& entry) { return entry.first == k; });
+  containers_.emplace_front(k, container);
+  if (containers_.size() > kCachedContainers) containers_.pop_back();
+}
+
+Params reference_params(const Codec& reference, const Params& gpu_params) {
+  Params p;
+  for (const AxisSpec& axis : reference.info().axes) {
+    auto it = gpu_params.find(axis.name);
+    if (axis.in_container && it != gpu_params.end()) p[axis.name] = it->second;
+  }
+  return resolve_params(reference.info().axes, p);
+}
+
+void run_cell(benchmark::State& state, const CellSpec& cell, Workspace& workspace) {
+  // Anything a codec throws (a bad parameter, no device, a decoder rejecting its own output)
+  // becomes this cell's error instead of ending the sweep.
+  try {
+    if (cell.direction == Direction::compress) {
+      run_compress(state, cell, workspace);
+    } else {
+      run_decompress(state, cell, workspace);
+    }
+  } catch (const std::exception& e) {
+    if (!state.error_occurred()) state.SkipWithError(e.what());
+  }
+}
+
+}  // namespace gcbench::driver

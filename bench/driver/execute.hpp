@@ -1,0 +1,46 @@
+#pragma once
+// Runs one cell inside Google Benchmark: the timed loop, the counters, and the checks that
+// must pass before a number is reported (round trip, and GPU container == CPU container).
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <list>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bench/driver/cells.hpp"
+#include "bench/driver/inputs.hpp"
+
+namespace gcbench::driver {
+
+// The current input file and a few recent containers (untimed set-up for decompression cells
+// and CPU references). Cells of one file run consecutively, so one input is kept at a time.
+class Workspace {
+ public:
+  explicit Workspace(const std::vector<InputFile>& inputs) : inputs_(inputs) {}
+
+  const Bytes& input(std::size_t index);
+  // The container of `codec` at `params` for the current input, compressed on a miss.
+  const Bytes& container(const Codec& codec, const Params& params);
+  void remember(const Codec& codec, const Params& params, const Bytes& container);
+
+ private:
+  static constexpr std::size_t kCachedContainers = 6;
+  static std::string key(const Codec& codec, const Params& params);
+
+  const std::vector<InputFile>& inputs_;
+  std::optional<std::size_t> loaded_;
+  Bytes input_;
+  std::list<std::pair<std::string, Bytes>> containers_;  // most recent first
+};
+
+// The parameters of the CPU reference of a GPU cell: the GPU point's container-shaping axes
+// that the CPU codec also has; its own speed axes stay at their defaults.
+Params reference_params(const Codec& reference, const Params& gpu_params);
+
+// The body of the benchmark registered for `cell`.
+void run_cell(benchmark::State& state, const CellSpec& cell, Workspace& workspace);
+
+}  // namespace gcbench::driver

@@ -1,0 +1,89 @@
+#include "bench/driver/help.hpp"
+
+#include <fmt/format.h>
+
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <set>
+
+#include "bench/driver/axes.hpp"
+#include "bench/driver/options.hpp"
+#include "gcbench/registry.hpp"
+
+namespace gcbench::driver {
+namespace {
+
+std::string axis_range(const AxisSpec& a) {
+  if (!a.names.empty()) return fmt::format("{}", fmt::join(a.names, "|"));
+  if (!a.allowed.empty()) return fmt::format("{}", fmt::join(a.allowed, "|"));
+  return fmt::format("{}..{}", a.min, a.max);
+}
+
+}  // namespace
+
+void print_help(std::ostream& out, const std::vector<const Codec*>& codecs) {
+  out << R"(gcbench: sweeps codecs x devices x directions x corpus files x parameter points, one
+Google Benchmark per cell named
+  <codec>/<device>/<compress|decompress>/<corpus>/<file>/<axis>:<value>/...
+Every cell decompresses its result and compares it with the input (and a GPU container with
+the CPU reference's) outside the timed region; a mismatch is an error, never a number.
+
+gcbench flags (--flag=value or --flag value; lists are comma-separated):
+  --corpus LIST       corpora (default canterbury); also synthetic:<kind>:<size>, e.g.
+                      synthetic:runs:64MiB (kinds: runs, small_ints, sorted_keys,
+                      random_bytes, all_equal)
+  --files LIST        only these files of the chosen corpora
+  --codecs LIST       codec names and groups: all (default), cpu, gpu, or a name below
+  --device D          cpu | gpu | all (default); GPU cells run only when a GPU is usable
+  --direction D       compress | decompress | all (default)
+  --out-dir DIR       one JSON per corpus file (DIR/<corpus>/<file>.json, Google Benchmark
+                      format), written after every cell; a rerun skips recorded cells
+  --list              print the codecs with their axes and defaults, and exit
+  --no-progress       no "cell k of N" lines on stderr
+  --<axis> LIST       values of a codec axis, for every selected codec that has it
+                      (dashes for underscores: --work-items sets work_items)
+Axis flags of the registered codecs:
+)";
+  std::map<std::string, std::set<std::string>> owners;
+  std::map<std::string, std::string> help;
+  for (const Codec* c : codecs) {
+    for (const AxisSpec& a : c->info().axes) {
+      owners[a.name].insert(c->info().name);
+      help.emplace(a.name, a.help);
+    }
+  }
+  for (const auto& [axis, names] : owners) {
+    out << fmt::format("  {} LIST  {} [{}]\n", axis_flag(axis), help[axis], fmt::join(names, ","));
+  }
+  out << R"(Without an axis flag a sweep visits the axis's default, and for these axes also:
+)" << describe_default_sweeps()
+      << R"(
+Timing: CPU cells report wall time; GPU cells report the kernel time from CUDA events as
+manual time. Counters: input_bytes, compressed_bytes, ratio (input/compressed), verified,
+e2e_s (wall time per call), kernel_s and transfer_s (GPU), entropy_bytes (LZ77, SPEC 1.4).
+gcbench sets --benchmark_min_time=0.02 and --benchmark_min_warmup_time=0.01 unless given.
+
+Google Benchmark flags (filtering, repetitions, JSON output) work as usual:
+)";
+  out.flush();  // Google Benchmark prints its part with printf
+  benchmark::PrintDefaultHelp();
+}
+
+void print_codec_list(std::ostream& out, const std::vector<const Codec*>& codecs) {
+  for (const Codec* c : codecs) {
+    const CodecInfo& info = c->info();
+    out << info.name << " (" << to_string(info.device) << ", version " << info.version
+        << "): " << info.description << "\n";
+    for (const AxisSpec& a : info.axes) {
+      out << "    " << axis_flag(a.name) << "  default " << a.format(a.default_value) << ", "
+          << axis_range(a) << (a.in_container ? ", shapes the container" : ", speed only") << ": "
+          << a.help << "\n";
+    }
+  }
+  for (const UnavailableCodec& u : unavailable_codecs()) {
+    out << u.name << ": not in this build: " << u.reason << "\n";
+  }
+}
+
+}  // namespace gcbench::driver

@@ -1,0 +1,13 @@
+#pragma once
+// --help and --list text, built from the registry so that every codec axis is documented.
+#include <ostream>
+#include <vector>
+
+#include "gcbench/codec.hpp"
+
+namespace gcbench::driver {
+
+void print_help(std::ostream& out, const std::vector<const Codec*>& codecs);
+void print_codec_list(std::ostream& out, const std::vector<const Codec*>& codecs);
+
+}  // namespace gcbench::driver

@@ -1,0 +1,97 @@
+#include "bench/driver/inputs.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+#include "corpora/corpora.hpp"
+#include "corpora/synthetic.hpp"
+
+namespace gcbench::driver {
+namespace {
+
+constexpr std::string_view kSyntheticPrefix = "synthetic:";
+
+InputFile synthetic_input(const std::string& spec_text) {
+  // synthetic:<kind>:<size>
+  std::string rest = spec_text.substr(kSyntheticPrefix.size());
+  std::size_t colon = rest.find(':');
+  if (colon == std::string::npos) {
+    throw std::invalid_argument("synthetic corpus must be synthetic:<kind>:<size>, not '" +
+                                spec_text + "'");
+  }
+  synthetic::Spec spec;
+  spec.kind = synthetic::parse_kind(rest.substr(0, colon));
+  spec.size_bytes = parse_size(rest.substr(colon + 1));
+  std::string name = std::string(synthetic::kind_name(spec.kind)) + "-" + rest.substr(colon + 1);
+  return InputFile{"synthetic", name, spec.size_bytes,
+                   [spec] { return synthetic::generate(spec); }};
+}
+
+}  // namespace
+
+std::uint64_t parse_size(const std::string& text) {
+  std::uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  std::string unit(end, text.data() + text.size());
+  std::uint64_t scale = unit.empty()    ? 1
+                        : unit == "KiB" ? std::uint64_t{1} << 10
+                        : unit == "MiB" ? std::uint64_t{1} << 20
+                        : unit == "GiB" ? std::uint64_t{1} << 30
+                                        : 0;
+  if (ec != std::errc() || scale == 0 || value > (std::uint64_t{1} << 40) / scale) {
+    throw std::invalid_argument("invalid size '" + text +
+                                "' (bytes, or a number with KiB/MiB/GiB)");
+  }
+  return value * scale;
+}
+
+Inputs gather_inputs(const std::vector<std::string>& corpora,
+                     const std::vector<std::string>& files) {
+  Inputs inputs;
+  std::optional<corpora::Manifest> manifest;
+  for (const std::string& corpus : corpora) {
+    if (corpus.starts_with(kSyntheticPrefix)) {
+      inputs.present.push_back(synthetic_input(corpus));
+      continue;
+    }
+    if (!manifest) {
+      manifest = corpora::load_manifest();
+      inputs.manifest_digest = manifest->digest;
+    }
+    corpora::FetchResult fetched =
+        corpora::fetch(*manifest, corpus, corpora::default_fetch_options());
+    for (const corpora::LocalFile& f : fetched.present) {
+      inputs.present.push_back(InputFile{f.entry.corpus, f.entry.name,
+                                         std::filesystem::file_size(f.path),
+                                         [path = f.path] { return corpora::read_file(path); }});
+    }
+    for (const corpora::MissingFile& f : fetched.missing) {
+      inputs.missing.push_back(MissingInput{f.entry.corpus, f.entry.name, f.reason});
+    }
+  }
+  if (files.empty()) return inputs;
+
+  std::set<std::string> wanted(files.begin(), files.end());
+  std::set<std::string> seen;
+  std::erase_if(inputs.present, [&](const InputFile& f) {
+    if (!wanted.count(f.name)) return true;
+    seen.insert(f.name);
+    return false;
+  });
+  std::erase_if(inputs.missing, [&](const MissingInput& f) {
+    if (!wanted.count(f.name)) return true;
+    seen.insert(f.name);
+    return false;
+  });
+  for (const std::string& name : wanted) {
+    if (!seen.count(name))
+      throw std::invalid_argument("--files: no chosen corpus has a file '" + name + "'");
+  }
+  return inputs;
+}
+
+}  // namespace gcbench::driver

@@ -1,0 +1,139 @@
+// gcbench: the sweep driver. Google Benchmark takes its flags first; the rest are gcbench's.
+#include <benchmark/benchmark.h>
+
+#include <iostream>
+#include <map>
+#include <memory>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "bench/driver/cells.hpp"
+#include "bench/driver/context.hpp"
+#include "bench/driver/execute.hpp"
+#include "bench/driver/help.hpp"
+#include "bench/driver/reporter.hpp"
+#include "gcbench/registry.hpp"
+
+namespace gcbench::driver {
+namespace {
+
+std::vector<const Codec*> registered_codecs() {
+  std::vector<const Codec*> all;
+  for (const CodecPtr& c : registry()) all.push_back(c.get());
+  return all;
+}
+
+void help_printer() {
+  print_help(std::cout, registered_codecs());
+}
+
+// gcbench's defaults for Google Benchmark flags go first, so the user's own win.
+std::vector<char*> with_defaults(int argc, char** argv) {
+  static std::string min_time = "--benchmark_min_time=0.02";
+  static std::string warmup = "--benchmark_min_warmup_time=0.01";
+  std::vector<char*> args{argv[0], min_time.data(), warmup.data()};
+  args.insert(args.end(), argv + 1, argv + argc);
+  return args;
+}
+
+// Whether Google Benchmark's --benchmark_filter will run `name` (same rules: a leading '-'
+// negates, "all" and "" mean everything), so that progress counts only cells that run.
+bool filter_accepts(const std::string& filter, const std::string& name) {
+  if (filter.empty() || filter == "all") return true;
+  bool negative = filter.front() == '-';
+  std::regex re(negative ? filter.substr(1) : filter);
+  return std::regex_search(name, re) != negative;
+}
+
+int run(int argc, char** argv) {
+  std::vector<char*> args = with_defaults(argc, argv);
+  int count = static_cast<int>(args.size());
+  benchmark::Initialize(&count, args.data(), help_printer);
+  const Options options =
+      parse_options(std::vector<std::string>(args.begin() + 1, args.begin() + count));
+
+  const std::vector<const Codec*> all = registered_codecs();
+  if (options.list) {
+    print_codec_list(std::cout, all);
+    return 0;
+  }
+  std::vector<const Codec*> selected = select_codecs(all, options.codecs, options.device);
+  check_axis_flags(selected, options.axis_values);
+
+  const GpuStatus gpu = probe_gpu();
+  if (!gpu.usable) {
+    auto dropped =
+        std::erase_if(selected, [](const Codec* c) { return c->info().device == Device::gpu; });
+    if (dropped > 0) {
+      std::cerr << "[gcbench] GPU cells not run (" << gpu.context.back().second << ")\n";
+    }
+  }
+
+  const Inputs inputs = gather_inputs(options.corpora, options.files);
+  for (const MissingInput& m : inputs.missing) {
+    std::cerr << "[gcbench] " << m.corpus << "/" << m.name << " not available: " << m.reason
+              << "\n";
+  }
+  std::vector<CellSpec> cells = enumerate_cells(selected, all, inputs.present, options);
+
+  std::unique_ptr<Recorder> recorder;
+  if (options.out_dir) {
+    recorder = std::make_unique<Recorder>(*options.out_dir);
+    auto skipped = std::erase_if(
+        cells, [&](const CellSpec& c) { return recorder->recorded().count(c.name) > 0; });
+    if (skipped > 0) {
+      std::cerr << "[gcbench] " << skipped << " cells already recorded in "
+                << options.out_dir->string() << ", skipped\n";
+    }
+  }
+  if (cells.empty()) {
+    std::cerr << "[gcbench] no cells to run\n";
+    return recorder ? 0 : 2;
+  }
+
+  for (const auto& [key, value] : host_context(inputs, options.corpora))
+    benchmark::AddCustomContext(key, value);
+  for (const auto& [key, value] : gpu.context) benchmark::AddCustomContext(key, value);
+
+  Workspace workspace(inputs.present);
+  std::map<std::string, double> weights;
+  const std::string filter = benchmark::GetBenchmarkFilter();
+  for (const CellSpec& cell : cells) {
+    auto* b = benchmark::RegisterBenchmark(
+        cell.name.c_str(),
+        [&cell, &workspace](benchmark::State& s) { run_cell(s, cell, workspace); });
+    b->Unit(benchmark::kMillisecond);
+    if (cell.codec->info().device == Device::gpu) {
+      b->UseManualTime();
+    } else {
+      b->UseRealTime();
+    }
+    if (filter_accepts(filter, cell.name)) {
+      weights[cell.name] = static_cast<double>(inputs.present[cell.input].size);
+    }
+  }
+
+  std::optional<Progress> progress;
+  if (options.progress) progress.emplace(std::move(weights), std::cerr);
+  SweepReporter reporter(std::move(progress), recorder.get());
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  if (reporter.any_error()) {
+    std::cerr << "[gcbench] some cells failed (see their error above)\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace gcbench::driver
+
+int main(int argc, char** argv) {
+  try {
+    return gcbench::driver::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "gcbench: " << e.what() << "\n";
+    return 2;
+  }
+}

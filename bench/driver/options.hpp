@@ -1,0 +1,34 @@
+#pragma once
+// gcbench's own command-line flags (those left after Google Benchmark has taken its own).
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gcbench::driver {
+
+struct Options {
+  std::vector<std::string> corpora{"canterbury"};
+  std::vector<std::string> files;          // empty: every file of the chosen corpora
+  std::vector<std::string> codecs{"all"};  // codec names and groups (all, cpu, gpu)
+  std::string device = "all";              // cpu | gpu | all
+  std::string direction = "all";           // compress | decompress | all
+  // Axis name (dashes turned into underscores) -> the values given, as typed.
+  std::map<std::string, std::vector<std::string>> axis_values;
+  std::optional<std::filesystem::path> out_dir;  // one JSON per corpus file, resumable
+  bool list = false;
+  bool progress = true;
+};
+
+// Parses `--name=value` and `--name value`; every flag that is not one of the driver's own
+// is taken as an axis list (checked against the codecs later). Throws std::invalid_argument.
+Options parse_options(const std::vector<std::string>& args);
+
+// "work_items" -> "--work-items".
+std::string axis_flag(const std::string& axis);
+
+// Splits "a,b,c"; empty items are an error.
+std::vector<std::string> split_list(const std::string& text, const std::string& flag);
+
+}  // namespace gcbench::driver

@@ -1,0 +1,33 @@
+#include "bench/driver/reporter.hpp"
+
+#include <unistd.h>
+
+#include <iostream>
+
+namespace gcbench::driver {
+
+SweepReporter::SweepReporter(std::optional<Progress> progress, Recorder* recorder)
+    : console_(isatty(STDOUT_FILENO) ? benchmark::ConsoleReporter::OO_ColorTabular
+                                     : benchmark::ConsoleReporter::OO_Tabular),
+      progress_(std::move(progress)),
+      recorder_(recorder) {}
+
+bool SweepReporter::ReportContext(const Context& context) {
+  context_.emplace(context);
+  return console_.ReportContext(context);
+}
+
+void SweepReporter::ReportRuns(const std::vector<Run>& runs) {
+  console_.ReportRuns(runs);
+  if (recorder_ != nullptr && context_) recorder_->record(*context_, runs);
+  for (const Run& run : runs) {
+    any_error_ = any_error_ || run.error_occurred;
+    if (progress_) progress_->cell_done(run.run_name.function_name);
+  }
+}
+
+void SweepReporter::Finalize() {
+  console_.Finalize();
+}
+
+}  // namespace gcbench::driver

@@ -1,0 +1,120 @@
+#include "reports/render.hpp"
+
+#include <fmt/format.h>
+
+namespace gcbench::reports {
+namespace {
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char ch : s) {
+    if (ch == '"') out += '"';
+    out += ch;
+  }
+  return out + "\"";
+}
+
+std::string latex_escape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '\\':
+        out += "\\textbackslash{}";
+        break;
+      case '&':
+      case '%':
+      case '$':
+      case '#':
+      case '_':
+      case '{':
+      case '}':
+        out += '\\';
+        out += ch;
+        break;
+      case '~':
+        out += "\\textasciitilde{}";
+        break;
+      case '^':
+        out += "\\textasciicircum{}";
+        break;
+      default:
+        out += ch;
+    }
+  }
+  return out;
+}
+
+template <typename Fn>
+void for_each_row(const Table& t, Fn&& fn) {
+  for (const Row& r : t.rows) fn(r, false);
+  if (t.total) fn(*t.total, true);
+}
+
+}  // namespace
+
+std::string format_value(const Value& v, Unit unit) {
+  if (!v.value) return "n/a (" + v.reason + ")";
+  switch (unit) {
+    case Unit::seconds:
+      return fmt::format("{:.4g}", *v.value);
+    case Unit::bytes:
+      return fmt::format("{:.0f}", *v.value);
+    case Unit::ratio:
+      return fmt::format("{:.3f}", *v.value);
+  }
+  return "";
+}
+
+std::string to_markdown(const Table& t) {
+  std::string out = "| file |";
+  std::string rule = "|---|";
+  for (const Column& c : t.columns) {
+    out += fmt::format(" {} |", c.header);
+    rule += "---:|";
+  }
+  out += "\n" + rule + "\n";
+  for_each_row(t, [&](const Row& r, bool total) {
+    out += total ? "| **" + r.label + "** |" : "| " + r.label + " |";
+    for (std::size_t i = 0; i < r.values.size(); ++i) {
+      out += fmt::format(" {} |", format_value(r.values[i], t.columns[i].unit));
+    }
+    out += "\n";
+  });
+  return out;
+}
+
+std::string to_csv(const Table& t) {
+  std::string out = "file";
+  for (const Column& c : t.columns) out += fmt::format(",{}", csv_field(c.csv));
+  out += "\n";
+  for_each_row(t, [&](const Row& r, bool) {
+    out += csv_field(r.label);
+    for (std::size_t i = 0; i < r.values.size(); ++i) {
+      out += fmt::format(",{}", csv_field(format_value(r.values[i], t.columns[i].unit)));
+    }
+    out += "\n";
+  });
+  return out;
+}
+
+std::string to_latex(const Table& t) {
+  std::string out = "\\begin{table}[ht]\n\\centering\n\\small\n\\begin{tabular}{l" +
+                    std::string(t.columns.size(), 'r') + "}\n\\toprule\nfile";
+  for (const Column& c : t.columns) out += fmt::format(" & {}", latex_escape(c.header));
+  out += " \\\\\n\\midrule\n";
+  for_each_row(t, [&](const Row& r, bool total) {
+    if (total) out += "\\midrule\n";
+    out += latex_escape(r.label);
+    for (std::size_t i = 0; i < r.values.size(); ++i) {
+      std::string cell = latex_escape(format_value(r.values[i], t.columns[i].unit));
+      out += " & " + (r.values[i].value ? cell : "\\textit{" + cell + "}");
+    }
+    out += " \\\\\n";
+  });
+  out += "\\bottomrule\n\\end{tabular}\n\\caption{" + latex_escape(t.title) + ". " +
+         latex_escape(t.caption) + "}\n\\label{tab:" + t.id + "}\n\\end{table}\n";
+  return out;
+}
+
+}  // namespace gcbench::reports

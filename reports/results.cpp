@@ -1,0 +1,189 @@
+#include "reports/results.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+
+namespace gcbench::reports {
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+double to_seconds(double value, const std::string& unit) {
+  if (unit == "ns") return value * 1e-9;
+  if (unit == "us") return value * 1e-6;
+  if (unit == "ms") return value * 1e-3;
+  if (unit == "s") return value;
+  throw std::runtime_error("unknown time unit '" + unit + "'");
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double coefficient_of_variation(const std::vector<double>& v) {
+  if (v.size() < 2) return 0;
+  double mean = 0;
+  for (double x : v) mean += x;
+  mean /= static_cast<double>(v.size());
+  double var = 0;
+  for (double x : v) var += (x - mean) * (x - mean);
+  var /= static_cast<double>(v.size() - 1);
+  return mean == 0 ? 0 : std::sqrt(var) / mean;
+}
+
+// Keys of a benchmark entry that are Google Benchmark's own, not user counters.
+bool is_counter(const std::string& key, const json& value) {
+  static const std::set<std::string> kOwn = {"real_time",
+                                             "cpu_time",
+                                             "iterations",
+                                             "family_index",
+                                             "per_family_instance_index",
+                                             "repetitions",
+                                             "repetition_index",
+                                             "threads",
+                                             "bytes_per_second",
+                                             "items_per_second"};
+  return value.is_number() && !kOwn.count(key);
+}
+
+// One cell's rows: repetitions (iteration rows), or only aggregates when the run used
+// --benchmark_report_aggregates_only.
+Measurement summarize(const driver::CellId& id, const std::vector<const json*>& rows) {
+  Measurement m{id, std::nullopt, 0, 0, 0, {}};
+  std::vector<const json*> use;
+  for (const json* r : rows) {
+    if (r->value("error_occurred", false)) {
+      m.error = r->value("error_message", std::string("error"));
+      return m;
+    }
+    if (r->value("run_type", "iteration") == "iteration") use.push_back(r);
+  }
+  if (use.empty()) {
+    for (const json* r : rows) {
+      if (r->value("aggregate_name", "") == "median") use.push_back(r);
+      if (r->value("aggregate_name", "") == "cv") m.cv = r->value("real_time", 0.0);
+    }
+  }
+  if (use.empty()) {
+    m.error = "no iteration or median rows";
+    return m;
+  }
+  std::vector<double> times;
+  std::map<std::string, std::vector<double>> counters;
+  for (const json* r : use) {
+    times.push_back(to_seconds(r->at("real_time").get<double>(), r->value("time_unit", "ns")));
+    for (const auto& [key, value] : r->items()) {
+      if (is_counter(key, value)) counters[key].push_back(value.get<double>());
+    }
+  }
+  m.time_s = median(times);
+  if (times.size() > 1) m.cv = coefficient_of_variation(times);
+  m.repetitions = times.size();
+  for (const auto& [key, values] : counters) m.counters[key] = median(values);
+  return m;
+}
+
+}  // namespace
+
+double Measurement::counter(const std::string& name, double fallback) const {
+  auto it = counters.find(name);
+  return it == counters.end() ? fallback : it->second;
+}
+
+void add_results(ResultSet& set, const json& doc) {
+  if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array()) {
+    throw std::runtime_error("not a Google Benchmark JSON document (no \"benchmarks\" array)");
+  }
+  if (doc.contains("context") && doc["context"].is_object()) {
+    for (const auto& [key, value] : doc["context"].items()) {
+      if (!value.is_string()) continue;
+      std::string text = value.get<std::string>();
+      if (key.starts_with("missing_file:")) set.missing_files[key.substr(13)] = text;
+      if (key == "gpu") {
+        if (text.starts_with("none")) {
+          set.no_gpu_detail = text;
+        } else {
+          set.gpu_present = true;
+        }
+      }
+      set.context[key] = text;
+    }
+  }
+  std::map<std::string, std::pair<driver::CellId, std::vector<const json*>>> by_cell;
+  for (const json& b : doc["benchmarks"]) {
+    auto id = driver::parse_cell_name(b.value("run_name", b.value("name", "")));
+    if (!id) continue;  // not a gcbench cell (another tool's benchmark in the same file)
+    auto& entry = by_cell[driver::format_cell_name(*id)];
+    entry.first = *id;
+    entry.second.push_back(&b);
+  }
+  for (const auto& [name, entry] : by_cell) {
+    Measurement m = summarize(entry.first, entry.second);
+    auto old = std::find_if(set.cells.begin(), set.cells.end(),
+                            [&](const Measurement& c) { return c.id == m.id; });
+    if (old == set.cells.end()) {
+      set.cells.push_back(std::move(m));
+    } else if (!m.error || old->error) {
+      *old = std::move(m);
+    }
+  }
+}
+
+ResultSet load_results(const std::vector<fs::path>& paths) {
+  std::vector<fs::path> files;
+  for (const fs::path& p : paths) {
+    if (fs::is_directory(p)) {
+      for (const auto& e : fs::recursive_directory_iterator(p)) {
+        if (e.is_regular_file() && e.path().extension() == ".json") files.push_back(e.path());
+      }
+    } else {
+      files.push_back(p);
+    }
+  }
+  std::sort(files.begin(), files.end());
+  ResultSet set;
+  for (const fs::path& f : files) {
+    std::ifstream in(f);
+    if (!in) throw std::runtime_error("cannot read " + f.string());
+    json doc = json::parse(in, nullptr, false);
+    if (doc.is_discarded()) throw std::runtime_error(f.string() + " is not valid JSON");
+    try {
+      add_results(set, doc);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(f.string() + ": " + e.what());
+    }
+  }
+  return set;
+}
+
+std::vector<std::string> ResultSet::files_of(const std::string& corpus,
+                                             const std::vector<std::string>& order) const {
+  std::set<std::string> names;
+  for (const Measurement& m : cells) {
+    if (m.id.corpus == corpus) names.insert(m.id.file);
+  }
+  for (const auto& [key, reason] : missing_files) {
+    if (key.starts_with(corpus + "/")) names.insert(key.substr(corpus.size() + 1));
+  }
+  std::vector<std::string> out;
+  for (const std::string& n : order) {
+    if (names.erase(n)) out.push_back(n);
+  }
+  out.insert(out.end(), names.begin(), names.end());
+  return out;
+}
+
+std::vector<std::string> ResultSet::corpora() const {
+  std::set<std::string> names;
+  for (const Measurement& m : cells) names.insert(m.id.corpus);
+  for (const auto& [key, reason] : missing_files) names.insert(key.substr(0, key.find('/')));
+  return {names.begin(), names.end()};
+}
+
+}  // namespace gcbench::reports

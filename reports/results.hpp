@@ -1,0 +1,47 @@
+#pragma once
+// Reading gcbench result files (Google Benchmark JSON) into one measurement per cell.
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/driver/cell_name.hpp"
+
+namespace gcbench::reports {
+
+struct Measurement {
+  driver::CellId id;
+  std::optional<std::string> error;  // the cell failed: no numbers
+  double time_s = 0;                 // median time per call (GPU: kernel time)
+  double cv = 0;                     // spread: stddev / mean over repetitions (0 if one)
+  std::size_t repetitions = 0;
+  std::map<std::string, double> counters;  // medians over repetitions
+  double counter(const std::string& name, double fallback = -1) const;
+};
+
+struct ResultSet {
+  std::vector<Measurement> cells;
+  std::map<std::string, std::string> missing_files;  // "corpus/file" -> reason
+  std::map<std::string, std::string> context;        // the last file's gcbench context
+  bool gpu_present = false;   // some result came from a machine with a usable GPU
+  std::string no_gpu_detail;  // why not, from the context ("none: ...")
+
+  // The files of `corpus`: measured or recorded as missing, in `order` when given (manifest
+  // order), then alphabetically.
+  std::vector<std::string> files_of(const std::string& corpus,
+                                    const std::vector<std::string>& order = {}) const;
+  std::vector<std::string> corpora() const;
+};
+
+// Adds one Google Benchmark JSON document. A cell seen again replaces the earlier one unless
+// the new one is an error and the old one is not.
+void add_results(ResultSet& set, const nlohmann::json& doc);
+
+// Reads files, and directories recursively (*.json). Throws std::runtime_error for a file
+// that is not a Google Benchmark JSON document.
+ResultSet load_results(const std::vector<std::filesystem::path>& paths);
+
+}  // namespace gcbench::reports

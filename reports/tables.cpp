@@ -1,0 +1,350 @@
+#include "reports/tables.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+namespace gcbench::reports {
+namespace {
+
+constexpr const char* kGzip = "zlib";  // deflate -6 in a gzip member: the thesis's gzip column
+const std::vector<std::string> kFinders = {"hash", "brute", "z"};
+
+Column col(std::string header, std::string csv, Unit unit, Query query) {
+  return Column{std::move(header), std::move(csv), unit, std::move(query)};
+}
+
+Query q(std::string codec, std::string device, std::string direction,
+        std::map<std::string, std::string> fixed, Quantity quantity) {
+  return Query{std::move(codec), std::move(device), std::move(direction), std::move(fixed),
+               quantity};
+}
+
+std::string shorten(const std::string& text) {
+  return text.size() <= 80 ? text : text.substr(0, 77) + "...";
+}
+
+}  // namespace
+
+TableBuilder::TableBuilder(const ResultSet& set, Defaults defaults, std::string corpus,
+                           std::vector<std::string> files)
+    : set_(set),
+      defaults_(std::move(defaults)),
+      corpus_(std::move(corpus)),
+      files_(std::move(files)) {}
+
+const Measurement* TableBuilder::find(const std::string& file, const Query& query,
+                                      bool errors) const {
+  const auto defaults = defaults_.find(query.codec);
+  for (const Measurement& m : set_.cells) {
+    const driver::CellId& id = m.id;
+    if (id.codec != query.codec || id.device != query.device || id.direction != query.direction ||
+        id.corpus != corpus_ || id.file != file || m.error.has_value() != errors) {
+      continue;
+    }
+    bool match = std::all_of(query.fixed.begin(), query.fixed.end(), [&](const auto& f) {
+      const std::string* v = id.param(f.first);
+      return v != nullptr && *v == f.second;
+    });
+    for (const auto& [axis, value] : id.params) {
+      if (!match || query.fixed.count(axis)) continue;
+      if (defaults == defaults_.end()) continue;
+      auto d = defaults->second.find(axis);
+      match = d == defaults->second.end() || d->second == value;
+    }
+    if (match) return &m;
+  }
+  return nullptr;
+}
+
+Value TableBuilder::value(const std::string& file, const Query& query) const {
+  if (set_.missing_files.count(corpus_ + "/" + file)) return Value::blank("file not available");
+  const Measurement* m = find(file, query, false);
+  if (m == nullptr) {
+    if (const Measurement* e = find(file, query, true))
+      return Value::blank("error: " + shorten(*e->error));
+    if (query.device == "gpu" && !set_.gpu_present) return Value::blank("no device");
+    return Value::blank("not measured");
+  }
+  auto counter = [&](const char* name) -> Value {
+    double v = m->counter(name);
+    if (v < 0) return Value::blank(std::string("no ") + name + " counter");
+    return Value::of(v);
+  };
+  auto ratio = [&](const char* den_name) -> Value {
+    double num = m->counter("input_bytes");
+    double den = m->counter(den_name);
+    if (num < 0 || den <= 0) return Value::blank(std::string("no ") + den_name + " counter");
+    return Value{num / den, {}, num, den};
+  };
+  switch (query.quantity) {
+    case Quantity::time:
+      return Value::of(m->time_s);
+    case Quantity::kernel:
+      return counter("kernel_s");
+    case Quantity::transfer:
+      return counter("transfer_s");
+    case Quantity::e2e:
+      return counter("e2e_s");
+    case Quantity::size:
+      return counter("input_bytes");
+    case Quantity::compressed_bytes:
+      return counter("compressed_bytes");
+    case Quantity::entropy_bytes:
+      return counter("entropy_bytes");
+    case Quantity::ratio:
+      return ratio("compressed_bytes");
+    case Quantity::entropy_ratio:
+      return ratio("entropy_bytes");
+  }
+  return Value::blank("unknown quantity");
+}
+
+Row TableBuilder::total_row(const std::vector<Column>& columns,
+                            const std::vector<Row>& rows) const {
+  // Files that are not available are left out of the total (and the label says so); any
+  // other blank makes the column's total blank too, since a partial sum would mislead.
+  std::vector<const Row*> included;
+  for (const Row& r : rows) {
+    if (!set_.missing_files.count(corpus_ + "/" + r.label)) included.push_back(&r);
+  }
+  Row total{included.size() == rows.size()
+                ? "total"
+                : fmt::format("total ({} of {} files)", included.size(), rows.size()),
+            {}};
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    Value sum = Value::of(0);
+    for (const Row* r : included) {
+      const Value& v = r->values[c];
+      if (!v.value) {
+        sum = Value::blank(v.reason);
+        break;
+      }
+      *sum.value += *v.value;
+      sum.num += v.num;
+      sum.den += v.den;
+    }
+    if (included.empty()) sum = Value::blank("no files");
+    if (sum.value && columns[c].unit == Unit::ratio)
+      sum.value = sum.den > 0 ? sum.num / sum.den : 0;
+    total.values.push_back(sum);
+  }
+  return total;
+}
+
+Table TableBuilder::make(std::string id, std::string title, std::string caption,
+                         std::vector<Column> columns, bool with_total) const {
+  Table t{std::move(id), std::move(title), std::move(caption), std::move(columns), {},
+          std::nullopt};
+  for (const std::string& file : files_) {
+    Row row{file, {}};
+    for (const Column& c : t.columns) row.values.push_back(value(file, c.query));
+    t.rows.push_back(std::move(row));
+  }
+  if (with_total) t.total = total_row(t.columns, t.rows);
+  return t;
+}
+
+std::vector<std::string> TableBuilder::axis_values(const std::string& codec,
+                                                   const std::string& axis,
+                                                   const std::string& direction) const {
+  std::set<std::string> seen;
+  for (const Measurement& m : set_.cells) {
+    if (m.id.codec != codec || m.id.corpus != corpus_ || m.id.direction != direction) continue;
+    if (const std::string* v = m.id.param(axis)) seen.insert(*v);
+  }
+  std::vector<std::string> out(seen.begin(), seen.end());
+  std::sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;  // numeric order for integers
+  });
+  return out;
+}
+
+bool TableBuilder::has_codec(const std::string& codec) const {
+  return std::any_of(set_.cells.begin(), set_.cells.end(), [&](const Measurement& m) {
+    return m.id.codec == codec && m.id.corpus == corpus_;
+  });
+}
+
+std::vector<Table> lz77_tables(const TableBuilder& b) {
+  const std::vector<std::string> wis = b.axis_values("lz77", "work_items");
+  const std::string c = b.corpus();
+  std::vector<Table> tables;
+  for (const std::string device : {"gpu", "cpu"}) {
+    std::vector<Column> cols;
+    for (const std::string& wi : wis) {
+      cols.push_back(col(
+          wi, "work_items_" + wi, Unit::seconds,
+          q("lz77", device, "compress", {{"finder", "hash"}, {"work_items", wi}}, Quantity::time)));
+    }
+    bool gpu = device == std::string("gpu");
+    tables.push_back(b.make(gpu ? "lz77_t1" : "lz77_t2",
+                            fmt::format("T{}: LZ77 hash compression time on {} [s], {}",
+                                        gpu ? 1 : 2, gpu ? "GPU" : "CPU", c),
+                            gpu ? "Kernel time (CUDA events) per work-item count (PVPP)."
+                                : "Wall time per work-item count, all cores.",
+                            cols));
+  }
+  std::vector<Column> t3, t4, t5;
+  for (const std::string& f : kFinders) {
+    t3.push_back(col(f + " kernel", f + "_kernel_s", Unit::seconds,
+                     q("lz77", "gpu", "compress", {{"finder", f}}, Quantity::kernel)));
+    t3.push_back(col(f + " transfer", f + "_transfer_s", Unit::seconds,
+                     q("lz77", "gpu", "compress", {{"finder", f}}, Quantity::transfer)));
+    t4.push_back(col(f, f + "_s", Unit::seconds,
+                     q("lz77", "cpu", "compress", {{"finder", f}}, Quantity::time)));
+  }
+  for (const std::string& f : kFinders) {
+    t5.push_back(col("GPU " + f, "gpu_" + f + "_s", Unit::seconds,
+                     q("lz77", "gpu", "compress", {{"finder", f}}, Quantity::e2e)));
+  }
+  for (const std::string& f : kFinders) {
+    t5.push_back(col("CPU " + f, "cpu_" + f + "_s", Unit::seconds,
+                     q("lz77", "cpu", "compress", {{"finder", f}}, Quantity::time)));
+  }
+  t5.push_back(
+      col("gzip", "gzip_s", Unit::seconds, q(kGzip, "cpu", "compress", {}, Quantity::time)));
+  tables.push_back(b.make("lz77_t3", "T3: LZ77 compression time per match finder on GPU [s], " + c,
+                          "Kernel and host/device transfer time (CUDA events), default work items.",
+                          t3));
+  tables.push_back(b.make("lz77_t4", "T4: LZ77 compression time per match finder on CPU [s], " + c,
+                          "Wall time, all cores, default work items (host memory: no transfers).",
+                          t4));
+  tables.push_back(
+      b.make("lz77_t5", "T5: LZ77 compression time, GPU vs CPU vs gzip [s], " + c,
+             "GPU: end-to-end time of a call (transfers included); CPU and gzip: wall time.", t5));
+
+  std::vector<Column> t6;
+  t6.push_back(
+      col("CPU sequential", "cpu_sequential_s", Unit::seconds,
+          q("lz77", "cpu", "decompress", {{"decode_mode", "sequential"}}, Quantity::time)));
+  for (const std::string device : {"cpu", "gpu"}) {
+    for (const std::string& wi : b.axis_values("lz77", "work_items", "decompress")) {
+      const bool cpu = device == std::string("cpu");
+      std::map<std::string, std::string> fixed{{"work_items", wi}};
+      if (cpu) fixed["decode_mode"] = "parallel";  // a CPU-only axis
+      t6.push_back(col(fmt::format("{} {}", cpu ? "CPU" : "GPU", wi),
+                       fmt::format("{}_parallel_{}_s", device, wi), Unit::seconds,
+                       q("lz77", device, "decompress", fixed, Quantity::time)));
+    }
+  }
+  t6.push_back(
+      col("gzip", "gzip_s", Unit::seconds, q(kGzip, "cpu", "decompress", {}, Quantity::time)));
+  tables.push_back(
+      b.make("lz77_t6", "T6: LZ77 decompression time [s], " + c,
+             "Sequential (one thread), parallel per work-item count (CPU: all cores; GPU: "
+             "kernel time), gzip.",
+             t6));
+
+  const std::map<std::string, std::string> hash{{"finder", "hash"}};
+  tables.push_back(b.make(
+      "lz77_t7", "T7: sizes [bytes], " + c,
+      "Ratio = original / compressed. LZ77 hash, entropy-coded (SPEC 1.4), default work items.",
+      {col("size", "size", Unit::bytes, q(kGzip, "cpu", "compress", {}, Quantity::size)),
+       col("gzip", "gzip_bytes", Unit::bytes,
+           q(kGzip, "cpu", "compress", {}, Quantity::compressed_bytes)),
+       col("gzip ratio", "gzip_ratio", Unit::ratio,
+           q(kGzip, "cpu", "compress", {}, Quantity::ratio)),
+       col("LZ77 hash (entropy)", "lz77_hash_entropy_bytes", Unit::bytes,
+           q("lz77", "cpu", "compress", hash, Quantity::entropy_bytes)),
+       col("LZ77 ratio", "lz77_hash_ratio", Unit::ratio,
+           q("lz77", "cpu", "compress", hash, Quantity::entropy_ratio))}));
+  return tables;
+}
+
+std::vector<Table> family_tables(const TableBuilder& b, const std::string& codec) {
+  const std::string c = b.corpus();
+  std::vector<Table> tables;
+  for (const std::string axis : {"frame_size", "element_width"}) {
+    const std::vector<std::string> values = b.axis_values(codec, axis);
+    if (values.empty()) continue;
+    const std::string id = codec + "_" + axis;
+    auto per_value = [&](const std::string& device, const std::string& direction, Quantity quantity,
+                         const std::string& suffix) {
+      std::vector<Column> cols;
+      for (const std::string& v : values) {
+        cols.push_back(col(fmt::format("{}{}", v, suffix.empty() ? "" : " " + suffix),
+                           fmt::format("{}_{}{}", axis, v, suffix.empty() ? "" : "_" + suffix),
+                           Unit::seconds, q(codec, device, direction, {{axis, v}}, quantity)));
+      }
+      return cols;
+    };
+    tables.push_back(
+        b.make(id + "_t1", fmt::format("{} compression time on GPU per {} [s], {}", codec, axis, c),
+               "Kernel time (CUDA events).", per_value("gpu", "compress", Quantity::time, "")));
+    tables.push_back(
+        b.make(id + "_t2", fmt::format("{} compression time on CPU per {} [s], {}", codec, axis, c),
+               "Wall time, all cores.", per_value("cpu", "compress", Quantity::time, "")));
+    std::vector<Column> split = per_value("gpu", "compress", Quantity::kernel, "kernel");
+    for (Column& t : per_value("gpu", "compress", Quantity::transfer, "transfer"))
+      split.push_back(t);
+    tables.push_back(b.make(
+        id + "_t3",
+        fmt::format("{} GPU compression: kernel and transfer per {} [s], {}", codec, axis, c),
+        "CUDA events around the kernels and around the host/device copies.", split));
+    std::vector<Column> dec;
+    for (const std::string device : {"cpu", "gpu"}) {
+      for (Column& t : per_value(device, "decompress", Quantity::time, "")) {
+        t.header = fmt::format("{} {}", device == std::string("cpu") ? "CPU" : "GPU", t.header);
+        t.csv = device + "_" + t.csv;
+        dec.push_back(t);
+      }
+    }
+    dec.push_back(
+        col("gzip", "gzip_s", Unit::seconds, q(kGzip, "cpu", "decompress", {}, Quantity::time)));
+    tables.push_back(b.make(id + "_t6",
+                            fmt::format("{} decompression time per {} [s], {}", codec, axis, c),
+                            "CPU: wall time, all cores; GPU: kernel time; gzip: wall time.", dec));
+    std::vector<Column> sizes{
+        col("size", "size", Unit::bytes, q(kGzip, "cpu", "compress", {}, Quantity::size)),
+        col("gzip", "gzip_bytes", Unit::bytes,
+            q(kGzip, "cpu", "compress", {}, Quantity::compressed_bytes)),
+        col("gzip ratio", "gzip_ratio", Unit::ratio,
+            q(kGzip, "cpu", "compress", {}, Quantity::ratio))};
+    for (const std::string& v : values) {
+      sizes.push_back(col(fmt::format("{} {}={}", codec, axis, v),
+                          fmt::format("{}_{}_{}_bytes", codec, axis, v), Unit::bytes,
+                          q(codec, "cpu", "compress", {{axis, v}}, Quantity::compressed_bytes)));
+      sizes.push_back(col("ratio", fmt::format("{}_{}_{}_ratio", codec, axis, v), Unit::ratio,
+                          q(codec, "cpu", "compress", {{axis, v}}, Quantity::ratio)));
+    }
+    tables.push_back(b.make(id + "_t7", fmt::format("{} sizes per {} [bytes], {}", codec, axis, c),
+                            "Ratio = original / compressed (container with its 32-byte header).",
+                            sizes));
+  }
+  tables.push_back(b.make(
+      codec + "_t5", fmt::format("{} compression time, GPU vs CPU vs gzip [s], {}", codec, c),
+      "Default parameters. GPU: end-to-end time of a call (transfers included); CPU, gzip: wall "
+      "time.",
+      {col("GPU", "gpu_s", Unit::seconds, q(codec, "gpu", "compress", {}, Quantity::e2e)),
+       col("CPU", "cpu_s", Unit::seconds, q(codec, "cpu", "compress", {}, Quantity::time)),
+       col("gzip", "gzip_s", Unit::seconds, q(kGzip, "cpu", "compress", {}, Quantity::time))}));
+  return tables;
+}
+
+Table summary_table(const TableBuilder& b) {
+  std::vector<Column> cols;
+  for (const std::string codec : {"lz77", "fl", "rle"}) {
+    if (!b.has_codec(codec)) continue;
+    const bool lz = codec == std::string("lz77");
+    cols.push_back(col(codec + " GPU s", codec + "_gpu_s", Unit::seconds,
+                       q(codec, "gpu", "compress", {}, Quantity::e2e)));
+    cols.push_back(col(codec + " CPU s", codec + "_cpu_s", Unit::seconds,
+                       q(codec, "cpu", "compress", {}, Quantity::time)));
+    cols.push_back(
+        col(lz ? "lz77 ratio (entropy)" : codec + " ratio", codec + "_ratio", Unit::ratio,
+            q(codec, "cpu", "compress", {}, lz ? Quantity::entropy_ratio : Quantity::ratio)));
+  }
+  cols.push_back(
+      col("gzip s", "gzip_s", Unit::seconds, q(kGzip, "cpu", "compress", {}, Quantity::time)));
+  cols.push_back(col("gzip ratio", "gzip_ratio", Unit::ratio,
+                     q(kGzip, "cpu", "compress", {}, Quantity::ratio)));
+  return b.make(
+      "summary", "GPU vs CPU vs gzip: compression, " + b.corpus(),
+      "Default parameters. GPU: end-to-end time per call (transfers included); CPU, gzip: "
+      "wall time; ratio = original / compressed.",
+      cols);
+}
+
+}  // namespace gcbench::reports

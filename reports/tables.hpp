@@ -1,0 +1,107 @@
+#pragma once
+// The thesis-style tables of SPEC section 4, built from a ResultSet: rows are the files of one
+// corpus, columns are queries for one cell each. A missing cell is a blank with its reason
+// ("no device", "file not available", the cell's error, "not measured"), never a zero.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reports/results.hpp"
+
+namespace gcbench::reports {
+
+enum class Unit { seconds, bytes, ratio };
+
+// What a column reads from a measurement.
+enum class Quantity {
+  time,              // the cell's median time (GPU: kernel time; CPU: wall time)
+  kernel,            // kernel_s counter
+  transfer,          // transfer_s counter
+  e2e,               // e2e_s counter (wall time of the whole call)
+  size,              // input_bytes
+  compressed_bytes,  // the container (gzip member for zlib)
+  entropy_bytes,     // LZ77 after the entropy stage (SPEC 1.4)
+  ratio,             // input_bytes / compressed_bytes
+  entropy_ratio,     // input_bytes / entropy_bytes
+};
+
+struct Query {
+  std::string codec;
+  std::string device;
+  std::string direction = "compress";
+  std::map<std::string, std::string> fixed;  // other axes take the codec's defaults
+  Quantity quantity = Quantity::time;
+};
+
+struct Value {
+  std::optional<double> value;
+  std::string reason;  // why there is no value
+  double num = 0;      // ratios: numerator and denominator, for the total row
+  double den = 0;
+
+  static Value of(double v) { return Value{v, {}, 0, 0}; }
+  static Value blank(std::string why) { return Value{std::nullopt, std::move(why), 0, 0}; }
+};
+
+struct Column {
+  std::string header;  // Markdown and LaTeX
+  std::string csv;     // CSV column name
+  Unit unit = Unit::seconds;
+  Query query;
+};
+
+struct Row {
+  std::string label;
+  std::vector<Value> values;
+};
+
+struct Table {
+  std::string id;  // file stem, e.g. "lz77_t7"
+  std::string title;
+  std::string caption;
+  std::vector<Column> columns;
+  std::vector<Row> rows;
+  std::optional<Row> total;
+};
+
+// Codec name -> axis -> default value as formatted in cell names.
+using Defaults = std::map<std::string, std::map<std::string, std::string>>;
+
+class TableBuilder {
+ public:
+  TableBuilder(const ResultSet& set, Defaults defaults, std::string corpus,
+               std::vector<std::string> files);
+
+  // The measurement a query names for `file`, or the reason there is none.
+  Value value(const std::string& file, const Query& query) const;
+
+  // Rows for every file; a total row when `with_total`.
+  Table make(std::string id, std::string title, std::string caption, std::vector<Column> columns,
+             bool with_total = true) const;
+
+  // The values of `axis` seen in cells of `codec` (any device), numerically sorted.
+  std::vector<std::string> axis_values(const std::string& codec, const std::string& axis,
+                                       const std::string& direction = "compress") const;
+
+  bool has_codec(const std::string& codec) const;
+  const std::string& corpus() const { return corpus_; }
+
+ private:
+  const Measurement* find(const std::string& file, const Query& query, bool errors) const;
+  Row total_row(const std::vector<Column>& columns, const std::vector<Row>& rows) const;
+
+  const ResultSet& set_;
+  Defaults defaults_;
+  std::string corpus_;
+  std::vector<std::string> files_;
+};
+
+// T1-T7 for LZ77 (hash/brute/z, work items), compared with gzip (zlib).
+std::vector<Table> lz77_tables(const TableBuilder& b);
+// The FL/RLE equivalents: the same layouts over frame_size / element_width.
+std::vector<Table> family_tables(const TableBuilder& b, const std::string& codec);
+// GPU vs CPU vs gzip: compression time and ratio of every gcbench codec and gzip.
+Table summary_table(const TableBuilder& b);
+
+}  // namespace gcbench::reports
