@@ -4,4 +4,6 @@
 namespace gcbench::rle {
 CodecPtr make_cpu_codec();
 CodecPtr make_gpu_codec();
+// rle-cub: compression with cub::DeviceRunLengthEncode, same container (GPU baseline).
+CodecPtr make_cub_gpu_codec();
 }  // namespace gcbench::rle

@@ -1,0 +1,95 @@
+#pragma once
+// Device helpers shared by the FL and RLE kernels: element types by width, 16-byte vector
+// loads and stores of whole element groups, cheap division and launch sizes.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "cuda_check.hpp"
+
+namespace gcbench::cuda {
+
+inline constexpr int kBlockThreads = 256;
+
+// Calls f(T{}) with T the unsigned integer type of `width` bytes (1, 2 or 4).
+template <typename F>
+decltype(auto) with_element_type(std::uint32_t width, F&& f) {
+  switch (width) {
+    case 1:
+      return f(std::uint8_t{});
+    case 2:
+      return f(std::uint16_t{});
+    default:
+      return f(std::uint32_t{});
+  }
+}
+
+// Blocks of kBlockThreads for `threads` threads; throws when the grid would exceed CUDA's limit.
+inline unsigned grid_for(std::uint64_t threads) {
+  std::uint64_t blocks = (threads + kBlockThreads - 1) / kBlockThreads;
+  if (blocks > 0x7FFFFFFFull) throw std::runtime_error("input too large for one CUDA grid");
+  return static_cast<unsigned>(blocks == 0 ? 1 : blocks);
+}
+
+// A grid that fills the device a few times over, for grid-stride kernels.
+inline unsigned persistent_grid() {
+  int device = 0, sms = 0;
+  GCB_CUDA(cudaGetDevice(&device));
+  GCB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return static_cast<unsigned>(sms) * 8;
+}
+
+// a / b with 32-bit hardware division whenever a fits (64-bit division is a long emulation).
+__device__ __forceinline__ std::uint64_t div_u64(std::uint64_t a, std::uint32_t b) {
+  if ((a >> 32) == 0) return static_cast<std::uint32_t>(a) / b;
+  return a / b;
+}
+
+// 16 bytes of elements T: loaded and stored as one uint4 (the pointer must be 16-byte aligned).
+template <typename T>
+inline constexpr int kPerVector = 16 / static_cast<int>(sizeof(T));
+
+template <typename T>
+__device__ __forceinline__ void load_vector(const T* p, T (&out)[kPerVector<T>]) {
+  uint4 v = __ldg(reinterpret_cast<const uint4*>(p));
+  const std::uint32_t words[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+  for (int k = 0; k < kPerVector<T>; ++k) {
+    constexpr int kPerWord = 4 / sizeof(T);
+    out[k] = static_cast<T>(words[k / kPerWord] >> (8 * sizeof(T) * (k % kPerWord)));
+  }
+}
+
+template <typename T>
+__device__ __forceinline__ void store_vector(T* p, const T (&in)[kPerVector<T>]) {
+  std::uint32_t words[4] = {0, 0, 0, 0};
+#pragma unroll
+  for (int k = 0; k < kPerVector<T>; ++k) {
+    constexpr int kPerWord = 4 / sizeof(T);
+    words[k / kPerWord] |= static_cast<std::uint32_t>(in[k]) << (8 * sizeof(T) * (k % kPerWord));
+  }
+  *reinterpret_cast<uint4*>(p) = make_uint4(words[0], words[1], words[2], words[3]);
+}
+
+// K elements from i0 on (K a multiple of kPerVector<T>, i0 a multiple of K), zero past n.
+template <int K, typename T>
+__device__ __forceinline__ void load_items(const T* in, std::uint64_t n, std::uint64_t i0,
+                                           T (&v)[K]) {
+  constexpr int kPer = kPerVector<T>;
+  static_assert(K % kPer == 0);
+  if (i0 + K <= n) {
+#pragma unroll
+    for (int c = 0; c < K / kPer; ++c) {
+      T part[kPer];
+      load_vector(in + i0 + c * kPer, part);
+#pragma unroll
+      for (int k = 0; k < kPer; ++k) v[c * kPer + k] = part[k];
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < K; ++k) v[k] = i0 + k < n ? in[i0 + k] : T{0};
+  }
+}
+
+}  // namespace gcbench::cuda

@@ -1,0 +1,233 @@
+// GPU RLE (rle and the rle-cub baseline): containers byte-identical to the CPU reference,
+// both decode variants, run splitting, chunk seams, hostile containers.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+
+#include "codecs/common/cuda_check.hpp"
+#include "codecs/rle/rle.hpp"
+#include "codecs/rle/rle_encode.hpp"
+#include "codecs/rle/rle_gpu.hpp"
+#include "codecs/rle/rle_payload.hpp"
+#include "corpora/synthetic.hpp"
+#include "gcbench/container.hpp"
+#include "gcbench/errors.hpp"
+#include "support/codec_checks.hpp"
+
+namespace gcbench {
+namespace {
+
+using rle::gpu::DecodeVariant;
+constexpr DecodeVariant kVariants[] = {DecodeVariant::scan, DecodeVariant::flood};
+
+Bytes random_bytes(std::size_t size, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  Bytes b(size);
+  for (auto& x : b) x = static_cast<std::uint8_t>(rng());
+  return b;
+}
+
+// Runs of random length in [1, max_run] over `values` distinct values (0 included), so that
+// zero-valued runs sit next to others and equal neighbours are rare but possible.
+Bytes runs_of(std::size_t count, std::uint32_t width, std::uint32_t max_run, std::uint32_t values,
+              std::size_t tail, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  Bytes b;
+  b.reserve(count * width + tail);
+  std::size_t done = 0;
+  while (done < count) {
+    std::uint32_t v = rng() % values;
+    if (v == values - 1) v = 0xFFFFFFFFu;  // max-bit values too
+    std::size_t len = std::min<std::size_t>(1 + rng() % max_run, count - done);
+    for (std::size_t i = 0; i < len; ++i) {
+      for (std::uint32_t k = 0; k < width; ++k) b.push_back(static_cast<std::uint8_t>(v >> 8 * k));
+    }
+    done += len;
+  }
+  for (std::size_t i = 0; i < tail; ++i) b.push_back(static_cast<std::uint8_t>(rng()));
+  return b;
+}
+
+class RleGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!cuda::available()) GTEST_SKIP() << "no CUDA device: the GPU RLE tests need one";
+    gpu_ = rle::make_gpu_codec();
+    cub_ = rle::make_cub_gpu_codec();
+    cpu_ = rle::make_cpu_codec();
+  }
+
+  static void expect_same(ByteSpan got, ByteSpan want, const std::string& what) {
+    ASSERT_EQ(got.size(), want.size()) << what;
+    auto diff = std::mismatch(got.begin(), got.end(), want.begin());
+    EXPECT_TRUE(diff.first == got.end())
+        << what << ": first difference at byte " << (diff.first - got.begin());
+  }
+
+  // rle and rle-cub containers equal the CPU one; both decode variants give the input back.
+  void expect_identical(ByteSpan input, std::uint32_t width, const std::string& what) {
+    SCOPED_TRACE(what + " width " + std::to_string(width) + " size " +
+                 std::to_string(input.size()));
+    Params p{{"element_width", width}};
+    Bytes c = cpu_->compress(input, p);
+    RunStats stats;
+    expect_same(gpu_->compress(input, p, &stats), c, "rle container");
+    expect_same(cub_->compress(input, p), c, "rle-cub container");
+    for (DecodeVariant v : kVariants) {
+      Bytes back = gpu_->decompress(c, {{"decode", static_cast<int>(v)}}, &stats);
+      expect_same(back, input, v == DecodeVariant::scan ? "scan decode" : "flood decode");
+    }
+  }
+
+  CodecPtr gpu_, cub_, cpu_;
+};
+
+TEST(RleGpuInfo, DescribesTheCodecs) {
+  CodecPtr gpu = rle::make_gpu_codec();
+  CodecPtr cub = rle::make_cub_gpu_codec();
+  EXPECT_EQ(gpu->info().name, "rle");
+  EXPECT_EQ(cub->info().name, "rle-cub");
+  for (const Codec* c : {gpu.get(), cub.get()}) {
+    EXPECT_EQ(c->info().device, Device::gpu);
+    ASSERT_EQ(c->info().axes.size(), 2u);
+    EXPECT_EQ(c->info().axes[0].name, "element_width");
+    const AxisSpec& decode = c->info().axes[1];
+    EXPECT_EQ(decode.name, "decode");
+    EXPECT_FALSE(decode.in_container);
+    EXPECT_EQ(decode.parse("scan"), 0);
+    EXPECT_EQ(decode.parse("flood"), 1);
+  }
+}
+
+TEST(RleGpuInfo, WithoutADeviceSaysSo) {
+  if (cuda::available()) GTEST_SKIP() << "a CUDA device is present; this checks its absence";
+  Bytes input = random_bytes(100, 1);
+  Bytes packed = rle::make_cpu_codec()->compress(input, {});
+  CodecPtr codecs[] = {rle::make_gpu_codec(), rle::make_cub_gpu_codec()};
+  for (const CodecPtr& c : codecs) {
+    EXPECT_THROW(c->compress(input, {}), DeviceUnavailable);
+    EXPECT_THROW(c->decompress(packed, {}), DeviceUnavailable);
+  }
+}
+
+TEST_F(RleGpu, EdgeCases) {
+  for (std::uint32_t width : {1u, 2u, 4u}) {
+    expect_identical({}, width, "empty");
+    expect_identical(random_bytes(1, 2), width, "one byte");
+    expect_identical(random_bytes(width, 3), width, "one element");
+    expect_identical(random_bytes(2 * width + width - 1, 4), width, "two elements and tail");
+    expect_identical(random_bytes(54321 * width + width / 2, 5), width, "random");
+    expect_identical(Bytes(100003 * width, 0), width, "one run of zeros");
+    expect_identical(Bytes(70001 * width + width - 1, 0xFF), width, "one run of max values");
+    expect_identical(runs_of(200000, width, 16, 3, 0, 6), width, "short runs, few values");
+    expect_identical(runs_of(300000, width, 9000, 5, width / 2, 7), width,
+                     "runs across many tiles");
+    expect_identical(runs_of(4097, width, 1, 2, 0, 8), width, "single-element runs");
+  }
+}
+
+TEST_F(RleGpu, SyntheticRuns) {
+  for (double mean : {8.0, 64.0}) {
+    synthetic::Spec spec;
+    spec.kind = synthetic::Kind::runs;
+    spec.size_bytes = (4 << 20) + 1;
+    spec.element_width = 4;
+    spec.mean_run = mean;
+    expect_identical(synthetic::generate(spec), 4, "synthetic runs");
+  }
+}
+
+// Runs over the count limit are split as format.hpp says; the limit is lowered so that small
+// inputs reach it (the CPU encoder takes the same parameter).
+TEST_F(RleGpu, LongRunsSplitLikeTheCpu) {
+  for (std::uint32_t width : {1u, 2u, 4u}) {
+    for (std::uint64_t limit : {1u, 3u, 1000u, 4096u}) {
+      SCOPED_TRACE("width " + std::to_string(width) + " limit " + std::to_string(limit));
+      Bytes input = runs_of(50000, width, 12000, 4, 1, 9);
+      Bytes want = rle::encode_payload(input, width, 1, limit);
+      expect_same(rle::gpu::encode_payload(input, width, limit), want, "rle payload");
+      expect_same(rle::gpu::cub_encode_payload(input, width, limit), want, "rle-cub payload");
+      Bytes container = wrap_container(FormatId::rle, input, want);
+      for (DecodeVariant v : kVariants) {
+        expect_same(rle::gpu::decode_container(container, v, nullptr), input, "decoded");
+      }
+    }
+  }
+}
+
+// rle-cub cuts its input into chunks for CUB's int item counts; runs across the seams merge.
+TEST_F(RleGpu, CubChunkSeamsMerge) {
+  for (std::uint32_t width : {1u, 4u}) {
+    Bytes input = runs_of(100000, width, 3000, 3, 0, 10);
+    Bytes want = rle::encode_payload(input, width, 1);
+    for (std::uint64_t chunk : {1u, 7u, 1000u, 65536u}) {
+      expect_same(rle::gpu::cub_encode_payload(input, width, rle::kMaxRunCount, chunk), want,
+                  "chunk " + std::to_string(chunk));
+    }
+    expect_same(rle::gpu::cub_encode_payload(input, width, 5, 999),
+                rle::encode_payload(input, width, 1, 5), "chunked and split");
+  }
+}
+
+TEST_F(RleGpu, Corpora) {
+  std::size_t files = 0;
+  for (const char* corpus : {"calgary", "canterbury", "silesia"}) {
+    for (const auto& f : testing::corpus_files(corpus)) {
+      Bytes data = corpora::read_file(f.path);
+      for (std::uint32_t width : {1u, 2u, 4u}) {
+        expect_identical(data, width, std::string(corpus) + "/" + f.entry.name);
+      }
+      ++files;
+    }
+  }
+  if (files == 0) GTEST_SKIP() << "no corpus file available (see the [ corpus ] lines)";
+}
+
+TEST_F(RleGpu, HostileContainersRejected) {
+  Bytes input = runs_of(60, 2, 5, 3, 1, 11);
+  testing::expect_hostile_inputs_rejected(*gpu_, input, {{"element_width", 2}});
+}
+
+// Counts that the header cannot see (zero, or not adding up) are caught on the device by both
+// variants, before anything is written back.
+TEST_F(RleGpu, BadCountsRejectedByBothVariants) {
+  Bytes input = runs_of(5000, 4, 40, 5, 0, 12);
+  Bytes payload = rle::encode_payload(input, 4, 1);
+  rle::ParsedPayload parsed = rle::parse_payload(payload, input.size());
+  const std::size_t counts_at = parsed.counts.data() - payload.data();
+  const std::size_t last = counts_at + 4 * (parsed.layout.run_count - 1);
+  auto with_count = [&](std::size_t at, std::uint32_t count) {
+    Bytes bad = payload;
+    store_le<std::uint32_t>(bad.data() + at, count);
+    return wrap_container(FormatId::rle, input, bad);
+  };
+  const std::uint32_t first = load_le<std::uint32_t>(payload.data() + counts_at);
+  const Bytes cases[] = {
+      with_count(counts_at, 0),                         // zero count
+      with_count(counts_at, first + 1),                 // one element too many
+      with_count(last, 0xFFFFFFFFu),                    // far too many
+      with_count(counts_at, first > 1 ? first - 1 : 0)  // too few
+  };
+  for (const Bytes& bad : cases) {
+    for (DecodeVariant v : kVariants) {
+      EXPECT_THROW(gpu_->decompress(bad, {{"decode", static_cast<int>(v)}}), DecodeError);
+    }
+  }
+}
+
+TEST_F(RleGpu, LargerThanOneGiB) {
+  // Width 1 so that rle-cub needs two chunks of CUB's int-sized calls; a run spans the seam.
+  synthetic::Spec spec;
+  spec.kind = synthetic::Kind::runs;
+  spec.size_bytes = (std::uint64_t{1} << 30) + 4099;
+  spec.element_width = 1;
+  spec.mean_run = 64;
+  Bytes input = synthetic::generate(spec);
+  std::fill(input.begin() + (1 << 30) - 100, input.begin() + (1 << 30) + 100, std::uint8_t{7});
+  expect_identical(input, 1, "over 1 GiB");
+}
+
+}  // namespace
+}  // namespace gcbench
