@@ -2,6 +2,7 @@
 // threads > 1 the frames are cut into one contiguous chunk per thread; the output bytes do not
 // depend on the thread count.
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "codecs/common/elements.hpp"
@@ -18,15 +19,9 @@ T element(const std::uint8_t* base, std::uint64_t i) {
   return load_le<T>(base + i * sizeof(T));
 }
 
-template <typename T>
-void compute_bits(const std::uint8_t* in, std::uint64_t n, std::uint32_t frame_size,
-                  std::uint64_t f, std::uint8_t* bits) {
-  // The widest value of a frame is the bit width of the OR of its values.
-  std::uint32_t all = 0;
-  std::uint64_t begin = f * frame_size;
-  std::uint64_t end = begin + frame_length(f, n, frame_size);
-  for (std::uint64_t i = begin; i < end; ++i) all |= element<T>(in, i);
-  bits[f] = static_cast<std::uint8_t>(bit_width_of(all));
+// Frame range of chunk t of `chunks`.
+std::uint64_t chunk_begin(std::uint64_t frames, std::uint64_t chunks, std::uint64_t t) {
+  return frames * t / chunks;
 }
 
 // Bits of frames [f0, f1).
@@ -37,10 +32,16 @@ std::uint64_t chunk_bits(const std::uint8_t* bits, std::uint64_t n, std::uint32_
   return sum;
 }
 
+// Exclusive scan of `sizes` in place: entry t becomes the sum of the entries before it.
+void exclusive_scan(std::vector<std::uint64_t>& sizes) {
+  std::uint64_t sum = 0;
+  for (auto& s : sizes) sum += std::exchange(s, sum);
+}
+
 // Appends values LSB first to little-endian 32-bit words from bit `start` on. When `start` is
 // not word-aligned, the word holding it also holds bits of the chunk before, whose writer
-// stores it; this writer keeps its own bits of that word in head() for the caller to OR in
-// after all chunks are done, so that no word is written by two threads.
+// stores it; this writer returns its own bits of that word from finish() for the caller to OR
+// in after all chunks are done, so that no word is written by two threads.
 class BitWriter {
  public:
   BitWriter(std::uint8_t* words, std::uint64_t start)
@@ -120,45 +121,48 @@ void unpack_frames(const ParsedPayload& p, std::uint64_t f0, std::uint64_t f1,
   }
 }
 
-// Frame range of chunk t of `chunks`.
-std::uint64_t chunk_begin(std::uint64_t frames, std::uint64_t chunks, std::uint64_t t) {
-  return frames * t / chunks;
+// Fills bits[] and returns the first bit of each of `chunks` chunks of frames, plus the total.
+// One chunk is the plain sequential loop; more run one thread each.
+template <typename T>
+std::vector<std::uint64_t> compute_bits(const std::uint8_t* in, std::uint64_t n,
+                                        std::uint32_t frame_size, std::uint64_t chunks,
+                                        std::uint8_t* bits) {
+  std::uint64_t frames = frame_count(n, frame_size);
+  std::vector<std::uint64_t> start(chunks + 1, 0);
+  auto team = static_cast<int>(chunks);
+  auto c_count = static_cast<std::int64_t>(chunks);
+#pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
+  for (std::int64_t t = 0; t < c_count; ++t) {
+    std::uint64_t f0 = chunk_begin(frames, chunks, t), f1 = chunk_begin(frames, chunks, t + 1);
+    for (std::uint64_t f = f0; f < f1; ++f) {
+      // The widest value of a frame is the bit width of the OR of its values.
+      std::uint32_t all = 0;
+      std::uint64_t begin = f * frame_size;
+      std::uint64_t end = begin + frame_length(f, n, frame_size);
+      for (std::uint64_t i = begin; i < end; ++i) all |= element<T>(in, i);
+      bits[f] = static_cast<std::uint8_t>(bit_width_of(all));
+    }
+    start[t] = chunk_bits(bits, n, frame_size, f0, f1);
+  }
+  exclusive_scan(start);
+  return start;
+}
+
+// One chunk per thread, never more chunks than frames, at least one.
+std::uint64_t chunk_count(int threads, std::uint64_t frames) {
+  return std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, frames));
 }
 
 template <typename T>
 Bytes compress_as(ByteSpan input, std::uint32_t frame_size, int threads) {
   constexpr std::uint32_t width = sizeof(T);
   ElementView view{input, width};
-  const std::uint8_t* in = input.data();
   std::uint64_t n = view.count();
   std::uint64_t frames = frame_count(n, frame_size);
+  std::uint64_t chunks = chunk_count(threads, frames);
   std::vector<std::uint8_t> bits(frames);
-
-  if (threads == 1 || frames < 2) {
-    for (std::uint64_t f = 0; f < frames; ++f) compute_bits<T>(in, n, frame_size, f, bits.data());
-    PayloadLayout l = make_layout(input.size(), width, frame_size, total_bits(bits, n, frame_size));
-    Bytes payload(l.size);
-    write_header(payload.data(), l, view.tail());
-    std::copy(bits.begin(), bits.end(), payload.begin() + l.bits_offset);
-    pack_frames<T>(in, l, bits.data(), 0, frames, 0, payload.data() + l.words_offset);
-    return payload;
-  }
-
-  auto chunks = std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), frames);
-  auto team = static_cast<int>(chunks);
-  auto f_count = static_cast<std::int64_t>(frames);
-#pragma omp parallel for num_threads(team) schedule(static)
-  for (std::int64_t f = 0; f < f_count; ++f) compute_bits<T>(in, n, frame_size, f, bits.data());
-
-  // Exclusive scan of bit offsets at chunk granularity: start[t] is chunk t's first bit.
-  std::vector<std::uint64_t> start(chunks + 1, 0);
-  auto c_count = static_cast<std::int64_t>(chunks);
-#pragma omp parallel for num_threads(team) schedule(static)
-  for (std::int64_t t = 0; t < c_count; ++t) {
-    start[t + 1] = chunk_bits(bits.data(), n, frame_size, chunk_begin(frames, chunks, t),
-                              chunk_begin(frames, chunks, t + 1));
-  }
-  for (std::uint64_t t = 0; t < chunks; ++t) start[t + 1] += start[t];
+  std::vector<std::uint64_t> start =
+      compute_bits<T>(input.data(), n, frame_size, chunks, bits.data());
 
   PayloadLayout l = make_layout(input.size(), width, frame_size, start[chunks]);
   Bytes payload(l.size);
@@ -166,12 +170,15 @@ Bytes compress_as(ByteSpan input, std::uint32_t frame_size, int threads) {
   std::copy(bits.begin(), bits.end(), payload.begin() + l.bits_offset);
   std::uint8_t* words = payload.data() + l.words_offset;
   std::vector<std::uint32_t> heads(chunks, 0);
-#pragma omp parallel for num_threads(team) schedule(static)
+  auto team = static_cast<int>(chunks);
+  auto c_count = static_cast<std::int64_t>(chunks);
+#pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
   for (std::int64_t t = 0; t < c_count; ++t) {
-    heads[t] = pack_frames<T>(in, l, bits.data(), chunk_begin(frames, chunks, t),
+    heads[t] = pack_frames<T>(input.data(), l, bits.data(), chunk_begin(frames, chunks, t),
                               chunk_begin(frames, chunks, t + 1), start[t], words);
   }
-  for (std::uint64_t t = 0; t < chunks; ++t) {
+  // The words shared by two chunks: OR in the later chunk's bits (head is 0 when aligned).
+  for (std::uint64_t t = 1; t < chunks; ++t) {
     std::uint8_t* w = words + 4 * (start[t] / 32);
     store_le<std::uint32_t>(w, load_le<std::uint32_t>(w) | heads[t]);
   }
@@ -181,21 +188,18 @@ Bytes compress_as(ByteSpan input, std::uint32_t frame_size, int threads) {
 template <typename T>
 void decompress_as(const ParsedPayload& p, int threads, std::uint8_t* out) {
   std::uint64_t frames = p.layout.frame_count;
-  if (threads == 1 || frames < 2) {
-    unpack_frames<T>(p, 0, frames, 0, out);
-    return;
-  }
-  auto chunks = std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), frames);
+  std::uint64_t chunks = chunk_count(threads, frames);
+  std::vector<std::uint64_t> start(chunks + 1, 0);
   auto team = static_cast<int>(chunks);
   auto c_count = static_cast<std::int64_t>(chunks);
-  std::vector<std::uint64_t> start(chunks + 1, 0);
-#pragma omp parallel for num_threads(team) schedule(static)
-  for (std::int64_t t = 0; t < c_count; ++t) {
-    start[t + 1] = chunk_bits(p.bits.data(), p.layout.element_count, p.layout.frame_size,
-                              chunk_begin(frames, chunks, t), chunk_begin(frames, chunks, t + 1));
+  if (chunks > 1) {
+    for (std::uint64_t t = 0; t < chunks; ++t) {
+      start[t] = chunk_bits(p.bits.data(), p.layout.element_count, p.layout.frame_size,
+                            chunk_begin(frames, chunks, t), chunk_begin(frames, chunks, t + 1));
+    }
+    exclusive_scan(start);
   }
-  for (std::uint64_t t = 0; t < chunks; ++t) start[t + 1] += start[t];
-#pragma omp parallel for num_threads(team) schedule(static)
+#pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
   for (std::int64_t t = 0; t < c_count; ++t) {
     unpack_frames<T>(p, chunk_begin(frames, chunks, t), chunk_begin(frames, chunks, t + 1),
                      start[t], out);
