@@ -126,6 +126,7 @@ Bytes generate(const Spec& spec) {
   if (spec.kind == Kind::runs && !(spec.mean_run >= 1.0 && std::isfinite(spec.mean_run))) {
     throw std::invalid_argument("synthetic: mean_run must be a finite number >= 1");
   }
+  if (spec.size_bytes == 0) return {};
   std::mt19937_64 rng(spec.seed);
   // One element more than fits, so a tail shorter than an element continues the pattern.
   const std::uint64_t n = spec.size_bytes / w + (spec.size_bytes % w != 0 ? 1 : 0);
