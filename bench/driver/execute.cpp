@@ -3,6 +3,7 @@
 #include <chrono>
 #include <exception>
 
+#include "bench/driver/entropy_counter.hpp"
 #include "bench/driver/verify.hpp"
 
 namespace gcbench::driver {
@@ -39,7 +40,8 @@ bool timed_call(benchmark::State& state, bool gpu, Totals& totals, Call&& call) 
 }
 
 void set_counters(benchmark::State& state, const CellSpec& cell, const Totals& totals,
-                  std::uint64_t input_bytes, std::uint64_t compressed_bytes) {
+                  std::uint64_t input_bytes, const Bytes& container) {
+  const std::uint64_t compressed_bytes = container.size();
   using benchmark::Counter;
   auto& c = state.counters;
   c["input_bytes"] = Counter(static_cast<double>(input_bytes));
@@ -48,6 +50,8 @@ void set_counters(benchmark::State& state, const CellSpec& cell, const Totals& t
                                              : static_cast<double>(input_bytes) /
                                                    static_cast<double>(compressed_bytes));
   c["verified"] = Counter(1);
+  if (auto entropy = entropy_bytes(container))
+    c["entropy_bytes"] = Counter(static_cast<double>(*entropy));
   c["e2e_s"] = Counter(totals.e2e_s, Counter::kAvgIterations);
   if (cell.codec->info().device == Device::gpu) {
     c["kernel_s"] = Counter(totals.kernel_s, Counter::kAvgIterations);
@@ -83,7 +87,7 @@ void run_compress(benchmark::State& state, const CellSpec& cell, Workspace& work
     state.SkipWithError(problem->c_str());
     return;
   }
-  set_counters(state, cell, totals, input.size(), out.size());
+  set_counters(state, cell, totals, input.size(), out);
   workspace.remember(*cell.codec, cell.params, out);
 }
 
@@ -114,7 +118,7 @@ void run_decompress(benchmark::State& state, const CellSpec& cell, Workspace& wo
     state.SkipWithError(diff->c_str());
     return;
   }
-  set_counters(state, cell, totals, input.size(), container.size());
+  set_counters(state, cell, totals, input.size(), container);
 }
 
 }  // namespace

@@ -1,0 +1,330 @@
+// The sweep driver: cell names, flags, axis points, codec selection, cell enumeration, and
+// cells run through Google Benchmark with small fake codecs (good, wrong output, GPU
+// container differing from the CPU reference, GPU reporting no kernel time).
+#include <gtest/gtest.h>
+
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "bench/driver/axes.hpp"
+#include "bench/driver/cell_name.hpp"
+#include "bench/driver/cells.hpp"
+#include "bench/driver/execute.hpp"
+#include "bench/driver/inputs.hpp"
+#include "bench/driver/options.hpp"
+#include "bench/driver/progress.hpp"
+#include "bench/driver/recorder.hpp"
+#include "bench/driver/reporter.hpp"
+#include "bench/driver/verify.hpp"
+#include "gcbench/errors.hpp"
+
+namespace gcbench::driver {
+namespace {
+
+// "Compresses" by prefixing one tag byte; the behaviour knobs make each failure mode.
+class FakeCodec final : public Codec {
+ public:
+  struct Knobs {
+    Device device = Device::cpu;
+    std::uint8_t tag = 0x42;
+    bool corrupt_decode = false;
+    double kernel_s = 1e-6;
+  };
+  FakeCodec(std::string name, Knobs knobs) : knobs_(knobs) {
+    info_.name = std::move(name);
+    info_.version = "test";
+    info_.device = knobs.device;
+    AxisSpec width;
+    width.name = "element_width";
+    width.default_value = 1;
+    width.allowed = {1, 2, 4};
+    width.in_container = true;
+    AxisSpec work;
+    work.name = "work_items";
+    work.default_value = 1024;
+    work.min = 1;
+    work.max = 2048;  // rejects the thesis's 2560..5120
+    work.in_container = true;
+    info_.axes = {width, work};
+  }
+  const CodecInfo& info() const override { return info_; }
+  std::uint64_t max_compressed_size(std::uint64_t n, const Params&) const override { return n + 1; }
+  Bytes compress(ByteSpan in, const Params&, RunStats* stats) const override {
+    Bytes out(in.size() + 1, knobs_.tag);
+    std::copy(in.begin(), in.end(), out.begin() + 1);
+    if (stats != nullptr && knobs_.device == Device::gpu) stats->kernel_s = knobs_.kernel_s;
+    return out;
+  }
+  Bytes decompress(ByteSpan c, const Params&, RunStats* stats) const override {
+    if (c.empty()) throw DecodeError("empty");
+    Bytes out(c.begin() + 1, c.end());
+    if (knobs_.corrupt_decode && out.size() > 5) out[5] ^= 1;
+    if (stats != nullptr && knobs_.device == Device::gpu) stats->kernel_s = knobs_.kernel_s;
+    return out;
+  }
+
+ private:
+  CodecInfo info_;
+  Knobs knobs_;
+};
+
+std::vector<InputFile> two_inputs() {
+  auto make = [](std::string name, std::size_t n) {
+    return InputFile{"test", name, n, [n] {
+                       Bytes b(n);
+                       for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(i * 7);
+                       return b;
+                     }};
+  };
+  return {make("a.bin", 1000), make("b.bin", 300)};
+}
+
+TEST(CellName, FormatsAndParsesBackThroughBenchmarkSuffixes) {
+  CellId id{"lz77",       "gpu",         "compress",
+            "canterbury", "alice29.txt", {{"finder", "hash"}, {"threads", "0"}}};
+  std::string name = format_cell_name(id);
+  EXPECT_EQ(name, "lz77/gpu/compress/canterbury/alice29.txt/finder:hash/threads:0");
+  EXPECT_EQ(parse_cell_name(name + "/manual_time"), id);
+  EXPECT_EQ(parse_cell_name(name + "/min_time:0.020/repeats:3/real_time"), id);
+  EXPECT_EQ(*parse_cell_name(name)->param("finder"), "hash");
+  EXPECT_EQ(parse_cell_name(name)->param("chunk"), nullptr);
+}
+
+TEST(CellName, SanitizesSeparatorsAndRejectsOtherNames) {
+  CellId id{"fl", "cpu", "decompress", "synthetic", "runs:1/2", {}};
+  EXPECT_EQ(format_cell_name(id), "fl/cpu/decompress/synthetic/runs_1_2");
+  EXPECT_FALSE(parse_cell_name("BM_Something/8"));
+  EXPECT_FALSE(parse_cell_name("fl/tpu/compress/c/f"));
+  EXPECT_FALSE(parse_cell_name("fl/cpu/squash/c/f"));
+  EXPECT_FALSE(parse_cell_name("fl/cpu/compress/c/f/noaxis"));
+}
+
+TEST(Options, ParsesOwnFlagsAndMapsAxisFlagsGenerically) {
+  Options o = parse_options({"--corpus", "calgary,canterbury", "--files=bib", "--codecs", "gpu",
+                             "--device=cpu", "--work-items", "1024,2048", "--frame-size=64",
+                             "--out-dir", "/tmp/x", "--list", "--no-progress"});
+  EXPECT_EQ(o.corpora, (std::vector<std::string>{"calgary", "canterbury"}));
+  EXPECT_EQ(o.files, std::vector<std::string>{"bib"});
+  EXPECT_EQ(o.codecs, std::vector<std::string>{"gpu"});
+  EXPECT_EQ(o.device, "cpu");
+  EXPECT_EQ(o.axis_values.at("work_items"), (std::vector<std::string>{"1024", "2048"}));
+  EXPECT_EQ(o.axis_values.at("frame_size"), std::vector<std::string>{"64"});
+  EXPECT_EQ(o.out_dir, std::filesystem::path("/tmp/x"));
+  EXPECT_TRUE(o.list);
+  EXPECT_FALSE(o.progress);
+  EXPECT_EQ(axis_flag("work_items"), "--work-items");
+}
+
+TEST(Options, RejectsBadInput) {
+  EXPECT_THROW(parse_options({"--device", "tpu"}), std::invalid_argument);
+  EXPECT_THROW(parse_options({"--work-items", "1024,,2048"}), std::invalid_argument);
+  EXPECT_THROW(parse_options({"--corpus"}), std::invalid_argument);
+  EXPECT_THROW(parse_options({"stray"}), std::invalid_argument);
+  EXPECT_THROW(parse_options({"--list=yes"}), std::invalid_argument);
+}
+
+TEST(Axes, DefaultSweepKeepsOnlyAcceptedPointsAndGivenValuesAreChecked) {
+  FakeCodec codec("fake", {});
+  std::vector<Params> points = param_points(codec.info(), {});
+  // element_width 1,2,4 x work_items 1024,1536,2048 (2560.. rejected by this codec).
+  ASSERT_EQ(points.size(), 9u);
+  EXPECT_EQ(points.front(), (Params{{"element_width", 1}, {"work_items", 1024}}));
+  EXPECT_EQ(points.back(), (Params{{"element_width", 4}, {"work_items", 2048}}));
+  points = param_points(codec.info(), {{"work_items", {"7"}}, {"element_width", {"2"}}});
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points[0].at("work_items"), 7);
+  EXPECT_THROW(param_points(codec.info(), {{"element_width", {"3"}}}), ParamError);
+  EXPECT_THROW(param_points(codec.info(), {{"work_items", {"5120"}}}), ParamError);
+}
+
+TEST(Cells, SelectsByNameAndGroupAndDevice) {
+  FakeCodec a_cpu("a", {}), a_gpu("a", {.device = Device::gpu}), b_cpu("b", {});
+  std::vector<const Codec*> all{&a_cpu, &a_gpu, &b_cpu};
+  EXPECT_EQ(select_codecs(all, {"all"}, "all").size(), 3u);
+  EXPECT_EQ(select_codecs(all, {"gpu"}, "all"), std::vector<const Codec*>{&a_gpu});
+  EXPECT_EQ(select_codecs(all, {"a"}, "cpu"), std::vector<const Codec*>{&a_cpu});
+  EXPECT_EQ(select_codecs(all, {"b", "a", "b"}, "all"),
+            (std::vector<const Codec*>{&b_cpu, &a_cpu, &a_gpu}));
+  EXPECT_THROW(select_codecs(all, {"zstd"}, "all"), std::invalid_argument);
+  EXPECT_NO_THROW(check_axis_flags(all, {{"work_items", {"1"}}}));
+  EXPECT_THROW(check_axis_flags(all, {{"frame_size", {"1"}}}), std::invalid_argument);
+}
+
+TEST(Cells, EnumeratesEveryPointWithCpuBeforeGpuAndReferences) {
+  FakeCodec gpu("a", {.device = Device::gpu}), cpu("a", {});
+  std::vector<const Codec*> all{&gpu, &cpu};
+  Options o;
+  o.axis_values = {{"work_items", {"1024", "2048"}}};
+  std::vector<CellSpec> cells = enumerate_cells(all, all, two_inputs(), o);
+  // 2 files x 2 devices x (3 widths x 2 work-item counts) x 2 directions
+  ASSERT_EQ(cells.size(), 2u * 2 * 6 * 2);
+  EXPECT_EQ(cells[0].name, "a/cpu/compress/test/a.bin/element_width:1/work_items:1024");
+  EXPECT_EQ(cells[1].direction, Direction::decompress);
+  EXPECT_EQ(cells[0].reference, nullptr);
+  EXPECT_EQ(cells[12].codec, &gpu);
+  EXPECT_EQ(cells[12].reference, &cpu);
+  EXPECT_EQ(cells[24].id.file, "b.bin");
+  o.direction = "decompress";
+  EXPECT_EQ(enumerate_cells({&cpu}, all, two_inputs(), o).size(), 2u * 6);
+}
+
+TEST(Verify, NamesTheFirstDifferingByte) {
+  Bytes a{1, 2, 3, 4};
+  EXPECT_EQ(first_difference(a, a), std::nullopt);
+  EXPECT_EQ(first_difference(a, Bytes{1, 2, 9, 4}), 2u);
+  EXPECT_EQ(first_difference(a, Bytes{1, 2}), 2u);
+  EXPECT_EQ(*describe_difference(a, Bytes{1, 9, 3, 4}, "x", "y"),
+            "x differs from y at byte 1 (sizes 4 vs 4)");
+}
+
+TEST(Inputs, ParsesSizes) {
+  EXPECT_EQ(parse_size("4096"), 4096u);
+  EXPECT_EQ(parse_size("64MiB"), 64u << 20);
+  EXPECT_EQ(parse_size("2KiB"), 2048u);
+  EXPECT_THROW(parse_size("12MB"), std::invalid_argument);
+  EXPECT_THROW(parse_size("x"), std::invalid_argument);
+}
+
+TEST(Progress, EstimatesFromInputBytes) {
+  std::ostringstream out;
+  Progress p({{"big", 300}, {"small", 100}}, out);
+  EXPECT_EQ(p.line("x", 0), "[gcbench] cell 0 of 2, elapsed 0s (x)");
+  p.cell_done("small");
+  p.cell_done("small");  // runs and aggregates of one cell count once
+  EXPECT_NE(out.str().find("cell 1 of 2"), std::string::npos);
+  EXPECT_EQ(p.line("small", 10), "[gcbench] cell 1 of 2, elapsed 10s, about 30s left (small)");
+  EXPECT_EQ(format_duration(3725), "1h02m");
+  EXPECT_EQ(format_duration(65), "1m05s");
+}
+
+// Captures what Google Benchmark reports.
+class Capture : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    got.insert(got.end(), runs.begin(), runs.end());
+  }
+  std::vector<Run> got;
+};
+
+class DriverRun : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    static std::string arg0 = "driver_test", min_time = "--benchmark_min_time=0.001";
+    static char* argv[] = {arg0.data(), min_time.data()};
+    int argc = 2;
+    benchmark::Initialize(&argc, argv);
+  }
+  void TearDown() override { benchmark::ClearRegisteredBenchmarks(); }
+
+  // Runs every cell of `selected` over the inputs, at one point, compress and decompress.
+  template <typename Reporter>
+  void run(const std::vector<const Codec*>& selected, const std::vector<const Codec*>& all,
+           Reporter& reporter) {
+    Options o;
+    o.axis_values = {{"work_items", {"1024"}}, {"element_width", {"2"}}};
+    cells_ = enumerate_cells(selected, all, inputs_, o);
+    for (const CellSpec& cell : cells_) {
+      auto* b = benchmark::RegisterBenchmark(
+          cell.name.c_str(), [&cell, this](benchmark::State& s) { run_cell(s, cell, workspace_); });
+      if (cell.codec->info().device == Device::gpu) b->UseManualTime();
+    }
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+  }
+
+  std::vector<InputFile> inputs_ = two_inputs();
+  Workspace workspace_{inputs_};
+  std::vector<CellSpec> cells_;
+};
+
+TEST_F(DriverRun, GoodCellsReportVerifiedCounters) {
+  FakeCodec cpu("a", {});
+  Capture cap;
+  run({&cpu}, {&cpu}, cap);
+  ASSERT_EQ(cap.got.size(), 4u);
+  for (const auto& r : cap.got) {
+    EXPECT_FALSE(r.error_occurred) << r.error_message;
+    EXPECT_EQ(r.counters.at("verified").value, 1);
+    EXPECT_EQ(r.counters.at("compressed_bytes").value, r.counters.at("input_bytes").value + 1);
+    EXPECT_GT(r.counters.at("e2e_s").value, 0);
+    EXPECT_EQ(r.counters.count("entropy_bytes"), 0u);  // not an LZ77 container
+  }
+  EXPECT_EQ(cap.got[0].counters.at("input_bytes").value, 1000);
+}
+
+TEST_F(DriverRun, WrongOutputIsAnErrorNamingTheOffset) {
+  FakeCodec bad("a", {.corrupt_decode = true});
+  Capture cap;
+  run({&bad}, {&bad}, cap);
+  ASSERT_EQ(cap.got.size(), 4u);
+  for (const auto& r : cap.got) {
+    EXPECT_TRUE(r.error_occurred);
+    EXPECT_NE(r.error_message.find("differs from the input at byte 5"), std::string::npos)
+        << r.error_message;
+  }
+}
+
+TEST_F(DriverRun, GpuContainerMustMatchTheCpuReference) {
+  FakeCodec cpu("a", {}), gpu("a", {.device = Device::gpu, .tag = 0x43});
+  Capture cap;
+  run({&gpu}, {&cpu, &gpu}, cap);
+  ASSERT_EQ(cap.got.size(), 4u);
+  for (const auto& r : cap.got) {
+    EXPECT_TRUE(r.error_occurred);
+    EXPECT_NE(
+        r.error_message.find("GPU container differs from the CPU reference's container at byte 0"),
+        std::string::npos)
+        << r.error_message;
+  }
+}
+
+TEST_F(DriverRun, GpuCellsUseKernelTimeAndRefuseZero) {
+  FakeCodec cpu("a", {}), gpu("a", {.device = Device::gpu, .kernel_s = 0.25});
+  Capture good;
+  run({&gpu}, {&cpu, &gpu}, good);
+  ASSERT_EQ(good.got.size(), 4u);
+  for (const auto& r : good.got) {
+    ASSERT_FALSE(r.error_occurred) << r.error_message;
+    EXPECT_DOUBLE_EQ(r.counters.at("kernel_s").value, 0.25);
+    EXPECT_NEAR(r.GetAdjustedRealTime() * 1e-9, 0.25, 1e-9);  // manual time = kernel time
+  }
+  benchmark::ClearRegisteredBenchmarks();
+  FakeCodec zero("a", {.device = Device::gpu, .kernel_s = 0});
+  Capture bad;
+  run({&zero}, {&cpu, &zero}, bad);
+  ASSERT_EQ(bad.got.size(), 4u);
+  EXPECT_TRUE(bad.got[0].error_occurred);
+  EXPECT_EQ(bad.got[0].error_message, "GPU codec reported no kernel time");
+}
+
+TEST_F(DriverRun, RecorderWritesOneJsonPerFileAndResumes) {
+  const auto dir = std::filesystem::temp_directory_path() / "gcbench_driver_test_results";
+  std::filesystem::remove_all(dir);
+  FakeCodec good("a", {}), bad("b", {.corrupt_decode = true});
+  {
+    Recorder recorder(dir);
+    EXPECT_TRUE(recorder.recorded().empty());
+    SweepReporter reporter(std::nullopt, &recorder);
+    run({&good, &bad}, {&good, &bad}, reporter);
+    EXPECT_TRUE(reporter.any_error());
+  }
+  ASSERT_TRUE(std::filesystem::exists(dir / "test" / "a.bin.json"));
+  ASSERT_TRUE(std::filesystem::exists(dir / "test" / "b.bin.json"));
+  std::ifstream in(dir / "test" / "a.bin.json");
+  auto doc = nlohmann::json::parse(in);
+  EXPECT_TRUE(doc["context"].contains("host_name"));
+  EXPECT_EQ(doc["benchmarks"].size(), 4u);  // a and b, compress and decompress
+
+  Recorder again(dir);
+  // Good cells are recorded; failed ones are not, so that a rerun retries them.
+  EXPECT_EQ(again.recorded().size(), 4u);
+  EXPECT_TRUE(again.recorded().count("a/cpu/compress/test/a.bin/element_width:2/work_items:1024"));
+  EXPECT_FALSE(again.recorded().count("b/cpu/compress/test/a.bin/element_width:2/work_items:1024"));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gcbench::driver

@@ -1,0 +1,199 @@
+// The report tool: reading Google Benchmark JSON into cells, table layouts (T7's exact CSV
+// columns and total row), blanks with reasons, medians, and the written report.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "reports/render.hpp"
+#include "reports/report.hpp"
+#include "reports/results.hpp"
+#include "reports/tables.hpp"
+
+namespace gcbench::reports {
+namespace {
+
+using json = nlohmann::json;
+
+const Defaults kDefaults = {
+    {"lz77", {{"finder", "hash"}, {"work_items", "1024"}, {"decode_mode", "parallel"}}},
+    {"zlib", {{"level", "6"}}}};
+
+json row(const std::string& name, double time_ms, json counters) {
+  json r = {{"name", name + "/real_time"},
+            {"run_name", name + "/real_time"},
+            {"run_type", "iteration"},
+            {"iterations", 10},
+            {"real_time", time_ms},
+            {"cpu_time", time_ms},
+            {"time_unit", "ms"}};
+  for (auto& [k, v] : counters.items()) r[k] = v;
+  return r;
+}
+
+json error_row(const std::string& name, const std::string& message) {
+  return {{"name", name},
+          {"run_name", name},
+          {"run_type", "iteration"},
+          {"error_occurred", true},
+          {"error_message", message}};
+}
+
+// Canterbury-like: two files measured, one missing; no GPU.
+json sample() {
+  json b = json::array();
+  for (auto [file, size, gz, ent] : std::vector<std::tuple<std::string, double, double, double>>{
+           {"a.txt", 1000, 400, 500}, {"b.txt", 3000, 1000, 1500}}) {
+    b.push_back(row("zlib/cpu/compress/cant/" + file + "/level:6", 2,
+                    {{"input_bytes", size}, {"compressed_bytes", gz}, {"verified", 1}}));
+    for (std::string wi : {"1024", "2048"}) {
+      b.push_back(row("lz77/cpu/compress/cant/" + file + "/finder:hash/work_items:" + wi +
+                          "/decode_mode:parallel",
+                      wi == "1024" ? 3 : 4,
+                      {{"input_bytes", size},
+                       {"compressed_bytes", 2 * ent},
+                       {"entropy_bytes", wi == "1024" ? ent : 1.0}}));
+    }
+  }
+  // b.txt with the brute finder failed verification.
+  b.push_back(
+      error_row("lz77/cpu/compress/cant/b.txt/finder:brute/work_items:1024/decode_mode:parallel",
+                "decompressed output differs from the input at byte 7"));
+  return {{"context",
+           {{"gpu", "none: built without CUDA"}, {"missing_file:cant/c.txt", "not in any mirror"}}},
+          {"benchmarks", b}};
+}
+
+ResultSet sample_set() {
+  ResultSet set;
+  add_results(set, sample());
+  return set;
+}
+
+TEST(Results, ReadsCellsContextAndMissingFiles) {
+  ResultSet set = sample_set();
+  EXPECT_EQ(set.cells.size(), 7u);
+  EXPECT_FALSE(set.gpu_present);
+  EXPECT_EQ(set.missing_files.at("cant/c.txt"), "not in any mirror");
+  EXPECT_EQ(set.files_of("cant"), (std::vector<std::string>{"a.txt", "b.txt", "c.txt"}));
+  EXPECT_EQ(set.files_of("cant", {"c.txt", "a.txt"}),
+            (std::vector<std::string>{"c.txt", "a.txt", "b.txt"}));
+  EXPECT_EQ(set.corpora(), std::vector<std::string>{"cant"});
+}
+
+TEST(Results, TakesMediansOverRepetitionsAndRejectsOtherDocuments) {
+  json doc = {{"benchmarks", json::array()}};
+  for (double t : {1.0, 5.0, 2.0}) {
+    doc["benchmarks"].push_back(
+        row("fl/cpu/compress/c/f/element_width:1", t, {{"input_bytes", 10}}));
+  }
+  doc["benchmarks"].push_back(row("BM_NotACell", 9, json::object()));
+  ResultSet set;
+  add_results(set, doc);
+  ASSERT_EQ(set.cells.size(), 1u);
+  EXPECT_DOUBLE_EQ(set.cells[0].time_s, 0.002);
+  EXPECT_EQ(set.cells[0].repetitions, 3u);
+  EXPECT_GT(set.cells[0].cv, 0.5);
+  EXPECT_THROW(add_results(set, json{{"context", json::object()}}), std::runtime_error);
+}
+
+TEST(Results, AGoodRerunReplacesAnErrorButNotTheOtherWayRound) {
+  const std::string name = "fl/cpu/compress/c/f/element_width:1";
+  ResultSet set;
+  add_results(set, json{{"benchmarks", {error_row(name, "boom")}}});
+  add_results(set, json{{"benchmarks", {row(name, 1, {{"input_bytes", 10}})}}});
+  add_results(set, json{{"benchmarks", {error_row(name, "boom again")}}});
+  ASSERT_EQ(set.cells.size(), 1u);
+  EXPECT_FALSE(set.cells[0].error);
+}
+
+TEST(Tables, T7HasTheExactCsvColumnsAndATotalOverAvailableFiles) {
+  ResultSet set = sample_set();
+  TableBuilder b(set, kDefaults, "cant", set.files_of("cant"));
+  std::vector<Table> tables = lz77_tables(b);
+  const Table& t7 = tables.back();
+  ASSERT_EQ(t7.id, "lz77_t7");
+  EXPECT_EQ(to_csv(t7),
+            "file,size,gzip_bytes,gzip_ratio,lz77_hash_entropy_bytes,lz77_hash_ratio\n"
+            "a.txt,1000,400,2.500,500,2.000\n"
+            "b.txt,3000,1000,3.000,1500,2.000\n"
+            "c.txt,n/a (file not available),n/a (file not available),n/a (file not available),"
+            "n/a (file not available),n/a (file not available)\n"
+            "total (2 of 3 files),4000,1400,2.857,2000,2.000\n");
+}
+
+TEST(Tables, BlanksCarryTheirReason) {
+  ResultSet set = sample_set();
+  TableBuilder b(set, kDefaults, "cant", set.files_of("cant"));
+  EXPECT_EQ(b.value("a.txt", Query{"lz77", "gpu", "compress", {}, Quantity::time}).reason,
+            "no device");
+  EXPECT_EQ(b.value("c.txt", Query{"lz77", "cpu", "compress", {}, Quantity::time}).reason,
+            "file not available");
+  EXPECT_EQ(b.value("a.txt", Query{"fl", "cpu", "compress", {}, Quantity::time}).reason,
+            "not measured");
+  EXPECT_EQ(
+      b.value("b.txt", Query{"lz77", "cpu", "compress", {{"finder", "brute"}}, Quantity::time})
+          .reason,
+      "error: decompressed output differs from the input at byte 7");
+  EXPECT_EQ(b.value("a.txt", Query{"zlib", "cpu", "compress", {}, Quantity::entropy_bytes}).reason,
+            "no entropy_bytes counter");
+  // Axes not fixed by the query take the codec's defaults: work_items 1024, not 2048.
+  EXPECT_DOUBLE_EQ(*b.value("a.txt", Query{"lz77", "cpu", "compress", {}, Quantity::time}).value,
+                   0.003);
+  EXPECT_DOUBLE_EQ(
+      *b.value("a.txt", Query{"lz77", "cpu", "compress", {{"work_items", "2048"}}, Quantity::time})
+           .value,
+      0.004);
+}
+
+TEST(Tables, T2HasAColumnPerWorkItemCountAndT1IsBlankWithoutADevice) {
+  ResultSet set = sample_set();
+  TableBuilder b(set, kDefaults, "cant", set.files_of("cant"));
+  std::vector<Table> tables = lz77_tables(b);
+  const Table& t1 = tables[0];
+  const Table& t2 = tables[1];
+  ASSERT_EQ(t2.columns.size(), 2u);
+  EXPECT_EQ(t2.columns[0].csv, "work_items_1024");
+  EXPECT_EQ(to_csv(t2).substr(0, 46), "file,work_items_1024,work_items_2048\na.txt,0.0");
+  EXPECT_EQ(format_value(t2.total->values[1], Unit::seconds), "0.008");
+  EXPECT_EQ(format_value(t1.rows[0].values[0], Unit::seconds), "n/a (no device)");
+  EXPECT_EQ(format_value(t1.total->values[0], Unit::seconds), "n/a (no device)");
+}
+
+TEST(Render, MarkdownAndLatexShowBlanksAndEscape) {
+  Table t{"x_t", "A_title", "cap", {Column{"a_b", "a_b", Unit::bytes, {}}}, {}, std::nullopt};
+  t.rows.push_back(Row{"f_1", {Value::of(12)}});
+  t.rows.push_back(Row{"f_2", {Value::blank("no device")}});
+  EXPECT_EQ(to_markdown(t),
+            "| file | a_b |\n|---|---:|\n| f_1 | 12 |\n| f_2 | n/a (no device) |\n");
+  std::string tex = to_latex(t);
+  EXPECT_NE(tex.find("f\\_1 & 12 \\\\"), std::string::npos) << tex;
+  EXPECT_NE(tex.find("\\textit{n/a (no device)}"), std::string::npos) << tex;
+  EXPECT_NE(tex.find("\\caption{A\\_title. cap}"), std::string::npos) << tex;
+}
+
+TEST(Report, WritesIndexTablesAndPlots) {
+  const auto dir = std::filesystem::temp_directory_path() / "gcbench_report_test";
+  std::filesystem::remove_all(dir);
+  ResultSet set = sample_set();
+  WrittenReport w = write_report(set, ReportOptions{dir, kDefaults, {}});
+  std::ifstream in(w.index);
+  std::string md((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(md.find("## cant"), std::string::npos);
+  EXPECT_NE(md.find("T7: sizes"), std::string::npos);
+  EXPECT_NE(md.find("## Failed cells"), std::string::npos);
+  EXPECT_NE(md.find("(cant/plots/ratio_per_file.svg)"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(dir / "cant" / "lz77_t7.csv"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "cant" / "lz77_t7.tex"));
+  std::ifstream svg(dir / "cant" / "plots" / "throughput_vs_work_items.svg");
+  std::string text((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(text.starts_with("<svg"));
+  EXPECT_NE(text.find("<polyline"), std::string::npos);  // the CPU series has points
+  EXPECT_NE(w.summaries.at("cant").find("n/a (no device)"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gcbench::reports
