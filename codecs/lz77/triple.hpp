@@ -1,0 +1,38 @@
+#pragma once
+// Packing of one triple into its 3 (thesis) or 4 (wide) bytes, exactly as format.hpp lays it
+// out. constexpr so that device code can use it too (nvcc --expt-relaxed-constexpr).
+#include <cstdint>
+
+#include "codecs/lz77/format.hpp"
+
+namespace gcbench::lz77 {
+
+constexpr void pack_triple(Config config, const Triple& t, std::uint8_t* dst) {
+  if (config == Config::thesis) {
+    dst[0] = static_cast<std::uint8_t>(t.offset & 0xFF);
+    dst[1] = static_cast<std::uint8_t>((t.offset >> 8) | (t.length << 4));
+    dst[2] = t.next;
+    return;
+  }
+  const std::uint32_t word = t.offset | (t.length << 15) | (std::uint32_t{t.next} << 24);
+  for (int i = 0; i < 4; ++i) dst[i] = static_cast<std::uint8_t>(word >> (8 * i));
+}
+
+constexpr Triple unpack_triple(Config config, const std::uint8_t* src) {
+  if (config == Config::thesis) {
+    return Triple{src[0] | (std::uint32_t{src[1]} & 0x0F) << 8, std::uint32_t{src[1]} >> 4, src[2]};
+  }
+  std::uint32_t word = 0;
+  for (int i = 0; i < 4; ++i) word |= std::uint32_t{src[i]} << (8 * i);
+  return Triple{word & 0x7FFF, (word >> 15) & 0x1FF, static_cast<std::uint8_t>(word >> 24)};
+}
+
+// A triple the format can hold: a literal (0, 0, next), or a match with
+// 1 <= offset <= max_offset and kMinMatch <= length <= max_length.
+constexpr bool is_valid_triple(const Geometry& g, const Triple& t) {
+  if (t.length == 0) return t.offset == 0;
+  return t.offset >= 1 && t.offset <= g.max_offset && t.length >= kMinMatch &&
+         t.length <= g.max_length;
+}
+
+}  // namespace gcbench::lz77
