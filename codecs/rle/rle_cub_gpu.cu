@@ -85,30 +85,31 @@ Bytes cub_encode_payload(ByteSpan input, u32 width, u64 max_count, u64 chunk_ele
   std::vector<u32> chunk_runs(enc.chunk_count());
   GCB_CUDA(cudaMemcpyAsync(chunk_runs.data(), enc.chunk_runs(), 4 * chunk_runs.size(),
                            cudaMemcpyDeviceToHost, stream.get()));
-  stream.sync();
-  Bytes payload;
+  timer.end_transfer();
   if (chunk_runs.size() == 1 && n <= max_count) {
-    // No seam and no run can exceed the limit: the arrays go straight into the payload.
-    payload = download_payload(input, width, chunk_runs[0], enc.counts(), enc.values(), {},
-                               max_count, stream.get());
-  } else {
-    RunSink sink(width, max_count);
-    std::vector<u32> counts;
-    Bytes values;
-    for (u64 c = 0; c < chunk_runs.size(); ++c) {
-      const u64 first = c * enc.chunk_elements();
-      counts.resize(chunk_runs[c]);
-      values.resize(u64{chunk_runs[c]} * width);
-      GCB_CUDA(cudaMemcpyAsync(counts.data(), enc.counts() + first, 4 * counts.size(),
-                               cudaMemcpyDeviceToHost, stream.get()));
-      GCB_CUDA(cudaMemcpyAsync(values.data(), enc.values() + first * width, values.size(),
-                               cudaMemcpyDeviceToHost, stream.get()));
-      stream.sync();
-      for (u64 r = 0; r < counts.size(); ++r) sink.add(values.data() + r * width, counts[r]);
-    }
-    payload = sink.payload(input);
+    // No seam, and no run can exceed the limit: the arrays go straight into the payload.
+    Bytes payload = download_payload(input, width, chunk_runs[0], enc.counts(), enc.values(), {},
+                                     max_count, stream.get(), timer);
+    if (stats) *stats = RunStats{timer.kernel_s(), timer.transfer_s()};
+    return payload;
+  }
+  // Gather every chunk's runs, then merge across seams and split on the host.
+  u64 total = 0;
+  for (u32 r : chunk_runs) total += r;
+  std::vector<u32> counts(total);
+  Bytes values(total * width);
+  timer.begin();
+  for (u64 c = 0, at = 0; c < chunk_runs.size(); at += chunk_runs[c], ++c) {
+    const u64 first = c * enc.chunk_elements();
+    GCB_CUDA(cudaMemcpyAsync(counts.data() + at, enc.counts() + first, 4 * u64{chunk_runs[c]},
+                             cudaMemcpyDeviceToHost, stream.get()));
+    GCB_CUDA(cudaMemcpyAsync(values.data() + at * width, enc.values() + first * width,
+                             u64{chunk_runs[c]} * width, cudaMemcpyDeviceToHost, stream.get()));
   }
   timer.end_transfer();
+  RunSink sink(width, max_count);
+  for (u64 r = 0; r < total; ++r) sink.add(values.data() + r * width, counts[r]);
+  Bytes payload = sink.payload(input);
   if (stats) *stats = RunStats{timer.kernel_s(), timer.transfer_s()};
   return payload;
 }

@@ -445,23 +445,26 @@ Bytes RunSink::payload(ByteSpan input) {
 }
 
 Bytes download_payload(ByteSpan input, u32 width, u64 runs, const u32* d_counts, const u8* d_values,
-                       std::vector<LongRun> long_runs, u64 max_count, cudaStream_t stream) {
+                       std::vector<LongRun> long_runs, u64 max_count, cudaStream_t stream,
+                       cuda::PhaseTimer& timer) {
   if (long_runs.empty()) {
     PayloadLayout l = make_layout(input.size(), width, runs);
     Bytes payload(l.size);
     write_header(payload.data(), l, input.subspan(l.element_count * width));
+    timer.begin();
     GCB_CUDA(cudaMemcpyAsync(payload.data() + l.counts_offset, d_counts, 4 * runs,
                              cudaMemcpyDeviceToHost, stream));
     GCB_CUDA(cudaMemcpyAsync(payload.data() + l.values_offset, d_values, u64{width} * runs,
                              cudaMemcpyDeviceToHost, stream));
-    GCB_CUDA(cudaStreamSynchronize(stream));
+    timer.end_transfer();
     return payload;
   }
   std::vector<u32> counts(runs);
   Bytes values(runs * width);
+  timer.begin();
   GCB_CUDA(cudaMemcpyAsync(counts.data(), d_counts, 4 * runs, cudaMemcpyDeviceToHost, stream));
   GCB_CUDA(cudaMemcpyAsync(values.data(), d_values, values.size(), cudaMemcpyDeviceToHost, stream));
-  GCB_CUDA(cudaStreamSynchronize(stream));
+  timer.end_transfer();
   std::sort(long_runs.begin(), long_runs.end(),
             [](const LongRun& a, const LongRun& b) { return a.run < b.run; });
   RunSink sink(width, max_count);
@@ -495,16 +498,16 @@ Bytes encode_payload(ByteSpan input, u32 width, u64 max_count, RunStats* stats) 
       cudaMemcpyAsync(&runs, enc.run_count(), sizeof runs, cudaMemcpyDeviceToHost, stream.get()));
   GCB_CUDA(cudaMemcpyAsync(&long_count, enc.long_run_count(), sizeof long_count,
                            cudaMemcpyDeviceToHost, stream.get()));
-  stream.sync();
+  timer.end_transfer();
   if (long_count > enc.long_run_capacity()) {
     throw std::logic_error("rle::gpu: more long runs than the input can hold");
   }
   std::vector<LongRun> long_runs(long_count);
   GCB_CUDA(cudaMemcpyAsync(long_runs.data(), enc.long_runs(), long_count * sizeof(LongRun),
                            cudaMemcpyDeviceToHost, stream.get()));
-  Bytes payload = download_payload(input, width, runs, enc.counts(), enc.values(),
-                                   std::move(long_runs), max_count, stream.get());
   timer.end_transfer();
+  Bytes payload = download_payload(input, width, runs, enc.counts(), enc.values(),
+                                   std::move(long_runs), max_count, stream.get(), timer);
   if (stats) *stats = RunStats{timer.kernel_s(), timer.transfer_s()};
   return payload;
 }

@@ -116,11 +116,12 @@ Bytes cub_encode_payload(ByteSpan input, std::uint32_t width,
                          RunStats* stats = nullptr);
 
 // Copies R runs from the device into a payload. Runs listed in long_runs were clamped by the
-// encoder and are split here; with none listed the arrays go straight into the payload.
+// encoder and are split here; with none listed the arrays go straight into the payload. The
+// copies (not the host-side allocation or splitting) are timed as transfer on `timer`.
 Bytes download_payload(ByteSpan input, std::uint32_t width, std::uint64_t runs,
                        const std::uint32_t* d_counts, const std::uint8_t* d_values,
-                       std::vector<LongRun> long_runs, std::uint64_t max_count,
-                       cudaStream_t stream);
+                       std::vector<LongRun> long_runs, std::uint64_t max_count, cudaStream_t stream,
+                       cuda::PhaseTimer& timer);
 
 // decompress() of both GPU RLE codecs.
 Bytes decode_container(ByteSpan container, DecodeVariant variant, RunStats* stats);
