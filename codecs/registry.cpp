@@ -30,6 +30,7 @@ std::vector<CodecPtr> make_registry() {
   codecs.push_back(fl::make_gpu_codec());
   codecs.push_back(rle::make_gpu_codec());
   codecs.push_back(rle::make_cub_gpu_codec());
+  codecs.push_back(lz77::make_gpu_codec());
 #endif
 #if GCBENCH_HAVE_NVCOMP
   for (auto& c : nvcomp::make_codecs()) codecs.push_back(std::move(c));

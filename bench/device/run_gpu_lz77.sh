@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# One device call for the GPU LZ77 work: build its targets, run its GPU tests, compute-sanitizer
+# (memcheck, racecheck) on the small subset, then the Silesia benchmark. Full logs go to $OUT;
+# the last lines printed are the summaries and the benchmark table.
+# Usage (repository root, with .carry carried): bash bench/device/run_gpu_lz77.sh
+set -uo pipefail
+OUT=${OUT:-/tmp/lz77gpu-out}
+mkdir -p "$OUT"
+export GCBENCH_CORPUS_MIRROR=$PWD/.carry/corpora
+export GCBENCH_CORPUS_CACHE=/tmp/gcbench-corpus-cache
+B=build-lz77gpu-device
+step() { echo "== $1 ($(date +%T))"; }
+
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv | tee "$OUT/gpu.txt"
+step configure
+# CMake 3.25 lacks nvcc's C++20 flag (newer CMake ignores these); -Wno-restrict: GCC 12 flags
+# std::string assignment falsely under nvcc (-Wrestrict), which --Werror turns into a failure.
+cmake -S . -B $B -G Ninja -DCMAKE_PREFIX_PATH="$PWD/.carry/prefix" \
+  -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20 \
+  -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20 \
+  -DCMAKE_CUDA_FLAGS=-Xcompiler=-Wno-restrict >"$OUT/configure.log" 2>&1 ||
+  { tail -40 "$OUT/configure.log"; exit 1; }
+step build
+cmake --build $B --target gpu_lz77_gpu_test gcbench-lz77-gpu -j16 >"$OUT/build.log" 2>&1 ||
+  { grep -B2 -A12 -E "error|FAILED" "$OUT/build.log" | head -120; exit 1; }
+
+step "ctest -L gpu -R Lz77Gpu"
+(cd $B && timeout 300 ctest -L gpu -R Lz77Gpu --output-on-failure --timeout 280 -j4) \
+  >"$OUT/ctest.log" 2>&1
+ctest_rc=$?
+
+step benchmark
+timeout 200 $B/bench/gcbench-lz77-gpu --benchmark_out="$OUT/bench.json" \
+  --benchmark_out_format=json >"$OUT/bench.log" 2>&1
+bench_rc=$?
+
+SUBSET='Lz77Gpu.SmallAllPaths:Lz77Gpu.DeviceFindsOffsetBeforeWindow:Lz77Gpu.ChunkDecodeNeedsChunkScope'
+step "compute-sanitizer memcheck"
+timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 \
+  $B/tests/gpu_lz77_gpu_test --gtest_filter="$SUBSET" >"$OUT/memcheck.log" 2>&1
+memcheck_rc=$?
+step "compute-sanitizer racecheck"
+timeout 100 compute-sanitizer --tool racecheck --error-exitcode 9 \
+  $B/tests/gpu_lz77_gpu_test --gtest_filter="Lz77Gpu.SmallAllPaths" >"$OUT/racecheck.log" 2>&1
+racecheck_rc=$?
+
+echo "---- ctest (rc $ctest_rc)"
+grep -E "tests passed|Failed|Passed|\*\*\*" "$OUT/ctest.log" | tail -25
+echo "---- memcheck (rc $memcheck_rc)"
+grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | tail -5
+echo "---- racecheck (rc $racecheck_rc)"
+grep -E "RACECHECK SUMMARY|ERROR SUMMARY|PASSED|FAILED" "$OUT/racecheck.log" | tail -5
+echo "---- benchmark (rc $bench_rc)"
+grep -v -E "^\S+/\S+ +[0-9.]+ ms" "$OUT/bench.log" | tail -30

@@ -1,0 +1,170 @@
+// GPU LZ77 decompression: one warp per unit of chunks (a launch block, or a single chunk of a
+// window_scope = chunk container), the unit's chunks in order. The warp takes 32 triples at a
+// time: a prefix sum of (length + 1) places them, every lane writes its next byte, then each
+// match is copied as soon as the lanes whose output it reads have finished theirs.
+//
+// The host has validated the tables (parse_payload); every triple is checked here before any
+// byte of its batch is written, exactly as decode_chunk() checks it on the CPU.
+#include <string>
+
+#include "codecs/common/device_buffer.hpp"
+#include "codecs/lz77/gpu_layout.cuh"
+#include "codecs/lz77/lz77_gpu.cuh"
+#include "codecs/lz77/triple.hpp"
+#include "gcbench/errors.hpp"
+
+namespace gcbench::lz77::gpu {
+namespace {
+
+using u8 = std::uint8_t;
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+
+constexpr u32 kWarpsPerBlock = 4;
+constexpr u32 kFull = 0xFFFFFFFFu;
+
+// Why a chunk was rejected; the error word is (chunk << 2) | reason, lowest chunk wins.
+enum Reason : u32 { kInvalid = 0, kPastEnd = 1, kBeforeWindow = 2, kShort = 3 };
+constexpr u64 kNoError = ~u64{0};
+
+__device__ void reject(u64* error, u64 c, Reason why) {
+  atomicMin(reinterpret_cast<unsigned long long*>(error),
+            static_cast<unsigned long long>((c << 2) | why));
+}
+
+// Decodes chunk c with the whole warp; false (after reporting) on a bad triple.
+__device__ bool decode_chunk(const u8* __restrict__ triples, const u64* __restrict__ first,
+                             const DevLayout& L, u64 c, u8* __restrict__ out, u64* error) {
+  const u32 lane = threadIdx.x & 31;
+  const Geometry g{L.max_offset, L.max_length, L.triple_bytes};
+  const u64 ws = L.window_start(c), end = L.chunk_end(c);
+  const u64 t_end = first[c + 1];
+  u64 pos = L.chunk_begin(c);  // where the current batch starts
+  for (u64 t = first[c]; t < t_end; t += 32) {
+    const bool active = t + lane < t_end;
+    Triple tr{0, 0, 0};
+    if (active) tr = unpack_triple(L.config, triples + (t + lane) * L.triple_bytes);
+    const u32 span = active ? tr.length + 1 : 0;
+    u32 incl = span;  // inclusive prefix sum of span over the warp
+    for (u32 d = 1; d < 32; d <<= 1) {
+      const u32 v = __shfl_up_sync(kFull, incl, d);
+      if (lane >= d) incl += v;
+    }
+    const u64 at = pos + incl - span;
+
+    u32 why = 4;
+    if (active) {
+      if (!is_valid_triple(g, tr)) {
+        why = kInvalid;
+      } else if (end - at < span) {
+        why = kPastEnd;
+      } else if (tr.offset > at - ws) {
+        why = kBeforeWindow;
+      }
+    }
+    const u32 bad = __ballot_sync(kFull, why != 4);
+    if (bad) {
+      const u32 first_bad = __ffs(bad) - 1;
+      const u32 reason = __shfl_sync(kFull, why, first_bad);
+      if (lane == 0) reject(error, c, static_cast<Reason>(reason));
+      return false;
+    }
+
+    if (active) out[at + tr.length] = tr.next;
+    // Lanes whose output this match may read: from the first lane ending after its source
+    // (the prefix sums are increasing) up to itself. None when the source lies before the batch.
+    const u64 src = at - tr.offset;
+    u32 lo = 0;
+    for (u32 step = 16; step > 0; step >>= 1) {
+      const u32 e = __shfl_sync(kFull, incl, lo + step - 1);
+      if (pos + e <= src) lo += step;
+    }
+    const u32 below = (1u << lane) - 1;
+    const u32 needs = src + tr.length > pos ? below & ~((1u << lo) - 1) : 0;
+    bool pending = active && tr.length > 0;
+    __syncwarp();
+    for (u32 waiting = __ballot_sync(kFull, pending); waiting != 0;
+         waiting = __ballot_sync(kFull, pending)) {
+      if (pending && (needs & waiting) == 0) {
+        // Byte by byte: the source may overlap the bytes being written.
+        for (u32 k = 0; k < tr.length; ++k) out[at + k] = out[src + k];
+        pending = false;
+      }
+      __syncwarp();
+    }
+    pos += __shfl_sync(kFull, incl, 31);
+  }
+  if (pos != end) {
+    if (lane == 0) reject(error, c, kShort);
+    return false;
+  }
+  return true;
+}
+
+__global__ void decode_kernel(const u8* __restrict__ triples, const u64* __restrict__ first,
+                              DevLayout L, bool per_chunk, u64 units, u8* __restrict__ out,
+                              u64* error) {
+  const u64 unit = (u64{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
+  if (unit >= units) return;
+  const u64 c0 = per_chunk ? unit : unit * L.work_items;
+  const u64 c1 = per_chunk ? unit + 1 : min(c0 + L.work_items, L.chunk_count);
+  for (u64 c = c0; c < c1; ++c) {
+    if (!decode_chunk(triples, first, L, c, out, error)) return;
+  }
+}
+
+[[noreturn]] void throw_decode_error(u64 error) {
+  static const char* const what[] = {"invalid triple", "triple runs past the end of its chunk",
+                                     "offset reaches before its window",
+                                     "triples end short of the chunk"};
+  throw DecodeError("lz77 chunk " + std::to_string(error >> 2) + ": " + what[error & 3] +
+                    " (found on the GPU)");
+}
+
+}  // namespace
+
+Bytes decompress_payload(const ParsedPayload& payload, DecodeMode mode, RunStats* stats) {
+  cuda::require_device();
+  const Layout& l = payload.layout;
+  if (mode == DecodeMode::chunk && l.scope != WindowScope::chunk) {
+    throw ParamError("lz77 decode_mode=chunk needs a window_scope=chunk container");
+  }
+  Bytes out(l.original_size);
+  if (l.chunk_count == 0) return out;
+  const bool per_chunk = l.scope == WindowScope::chunk && mode != DecodeMode::block;
+  const u64 units = per_chunk ? l.chunk_count : l.block_count;
+
+  cuda::Stream stream;
+  const cudaStream_t s = stream.get();
+  cuda::DeviceBuffer<u8> triples(payload.triples.size());
+  cuda::DeviceBuffer<u64> first(payload.chunk_first_triple.size());
+  cuda::DeviceBuffer<u8> decoded(out.size());
+  cuda::DeviceBuffer<u64> error(1);
+  u64 host_error = kNoError;
+
+  cuda::PhaseTimer timer(s);
+  timer.begin();
+  GCB_CUDA(cudaMemcpyAsync(triples.data(), payload.triples.data(), payload.triples.size(),
+                           cudaMemcpyHostToDevice, s));
+  GCB_CUDA(cudaMemcpyAsync(first.data(), payload.chunk_first_triple.data(), first.bytes(),
+                           cudaMemcpyHostToDevice, s));
+  GCB_CUDA(cudaMemcpyAsync(error.data(), &host_error, sizeof(u64), cudaMemcpyHostToDevice, s));
+  timer.end_transfer();
+  const u32 threads = 32 * kWarpsPerBlock;
+  const auto grid = static_cast<unsigned>((units + kWarpsPerBlock - 1) / kWarpsPerBlock);
+  decode_kernel<<<grid, threads, 0, s>>>(triples.data(), first.data(), dev_layout(l), per_chunk,
+                                         units, decoded.data(), error.data());
+  GCB_CUDA_LAUNCHED();
+  timer.end_kernel();
+  GCB_CUDA(cudaMemcpyAsync(&host_error, error.data(), sizeof(u64), cudaMemcpyDeviceToHost, s));
+  GCB_CUDA(cudaMemcpyAsync(out.data(), decoded.data(), out.size(), cudaMemcpyDeviceToHost, s));
+  timer.end_transfer();
+  if (host_error != kNoError) throw_decode_error(host_error);
+  if (stats) {
+    stats->kernel_s = timer.kernel_s();
+    stats->transfer_s = timer.transfer_s();
+  }
+  return out;
+}
+
+}  // namespace gcbench::lz77::gpu
