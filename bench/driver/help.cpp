@@ -64,7 +64,8 @@ manual time. Counters: input_bytes, compressed_bytes, ratio (input/compressed), 
 e2e_s (wall time per call), kernel_s and transfer_s (GPU), entropy_bytes (LZ77, SPEC 1.4).
 gcbench sets --benchmark_min_time=0.02 and --benchmark_min_warmup_time=0.01 unless given.
 
-Google Benchmark flags (filtering, repetitions, JSON output) work as usual:
+Google Benchmark flags (filtering, repetitions, JSON output) work as usual; the console
+always shows the table (--benchmark_out=FILE --benchmark_out_format=json|csv for files):
 )";
   out.flush();  // Google Benchmark prints its part with printf
   benchmark::PrintDefaultHelp();
