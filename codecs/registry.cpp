@@ -41,15 +41,16 @@ std::vector<CodecPtr> make_registry() {
 // What this build left out, and why, so that the driver can say so instead of staying silent.
 std::vector<UnavailableCodec> make_unavailable() {
   std::vector<UnavailableCodec> missing;
-  const char* peer_hint = "its library was not found at configure time (install ";
+  [[maybe_unused]] const std::string peer_hint =
+      "its library was not found at configure time (install ";
 #if !GCBENCH_HAVE_LIBDEFLATE
-  missing.push_back({"libdeflate", std::string(peer_hint) + "libdeflate-dev)"});
+  missing.push_back({"libdeflate", peer_hint + "libdeflate-dev)"});
 #endif
 #if !GCBENCH_HAVE_ZSTD
-  missing.push_back({"zstd", std::string(peer_hint) + "libzstd-dev)"});
+  missing.push_back({"zstd", peer_hint + "libzstd-dev)"});
 #endif
 #if !GCBENCH_HAVE_LZ4
-  missing.push_back({"lz4", std::string(peer_hint) + "liblz4-dev)"});
+  missing.push_back({"lz4", peer_hint + "liblz4-dev)"});
 #endif
 #if !GCBENCH_HAVE_CUDA
   missing.push_back({"gpu codecs", "built without CUDA (no nvcc at configure time)"});
