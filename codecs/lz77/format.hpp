@@ -30,6 +30,11 @@
 // - a match shorter than min_match (3) is coded as a literal (0, 0, in[p]).
 // - among equally long matches the nearest (smallest d) wins.
 // - the position then advances by length + 1.
+//
+// Decoders accept exactly the triples above: a literal is (0, 0, next), a match has
+// 1 <= offset <= max_offset and min_match <= length <= max_length; anything else is rejected.
+// The checks every decoder shares (header fields, tables, per-chunk triple counts) are
+// parse_payload() in payload.hpp; triple packing is triple.hpp; decode.hpp decodes a chunk.
 #include <cstdint>
 
 namespace gcbench::lz77 {

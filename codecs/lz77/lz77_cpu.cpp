@@ -42,30 +42,35 @@ AxisSpec range_axis(std::string name, std::string help, std::int64_t def, std::i
   return a;
 }
 
+// Built by aggregate initialization: assigning string literals to the members trips a
+// false -Wrestrict in GCC 12.
 CodecInfo make_info() {
-  CodecInfo info;
-  info.name = "lz77";
-  info.version = "1";
-  info.device = Device::cpu;
-  info.description =
-      "LZ77 with (offset, length, next) triples per chunk, as in the CTU 2018 OpenCL thesis";
-  info.axes = {
-      named_axis("finder", "match finder (identical output, speed only)", {"hash", "z", "brute"},
-                 false),
-      range_axis("work_items", "chunks per launch block (the thesis's PVPP)", kDefaultWorkItems, 1,
-                 kMaxWorkItems),
-      range_axis("chunk", "bytes per work item", kDefaultChunk, kMinChunk, kMaxChunk),
-      named_axis("config", "thesis: 4 KiB window, 3-byte triples; wide: 32 KiB, 258 look-ahead",
-                 {"thesis", "wide"}, true),
-      named_axis("window_scope", "block: window reaches earlier chunks of the block; chunk: none",
-                 {"block", "chunk"}, true),
-      named_axis("decode_mode",
-                 "parallel: OpenMP over blocks (over chunks with window_scope=chunk); "
-                 "sequential: one pass over all chunks on one thread",
-                 {"parallel", "sequential"}, false),
-      threads_axis(),
+  return CodecInfo{
+      .name = "lz77",
+      .version = "1",
+      .device = Device::cpu,
+      .description =
+          "LZ77 with (offset, length, next) triples per chunk, as in the CTU 2018 OpenCL thesis",
+      .axes =
+          {
+              named_axis("finder", "match finder (identical output, speed only)",
+                         {"hash", "z", "brute"}, false),
+              range_axis("work_items", "chunks per launch block (the thesis's PVPP)",
+                         kDefaultWorkItems, 1, kMaxWorkItems),
+              range_axis("chunk", "bytes per work item", kDefaultChunk, kMinChunk, kMaxChunk),
+              named_axis("config",
+                         "thesis: 4 KiB window, 3-byte triples; wide: 32 KiB, 258 look-ahead",
+                         {"thesis", "wide"}, true),
+              named_axis("window_scope",
+                         "block: window reaches earlier chunks of the block; chunk: none",
+                         {"block", "chunk"}, true),
+              named_axis("decode_mode",
+                         "parallel: OpenMP over blocks (over chunks with window_scope=chunk); "
+                         "sequential: one pass over all chunks on one thread",
+                         {"parallel", "sequential"}, false),
+              threads_axis(),
+          },
   };
-  return info;
 }
 
 class CpuCodec final : public Codec {
@@ -95,12 +100,18 @@ class CpuCodec final : public Codec {
       }
     });
     std::vector<std::uint32_t> counts(l.chunk_count);
-    Bytes area;
+    std::uint64_t area_size = 0;
     for (std::uint64_t c = 0; c < l.chunk_count; ++c) {
       counts[c] = static_cast<std::uint32_t>(packed[c].size() / triple_bytes);
-      area.insert(area.end(), packed[c].begin(), packed[c].end());
+      area_size += packed[c].size();
     }
-    return wrap_container(FormatId::lz77, input, build_payload(l, counts, area));
+    Bytes payload = payload_head(l, counts);
+    payload.reserve(payload.size() + area_size);
+    for (Bytes& chunk : packed) {
+      payload.insert(payload.end(), chunk.begin(), chunk.end());
+      Bytes().swap(chunk);  // keeps the peak near one copy of the triples
+    }
+    return wrap_container(FormatId::lz77, input, payload);
   }
 
   Bytes decompress(ByteSpan container, const Params& params, RunStats* /*stats*/) const override {

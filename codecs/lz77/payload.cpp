@@ -41,11 +41,9 @@ std::uint64_t max_payload_size(const Layout& layout) {
          std::uint64_t{layout.geo().triple_bytes} * layout.original_size;
 }
 
-Bytes build_payload(const Layout& layout, std::span<const std::uint32_t> chunk_triples,
-                    ByteSpan triple_area) {
+Bytes payload_head(const Layout& layout, std::span<const std::uint32_t> chunk_triples) {
   Bytes out;
-  out.reserve(kPayloadFixedSize + 8 * (layout.block_count + 1) + 4 * layout.chunk_count +
-              triple_area.size());
+  out.reserve(kPayloadFixedSize + 8 * (layout.block_count + 1) + 4 * layout.chunk_count);
   out.push_back(static_cast<std::uint8_t>(layout.config));
   out.push_back(static_cast<std::uint8_t>(layout.scope));
   put_le<std::uint32_t>(out, layout.chunk);
@@ -62,7 +60,6 @@ Bytes build_payload(const Layout& layout, std::span<const std::uint32_t> chunk_t
     put_le<std::uint64_t>(out, offset);
   }
   for (std::uint32_t n : chunk_triples) put_le<std::uint32_t>(out, n);
-  out.insert(out.end(), triple_area.begin(), triple_area.end());
   return out;
 }
 

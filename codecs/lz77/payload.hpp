@@ -50,9 +50,9 @@ Layout make_layout(std::uint64_t original_size, Config config, WindowScope scope
 // Worst case: one triple per input byte.
 std::uint64_t max_payload_size(const Layout& layout);
 
-// The payload for `chunk_triples[c]` triples per chunk stored back to back in `triple_area`.
-Bytes build_payload(const Layout& layout, std::span<const std::uint32_t> chunk_triples,
-                    ByteSpan triple_area);
+// Everything before the triple area, for `chunk_triples[c]` triples in chunk c; appending the
+// triples chunk after chunk completes the payload.
+Bytes payload_head(const Layout& layout, std::span<const std::uint32_t> chunk_triples);
 
 // A validated payload. Every field is consistent with the others and with the original size:
 // block offsets match the chunks' triple counts, every chunk holds between
