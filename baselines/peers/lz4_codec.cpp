@@ -45,9 +45,8 @@ class Lz4Codec final : public Codec {
     std::size_t header = in.size();
     std::size_t hint = LZ4F_getFrameInfo(ctx.get(), &frame, in.data(), &header);
     if (LZ4F_isError(hint)) throw DecodeError(std::string("lz4: ") + LZ4F_getErrorName(hint));
-    if (frame.contentSize == 0 && in.size() > header + 4) {
-      throw DecodeError("lz4 frame without content size");
-    }
+    // contentSize 0 means "unknown" as well as empty: an unknown-size frame with data fails
+    // below for want of output room.
     check_claimed_size(frame.contentSize, in.size(), "lz4");
     Bytes out(frame.contentSize);
     std::size_t in_pos = header, out_pos = 0;

@@ -37,16 +37,15 @@ std::uint32_t crc32_of(ByteSpan data) {
 }
 
 Bytes make_container(const ContainerHeader& header, ByteSpan payload) {
-  Bytes out;
-  out.reserve(kContainerHeaderSize + payload.size());
-  out.insert(out.end(), kMagic, kMagic + 4);
-  put_le<std::uint16_t>(out, kContainerVersion);
-  put_le<std::uint16_t>(out, static_cast<std::uint16_t>(header.codec));
-  put_le<std::uint64_t>(out, header.original_size);
-  put_le<std::uint64_t>(out, payload.size());
-  put_le<std::uint32_t>(out, header.original_crc);
-  put_le<std::uint32_t>(out, crc32_of(ByteSpan(out.data(), 28)));
-  out.insert(out.end(), payload.begin(), payload.end());
+  Bytes out(kContainerHeaderSize + payload.size());
+  std::copy(kMagic, kMagic + 4, out.begin());
+  store_le<std::uint16_t>(&out[4], kContainerVersion);
+  store_le<std::uint16_t>(&out[6], static_cast<std::uint16_t>(header.codec));
+  store_le<std::uint64_t>(&out[8], header.original_size);
+  store_le<std::uint64_t>(&out[16], payload.size());
+  store_le<std::uint32_t>(&out[24], header.original_crc);
+  store_le<std::uint32_t>(&out[28], crc32_of(ByteSpan(out.data(), 28)));
+  std::copy(payload.begin(), payload.end(), out.begin() + kContainerHeaderSize);
   return out;
 }
 
