@@ -50,7 +50,8 @@ TEST_F(NvcompTest, EdgeSizesAndChunkSizes) {
     for (std::uint64_t n : {0, 1, 4095, 65536, 65537, 1000003}) {
       Bytes data = synthetic::generate({.kind = synthetic::Kind::runs, .size_bytes = n});
       for (std::int64_t chunk : {4096, 65536}) {
-        SCOPED_TRACE(c->info().name + " n=" + std::to_string(n) + " chunk=" + std::to_string(chunk));
+        SCOPED_TRACE(c->info().name + " n=" + std::to_string(n) +
+                     " chunk=" + std::to_string(chunk));
         testing::expect_round_trip(*c, data, {{"chunk_size", chunk}});
       }
     }
