@@ -63,6 +63,13 @@ Bytes payload_head(const Layout& layout, std::span<const std::uint32_t> chunk_tr
   return out;
 }
 
+Bytes build_payload(const Layout& layout, std::span<const std::uint32_t> chunk_triples,
+                    ByteSpan triple_area) {
+  Bytes out = payload_head(layout, chunk_triples);
+  out.insert(out.end(), triple_area.begin(), triple_area.end());
+  return out;
+}
+
 ParsedPayload parse_payload(ByteSpan payload, std::uint64_t original_size) {
   ByteReader r(payload);
   const auto config = r.read<std::uint8_t>("config");

@@ -54,6 +54,10 @@ std::uint64_t max_payload_size(const Layout& layout);
 // triples chunk after chunk completes the payload.
 Bytes payload_head(const Layout& layout, std::span<const std::uint32_t> chunk_triples);
 
+// The whole payload, with the triples stored back to back in `triple_area`.
+Bytes build_payload(const Layout& layout, std::span<const std::uint32_t> chunk_triples,
+                    ByteSpan triple_area);
+
 // A validated payload. Every field is consistent with the others and with the original size:
 // block offsets match the chunks' triple counts, every chunk holds between
 // ceil(len / (max_length + 1)) and len triples, so the output size is bounded by the payload.
