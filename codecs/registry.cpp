@@ -82,4 +82,13 @@ const Codec* find_codec(const std::string& name, Device device) {
 
 const char* to_string(Device d) { return d == Device::cpu ? "cpu" : "gpu"; }
 
+const char* to_string(Role r) {
+  switch (r) {
+    case Role::studied: return "studied";
+    case Role::baseline: return "baselines";
+    case Role::peer: return "peers";
+  }
+  return "?";
+}
+
 }  // namespace gcbench

@@ -87,6 +87,7 @@ class NvcompCodec final : public Codec {
     info_.version = "1/nvcomp-" + std::to_string(NVCOMP_VER_MAJOR) + "." +
                     std::to_string(NVCOMP_VER_MINOR) + "." + std::to_string(NVCOMP_VER_PATCH);
     info_.device = Device::gpu;
+    info_.role = Role::peer;
     info_.description = std::string("NVIDIA nvCOMP batched ") + api.name;
     AxisSpec chunk;
     chunk.name = "chunk_size";

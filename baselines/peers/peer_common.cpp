@@ -31,6 +31,7 @@ CodecInfo peer_info(const char* name, const std::string& library_version, const 
   info.name = name;
   info.version = "1/" + library_version;
   info.device = Device::cpu;
+  info.role = Role::peer;
   info.description = help;
   info.axes = {std::move(level)};
   return info;

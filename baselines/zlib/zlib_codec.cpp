@@ -71,6 +71,7 @@ class ZlibCodec final : public Codec {
     info_.name = "zlib";
     info_.version = std::string("zlib ") + zlibVersion();
     info_.device = Device::cpu;
+    info_.role = Role::baseline;
     info_.description = "zlib deflate in a gzip member (header as gzip -n), the gzip -6 baseline";
     AxisSpec level;
     level.name = "level";

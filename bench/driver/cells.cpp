@@ -34,7 +34,8 @@ std::vector<const Codec*> select_codecs(const std::vector<const Codec*>& all,
     bool matched = false;
     for (const Codec* c : all) {
       const CodecInfo& info = c->info();
-      bool in_group = token == "all" || token == to_string(info.device) || token == info.name;
+      bool in_group = token == "all" || token == to_string(info.device) ||
+                      token == to_string(info.role) || token == info.name;
       if (!in_group) continue;
       matched = true;
       if (device_wanted(device, info.device) && std::find(out.begin(), out.end(), c) == out.end()) {
@@ -42,7 +43,7 @@ std::vector<const Codec*> select_codecs(const std::vector<const Codec*>& all,
       }
     }
     if (!matched) {
-      std::vector<std::string> names{"all", "cpu", "gpu"};
+      std::vector<std::string> names{"all", "cpu", "gpu", "peers", "baselines"};
       for (const Codec* c : all) {
         if (std::find(names.begin(), names.end(), c->info().name) == names.end()) {
           names.push_back(c->info().name);

@@ -125,7 +125,8 @@ class RleCubCodec final : public Codec {
               "1",
               Device::gpu,
               "RLE baseline: cub::DeviceRunLengthEncode, rle container and decoders",
-              {element_width_axis(), decode_axis()}} {}
+              {element_width_axis(), decode_axis()},
+              Role::baseline} {}
 
   const CodecInfo& info() const override { return info_; }
 

@@ -13,12 +13,18 @@ namespace gcbench {
 enum class Device { cpu, gpu };
 const char* to_string(Device d);
 
+// What a codec is in a comparison: one under study, the gzip reference column, or a widely
+// used peer run beside them. The driver's --codecs groups (peers, baselines) use it.
+enum class Role { studied, baseline, peer };
+const char* to_string(Role r);
+
 struct CodecInfo {
   std::string name;         // family, e.g. "rle"; CPU and GPU implementations share it
   std::string version;      // implementation version, reported in results
   Device device = Device::cpu;
   std::string description;
   std::vector<AxisSpec> axes;
+  Role role = Role::studied;
 };
 
 // Where the time of one call went. GPU codecs fill kernel and transfer time from CUDA
