@@ -1,7 +1,8 @@
-// GPU LZ77 compression: the thesis's one-thread-per-chunk design and a fast design that
-// separates match finding (every position, in parallel) from the greedy parse. Both write each
-// chunk's triples to a slot of chunk * triple_bytes bytes; a scan of the triple counts then
-// packs the slots back to back, as the payload stores them.
+// GPU LZ77 compression: the thesis's one-thread-per-chunk design, a design that separates
+// match finding (every position, in parallel) from the greedy parse, and a warp per chunk that
+// finds matches only where the parse stops (warp_design.cuh). All write each chunk's triples
+// to a slot of chunk * triple_bytes bytes; a scan of the triple counts then packs the slots
+// back to back, as the payload stores them.
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
@@ -12,6 +13,8 @@
 #include "codecs/lz77/gpu_layout.cuh"
 #include "codecs/lz77/lz77_gpu.cuh"
 #include "codecs/lz77/triple.hpp"
+#include "codecs/lz77/warp_design.cuh"
+#include "gcbench/errors.hpp"
 
 namespace gcbench::lz77::gpu {
 namespace {
@@ -208,6 +211,7 @@ u64 ceil_div(u64 a, u64 b) {
 // u32 words of device scratch a design needs: per-work-item hash tables (thread design,
 // hash) or one packed match per input byte (block design).
 u64 scratch_words(const Layout& layout, Finder finder, Design design) {
+  if (design == Design::warp) return 0;
   if (design == Design::block) return layout.original_size;
   if (finder != Finder::hash) return 0;
   const u64 items = std::min<u64>(layout.work_items, layout.chunk_count);
@@ -250,6 +254,8 @@ void factorize(const u8* in, const DevLayout& L, const Layout& layout, Design de
                u8* slots, u32* counts, cudaStream_t s) {
   if (design == Design::thread) {
     launch_thread_design<F>(in, L, layout, scratch, slots, counts, s);
+  } else if (design == Design::warp) {
+    if constexpr (F != Finder::z) warp::launch<F>(in, L, layout.chunk_count, slots, counts, s);
   } else {
     launch_block_design<F>(in, L, layout, scratch, slots, counts, s);
   }
@@ -259,6 +265,9 @@ void factorize(const u8* in, const DevLayout& L, const Layout& layout, Design de
 
 Bytes compress_payload(ByteSpan input, const Layout& layout, Finder finder, Design design,
                        RunStats* stats) {
+  if (design == Design::warp && finder == Finder::z) {
+    throw ParamError("lz77 design=warp implements finder=hash and finder=brute only");
+  }
   cuda::require_device();
   if (layout.chunk_count == 0) return build_payload(layout, {}, {});
   const DevLayout L = dev_layout(layout);

@@ -1,10 +1,18 @@
-// GPU LZ77 decompression: one warp per unit of chunks (a launch block, or a single chunk of a
-// window_scope = chunk container), the unit's chunks in order. The warp takes 32 triples at a
-// time: a prefix sum of (length + 1) places them, every lane writes its next byte, then each
-// match is copied as soon as the lanes whose output it reads have finished theirs.
+// GPU LZ77 decompression: one warp per unit of chunks (a launch block, or a single chunk), the
+// unit's chunks in order. The warp takes 32 triples at a time: a prefix sum of (length + 1)
+// places them, every lane writes its next byte, then each match is copied as soon as the
+// lanes whose output it reads have finished theirs.
+//
+// jump decodes every chunk of a window_scope = block container at once: a byte copied from an
+// earlier chunk (not decoded yet) is written as a link to its source position, which a later
+// copy inside the chunk inherits. Links always point into an earlier chunk of the same launch
+// block, so a chain of links has fewer hops than the block has chunks, and pointer jumping
+// (every link replaced by its target's word, all bytes in parallel) resolves all of them in
+// ceil(log2(chunks per block)) passes: a fixed number of launches, no waiting on other warps.
 //
 // The host has validated the tables (parse_payload); every triple is checked here before any
 // byte of its batch is written, exactly as decode_chunk() checks it on the CPU.
+#include <algorithm>
 #include <string>
 
 #include "codecs/common/device_buffer.hpp"
@@ -32,9 +40,40 @@ __device__ void reject(u64* error, u64 c, Reason why) {
             static_cast<unsigned long long>((c << 2) | why));
 }
 
+// Output of the plain decoders: bytes, matches copied from anywhere in the window.
+struct ByteOut {
+  u8* out;
+  __device__ void put(u64 i, u8 v) const { out[i] = v; }
+  // Byte by byte: the source may overlap the bytes being written.
+  __device__ void copy(u64 at, u64 src, u32 n) const {
+    for (u32 k = 0; k < n; ++k) out[at + k] = out[src + k];
+  }
+};
+
+// Output of jump's first pass: one word per byte, the byte itself or kLink | its source
+// position when that lies before the chunk (being decoded by another warp).
+template <typename W>
+struct LinkOut {
+  static constexpr W kLink = W{1} << (8 * sizeof(W) - 1);
+  W* words;
+  u64 chunk_begin;
+  u32* linked;  // set once any link is written: the jump passes have work
+  __device__ void put(u64 i, u8 v) const { words[i] = v; }
+  __device__ void copy(u64 at, u64 src, u32 n) const {
+    bool link = false;
+    for (u32 k = 0; k < n; ++k) {
+      const u64 q = src + k;
+      link |= q < chunk_begin;
+      words[at + k] = q < chunk_begin ? kLink | static_cast<W>(q) : words[q];
+    }
+    if (link) *linked = 1;
+  }
+};
+
 // Decodes chunk c with the whole warp; false (after reporting) on a bad triple.
+template <typename Out>
 __device__ bool decode_chunk(const u8* __restrict__ triples, const u64* __restrict__ first,
-                             const DevLayout& L, u64 c, u8* __restrict__ out, u64* error) {
+                             const DevLayout& L, u64 c, const Out& out, u64* error) {
   const u32 lane = threadIdx.x & 31;
   const Geometry g{L.max_offset, L.max_length, L.triple_bytes};
   const u64 ws = L.window_start(c), end = L.chunk_end(c);
@@ -70,7 +109,7 @@ __device__ bool decode_chunk(const u8* __restrict__ triples, const u64* __restri
       return false;
     }
 
-    if (active) out[at + tr.length] = tr.next;
+    if (active) out.put(at + tr.length, tr.next);
     // Lanes whose output this match may read: from the first lane ending after its source
     // (the prefix sums are increasing) up to itself. None when the source lies before the batch.
     const u64 src = at - tr.offset;
@@ -86,8 +125,7 @@ __device__ bool decode_chunk(const u8* __restrict__ triples, const u64* __restri
     for (u32 waiting = __ballot_sync(kFull, pending); waiting != 0;
          waiting = __ballot_sync(kFull, pending)) {
       if (pending && (needs & waiting) == 0) {
-        // Byte by byte: the source may overlap the bytes being written.
-        for (u32 k = 0; k < tr.length; ++k) out[at + k] = out[src + k];
+        out.copy(at, src, tr.length);
         pending = false;
       }
       __syncwarp();
@@ -109,8 +147,78 @@ __global__ void decode_kernel(const u8* __restrict__ triples, const u64* __restr
   const u64 c0 = per_chunk ? unit : unit * L.work_items;
   const u64 c1 = per_chunk ? unit + 1 : min(c0 + L.work_items, L.chunk_count);
   for (u64 c = c0; c < c1; ++c) {
-    if (!decode_chunk(triples, first, L, c, out, error)) return;
+    if (!decode_chunk(triples, first, L, c, ByteOut{out}, error)) return;
   }
+}
+
+// jump, pass 1: one warp per chunk, words instead of bytes.
+template <typename W>
+__global__ void link_kernel(const u8* __restrict__ triples, const u64* __restrict__ first,
+                            DevLayout L, W* __restrict__ words, u32* linked, u64* error) {
+  const u64 c = (u64{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
+  if (c >= L.chunk_count) return;
+  decode_chunk(triples, first, L, c, LinkOut<W>{words, L.chunk_begin(c), linked}, error);
+}
+
+// jump, one pass: every link becomes its target's word (a byte, or a link further back).
+// Skipped once no link is left (`todo` was not set by the previous pass) or after an error,
+// when the words of the rejected chunks were never written. A target is always below the
+// link's own position; the check keeps a stray word from reading out of bounds regardless.
+template <typename W>
+__global__ void jump_kernel(W* words, u64 size, const u32* todo, u32* todo_next, const u64* error) {
+  if (*todo == 0 || *error != kNoError) return;
+  bool left = false;
+  for (u64 i = u64{blockIdx.x} * blockDim.x + threadIdx.x; i < size;
+       i += u64{gridDim.x} * blockDim.x) {
+    const W w = words[i];
+    if (!(w & LinkOut<W>::kLink)) continue;
+    const u64 q = w & ~LinkOut<W>::kLink;
+    if (q >= i) continue;
+    const W t = words[q];
+    words[i] = t;
+    left |= (t & LinkOut<W>::kLink) != 0;
+  }
+  if (__syncthreads_or(left) && threadIdx.x == 0) *todo_next = 1;
+}
+
+template <typename W>
+__global__ void bytes_kernel(const W* __restrict__ words, u64 size, u8* __restrict__ out) {
+  for (u64 i = u64{blockIdx.x} * blockDim.x + threadIdx.x; i < size;
+       i += u64{gridDim.x} * blockDim.x) {
+    out[i] = static_cast<u8>(words[i]);
+  }
+}
+
+constexpr unsigned kJumpThreads = 256;
+constexpr unsigned kJumpGrid = 132 * 16;  // enough blocks to fill an H100/H200
+
+// Passes that resolve any chain: a link always drops to an earlier chunk of its launch block,
+// so chains have at most chunks-per-block - 1 hops, and each pass doubles the hops done.
+u32 jump_passes(const Layout& l) {
+  const u64 chunks = std::min<u64>(l.work_items, l.chunk_count);
+  u32 passes = 0;
+  while ((u64{1} << passes) < chunks) ++passes;
+  return passes;
+}
+
+// jump: pass 1, the jump passes, then the words' bytes. W holds a position and the link bit;
+// `todo` has jump_passes(l) + 1 flags.
+template <typename W>
+void launch_jump(const u8* triples, const u64* first, const Layout& l, W* words, u32* todo, u8* out,
+                 u64* error, cudaStream_t s) {
+  const u32 passes = jump_passes(l);
+  GCB_CUDA(cudaMemsetAsync(todo, 0, (passes + 1) * sizeof(u32), s));
+  const u32 threads = 32 * kWarpsPerBlock;
+  const auto grid = static_cast<unsigned>((l.chunk_count + kWarpsPerBlock - 1) / kWarpsPerBlock);
+  link_kernel<W><<<grid, threads, 0, s>>>(triples, first, dev_layout(l), words, todo, error);
+  GCB_CUDA_LAUNCHED();
+  for (u32 k = 0; k < passes; ++k) {
+    jump_kernel<W>
+        <<<kJumpGrid, kJumpThreads, 0, s>>>(words, l.original_size, todo + k, todo + k + 1, error);
+    GCB_CUDA_LAUNCHED();
+  }
+  bytes_kernel<W><<<kJumpGrid, kJumpThreads, 0, s>>>(words, l.original_size, out);
+  GCB_CUDA_LAUNCHED();
 }
 
 [[noreturn]] void throw_decode_error(u64 error) {
@@ -131,7 +239,9 @@ Bytes decompress_payload(const ParsedPayload& payload, DecodeMode mode, RunStats
   }
   Bytes out(l.original_size);
   if (l.chunk_count == 0) return out;
-  const bool per_chunk = l.scope == WindowScope::chunk && mode != DecodeMode::block;
+  const bool per_chunk =
+      mode == DecodeMode::chunk || (mode == DecodeMode::automatic && l.scope == WindowScope::chunk);
+  const bool jump = mode == DecodeMode::jump || (mode == DecodeMode::automatic && !per_chunk);
   const u64 units = per_chunk ? l.chunk_count : l.block_count;
 
   cuda::Stream stream;
@@ -140,6 +250,10 @@ Bytes decompress_payload(const ParsedPayload& payload, DecodeMode mode, RunStats
   cuda::DeviceBuffer<u64> first(payload.chunk_first_triple.size());
   cuda::DeviceBuffer<u8> decoded(out.size());
   cuda::DeviceBuffer<u64> error(1);
+  // jump's words: u32 while every position fits below the link bit.
+  const bool wide_words = l.original_size > (u64{1} << 31);
+  cuda::DeviceBuffer<u8> words(jump ? l.original_size * (wide_words ? 8 : 4) : 0);
+  cuda::DeviceBuffer<u32> todo(jump ? jump_passes(l) + 1 : 0);
   u64 host_error = kNoError;
 
   cuda::PhaseTimer timer(s);
@@ -150,11 +264,19 @@ Bytes decompress_payload(const ParsedPayload& payload, DecodeMode mode, RunStats
                            cudaMemcpyHostToDevice, s));
   GCB_CUDA(cudaMemcpyAsync(error.data(), &host_error, sizeof(u64), cudaMemcpyHostToDevice, s));
   timer.end_transfer();
-  const u32 threads = 32 * kWarpsPerBlock;
-  const auto grid = static_cast<unsigned>((units + kWarpsPerBlock - 1) / kWarpsPerBlock);
-  decode_kernel<<<grid, threads, 0, s>>>(triples.data(), first.data(), dev_layout(l), per_chunk,
-                                         units, decoded.data(), error.data());
-  GCB_CUDA_LAUNCHED();
+  if (jump && !wide_words) {
+    launch_jump(triples.data(), first.data(), l, reinterpret_cast<u32*>(words.data()), todo.data(),
+                decoded.data(), error.data(), s);
+  } else if (jump) {
+    launch_jump(triples.data(), first.data(), l, reinterpret_cast<u64*>(words.data()), todo.data(),
+                decoded.data(), error.data(), s);
+  } else {
+    const u32 threads = 32 * kWarpsPerBlock;
+    const auto grid = static_cast<unsigned>((units + kWarpsPerBlock - 1) / kWarpsPerBlock);
+    decode_kernel<<<grid, threads, 0, s>>>(triples.data(), first.data(), dev_layout(l), per_chunk,
+                                           units, decoded.data(), error.data());
+    GCB_CUDA_LAUNCHED();
+  }
   timer.end_kernel();
   GCB_CUDA(cudaMemcpyAsync(&host_error, error.data(), sizeof(u64), cudaMemcpyDeviceToHost, s));
   GCB_CUDA(cudaMemcpyAsync(out.data(), decoded.data(), out.size(), cudaMemcpyDeviceToHost, s));

@@ -32,7 +32,8 @@ CodecInfo make_info() {
   info.device = Device::gpu;
   info.description = std::string{
       "LZ77 triples per chunk on CUDA: thesis-faithful thread per chunk, or a fast "
-      "tile-parallel match pass; warp decoders per launch block or per chunk"};
+      "tile-parallel match pass, or a warp per chunk; warp decoders per launch block or per "
+      "chunk, with pointer jumping across chunks"};
   // The format axes are the CPU reference's own (same names, ranges and defaults), so that
   // equal parameters mean equal containers; its threads and decode_mode axes are CPU-only.
   const CodecPtr cpu = make_cpu_codec();
@@ -42,13 +43,15 @@ CodecInfo make_info() {
   info.axes.push_back(named_axis(
       "design",
       "thread: one GPU thread per chunk (the thesis); block: parallel match pass over 4 KiB "
-      "tiles in shared memory, then the greedy parse",
-      {"thread", "block"}));
+      "tiles in shared memory, then the greedy parse; warp: a warp per chunk, matches only "
+      "where the parse stops, 32 candidates at a time (hash, brute)",
+      {"thread", "block", "warp"}));
   info.axes.push_back(named_axis(
       "decode_mode",
-      "auto: per chunk when window_scope=chunk, else per launch block; block: one warp per "
-      "launch block (the thesis); chunk: one warp per chunk (window_scope=chunk only)",
-      {"auto", "block", "chunk"}));
+      "auto: chunk when window_scope=chunk, else jump; block: one warp per launch block "
+      "(the thesis); chunk: one warp per chunk (window_scope=chunk only); jump: one warp per "
+      "chunk leaving links to earlier chunks, resolved by pointer jumping",
+      {"auto", "block", "chunk", "jump"}));
   return info;
 }
 

@@ -13,12 +13,16 @@ namespace gcbench::lz77::gpu {
 // thread: one GPU thread factorizes one chunk, one launch per launch block (the thesis).
 // block: a thread block finds the longest match of every position of a 4 KiB tile in shared
 // memory, then one thread per chunk walks the precomputed matches (the same greedy parse).
-enum class Design : std::uint8_t { thread = 0, block = 1 };
+// warp: one warp per chunk parses and finds matches only at the positions the parse visits,
+// 32 candidates at a time (hash and brute; z is rejected with ParamError).
+enum class Design : std::uint8_t { thread = 0, block = 1, warp = 2 };
 
 // block: one warp per launch block, chunk after chunk (the thesis's parallel decoder);
-// chunk: one warp per chunk (window_scope = chunk containers only); automatic picks chunk
-// whenever the container allows it.
-enum class DecodeMode : std::uint8_t { automatic = 0, block = 1, chunk = 2 };
+// chunk: one warp per chunk (window_scope = chunk containers only);
+// jump: one warp per chunk for any container, bytes copied from earlier chunks left as links
+// to their source, then resolved by pointer jumping (log2(work_items) passes at most);
+// automatic picks chunk whenever the container allows it, else jump.
+enum class DecodeMode : std::uint8_t { automatic = 0, block = 1, chunk = 2, jump = 3 };
 
 // The payload (format.hpp) for `input`, byte-identical to the CPU reference's.
 Bytes compress_payload(ByteSpan input, const Layout& layout, Finder finder, Design design,
