@@ -129,7 +129,12 @@ void timed(benchmark::State& state, const std::string& path, cudaStream_t s,
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kBytes));
   std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  results().push_back({path, times[times.size() / 2]});
+  // Google Benchmark calls a benchmark more than once while it sizes the iteration count; the
+  // last call, the longest, is the one reported.
+  auto& r = results();
+  auto it = std::find_if(r.begin(), r.end(), [&](const Result& x) { return x.path == path; });
+  if (it == r.end()) it = r.insert(r.end(), Result{path, 0});
+  it->median_s = times[times.size() / 2];
 }
 
 void bm_copy(benchmark::State& state) {

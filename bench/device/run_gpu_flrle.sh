@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One device run for issue 3 (GPU FL and RLE): build, the GPU tests, compute-sanitizer memcheck
 # and racecheck on the GPU test binaries (synthetic cases only, run beside the tests), then the
-# kernel benchmark alone on the GPU. Full logs land in $OUT; a short summary is printed last.
+# kernel benchmark alone on the GPU, and Nsight Compute's speed-of-light numbers for the first
+# launches of three paths. Full logs land in $OUT (at most 8 files come back from the device
+# machine); a short summary is printed last.
 # From the repository root, with .carry/prefix and .carry/corpora carried:
 #   bash bench/device/run_gpu_flrle.sh
 set -uo pipefail
@@ -12,8 +14,6 @@ export GCBENCH_CORPUS_MIRROR=$PWD/.carry/corpora
 export GCBENCH_CORPUS_CACHE=/tmp/gcbench-corpus-cache
 step() { echo "== $1 ($(date +%T))"; }
 
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv \
-  > "$OUT/gpu.txt" 2>&1
 
 step build
 # CMake 3.25 does not know nvcc 13's C++20 flag; name it.
@@ -33,7 +33,7 @@ step "tests and sanitizers"
 sanitize() {  # tool binary log gtest-filter
   timeout 200 compute-sanitizer --tool "$1" --error-exitcode 99 "$2" --gtest_filter="$4" \
     > "$OUT/$3" 2>&1
-  echo $? > "$OUT/$3.rc"
+  echo "exit status: $?" >> "$OUT/$3"
 }
 sanitize memcheck "$T/gpu_fl_gpu_test" memcheck_fl.log '-*Corpora*:*LargerThanOneGiB*' &
 sanitize memcheck "$T/gpu_rle_gpu_test" memcheck_rle.log '-*Corpora*:*LargerThanOneGiB*' &
@@ -42,17 +42,26 @@ sanitize racecheck "$T/gpu_rle_gpu_test" racecheck_rle.log '*LongRuns*:*CubChunk
 wait
 
 step benchmark
-timeout 180 "$BUILD/bench/gcbench-gpu-kernels" --benchmark_out="$OUT/bench.json" \
-  --benchmark_out_format=json > "$OUT/bench.log" 2>&1
-echo $? > "$OUT/bench.rc"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv \
+  > "$OUT/bench.log" 2>&1
+timeout 180 "$BUILD/bench/gcbench-gpu-kernels" >> "$OUT/bench.log" 2>&1
+echo "exit status: $?" >> "$OUT/bench.log"
+
+step "nsight compute"
+for f in 'fl_compress' 'rle_compress/mean_run:8' 'rle_decompress_scan/mean_run:8'; do
+  timeout 90 ncu --clock-control none --section SpeedOfLight --launch-count 8 \
+    "$BUILD/bench/gcbench-gpu-kernels" --benchmark_filter="^$f\$" --benchmark_min_time=0.01 \
+    >> "$OUT/ncu.log" 2>&1
+done
 
 step summary
-cat "$OUT/gpu.txt"
 grep -E "tests passed|tests failed|Total Test time|\(Failed\)|\(Timeout\)|Not Run" "$OUT/ctest.log"
 for s in memcheck_fl memcheck_rle racecheck_fl racecheck_rle; do
-  echo "$s: rc=$(cat "$OUT/$s.log.rc") $(grep -E '(ERROR|RACECHECK) SUMMARY' "$OUT/$s.log" | tail -1)" \
-    "$(grep -E '^\[  (PASSED|FAILED) ' "$OUT/$s.log" | tr '\n' ' ')"
+  echo "$s: $(grep -E '(ERROR|RACECHECK) SUMMARY|^exit status|^\[  (PASSED|FAILED) ' "$OUT/$s.log" \
+    | tr '\n' ' ')"
 done
-echo "benchmark rc=$(cat "$OUT/bench.rc")"
-grep -E "ERROR|error" "$OUT/bench.log" | head -5
+grep -E "\)x\(|Duration|DRAM Throughput" "$OUT/ncu.log" | sed -E 's/\(unsigned[^)]*\)|Context.*//' \
+  | cut -c1-110 | head -60
+head -2 "$OUT/bench.log"
+grep -E "ERROR|error|^exit status" "$OUT/bench.log" | head -5
 sed -n '/^path (1 GiB/,$p' "$OUT/bench.log"

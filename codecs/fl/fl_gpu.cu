@@ -7,7 +7,9 @@
 //   2. frame_bits + CUB ExclusiveSum: bits[f] and the bit offset of every frame (tiny).
 //   3. pack: one thread per output word gathers the 1..33 elements whose bits land in it, so
 //      every word is written once, whole, without atomics (the seed's per-element atomicOr
-//      would touch each word from several threads).
+//      would touch each word from several threads). The frame of each tile of words is found
+//      beforehand by one binary search per tile, all tiles at once (a search per tile inside
+//      the packing loop made it latency-bound: 28% of copy bandwidth, bench/NOTES.md).
 // Decompression: bit offsets as above from bits[], then one thread per 16 output bytes
 // (4, 8 or 16 consecutive elements) extracts its values.
 #include <algorithm>
@@ -124,50 +126,57 @@ __global__ void frame_sizes_kernel(const u8* __restrict__ bits, u64 frames, u64 
   sizes[f] = f == frames ? 0 : bits[f] * frame_len(f, n, fs);
 }
 
-// Word k holds bits [32k, 32k + 32) of the stream. Grid-stride over tiles of kBlockThreads
-// words: the word count is only known on the device (offsets[frames]).
+// Word k holds bits [32k, 32k + 32) of the stream; kPackTile words make a tile. The word count
+// is only known on the device (offsets[frames]), so threads past it return at once.
+constexpr u64 kPackTile = kBlockThreads;
+
+// tile_frame[t] = the frame holding tile t's first bit. One thread per tile: the binary
+// searches all run side by side instead of on the packing kernel's critical path.
+__global__ void tile_frames_kernel(const u64* __restrict__ offsets, u64 frames, u64 max_tiles,
+                                   u64* __restrict__ tile_frame) {
+  const u64 t = u64{blockIdx.x} * kBlockThreads + threadIdx.x;
+  const u64 word_count = (offsets[frames] + 31) / 32;
+  if (t >= max_tiles || t * kPackTile >= word_count) return;
+  tile_frame[t] = frame_of_bit(offsets, 0, frames - 1, t * kPackTile * 32);
+}
+
+// Grid-stride over word tiles, one word per thread; each word gathers the elements whose bits
+// land in it, so every word is written once, whole, without atomics.
 template <typename T>
 __global__ void __launch_bounds__(kBlockThreads)
     pack_kernel(const T* __restrict__ in, u64 n, u32 fs, u64 frames, const u8* __restrict__ bits,
-                const u64* __restrict__ offsets, u32* __restrict__ words) {
-  __shared__ u64 s_range[2];
+                const u64* __restrict__ offsets, const u64* __restrict__ tile_frame,
+                u32* __restrict__ words) {
   const u64 total = offsets[frames];
   const u64 word_count = (total + 31) / 32;
-  for (u64 base = u64{blockIdx.x} * kBlockThreads; base < word_count;
-       base += u64{gridDim.x} * kBlockThreads) {
-    // Frames of the tile's first and last bit bound every thread's search.
-    if (threadIdx.x == 0) s_range[0] = frame_of_bit(offsets, 0, frames - 1, base * 32);
-    if (threadIdx.x == 1) {
-      u64 last_bit = min((base + kBlockThreads) * 32, total) - 1;
-      s_range[1] = frame_of_bit(offsets, 0, frames - 1, last_bit);
-    }
-    __syncthreads();
-    const u64 k = base + threadIdx.x;
-    if (k < word_count) {
-      const u64 pos0 = k * 32;
-      const u64 end = min(pos0 + 32, total);
-      u64 f = frame_of_bit(offsets, s_range[0], s_range[1], pos0);
-      u64 start = offsets[f];
-      u32 b = bits[f];
-      u64 len = frame_len(f, n, fs);
-      // Bits within a frame stay below 2^24 * 32, so 32-bit division is exact.
-      u32 j = static_cast<u32>(pos0 - start) / b;
-      u64 p = start + u64{j} * b;
-      u64 acc = 0;  // the word sits in the high half; bits past it fall off the top
-      while (p < end) {
-        u64 v = in[f * fs + j];
-        acc |= v << (p - pos0 + 32);  // shift in [33 - b, 63]
-        p += b;
-        if (++j == len) {
-          if (++f == frames) break;
-          b = bits[f];
-          len = frame_len(f, n, fs);
-          j = 0;
-        }
+  for (u64 t = blockIdx.x; t * kPackTile < word_count; t += gridDim.x) {
+    const u64 k = t * kPackTile + threadIdx.x;
+    if (k >= word_count) break;
+    // The frames of this tile's first bit and of the next tile's bound the search.
+    const u64 lo = tile_frame[t];
+    const u64 hi = (t + 1) * kPackTile < word_count ? tile_frame[t + 1] : frames - 1;
+    const u64 pos0 = k * 32;
+    const u64 end = min(pos0 + 32, total);
+    u64 f = frame_of_bit(offsets, lo, hi, pos0);
+    u64 start = offsets[f];
+    u32 b = bits[f];
+    u64 len = frame_len(f, n, fs);
+    // Bits within a frame stay below 2^24 * 32, so 32-bit division is exact.
+    u32 j = static_cast<u32>(pos0 - start) / b;
+    u64 p = start + u64{j} * b;
+    u64 acc = 0;  // the word sits in the high half; bits past it fall off the top
+    while (p < end) {
+      u64 v = in[f * fs + j];
+      acc |= v << (p - pos0 + 32);  // shift in [33 - b, 63]
+      p += b;
+      if (++j == len) {
+        if (++f == frames) break;
+        b = bits[f];
+        len = frame_len(f, n, fs);
+        j = 0;
       }
-      words[k] = static_cast<u32>(acc >> 32);
     }
-    __syncthreads();  // s_range is rewritten by the next tile
+    words[k] = static_cast<u32>(acc >> 32);
   }
 }
 
@@ -237,6 +246,7 @@ Encoder::Encoder(u64 element_count, u32 width, u32 frame_size)
       offsets_(frames_ + 1),
       // at most 8 * width bits per element
       words_((element_count * 8 * width + 31) / 32),
+      tile_frame_((words_.size() + kPackTile - 1) / kPackTile),
       temp_(scan_storage(frames_)),
       pack_grid_(cuda::persistent_grid()) {
   if (n_ == 0) throw std::invalid_argument("fl::gpu::Encoder needs at least one element");
@@ -257,8 +267,12 @@ void Encoder::encode(const u8* d_in, cudaStream_t stream) {
     std::size_t bytes = temp_.bytes();
     GCB_CUDA(cub::DeviceScan::ExclusiveSum(temp_.data(), bytes, sizes_.data(), offsets_.data(),
                                            frames_ + 1, stream));
-    pack_kernel<T><<<pack_grid_, kBlockThreads, 0, stream>>>(
-        in, n_, frame_size_, frames_, bits_.data(), offsets_.data(), words_.data());
+    tile_frames_kernel<<<cuda::grid_for(tile_frame_.size()), kBlockThreads, 0, stream>>>(
+        offsets_.data(), frames_, tile_frame_.size(), tile_frame_.data());
+    GCB_CUDA_LAUNCHED();
+    pack_kernel<T><<<pack_grid_, kBlockThreads, 0, stream>>>(in, n_, frame_size_, frames_,
+                                                             bits_.data(), offsets_.data(),
+                                                             tile_frame_.data(), words_.data());
     GCB_CUDA_LAUNCHED();
   });
 }

@@ -31,6 +31,7 @@ class Encoder {
   cuda::DeviceBuffer<std::uint8_t> bits_;
   cuda::DeviceBuffer<std::uint64_t> sizes_, offsets_;
   cuda::DeviceBuffer<std::uint32_t> words_;
+  cuda::DeviceBuffer<std::uint64_t> tile_frame_;  // frame of each word tile's first bit
   cuda::DeviceBuffer<std::uint8_t> temp_;
   unsigned pack_grid_;
 };

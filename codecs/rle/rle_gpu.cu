@@ -9,7 +9,9 @@
 //
 // Decompression first scans the counts (CUB ExclusiveScan, saturating, so that hostile counts
 // cannot wrap) into run start offsets and checks them on the device, then either
-//   scan:  every thread binary-searches the run of its first element and walks on, or
+//   scan:  each output tile loads its runs into shared memory (the tile's first run comes
+//          from one binary search per tile, all tiles at once), then every thread
+//          binary-searches the run of its first element there and walks on, or
 //   flood: writes run number r + 1 at each run start into a zeroed array and runs an inclusive
 //          flood-right scan over it; the scan's output iterator turns run numbers into values.
 //          Run numbers rather than values are flooded because a value may be 0.
@@ -214,41 +216,77 @@ __device__ __forceinline__ u64 run_of(const u64* offsets, u64 lo, u64 hi, u64 i)
   return lo;
 }
 
-// Variant scan: one thread per 16 output bytes; the block's first and last runs bound every
-// thread's binary search, and a thread walks forward from its first element's run.
+// Variant scan. Output tiles of kExpandTile elements; tile_run[t] = the run holding tile t's
+// first element, one binary search per tile, all tiles at once.
+template <typename T>
+constexpr u32 kExpandItems = 2 * cuda::kPerVector<T>;  // 32 output bytes per thread
+template <typename T>
+constexpr u32 kExpandTile = kBlockThreads* kExpandItems<T>;
+
+__global__ void tile_runs_kernel(const u64* __restrict__ offsets, u64 runs, u64 n, u32 tile,
+                                 u64 tiles, u64* __restrict__ tile_run) {
+  const u64 t = u64{blockIdx.x} * kBlockThreads + threadIdx.x;
+  if (t >= tiles || offsets[runs] != n) return;  // invalid counts: the host reports it
+  tile_run[t] = run_of(offsets, 0, runs - 1, t * tile);
+}
+
+// The tile's runs (at most kExpandTile + 1 of them once the counts are valid) go to shared
+// memory with their starts relative to the tile; each thread then binary-searches the run of
+// its first element there and walks forward.
 template <typename T>
 __global__ void __launch_bounds__(kBlockThreads)
-    expand_kernel(const u64* __restrict__ offsets, u64 runs, const T* __restrict__ values, u64 n,
-                  T* __restrict__ out) {
-  constexpr int kItems = cuda::kPerVector<T>;
+    expand_kernel(const u64* __restrict__ offsets, const u64* __restrict__ tile_run, u64 runs,
+                  const T* __restrict__ values, u64 n, T* __restrict__ out) {
+  constexpr u32 kItems = kExpandItems<T>;
+  constexpr u32 kTile = kExpandTile<T>;
+  __shared__ u32 s_start[kTile + 1];
+  __shared__ T s_value[kTile + 1];
   if (offsets[runs] != n) return;  // invalid counts: the host reports it
-  __shared__ u64 s_lo, s_hi;
-  const u64 tile0 = u64{blockIdx.x} * kBlockThreads * kItems;
-  if (threadIdx.x == 0) s_lo = run_of(offsets, 0, runs - 1, tile0);
-  if (threadIdx.x == 1) {
-    s_hi = run_of(offsets, 0, runs - 1, min(tile0 + kBlockThreads * kItems, n) - 1);
+  const u64 t = blockIdx.x;
+  const u64 tiles = gridDim.x;
+  const u64 tile0 = t * kTile;
+  const u64 lo = tile_run[t];
+  const u64 hi = t + 1 < tiles ? tile_run[t + 1] : runs - 1;
+  const u32 count = static_cast<u32>(min(hi - lo + 1, u64{kTile + 1}));
+  for (u32 k = threadIdx.x; k < count; k += kBlockThreads) {
+    const u64 start = offsets[lo + k];
+    s_start[k] = start <= tile0 ? 0 : static_cast<u32>(min(start - tile0, u64{kTile}));
+    s_value[k] = values[lo + k];
   }
   __syncthreads();
-  const u64 i0 = tile0 + u64{threadIdx.x} * kItems;
-  if (i0 >= n) return;
-  u64 r = run_of(offsets, s_lo, s_hi, i0);
-  u64 next = offsets[r + 1];
-  T v = values[r];
+  const u32 e0 = threadIdx.x * kItems;
+  if (tile0 + e0 >= n) return;
+  u32 a = 0, b = count - 1;  // largest k with s_start[k] <= e0
+  while (a < b) {
+    u32 mid = (a + b + 1) / 2;
+    if (s_start[mid] <= e0) {
+      a = mid;
+    } else {
+      b = mid - 1;
+    }
+  }
+  u32 next = a + 1 < count ? s_start[a + 1] : 0xFFFFFFFFu;
   T buf[kItems];
 #pragma unroll
-  for (int k = 0; k < kItems; ++k) {
-    const u64 i = i0 + k;
-    while (i >= next && r + 1 < runs) {
-      ++r;
-      next = offsets[r + 1];
-      v = values[r];
+  for (u32 j = 0; j < kItems; ++j) {
+    while (e0 + j >= next) {
+      ++a;
+      next = a + 1 < count ? s_start[a + 1] : 0xFFFFFFFFu;
     }
-    buf[k] = v;
+    buf[j] = s_value[a];
   }
-  if (i0 + kItems <= n) {
-    cuda::store_vector(out + i0, buf);
+  T* dst = out + tile0 + e0;
+  if (tile0 + e0 + kItems <= n) {
+    constexpr u32 kPer = cuda::kPerVector<T>;
+#pragma unroll
+    for (u32 c = 0; c < kItems / kPer; ++c) {
+      T part[kPer];
+#pragma unroll
+      for (u32 j = 0; j < kPer; ++j) part[j] = buf[c * kPer + j];
+      cuda::store_vector(dst + c * kPer, part);
+    }
   } else {
-    for (int k = 0; i0 + k < n; ++k) out[i0 + k] = buf[k];
+    for (u32 j = 0; tile0 + e0 + j < n; ++j) dst[j] = buf[j];
   }
 }
 
@@ -371,7 +409,10 @@ Decoder::Decoder(u64 element_count, u32 width, u64 run_count, DecodeVariant vari
                                           static_cast<u64*>(nullptr), SaturatingAdd{}, u64{0},
                                           runs_ + 1));
   std::size_t flood_bytes = 0;
-  if (variant_ == DecodeVariant::flood) {
+  if (variant_ == DecodeVariant::scan) {
+    // The smallest tile (width 4) has the most tiles.
+    tile_run_.resize((n_ + kExpandTile<u32> - 1) / kExpandTile<u32>);
+  } else {
     bool narrow = runs_ >> 32 == 0;
     flood_bytes =
         narrow ? flood_storage<u32>(n_, width_, runs_) : flood_storage<u64>(n_, width_, runs_);
@@ -389,9 +430,14 @@ void Decoder::decode(u8* d_out, cudaStream_t stream) {
     using T = decltype(tag);
     T* out = reinterpret_cast<T*>(d_out);
     if (variant_ == DecodeVariant::scan) {
-      constexpr int kItems = cuda::kPerVector<T>;
-      expand_kernel<T><<<cuda::grid_for((n_ + kItems - 1) / kItems), kBlockThreads, 0, stream>>>(
-          offsets_.data(), runs_, reinterpret_cast<const T*>(values_.data()), n_, out);
+      constexpr u32 kTile = kExpandTile<T>;
+      const u64 tiles = (n_ + kTile - 1) / kTile;
+      tile_runs_kernel<<<cuda::grid_for(tiles), kBlockThreads, 0, stream>>>(
+          offsets_.data(), runs_, n_, kTile, tiles, tile_run_.data());
+      GCB_CUDA_LAUNCHED();
+      expand_kernel<T><<<cuda::grid_for(tiles * kBlockThreads), kBlockThreads, 0, stream>>>(
+          offsets_.data(), tile_run_.data(), runs_, reinterpret_cast<const T*>(values_.data()), n_,
+          out);
       GCB_CUDA_LAUNCHED();
       return;
     }

@@ -101,6 +101,7 @@ class Decoder {
   cuda::DeviceBuffer<std::uint32_t> counts_;
   cuda::DeviceBuffer<std::uint8_t> values_;
   cuda::DeviceBuffer<std::uint64_t> offsets_;
+  cuda::DeviceBuffer<std::uint64_t> tile_run_;  // scan: run of each output tile's first element
   cuda::DeviceBuffer<std::uint8_t> run_index_;  // flood: one run number per element
   cuda::DeviceBuffer<std::uint8_t> temp_;
 };

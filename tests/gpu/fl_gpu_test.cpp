@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <random>
 #include <string>
 
@@ -138,6 +139,7 @@ TEST_F(FlGpu, Corpora) {
     }
   }
   if (files == 0) GTEST_SKIP() << "no corpus file available (see the [ corpus ] lines)";
+  std::printf("[ corpus ] %zu files checked\n", files);
 }
 
 TEST_F(FlGpu, HostileContainersRejected) {
