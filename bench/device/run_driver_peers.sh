@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# One device call for the driver and the peers (issues 5 and 6): builds everything with
+# nvCOMP, runs the nvCOMP GPU tests and memcheck on them, then the gcbench driver on the
+# mirrored Silesia files with GPU and CPU cells side by side, and prints the report's summary.
+# Usage (repository root, carry [".carry"]): bash bench/device/run_driver_peers.sh [SRC]
+# SRC: source tree to build (default .); logs and results go to $OUT.
+set -uo pipefail
+OUT=${OUT:-/tmp/driver-out}
+src=${1:-.}
+root=$PWD
+mkdir -p "$OUT"
+export GCBENCH_CORPUS_MIRROR=$root/.carry/corpora GCBENCH_CORPUS_CACHE=/tmp/gcbench-corpus-cache
+B=/tmp/build-driver-device
+step() { echo "== $1 ($(date +%T))"; }
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
+step configure
+cmake -S "$src" -B $B -G Ninja -DCMAKE_PREFIX_PATH="$root/.carry/prefix" \
+  -DGCBENCH_NVCOMP_ROOT="$root/.carry/nvcomp" >"$OUT/configure.log" 2>&1 ||
+  { tail -30 "$OUT/configure.log"; exit 1; }
+grep "gcbench:" "$OUT/configure.log"
+step build
+cmake --build $B --target gcbench gcbench-report gpu_nvcomp_gpu_test -j16 >"$OUT/build.log" 2>&1 ||
+  { grep -B2 -A12 -E "error|FAILED" "$OUT/build.log" | head -80; exit 1; }
+
+step "nvCOMP GPU tests"
+timeout 120 $B/tests/gpu_nvcomp_gpu_test >"$OUT/nvcomp_test.log" 2>&1
+tail -3 "$OUT/nvcomp_test.log"
+step "memcheck (nvCOMP edge sizes)"
+timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 $B/tests/gpu_nvcomp_gpu_test \
+  --gtest_filter='*EdgeSizes*' >"$OUT/nvcomp_memcheck.log" 2>&1
+echo "memcheck rc=$?: $(grep -E 'ERROR SUMMARY' "$OUT/nvcomp_memcheck.log" | tail -1)"
+
+step "driver: Silesia, GPU and CPU side by side"
+R=$OUT/results
+common=(--corpus silesia --out-dir "$R" --no-progress --benchmark_min_time=0.05)
+timeout 200 $B/bench/driver/gcbench "${common[@]}" \
+  --codecs lz77,fl,rle,rle-cub,zlib,nvcomp-lz4,nvcomp-snappy,nvcomp-cascaded,nvcomp-deflate,nvcomp-zstd \
+  --finder hash --design thread,block --work-items 1024 --element-width 1 --frame-size 1024 \
+  --threads 0,1 --level 6 >"$OUT/driver_main.log" 2>&1
+echo "driver rc=$?"
+# The CPU peers at the levels people use; the slowest (zstd -19) last, so that a timeout
+# loses only its own cells.
+for peer in "libdeflate 1,6,12" "lz4 0,9" "zstd 1,3" "zstd 19"; do
+  set -- $peer
+  timeout 90 $B/bench/driver/gcbench "${common[@]}" --codecs "$1" --level "$2" \
+    >>"$OUT/driver_peers.log" 2>&1
+  echo "driver ($1 levels $2) rc=$?"
+done
+$B/reports/gcbench-report --out "$OUT/report" --print-summary "$R" >"$OUT/report.log" 2>&1
+tar -C "$OUT" -czf "$OUT/results.tgz" results report && rm -rf "$R" "$OUT/report"
+step done
+tail -45 "$OUT/report.log"
