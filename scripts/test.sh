@@ -15,7 +15,7 @@ ctest --test-dir build --output-on-failure -j"$jobs" --timeout 900
 
 echo "== sanitizer build (ASan+UBSan, host code) and CPU tests"
 bash scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGCBENCH_SANITIZE=ON \
-  -DGCBENCH_WITH_CUDA=OFF -DGCBENCH_BUILD_BENCH=OFF -DGCBENCH_WERROR=ON
+  -DGCBENCH_WITH_CUDA=OFF -DGCBENCH_WERROR=ON
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" -L cpu --timeout 1800
 
