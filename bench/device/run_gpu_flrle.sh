@@ -2,7 +2,7 @@
 # One device run for issue 3 (GPU FL and RLE): build, the GPU tests, compute-sanitizer memcheck
 # and racecheck on the GPU test binaries (synthetic cases only, run beside the tests), then the
 # kernel benchmark alone on the GPU, and Nsight Compute's speed-of-light numbers for the first
-# launches of three paths. Full logs land in $OUT (at most 8 files come back from the device
+# launches of five paths. Full logs land in $OUT (at most 8 files come back from the device
 # machine); a short summary is printed last.
 # From the repository root, with .carry/prefix and .carry/corpora carried:
 #   bash bench/device/run_gpu_flrle.sh
@@ -48,10 +48,11 @@ timeout 180 "$BUILD/bench/gcbench-gpu-kernels" >> "$OUT/bench.log" 2>&1
 echo "exit status: $?" >> "$OUT/bench.log"
 
 step "nsight compute"
-for f in 'fl_compress' 'rle_compress/mean_run:8' 'rle_decompress_scan/mean_run:8'; do
-  timeout 90 ncu --clock-control none --section SpeedOfLight --launch-count 8 \
-    "$BUILD/bench/gcbench-gpu-kernels" --benchmark_filter="^$f\$" --benchmark_min_time=0.01 \
-    >> "$OUT/ncu.log" 2>&1
+# Benchmark names carry suffixes (/min_time:..., /manual_time): match on the prefix.
+for f in fl_compress fl_decompress rle_compress/mean_run:8 rle_cub_compress/mean_run:8 \
+  rle_decompress_scan/mean_run:8; do
+  timeout 60 ncu --clock-control none --section SpeedOfLight --launch-count 6 \
+    "$BUILD/bench/gcbench-gpu-kernels" --benchmark_filter="^$f/" >> "$OUT/ncu.log" 2>&1
 done
 
 step summary
@@ -61,7 +62,7 @@ for s in memcheck_fl memcheck_rle racecheck_fl racecheck_rle; do
     | tr '\n' ' ')"
 done
 grep -E "\)x\(|Duration|DRAM Throughput" "$OUT/ncu.log" | sed -E 's/\(unsigned[^)]*\)|Context.*//' \
-  | cut -c1-110 | head -60
+  | cut -c1-110 | head -80
 head -2 "$OUT/bench.log"
 grep -E "ERROR|error|^exit status" "$OUT/bench.log" | head -5
 sed -n '/^path (1 GiB/,$p' "$OUT/bench.log"
