@@ -18,6 +18,7 @@
 #include "bench/driver/progress.hpp"
 #include "bench/driver/recorder.hpp"
 #include "bench/driver/reporter.hpp"
+#include "bench/driver/run_status.hpp"
 #include "bench/driver/verify.hpp"
 #include "gcbench/errors.hpp"
 
@@ -246,7 +247,7 @@ TEST_F(DriverRun, GoodCellsReportVerifiedCounters) {
   run({&cpu}, {&cpu}, cap);
   ASSERT_EQ(cap.got.size(), 4u);
   for (const auto& r : cap.got) {
-    EXPECT_FALSE(r.error_occurred) << r.error_message;
+    EXPECT_FALSE(run_failed(r)) << run_message(r);
     EXPECT_EQ(r.counters.at("verified").value, 1);
     EXPECT_EQ(r.counters.at("compressed_bytes").value, r.counters.at("input_bytes").value + 1);
     EXPECT_GT(r.counters.at("e2e_s").value, 0);
@@ -261,9 +262,9 @@ TEST_F(DriverRun, WrongOutputIsAnErrorNamingTheOffset) {
   run({&bad}, {&bad}, cap);
   ASSERT_EQ(cap.got.size(), 4u);
   for (const auto& r : cap.got) {
-    EXPECT_TRUE(r.error_occurred);
-    EXPECT_NE(r.error_message.find("differs from the input at byte 5"), std::string::npos)
-        << r.error_message;
+    EXPECT_TRUE(run_failed(r));
+    EXPECT_NE(run_message(r).find("differs from the input at byte 5"), std::string::npos)
+        << run_message(r);
   }
 }
 
@@ -273,11 +274,11 @@ TEST_F(DriverRun, GpuContainerMustMatchTheCpuReference) {
   run({&gpu}, {&cpu, &gpu}, cap);
   ASSERT_EQ(cap.got.size(), 4u);
   for (const auto& r : cap.got) {
-    EXPECT_TRUE(r.error_occurred);
+    EXPECT_TRUE(run_failed(r));
     EXPECT_NE(
-        r.error_message.find("GPU container differs from the CPU reference's container at byte 0"),
+        run_message(r).find("GPU container differs from the CPU reference's container at byte 0"),
         std::string::npos)
-        << r.error_message;
+        << run_message(r);
   }
 }
 
@@ -287,7 +288,7 @@ TEST_F(DriverRun, GpuCellsUseKernelTimeAndRefuseZero) {
   run({&gpu}, {&cpu, &gpu}, good);
   ASSERT_EQ(good.got.size(), 4u);
   for (const auto& r : good.got) {
-    ASSERT_FALSE(r.error_occurred) << r.error_message;
+    ASSERT_FALSE(run_failed(r)) << run_message(r);
     EXPECT_DOUBLE_EQ(r.counters.at("kernel_s").value, 0.25);
     EXPECT_NEAR(r.GetAdjustedRealTime() * 1e-9, 0.25, 1e-9);  // manual time = kernel time
   }
@@ -296,8 +297,8 @@ TEST_F(DriverRun, GpuCellsUseKernelTimeAndRefuseZero) {
   Capture bad;
   run({&zero}, {&cpu, &zero}, bad);
   ASSERT_EQ(bad.got.size(), 4u);
-  EXPECT_TRUE(bad.got[0].error_occurred);
-  EXPECT_EQ(bad.got[0].error_message, "GPU codec reported no kernel time");
+  EXPECT_TRUE(run_failed(bad.got[0]));
+  EXPECT_EQ(run_message(bad.got[0]), "GPU codec reported no kernel time");
 }
 
 TEST_F(DriverRun, RecorderWritesOneJsonPerFileAndResumes) {

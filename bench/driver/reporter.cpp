@@ -4,6 +4,8 @@
 
 #include <iostream>
 
+#include "bench/driver/run_status.hpp"
+
 namespace gcbench::driver {
 
 SweepReporter::SweepReporter(std::optional<Progress> progress, Recorder* recorder)
@@ -21,7 +23,7 @@ void SweepReporter::ReportRuns(const std::vector<Run>& runs) {
   console_.ReportRuns(runs);
   if (recorder_ != nullptr && context_) recorder_->record(*context_, runs);
   for (const Run& run : runs) {
-    any_error_ = any_error_ || run.error_occurred;
+    any_error_ = any_error_ || run_failed(run);
     if (progress_) progress_->cell_done(run.run_name.function_name);
   }
 }

@@ -1,0 +1,30 @@
+#pragma once
+// Google Benchmark 1.8 replaced Run::error_occurred / error_message with skipped /
+// skip_message; Debian 12 ships 1.7. These read either.
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <type_traits>
+
+namespace gcbench::driver {
+
+template <typename Run>
+bool run_failed(const Run& run) {
+  if constexpr (requires { run.error_occurred; }) {
+    return run.error_occurred;
+  } else {
+    using Skipped = std::remove_cvref_t<decltype(run.skipped)>;
+    return run.skipped == Skipped::SkippedWithError;
+  }
+}
+
+template <typename Run>
+std::string run_message(const Run& run) {
+  if constexpr (requires { run.error_message; }) {
+    return run.error_message;
+  } else {
+    return run.skip_message;
+  }
+}
+
+}  // namespace gcbench::driver
