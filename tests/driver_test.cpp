@@ -119,6 +119,13 @@ TEST(Options, ParsesOwnFlagsAndMapsAxisFlagsGenerically) {
   EXPECT_EQ(axis_flag("work_items"), "--work-items");
 }
 
+TEST(Options, GpuIterationsArePositive) {
+  EXPECT_EQ(parse_options({}).gpu_iterations, 10);
+  EXPECT_EQ(parse_options({"--gpu-iterations", "3"}).gpu_iterations, 3);
+  EXPECT_THROW(parse_options({"--gpu-iterations=0"}), std::invalid_argument);
+  EXPECT_THROW(parse_options({"--gpu-iterations=2x"}), std::invalid_argument);
+}
+
 TEST(Options, RejectsBadInput) {
   EXPECT_THROW(parse_options({"--device", "tpu"}), std::invalid_argument);
   EXPECT_THROW(parse_options({"--work-items", "1024,,2048"}), std::invalid_argument);

@@ -41,6 +41,8 @@ gcbench flags (--flag=value or --flag value; lists are comma-separated):
                       format), written after every cell; a rerun skips recorded cells
   --list              print the codecs with their axes and defaults, and exit
   --no-progress       no "cell k of N" lines on stderr
+  --gpu-iterations N  timed calls per GPU cell (default 10; Google Benchmark's min time
+                      counts kernel time only, which would mean thousands of calls)
   --<axis> LIST       values of a codec axis, for every selected codec that has it
                       (dashes for underscores: --work-items sets work_items)
 Axis flags of the registered codecs:

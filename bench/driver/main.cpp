@@ -105,7 +105,7 @@ int run(int argc, char** argv) {
         [&cell, &workspace](benchmark::State& s) { run_cell(s, cell, workspace); });
     b->Unit(benchmark::kMillisecond);
     if (cell.codec->info().device == Device::gpu) {
-      b->UseManualTime();
+      b->UseManualTime()->Iterations(options.gpu_iterations);
     } else {
       b->UseRealTime();
     }

@@ -80,6 +80,17 @@ Options parse_options(const std::vector<std::string>& args) {
     } else if (name == "out-dir") {
       if (value->empty()) throw std::invalid_argument("--out-dir needs a directory");
       o.out_dir = *value;
+    } else if (name == "gpu-iterations") {
+      std::size_t used = 0;
+      int n = 0;
+      try {
+        n = std::stoi(*value, &used);
+      } catch (const std::exception&) {
+      }
+      if (used != value->size() || n < 1) {
+        throw std::invalid_argument("--gpu-iterations needs a positive integer");
+      }
+      o.gpu_iterations = n;
     } else {
       std::string axis = name;
       std::replace(axis.begin(), axis.end(), '-', '_');

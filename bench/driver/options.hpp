@@ -17,6 +17,9 @@ struct Options {
   // Axis name (dashes turned into underscores) -> the values given, as typed.
   std::map<std::string, std::vector<std::string>> axis_values;
   std::optional<std::filesystem::path> out_dir;  // one JSON per corpus file, resumable
+  // GPU cells time only their kernels (manual time), far shorter than a call's wall time, so
+  // Google Benchmark's min-time rule would run thousands of calls: they run this many instead.
+  int gpu_iterations = 10;
   bool list = false;
   bool progress = true;
 };
