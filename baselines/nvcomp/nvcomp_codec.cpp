@@ -12,8 +12,10 @@
 #include "codecs/common/device_buffer.hpp"
 #include "gcbench/container.hpp"
 
-// Payload (FormatId::nvcomp): u8 algorithm, u32 chunk_size, u64 chunk_count,
-// u64 compressed_bytes[chunk_count], then the compressed chunks back to back.
+// Payload (FormatId::nvcomp): u8 algorithm, u32 chunk_size, u64 chunk_count, u32 CRC-32 of
+// the rest, u64 compressed_bytes[chunk_count], then the compressed chunks back to back.
+// nvCOMP's decoders can fault on damaged input (seen: an illegal instruction on one flipped
+// byte, which poisons the CUDA context), so the CRC rejects damage on the host before launch.
 
 namespace gcbench::nvcomp {
 namespace {
@@ -104,7 +106,7 @@ class NvcompCodec final : public Codec {
   std::uint64_t max_compressed_size(std::uint64_t n, const Params& params) const override {
     std::size_t chunk = resolve_params(info_.axes, params).at("chunk_size");
     std::size_t chunks = (n + chunk - 1) / chunk;
-    return kContainerHeaderSize + 13 + chunks * (8 + max_output_chunk(chunk));
+    return kContainerHeaderSize + 17 + chunks * (8 + max_output_chunk(chunk));
   }
 
   Bytes compress(ByteSpan input, const Params& params, RunStats* stats) const override {
@@ -155,15 +157,18 @@ class NvcompCodec final : public Codec {
     expect_all_succeeded(batch, n, s, "compression");
     if (stats) *stats = {timer.kernel_s(), timer.transfer_s()};
 
+    Bytes chunks;
+    for (std::size_t b : out_bytes) put_le<std::uint64_t>(chunks, b);
+    for (std::size_t i = 0; i < n; ++i) {
+      chunks.insert(chunks.end(), strided.begin() + i * out_stride,
+                    strided.begin() + i * out_stride + out_bytes[i]);
+    }
     Bytes payload;
     payload.push_back(static_cast<std::uint8_t>(api_.id));
     put_le<std::uint32_t>(payload, static_cast<std::uint32_t>(chunk));
     put_le<std::uint64_t>(payload, n);
-    for (std::size_t b : out_bytes) put_le<std::uint64_t>(payload, b);
-    for (std::size_t i = 0; i < n; ++i) {
-      payload.insert(payload.end(), strided.begin() + i * out_stride,
-                     strided.begin() + i * out_stride + out_bytes[i]);
-    }
+    put_le<std::uint32_t>(payload, crc32_of(chunks));
+    payload.insert(payload.end(), chunks.begin(), chunks.end());
     return wrap_container(FormatId::nvcomp, input, payload);
   }
 
@@ -178,6 +183,10 @@ class NvcompCodec final : public Codec {
     const std::uint64_t original = opened.header.original_size;
     const std::uint64_t n = r.read<std::uint64_t>("chunk count");
     if (n != (original + chunk - 1) / chunk) throw DecodeError("nvCOMP chunk count mismatch");
+    const std::uint32_t crc = r.read<std::uint32_t>("chunk checksum");
+    if (crc != crc32_of(opened.payload.subspan(r.position()))) {
+      throw DecodeError("nvCOMP chunk data damaged (checksum mismatch)");
+    }
     if (n > r.remaining() / 8) throw DecodeError("truncated nvCOMP chunk size table");
     std::vector<std::size_t> comp_bytes(n), out_bytes(n), offsets(n);
     const std::size_t bound = max_output_chunk(chunk);
