@@ -33,8 +33,8 @@ echo "memcheck rc=$?: $(grep -E 'ERROR SUMMARY' "$OUT/nvcomp_memcheck.log" | tai
 
 step "driver: Silesia, GPU and CPU side by side"
 R=$OUT/results
-common=(--corpus silesia --out-dir "$R" --no-progress --benchmark_min_time=0.05)
-timeout 200 $B/bench/driver/gcbench "${common[@]}" \
+common=(--corpus silesia --out-dir "$R" --no-progress)
+timeout 240 $B/bench/driver/gcbench "${common[@]}" \
   --codecs lz77,fl,rle,rle-cub,zlib,nvcomp-lz4,nvcomp-snappy,nvcomp-cascaded,nvcomp-deflate,nvcomp-zstd \
   --finder hash --design thread,block --work-items 1024 --element-width 1 --frame-size 1024 \
   --threads 0,1 --level 6 >"$OUT/driver_main.log" 2>&1
