@@ -43,7 +43,9 @@ echo "driver rc=$?"
 # loses only its own cells.
 for peer in "libdeflate 1,6,12" "lz4 0,9" "zstd 1,3" "zstd 19"; do
   set -- $peer
-  timeout 90 $B/bench/driver/gcbench "${common[@]}" --codecs "$1" --level "$2" \
+  limit=45
+  [[ $2 == 19 ]] && limit=75
+  timeout $limit $B/bench/driver/gcbench "${common[@]}" --codecs "$1" --level "$2" \
     >>"$OUT/driver_peers.log" 2>&1
   echo "driver ($1 levels $2) rc=$?"
 done
