@@ -20,7 +20,7 @@ cmake --build $B --target gpu_lz77_gpu_test gcbench-lz77-gpu -j16 >"$OUT/build.l
   { grep -B2 -A12 -E "error|FAILED" "$OUT/build.log" | head -120; exit 1; }
 
 step "ctest -L gpu -R Lz77Gpu"
-(cd $B && timeout 150 ctest -L gpu -R Lz77Gpu --output-on-failure --timeout 140 -j4) \
+(cd $B && timeout 210 ctest -L gpu -R Lz77Gpu --output-on-failure --timeout 200 -j4) \
   >"$OUT/ctest.log" 2>&1
 ctest_rc=$?
 

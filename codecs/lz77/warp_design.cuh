@@ -22,44 +22,54 @@ using u64 = std::uint64_t;
 
 constexpr u32 kFull = 0xFFFFFFFFu;
 constexpr u32 kSegment = 4096;  // positions per staged segment (the default chunk)
+// Buckets of the index. Any hash of the 3 bytes gives the same matches; 11 bits (not the CPU's
+// 12) keep a warp's shared memory under 32 KB: 7 warps per SM instead of 6.
+constexpr u32 kBucketBits = 11;
+constexpr u32 kBuckets = 1u << kBucketBits;
+
+__device__ __forceinline__ u32 bucket3(const u8* p) {
+  constexpr u32 shift = (kBucketBits + kMinMatch - 1) / kMinMatch;
+  return ((u32{p[0]} << (2 * shift)) ^ (u32{p[1]} << shift) ^ p[2]) & (kBuckets - 1);
+}
 
 constexpr u32 round16(u32 n) {
   return (n + 15) / 16 * 16;
 }
 
-// Shared memory of one warp: the staged bytes, then (hash) the positions sorted by hash and
-// the bucket bounds. Positions fit u16: the region is at most 32767 + 4096 + 257 bytes.
+// Shared memory of one warp: the staged bytes (8 bytes of slack: prefix() reads whole words),
+// then (hash) the positions sorted by hash and the bucket bounds. Positions fit u16: the
+// region is at most 32767 + 4096 + 257 bytes.
 struct Smem {
   u32 region_capacity;  // window + segment + look-ahead
   bool index;
 
-  __host__ __device__ u32 sorted_at() const { return round16(region_capacity); }
+  __host__ __device__ u32 sorted_at() const { return round16(region_capacity + 8); }
   __host__ __device__ u32 starts_at() const { return sorted_at() + round16(2 * region_capacity); }
   __host__ __device__ u32 total() const {
-    return index ? starts_at() + round16(2 * (kHashSize + 1)) : sorted_at();
+    return index ? starts_at() + round16(2 * (kBuckets + 1)) : sorted_at();
   }
 };
 
-// Sorts positions [0, count) by hash3, stable, into `sorted`; bucket h is then
+// Sorts positions [0, count) by bucket3, stable, into `sorted`; bucket h is then
 // sorted[starts[h] .. starts[h + 1]). A counting sort, 32 positions per step: lanes with equal
 // hashes find each other with __match_any_sync and the highest of them bumps the bucket.
 __device__ inline void build_index(const u8* bytes, u32 count, u16* sorted, u16* starts) {
   const u32 lane = threadIdx.x & 31;
   const u32 below = (1u << lane) - 1;
-  for (u32 h = lane; h <= kHashSize; h += 32) starts[h] = 0;
+  for (u32 h = lane; h <= kBuckets; h += 32) starts[h] = 0;
   __syncwarp();
   // Counts of bucket h in starts[h + 1].
   for (u32 base = 0; base < count; base += 32) {
     const u32 r = base + lane;
-    const u32 h = r < count ? hash3(bytes + r) : kHashSize + lane;  // idle lanes: unique keys
+    const u32 h = r < count ? bucket3(bytes + r) : kBuckets + lane;  // idle lanes: unique keys
     const u32 same = __match_any_sync(kFull, h);
     if (r < count && (same >> lane) == 1u)
       starts[h + 1] = static_cast<u16>(starts[h + 1] + __popc(same));
     __syncwarp();
   }
-  // Exclusive prefix sum in place, 128 buckets per lane: starts[h + 1] becomes the start of
+  // Exclusive prefix sum in place, kPer buckets per lane: starts[h + 1] becomes the start of
   // bucket h, the scatter's cursor; after the scatter it is the end of bucket h.
-  constexpr u32 kPer = kHashSize / 32;
+  constexpr u32 kPer = kBuckets / 32;
   u32 sum = 0;
   for (u32 i = 0; i < kPer; ++i) sum += starts[1 + lane * kPer + i];
   u32 incl = sum;
@@ -76,7 +86,7 @@ __device__ inline void build_index(const u8* bytes, u32 count, u16* sorted, u16*
   __syncwarp();
   for (u32 base = 0; base < count; base += 32) {
     const u32 r = base + lane;
-    const u32 h = r < count ? hash3(bytes + r) : kHashSize + lane;
+    const u32 h = r < count ? bucket3(bytes + r) : kBuckets + lane;
     const u32 same = __match_any_sync(kFull, h);
     if (r < count) sorted[starts[h + 1] + __popc(same & below)] = static_cast<u16>(r);
     __syncwarp();
@@ -107,18 +117,31 @@ __device__ __forceinline__ u32 match_key(u32 n, u32 d) {
   return n >= kMinMatch ? (n << 16) | (0xFFFFu - d) : 0u;
 }
 
+// Four bytes from any shared-memory address: two aligned words, funnel-shifted.
+__device__ __forceinline__ u32 load4(const u8* p) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const u32* w = reinterpret_cast<const u32*>(a & ~std::uintptr_t{3});
+  return __funnelshift_r(w[0], w[1], 8 * static_cast<u32>(a & 3));
+}
+
+// Common prefix of a[0..cap) and b[0..cap), four bytes per step (bytes past cap may be read,
+// up to 7 past the region: the slack, but never count).
 __device__ __forceinline__ u32 prefix(const u8* a, const u8* b, u32 cap) {
-  u32 n = 0;
-  while (n < cap && a[n] == b[n]) ++n;
-  return n;
+  for (u32 n = 0; n < cap; n += 4) {
+    const u32 x = load4(a + n) ^ load4(b + n);
+    if (x != 0) return min(n + (__ffs(x) - 1) / 8, cap);
+  }
+  return cap;
 }
 
 // Longest-nearest match at region offset r: the bucket entries before r, nearest first, 32
-// per step, until one reaches the cap or leaves the window. Returns a match_key.
+// per step, until one reaches the cap or leaves the window. Returns a match_key. After the
+// first step a candidate must beat the best so far, so one byte (at the best length) rules
+// out most of them.
 __device__ inline u32 longest_hash(const u8* bytes, const u16* sorted, const u16* starts, u32 r,
                                    u32 window, u32 cap) {
   const u32 lane = threadIdx.x & 31;
-  const u32 h = hash3(bytes + r);
+  const u32 h = bucket3(bytes + r);
   const u32 b0 = starts[h];
   u32 best = 0;
   for (u32 top = find_in_bucket(sorted, b0, starts[h + 1], r); top > b0;
@@ -129,7 +152,10 @@ __device__ inline u32 longest_hash(const u8* bytes, const u16* sorted, const u16
       const u32 s = sorted[top - 1 - lane];
       const u32 d = r - s;
       beyond = d > window;
-      if (!beyond) key = match_key(prefix(bytes + s, bytes + r, cap), d);
+      const u32 bl = best >> 16;
+      if (!beyond && bytes[s + bl] == bytes[r + bl]) {
+        key = match_key(prefix(bytes + s, bytes + r, cap), d);
+      }
     }
     best = max(best, __reduce_max_sync(kFull, key));
     if ((best >> 16) == cap || __any_sync(kFull, beyond)) break;
@@ -143,7 +169,9 @@ __device__ inline u32 longest_brute(const u8* bytes, u32 r, u32 window, u32 cap)
   u32 best = 0;
   for (u32 d0 = 1; d0 <= window; d0 += 32) {
     const u32 d = d0 + lane;
-    const u32 key = d <= window ? match_key(prefix(bytes + r - d, bytes + r, cap), d) : 0u;
+    const u32 bl = best >> 16;
+    const bool fit = d <= window && bytes[r - d + bl] == bytes[r + bl];
+    const u32 key = fit ? match_key(prefix(bytes + r - d, bytes + r, cap), d) : 0u;
     best = max(best, __reduce_max_sync(kFull, key));
     if ((best >> 16) == cap) break;
   }
