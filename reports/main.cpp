@@ -20,7 +20,8 @@ gcbench::reports::Defaults registry_defaults() {
   gcbench::reports::Defaults d;
   for (const auto& codec : gcbench::registry()) {
     for (const auto& axis : codec->info().axes) {
-      d[codec->info().name].emplace(axis.name, axis.format(axis.default_value));
+      d[codec->info().name + "/" + gcbench::to_string(codec->info().device)].emplace(
+          axis.name, axis.format(axis.default_value));
     }
   }
   return d;

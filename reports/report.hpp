@@ -13,7 +13,7 @@ namespace gcbench::reports {
 
 struct ReportOptions {
   std::filesystem::path out_dir;
-  Defaults defaults;                                           // codec -> axis -> default value
+  Defaults defaults;                                           // codec/device -> axis -> default
   std::map<std::string, std::vector<std::string>> file_order;  // corpus -> manifest order
 };
 

@@ -36,7 +36,7 @@ TableBuilder::TableBuilder(const ResultSet& set, Defaults defaults, std::string 
 
 const Measurement* TableBuilder::find(const std::string& file, const Query& query,
                                       bool errors) const {
-  const auto defaults = defaults_.find(query.codec);
+  const auto defaults = defaults_.find(query.codec + "/" + query.device);
   for (const Measurement& m : set_.cells) {
     const driver::CellId& id = m.id;
     if (id.codec != query.codec || id.device != query.device || id.direction != query.direction ||

@@ -65,7 +65,8 @@ struct Table {
   std::optional<Row> total;
 };
 
-// Codec name -> axis -> default value as formatted in cell names.
+// "<codec>/<device>" -> axis -> default value as formatted in cell names (a codec's CPU and
+// GPU implementations may have different speed-only axes and defaults).
 using Defaults = std::map<std::string, std::map<std::string, std::string>>;
 
 class TableBuilder {

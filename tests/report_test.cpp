@@ -18,8 +18,9 @@ namespace {
 using json = nlohmann::json;
 
 const Defaults kDefaults = {
-    {"lz77", {{"finder", "hash"}, {"work_items", "1024"}, {"decode_mode", "parallel"}}},
-    {"zlib", {{"level", "6"}}}};
+    {"lz77/cpu", {{"finder", "hash"}, {"work_items", "1024"}, {"decode_mode", "parallel"}}},
+    {"lz77/gpu", {{"finder", "hash"}, {"work_items", "1024"}, {"decode_mode", "auto"}}},
+    {"zlib/cpu", {{"level", "6"}}}};
 
 json row(const std::string& name, double time_ms, json counters) {
   json r = {{"name", name + "/real_time"},
@@ -146,6 +147,21 @@ TEST(Tables, BlanksCarryTheirReason) {
       *b.value("a.txt", Query{"lz77", "cpu", "compress", {{"work_items", "2048"}}, Quantity::time})
            .value,
       0.004);
+}
+
+TEST(Tables, CpuAndGpuCellsEachMatchTheirOwnDefaults) {
+  json doc = sample();
+  doc["context"]["gpu"] = "NVIDIA H200";
+  doc["benchmarks"].push_back(
+      row("lz77/gpu/compress/cant/a.txt/finder:hash/work_items:1024/decode_mode:auto", 1,
+          {{"input_bytes", 1000}, {"compressed_bytes", 900}}));
+  ResultSet set;
+  add_results(set, doc);
+  TableBuilder b(set, kDefaults, "cant", set.files_of("cant"));
+  EXPECT_DOUBLE_EQ(*b.value("a.txt", Query{"lz77", "gpu", "compress", {}, Quantity::time}).value,
+                   0.001);
+  EXPECT_DOUBLE_EQ(*b.value("a.txt", Query{"lz77", "cpu", "compress", {}, Quantity::time}).value,
+                   0.003);
 }
 
 TEST(Tables, T2HasAColumnPerWorkItemCountAndT1IsBlankWithoutADevice) {
