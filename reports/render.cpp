@@ -62,12 +62,14 @@ std::string format_value(const Value& v, Unit unit) {
       return fmt::format("{:.0f}", *v.value);
     case Unit::ratio:
       return fmt::format("{:.3f}", *v.value);
+    case Unit::gb_per_s:
+      return fmt::format("{:.3g}", *v.value);
   }
   return "";
 }
 
 std::string to_markdown(const Table& t) {
-  std::string out = "| file |";
+  std::string out = "| " + t.label_header + " |";
   std::string rule = "|---|";
   for (const Column& c : t.columns) {
     out += fmt::format(" {} |", c.header);
@@ -85,7 +87,7 @@ std::string to_markdown(const Table& t) {
 }
 
 std::string to_csv(const Table& t) {
-  std::string out = "file";
+  std::string out = csv_field(t.label_header);
   for (const Column& c : t.columns) out += fmt::format(",{}", csv_field(c.csv));
   out += "\n";
   for_each_row(t, [&](const Row& r, bool) {
@@ -100,7 +102,8 @@ std::string to_csv(const Table& t) {
 
 std::string to_latex(const Table& t) {
   std::string out = "\\begin{table}[ht]\n\\centering\n\\small\n\\begin{tabular}{l" +
-                    std::string(t.columns.size(), 'r') + "}\n\\toprule\nfile";
+                    std::string(t.columns.size(), 'r') + "}\n\\toprule\n" +
+                    latex_escape(t.label_header);
   for (const Column& c : t.columns) out += fmt::format(" & {}", latex_escape(c.header));
   out += " \\\\\n\\midrule\n";
   for_each_row(t, [&](const Row& r, bool total) {

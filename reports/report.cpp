@@ -7,6 +7,7 @@
 
 #include "reports/render.hpp"
 #include "reports/svg.hpp"
+#include "reports/variants.hpp"
 
 namespace gcbench::reports {
 namespace fs = std::filesystem;
@@ -147,6 +148,7 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
     const Table summary = summary_table(b);
     written.summaries[corpus] = to_markdown(summary);
     md += table_section(summary, dir, corpus);
+    md += table_section(variants_table(set, corpus), dir, corpus);
     md += write_plots(b, files, dir / "plots", corpus + "/plots");
     if (b.has_codec("lz77")) {
       md += "## " + corpus + ": LZ77 (thesis tables)\n\n";

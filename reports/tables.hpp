@@ -11,7 +11,7 @@
 
 namespace gcbench::reports {
 
-enum class Unit { seconds, bytes, ratio };
+enum class Unit { seconds, bytes, ratio, gb_per_s };
 
 // What a column reads from a measurement.
 enum class Quantity {
@@ -63,6 +63,7 @@ struct Table {
   std::vector<Column> columns;
   std::vector<Row> rows;
   std::optional<Row> total;
+  std::string label_header = "file";  // what the rows are
 };
 
 // "<codec>/<device>" -> axis -> default value as formatted in cell names (a codec's CPU and

@@ -11,6 +11,7 @@
 #include "reports/report.hpp"
 #include "reports/results.hpp"
 #include "reports/tables.hpp"
+#include "reports/variants.hpp"
 
 namespace gcbench::reports {
 namespace {
@@ -162,6 +163,23 @@ TEST(Tables, CpuAndGpuCellsEachMatchTheirOwnDefaults) {
                    0.001);
   EXPECT_DOUBLE_EQ(*b.value("a.txt", Query{"lz77", "cpu", "compress", {}, Quantity::time}).value,
                    0.003);
+}
+
+TEST(Variants, CorpusTotalsPerVariantWithFailedOrPartialOnesLeftOut) {
+  const Table t = variants_table(sample_set(), "cant");
+  EXPECT_EQ(t.label_header, "variant");
+  // zlib: 4000 bytes in 2 files, 1400 out, 2 ms each: 4000 B / 4 ms = 0.001 GB/s. LZ77's
+  // ratio is the raw container's (2 x its entropy size here), not the entropy-coded one.
+  EXPECT_EQ(to_csv(t),
+            "variant,ratio,compress_gbps,compress_e2e_gbps,decompress_gbps,decompress_e2e_gbps\n"
+            "lz77/cpu/finder:hash/work_items:1024/decode_mode:parallel,1.000,0.000667,0.000667,"
+            "n/a (not measured),n/a (not measured)\n"
+            "lz77/cpu/finder:hash/work_items:2048/decode_mode:parallel,1.000,0.0005,0.0005,"
+            "n/a (not measured),n/a (not measured)\n"
+            "zlib/cpu/level:6,2.857,0.001,0.001,n/a (not measured),n/a (not measured)\n");
+  EXPECT_NE(t.caption.find("Left out (a file missing or failed): "
+                           "lz77/cpu/finder:brute/work_items:1024/decode_mode:parallel"),
+            std::string::npos);
 }
 
 TEST(Tables, T2HasAColumnPerWorkItemCountAndT1IsBlankWithoutADevice) {

@@ -1,0 +1,95 @@
+#include "reports/variants.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+namespace gcbench::reports {
+namespace {
+
+struct Totals {
+  std::set<std::string> files;
+  double input = 0, compressed = 0;
+  double compress_s = 0, compress_e2e_s = 0;
+  double decompress_s = 0, decompress_e2e_s = 0;
+  bool failed = false;
+};
+
+std::string variant_label(const driver::CellId& id) {
+  std::string label = id.codec + "/" + id.device;
+  for (const auto& [axis, value] : id.params) label += "/" + axis + ":" + value;
+  return label;
+}
+
+Value per_second(double bytes, double seconds) {
+  if (seconds <= 0) return Value::blank("no time");
+  return Value::of(bytes / seconds * 1e-9);
+}
+
+}  // namespace
+
+Table variants_table(const ResultSet& set, const std::string& corpus) {
+  std::map<std::string, Totals> variants;
+  std::set<std::string> files;
+  for (const Measurement& m : set.cells) {
+    if (m.id.corpus != corpus) continue;
+    Totals& t = variants[variant_label(m.id)];
+    if (m.error) {
+      t.failed = true;
+      continue;
+    }
+    const double e2e = m.counter("e2e_s", m.time_s);
+    if (m.id.direction == "compress") {
+      files.insert(m.id.file);
+      t.files.insert(m.id.file);
+      t.input += m.counter("input_bytes", 0);
+      t.compressed += m.counter("compressed_bytes", 0);
+      t.compress_s += m.time_s;
+      t.compress_e2e_s += e2e;
+    } else {
+      t.decompress_s += m.time_s;
+      t.decompress_e2e_s += e2e;
+    }
+  }
+
+  Table table;
+  table.id = "variants";
+  table.label_header = "variant";
+  table.title = "Every variant on the " + corpus + " total";
+  auto column = [](const char* header, const char* csv, Unit unit) {
+    return Column{header, csv, unit, {}};
+  };
+  table.columns = {column("ratio", "ratio", Unit::ratio),
+                   column("compress GB/s", "compress_gbps", Unit::gb_per_s),
+                   column("compress e2e GB/s", "compress_e2e_gbps", Unit::gb_per_s),
+                   column("decompress GB/s", "decompress_gbps", Unit::gb_per_s),
+                   column("decompress e2e GB/s", "decompress_e2e_gbps", Unit::gb_per_s)};
+  std::vector<std::string> left_out;
+  for (const auto& [label, t] : variants) {
+    if (t.failed || t.files != files) {
+      left_out.push_back(label);
+      continue;
+    }
+    table.rows.push_back(
+        {label,
+         {t.compressed > 0 ? Value{t.input / t.compressed, {}, t.input, t.compressed}
+                           : Value::blank("no compressed_bytes"),
+          per_second(t.input, t.compress_s), per_second(t.input, t.compress_e2e_s),
+          t.decompress_s > 0 ? per_second(t.input, t.decompress_s) : Value::blank("not measured"),
+          t.decompress_e2e_s > 0 ? per_second(t.input, t.decompress_e2e_s)
+                                 : Value::blank("not measured")}});
+  }
+  table.caption = fmt::format(
+      "Over the {} file(s) measured. Ratio = total original / total compressed; GB/s = total "
+      "original bytes / total time (GPU: kernel time from CUDA events; e2e: whole call with "
+      "transfers and host work; CPU: wall time both).",
+      files.size());
+  if (!left_out.empty()) {
+    table.caption +=
+        fmt::format(" Left out (a file missing or failed): {}.", fmt::join(left_out, ", "));
+  }
+  return table;
+}
+
+}  // namespace gcbench::reports

@@ -1,0 +1,17 @@
+#pragma once
+// Every codec variant measured on a corpus, over the corpus total: the one table where gcbench's
+// codecs, gzip and the peers (CPU and GPU) stand side by side.
+#include <string>
+
+#include "reports/results.hpp"
+#include "reports/tables.hpp"
+
+namespace gcbench::reports {
+
+// Rows: "<codec>/<device>/<axis>:<value>/..." for every parameter point compressed on all
+// `files_measured` files of `corpus`; columns: ratio, compression and decompression throughput
+// (GB/s of input; GPU: kernel time and end to end). A variant that misses a file or failed on
+// one is left out and named in the caption.
+Table variants_table(const ResultSet& set, const std::string& corpus);
+
+}  // namespace gcbench::reports
