@@ -34,7 +34,8 @@ Params resolve_params(const std::vector<AxisSpec>& axes, const Params& given) {
   Params out;
   for (const auto& axis : axes) out[axis.name] = axis.default_value;
   for (const auto& [key, value] : given) {
-    auto it = std::find_if(axes.begin(), axes.end(), [&](const AxisSpec& a) { return a.name == key; });
+    auto it = std::find_if(axes.begin(), axes.end(),
+                           [&name = key](const AxisSpec& a) { return a.name == name; });
     if (it == axes.end()) throw ParamError("unknown parameter '" + key + "'");
     if (!it->accepts(value)) {
       throw ParamError("parameter " + key + "=" + std::to_string(value) + " is out of range");
