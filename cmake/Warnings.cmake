@@ -1,4 +1,4 @@
-# Warnings on for all host and device code; sanitizer flags for host code when asked.
+# Warnings on for all host and device code; sanitizer and fuzzing flags for host code when asked.
 set(GCBENCH_CXX_WARNINGS -Wall -Wextra -Wpedantic -Wshadow)
 if(GCBENCH_WERROR)
   list(APPEND GCBENCH_CXX_WARNINGS -Werror)
@@ -15,6 +15,12 @@ function(gcbench_set_warnings target)
     $<$<COMPILE_LANGUAGE:CXX>:${GCBENCH_CXX_WARNINGS}>
     $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra,-Wno-restrict --Werror=all-warnings>)
 endfunction()
+
+if(GCBENCH_FUZZ)
+  # Coverage feedback from every library the fuzzers reach, not only from their entry points.
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=fuzzer-no-link,address,undefined>)
+  add_link_options(-fsanitize=address,undefined)
+endif()
 
 if(GCBENCH_SANITIZE)
   add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined>

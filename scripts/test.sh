@@ -25,7 +25,8 @@ if command -v clang++ >/dev/null; then
     -DGCBENCH_WITH_CUDA=OFF -DGCBENCH_BUILD_TESTS=OFF -DGCBENCH_BUILD_BENCH=OFF
   for fuzzer in build-fuzz/tests/fuzz/fuzz_*; do
     [[ -x $fuzzer ]] || continue
-    "$fuzzer" -max_total_time="${GCBENCH_FUZZ_SECONDS:-10}" -print_final_stats=0 2>&1 | tail -n 2
+    echo "$(basename "$fuzzer"):"
+    "$fuzzer" -max_total_time="${GCBENCH_FUZZ_SECONDS:-10}" 2>&1 | grep -E "DONE|ERROR|SUMMARY" | tail -n 2
   done
 else
   echo "== libFuzzer smoke skipped: clang++ not found"
