@@ -13,14 +13,14 @@ export GCBENCH_CORPUS_MIRROR=$root/.carry/corpora GCBENCH_CORPUS_CACHE=/tmp/gcbe
 B=/tmp/build-driver-device
 step() { echo "== $1 ($(date +%T))"; }
 
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 step configure
 cmake -S "$src" -B $B -G Ninja -DCMAKE_PREFIX_PATH="$root/.carry/prefix" \
-  -DGCBENCH_NVCOMP_ROOT="$root/.carry/nvcomp" >"$OUT/configure.log" 2>&1 ||
-  { tail -30 "$OUT/configure.log"; exit 1; }
-grep "gcbench:" "$OUT/configure.log"
+  -DGCBENCH_NVCOMP_ROOT="$root/.carry/nvcomp" >"$OUT/build.log" 2>&1 ||
+  { tail -30 "$OUT/build.log"; exit 1; }
+grep "gcbench:" "$OUT/build.log"
 step build
-cmake --build $B --target gcbench gcbench-report gpu_nvcomp_gpu_test -j16 >"$OUT/build.log" 2>&1 ||
+cmake --build $B --target gcbench gcbench-report gpu_nvcomp_gpu_test -j16 >>"$OUT/build.log" 2>&1 ||
   { grep -B2 -A12 -E "error|FAILED" "$OUT/build.log" | head -80; exit 1; }
 
 step "nvCOMP GPU tests"
@@ -33,16 +33,17 @@ echo "memcheck rc=$?: $(grep -E 'ERROR SUMMARY' "$OUT/nvcomp_memcheck.log" | tai
 
 step "driver: Silesia, GPU and CPU side by side"
 R=$OUT/results
-common=(--corpus silesia --out-dir "$R" --no-progress)
-timeout 240 $B/bench/driver/gcbench "${common[@]}" \
+common=(--corpus silesia --out-dir "$R" --no-progress --gpu-iterations 3)
+timeout 300 $B/bench/driver/gcbench "${common[@]}" \
   --codecs lz77,fl,rle,rle-cub,zlib,nvcomp-lz4,nvcomp-snappy,nvcomp-cascaded,nvcomp-deflate,nvcomp-zstd \
-  --finder hash --design thread,block --work-items 1024 --element-width 1 --frame-size 1024 \
+  --finder hash --design thread,block,warp --work-items 1024 --element-width 1 --frame-size 1024 \
   --threads 0,1 --level 6 >"$OUT/driver_main.log" 2>&1
 echo "driver rc=$?"
 # The CPU peers at the levels people use; the slowest (zstd -19) last, so that a timeout
 # loses only its own cells.
 for peer in "libdeflate 1,6,12" "lz4 0,9" "zstd 1,3" "zstd 19"; do
   set -- $peer
+  grep -q "peer $1 ON" "$OUT/build.log" || { echo "driver ($1): not built"; continue; }
   limit=45
   [[ $2 == 19 ]] && limit=75
   timeout $limit $B/bench/driver/gcbench "${common[@]}" --codecs "$1" --level "$2" \
@@ -50,6 +51,8 @@ for peer in "libdeflate 1,6,12" "lz4 0,9" "zstd 1,3" "zstd 19"; do
   echo "driver ($1 levels $2) rc=$?"
 done
 $B/reports/gcbench-report --out "$OUT/report" --print-summary "$R" >"$OUT/report.log" 2>&1
+cp "$OUT/report/silesia/variants.md" "$OUT/variants.md"
 tar -C "$OUT" -czf "$OUT/results.tgz" results report && rm -rf "$R" "$OUT/report"
 step done
-tail -45 "$OUT/report.log"
+tail -14 "$OUT/report.log"
+cat "$OUT/variants.md"
