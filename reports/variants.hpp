@@ -8,10 +8,10 @@
 
 namespace gcbench::reports {
 
-// Rows: "<codec>/<device>/<axis>:<value>/..." for every parameter point compressed on all
-// `files_measured` files of `corpus`; columns: ratio, compression and decompression throughput
-// (GB/s of input; GPU: kernel time and end to end). A variant that misses a file or failed on
-// one is left out and named in the caption.
+// Rows: "<codec>/<device>/<axis>:<value>/..." for every parameter point measured on `corpus`,
+// totalled over the files that every variant compressed (named in the caption); columns: ratio,
+// compression and decompression throughput (GB/s of input; GPU: kernel time and end to end).
+// A variant that failed on a file is left out and named in the caption.
 Table variants_table(const ResultSet& set, const std::string& corpus);
 
 }  // namespace gcbench::reports

@@ -177,9 +177,23 @@ TEST(Variants, CorpusTotalsPerVariantWithFailedOrPartialOnesLeftOut) {
             "lz77/cpu/finder:hash/work_items:2048/decode_mode:parallel,1.000,0.0005,0.0005,"
             "n/a (not measured),n/a (not measured)\n"
             "zlib/cpu/level:6,2.857,0.001,0.001,n/a (not measured),n/a (not measured)\n");
-  EXPECT_NE(t.caption.find("Left out (a file missing or failed): "
+  EXPECT_NE(t.caption.find("Left out (failed on a file): "
                            "lz77/cpu/finder:brute/work_items:1024/decode_mode:parallel"),
             std::string::npos);
+}
+
+TEST(Variants, TotalsCoverOnlyTheFilesEveryVariantCompressed) {
+  json doc = sample();
+  doc["benchmarks"].push_back(row("zlib/cpu/compress/cant/c2.txt/level:6", 2,
+                                  {{"input_bytes", 5000}, {"compressed_bytes", 100}}));
+  ResultSet set;
+  add_results(set, doc);
+  const Table t = variants_table(set, "cant");
+  EXPECT_NE(t.caption.find("Over the 2 file(s) every variant compressed: a.txt, b.txt."),
+            std::string::npos)
+      << t.caption;
+  ASSERT_EQ(t.rows.size(), 3u);
+  EXPECT_DOUBLE_EQ(*t.rows[2].values[0].value, 4000.0 / 1400.0);  // zlib without c2.txt
 }
 
 TEST(Tables, T2HasAColumnPerWorkItemCountAndT1IsBlankWithoutADevice) {
