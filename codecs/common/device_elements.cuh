@@ -6,23 +6,29 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "codecs/common/elements.hpp"
 #include "cuda_check.hpp"
 
 namespace gcbench::cuda {
 
 inline constexpr int kBlockThreads = 256;
 
-// Calls f(T{}) with T the unsigned integer type of `width` bytes (1, 2 or 4).
-template <typename F>
-decltype(auto) with_element_type(std::uint32_t width, F&& f) {
-  switch (width) {
-    case 1:
-      return f(std::uint8_t{});
-    case 2:
-      return f(std::uint16_t{});
-    default:
-      return f(std::uint32_t{});
+using gcbench::with_element_type;
+
+// Largest i in [lo, hi] with offsets[i] <= x, for strictly increasing offsets (validated) and
+// offsets[lo] <= x: the frame holding a bit (FL) or the run holding an element (RLE).
+__device__ __forceinline__ std::uint64_t last_at_or_below(const std::uint64_t* offsets,
+                                                          std::uint64_t lo, std::uint64_t hi,
+                                                          std::uint64_t x) {
+  while (lo < hi) {
+    std::uint64_t mid = lo + (hi - lo + 1) / 2;
+    if (offsets[mid] <= x) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
   }
+  return lo;
 }
 
 // Blocks of kBlockThreads for `threads` threads; throws when the grid would exceed CUDA's limit.

@@ -17,12 +17,28 @@ struct ElementView {
   std::uint32_t at(std::uint64_t i) const {
     const std::uint8_t* p = bytes.data() + i * width;
     switch (width) {
-      case 1: return p[0];
-      case 2: return load_le<std::uint16_t>(p);
-      default: return load_le<std::uint32_t>(p);
+      case 1:
+        return p[0];
+      case 2:
+        return load_le<std::uint16_t>(p);
+      default:
+        return load_le<std::uint32_t>(p);
     }
   }
 };
+
+// Calls f(T{}) with T the unsigned integer type of `width` bytes (1, 2 or 4).
+template <typename F>
+decltype(auto) with_element_type(std::uint32_t width, F&& f) {
+  switch (width) {
+    case 1:
+      return f(std::uint8_t{});
+    case 2:
+      return f(std::uint16_t{});
+    default:
+      return f(std::uint32_t{});
+  }
+}
 
 inline void store_element(std::uint8_t* p, std::uint32_t width, std::uint32_t v) {
   for (std::uint32_t i = 0; i < width; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));

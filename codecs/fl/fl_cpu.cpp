@@ -228,18 +228,9 @@ class FlCpuCodec final : public Codec {
     Params p = resolve_params(info_.axes, params);
     auto frame_size = static_cast<std::uint32_t>(p.at("frame_size"));
     int threads = thread_count(p);
-    Bytes payload;
-    switch (p.at("element_width")) {
-      case 1:
-        payload = compress_as<std::uint8_t>(input, frame_size, threads);
-        break;
-      case 2:
-        payload = compress_as<std::uint16_t>(input, frame_size, threads);
-        break;
-      default:
-        payload = compress_as<std::uint32_t>(input, frame_size, threads);
-        break;
-    }
+    Bytes payload = with_element_type(
+        static_cast<std::uint32_t>(p.at("element_width")),
+        [&](auto tag) { return compress_as<decltype(tag)>(input, frame_size, threads); });
     return wrap_container(FormatId::fl, input, payload);
   }
 
@@ -248,17 +239,8 @@ class FlCpuCodec final : public Codec {
     OpenedContainer c = open_container(container, FormatId::fl);
     ParsedPayload p = parse_payload(c.payload, c.header.original_size);
     Bytes out(c.header.original_size);
-    switch (p.layout.element_width) {
-      case 1:
-        decompress_as<std::uint8_t>(p, threads, out.data());
-        break;
-      case 2:
-        decompress_as<std::uint16_t>(p, threads, out.data());
-        break;
-      default:
-        decompress_as<std::uint32_t>(p, threads, out.data());
-        break;
-    }
+    with_element_type(p.layout.element_width,
+                      [&](auto tag) { decompress_as<decltype(tag)>(p, threads, out.data()); });
     std::copy(p.tail.begin(), p.tail.end(), out.end() - static_cast<std::ptrdiff_t>(p.tail.size()));
     verify_original(c.header, out);
     return out;

@@ -45,18 +45,10 @@ __device__ __forceinline__ u64 frame_len(u64 f, u64 n, u32 fs) {
   return n - start < fs ? n - start : fs;
 }
 
-// Largest f in [lo, hi] with offsets[f] <= bit; offsets strictly increase (every frame has at
-// least one element of at least one bit) and offsets[lo] <= bit.
+// The frame holding bit `bit`; frame offsets strictly increase because every frame has at
+// least one element of at least one bit.
 __device__ __forceinline__ u64 frame_of_bit(const u64* offsets, u64 lo, u64 hi, u64 bit) {
-  while (lo < hi) {
-    u64 mid = lo + (hi - lo + 1) / 2;
-    if (offsets[mid] <= bit) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  return lo;
+  return cuda::last_at_or_below(offsets, lo, hi, bit);
 }
 
 template <typename T>

@@ -131,17 +131,8 @@ class RleCpuCodec final : public Codec {
     auto chunks = std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), p.layout.run_count);
     std::vector<std::uint64_t> start = run_offsets(p, chunks);
     Bytes out(c.header.original_size);
-    switch (p.layout.element_width) {
-      case 1:
-        expand_all<std::uint8_t>(p, start, out.data());
-        break;
-      case 2:
-        expand_all<std::uint16_t>(p, start, out.data());
-        break;
-      default:
-        expand_all<std::uint32_t>(p, start, out.data());
-        break;
-    }
+    with_element_type(p.layout.element_width,
+                      [&](auto tag) { expand_all<decltype(tag)>(p, start, out.data()); });
     std::copy(p.tail.begin(), p.tail.end(), out.end() - static_cast<std::ptrdiff_t>(p.tail.size()));
     verify_original(c.header, out);
     return out;

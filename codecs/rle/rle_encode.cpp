@@ -9,6 +9,8 @@
 #include <limits>
 #include <vector>
 
+#include "codecs/common/elements.hpp"
+
 #include "codecs/rle/rle_payload.hpp"
 
 namespace gcbench::rle {
@@ -161,14 +163,8 @@ Bytes encode_as(ByteSpan input, int threads, std::uint64_t max_count) {
 
 Bytes encode_payload(ByteSpan input, std::uint32_t element_width, int threads,
                      std::uint64_t max_count) {
-  switch (element_width) {
-    case 1:
-      return encode_as<std::uint8_t>(input, threads, max_count);
-    case 2:
-      return encode_as<std::uint16_t>(input, threads, max_count);
-    default:
-      return encode_as<std::uint32_t>(input, threads, max_count);
-  }
+  return with_element_type(
+      element_width, [&](auto tag) { return encode_as<decltype(tag)>(input, threads, max_count); });
 }
 
 }  // namespace gcbench::rle

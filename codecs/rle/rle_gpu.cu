@@ -203,17 +203,9 @@ auto count_iterator(const u32* counts, u64 runs) {
                                          CountAt{counts, runs});
 }
 
-// Largest r in [lo, hi] with offsets[r] <= i (offsets strictly increase once validated).
+// The run holding element i (run offsets strictly increase once the counts are validated).
 __device__ __forceinline__ u64 run_of(const u64* offsets, u64 lo, u64 hi, u64 i) {
-  while (lo < hi) {
-    u64 mid = lo + (hi - lo + 1) / 2;
-    if (offsets[mid] <= i) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  return lo;
+  return cuda::last_at_or_below(offsets, lo, hi, i);
 }
 
 // Variant scan. Output tiles of kExpandTile elements; tile_run[t] = the run holding tile t's
