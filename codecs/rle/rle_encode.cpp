@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "codecs/common/elements.hpp"
-
 #include "codecs/rle/rle_payload.hpp"
 
 namespace gcbench::rle {
