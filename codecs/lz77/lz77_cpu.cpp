@@ -79,12 +79,12 @@ class CpuCodec final : public Codec {
 
   std::uint64_t max_compressed_size(std::uint64_t input_size, const Params& params) const override {
     return kContainerHeaderSize +
-           max_payload_size(layout_of(input_size, resolve_params(info_.axes, params)));
+           max_payload_size(layout_for(input_size, resolve_params(info_.axes, params)));
   }
 
   Bytes compress(ByteSpan input, const Params& params, RunStats* /*stats*/) const override {
     const Params p = resolve_params(info_.axes, params);
-    const Layout l = layout_of(input.size(), p);
+    const Layout l = layout_for(input.size(), p);
     const auto finder = static_cast<Finder>(p.at("finder"));
     const std::uint32_t triple_bytes = l.geo().triple_bytes;
     std::vector<Bytes> packed(l.chunk_count);
@@ -126,12 +126,6 @@ class CpuCodec final : public Codec {
   }
 
  private:
-  static Layout layout_of(std::uint64_t size, const Params& p) {
-    return make_layout(
-        size, static_cast<Config>(p.at("config")), static_cast<WindowScope>(p.at("window_scope")),
-        static_cast<std::uint32_t>(p.at("chunk")), static_cast<std::uint32_t>(p.at("work_items")));
-  }
-
   CodecInfo info_ = make_info();
 };
 

@@ -61,12 +61,12 @@ class GpuCodec final : public Codec {
 
   std::uint64_t max_compressed_size(std::uint64_t input_size, const Params& params) const override {
     return kContainerHeaderSize +
-           max_payload_size(layout_of(input_size, resolve_params(info_.axes, params)));
+           max_payload_size(layout_for(input_size, resolve_params(info_.axes, params)));
   }
 
   Bytes compress(ByteSpan input, const Params& params, RunStats* stats) const override {
     const Params p = resolve_params(info_.axes, params);
-    const Bytes payload = gpu::compress_payload(input, layout_of(input.size(), p),
+    const Bytes payload = gpu::compress_payload(input, layout_for(input.size(), p),
                                                 static_cast<Finder>(p.at("finder")),
                                                 static_cast<gpu::Design>(p.at("design")), stats);
     return wrap_container(FormatId::lz77, input, payload);
@@ -83,12 +83,6 @@ class GpuCodec final : public Codec {
   }
 
  private:
-  static Layout layout_of(std::uint64_t size, const Params& p) {
-    return make_layout(
-        size, static_cast<Config>(p.at("config")), static_cast<WindowScope>(p.at("window_scope")),
-        static_cast<std::uint32_t>(p.at("chunk")), static_cast<std::uint32_t>(p.at("work_items")));
-  }
-
   CodecInfo info_ = make_info();
 };
 

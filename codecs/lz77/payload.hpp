@@ -8,6 +8,7 @@
 
 #include "codecs/lz77/format.hpp"
 #include "gcbench/bytes.hpp"
+#include "gcbench/params.hpp"
 
 namespace gcbench::lz77 {
 
@@ -46,6 +47,10 @@ struct Layout {
 // Throws ParamError for chunk or work_items outside the accepted ranges.
 Layout make_layout(std::uint64_t original_size, Config config, WindowScope scope,
                    std::uint32_t chunk, std::uint32_t work_items);
+
+// The layout for resolved codec parameters (config, window_scope, chunk, work_items): the one
+// place where the CPU and GPU codecs turn their axes into a layout.
+Layout layout_for(std::uint64_t original_size, const Params& resolved);
 
 // Worst case: one triple per input byte.
 std::uint64_t max_payload_size(const Layout& layout);
