@@ -80,13 +80,18 @@ const Codec* find_codec(const std::string& name, Device device) {
   return nullptr;
 }
 
-const char* to_string(Device d) { return d == Device::cpu ? "cpu" : "gpu"; }
+const char* to_string(Device d) {
+  return d == Device::cpu ? "cpu" : "gpu";
+}
 
 const char* to_string(Role r) {
   switch (r) {
-    case Role::studied: return "studied";
-    case Role::baseline: return "baselines";
-    case Role::peer: return "peers";
+    case Role::studied:
+      return "studied";
+    case Role::baseline:
+      return "baselines";
+    case Role::peer:
+      return "peers";
   }
   return "?";
 }

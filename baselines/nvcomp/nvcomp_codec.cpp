@@ -23,7 +23,9 @@ namespace {
 constexpr std::size_t kDeviceAlign = 256;  // every chunk pointer handed to nvCOMP
 constexpr std::uint32_t kMinChunk = 4096, kMaxChunk = 1u << 24, kDefaultChunk = 65536;
 
-std::size_t align_up(std::size_t n) { return (n + kDeviceAlign - 1) / kDeviceAlign * kDeviceAlign; }
+std::size_t align_up(std::size_t n) {
+  return (n + kDeviceAlign - 1) / kDeviceAlign * kDeviceAlign;
+}
 
 void check(nvcompStatus_t s, const char* what) {
   if (s != nvcompSuccess) {
@@ -44,8 +46,8 @@ struct BatchedApi {
                                   cudaStream_t);
   nvcompStatus_t (*max_output_chunk)(std::size_t, COpts, std::size_t*);
   nvcompStatus_t (*compress)(const void* const*, const std::size_t*, std::size_t, std::size_t,
-                             void*, std::size_t, void* const*, std::size_t*, COpts,
-                             nvcompStatus_t*, cudaStream_t);
+                             void*, std::size_t, void* const*, std::size_t*, COpts, nvcompStatus_t*,
+                             cudaStream_t);
   nvcompStatus_t (*decompress_temp)(std::size_t, std::size_t, DOpts, std::size_t*, std::size_t,
                                     cudaStream_t);
   nvcompStatus_t (*decompress)(const void* const*, const std::size_t*, const std::size_t*,
@@ -65,7 +67,8 @@ struct Batch {
 
 template <typename T>
 void upload(cuda::DeviceBuffer<T>& dst, const std::vector<T>& src, cudaStream_t s) {
-  GCB_CUDA(cudaMemcpyAsync(dst.data(), src.data(), src.size() * sizeof(T), cudaMemcpyHostToDevice, s));
+  GCB_CUDA(
+      cudaMemcpyAsync(dst.data(), src.data(), src.size() * sizeof(T), cudaMemcpyHostToDevice, s));
 }
 
 void expect_all_succeeded(const Batch& batch, std::size_t n, cudaStream_t s, const char* what) {
@@ -150,7 +153,8 @@ class NvcompCodec final : public Codec {
     // One copy of the whole strided output beats thousands of per-chunk copies.
     Bytes strided(n * out_stride);
     std::vector<std::size_t> out_bytes(n);
-    GCB_CUDA(cudaMemcpyAsync(strided.data(), d_out.data(), strided.size(), cudaMemcpyDeviceToHost, s));
+    GCB_CUDA(
+        cudaMemcpyAsync(strided.data(), d_out.data(), strided.size(), cudaMemcpyDeviceToHost, s));
     GCB_CUDA(cudaMemcpyAsync(out_bytes.data(), batch.out_bytes.data(), n * sizeof(std::size_t),
                              cudaMemcpyDeviceToHost, s));
     timer.end_transfer();
@@ -271,34 +275,39 @@ CodecPtr make(BatchedApi<COpts, DOpts> api) {
 
 std::vector<CodecPtr> make_codecs() {
   std::vector<CodecPtr> codecs;
-  codecs.push_back(make(BatchedApi<nvcompBatchedLZ4CompressOpts_t, nvcompBatchedLZ4DecompressOpts_t>{
-      "lz4", Algorithm::lz4, nvcompBatchedLZ4CompressDefaultOpts,
-      nvcompBatchedLZ4DecompressDefaultOpts, nvcompBatchedLZ4CompressGetTempSize,
-      nvcompBatchedLZ4CompressGetMaxOutputChunkSize, nvcompBatchedLZ4CompressAsync,
-      nvcompBatchedLZ4DecompressGetTempSize, nvcompBatchedLZ4DecompressAsync}));
-  codecs.push_back(make(BatchedApi<nvcompBatchedSnappyCompressOpts_t, nvcompBatchedSnappyDecompressOpts_t>{
-      "snappy", Algorithm::snappy, nvcompBatchedSnappyCompressDefaultOpts,
-      nvcompBatchedSnappyDecompressDefaultOpts, nvcompBatchedSnappyCompressGetTempSize,
-      nvcompBatchedSnappyCompressGetMaxOutputChunkSize, nvcompBatchedSnappyCompressAsync,
-      nvcompBatchedSnappyDecompressGetTempSize, nvcompBatchedSnappyDecompressAsync}));
+  codecs.push_back(
+      make(BatchedApi<nvcompBatchedLZ4CompressOpts_t, nvcompBatchedLZ4DecompressOpts_t>{
+          "lz4", Algorithm::lz4, nvcompBatchedLZ4CompressDefaultOpts,
+          nvcompBatchedLZ4DecompressDefaultOpts, nvcompBatchedLZ4CompressGetTempSize,
+          nvcompBatchedLZ4CompressGetMaxOutputChunkSize, nvcompBatchedLZ4CompressAsync,
+          nvcompBatchedLZ4DecompressGetTempSize, nvcompBatchedLZ4DecompressAsync}));
+  codecs.push_back(
+      make(BatchedApi<nvcompBatchedSnappyCompressOpts_t, nvcompBatchedSnappyDecompressOpts_t>{
+          "snappy", Algorithm::snappy, nvcompBatchedSnappyCompressDefaultOpts,
+          nvcompBatchedSnappyDecompressDefaultOpts, nvcompBatchedSnappyCompressGetTempSize,
+          nvcompBatchedSnappyCompressGetMaxOutputChunkSize, nvcompBatchedSnappyCompressAsync,
+          nvcompBatchedSnappyDecompressGetTempSize, nvcompBatchedSnappyDecompressAsync}));
   // Byte elements: the corpus files are byte streams, and any length is then valid.
   auto cascaded = nvcompBatchedCascadedCompressDefaultOpts;
   cascaded.common_opts.data_type = NVCOMP_TYPE_UCHAR;
-  codecs.push_back(make(BatchedApi<nvcompBatchedCascadedCompressOpts_t, nvcompBatchedCascadedDecompressOpts_t>{
-      "cascaded", Algorithm::cascaded, cascaded, nvcompBatchedCascadedDecompressDefaultOpts,
-      nvcompBatchedCascadedCompressGetTempSize, nvcompBatchedCascadedCompressGetMaxOutputChunkSize,
-      nvcompBatchedCascadedCompressAsync, nvcompBatchedCascadedDecompressGetTempSize,
-      nvcompBatchedCascadedDecompressAsync}));
-  codecs.push_back(make(BatchedApi<nvcompBatchedDeflateCompressOpts_t, nvcompBatchedDeflateDecompressOpts_t>{
-      "deflate", Algorithm::deflate, nvcompBatchedDeflateCompressDefaultOpts,
-      nvcompBatchedDeflateDecompressDefaultOpts, nvcompBatchedDeflateCompressGetTempSize,
-      nvcompBatchedDeflateCompressGetMaxOutputChunkSize, nvcompBatchedDeflateCompressAsync,
-      nvcompBatchedDeflateDecompressGetTempSize, nvcompBatchedDeflateDecompressAsync}));
-  codecs.push_back(make(BatchedApi<nvcompBatchedZstdCompressOpts_t, nvcompBatchedZstdDecompressOpts_t>{
-      "zstd", Algorithm::zstd, nvcompBatchedZstdCompressDefaultOpts,
-      nvcompBatchedZstdDecompressDefaultOpts, nvcompBatchedZstdCompressGetTempSize,
-      nvcompBatchedZstdCompressGetMaxOutputChunkSize, nvcompBatchedZstdCompressAsync,
-      nvcompBatchedZstdDecompressGetTempSize, nvcompBatchedZstdDecompressAsync}));
+  codecs.push_back(
+      make(BatchedApi<nvcompBatchedCascadedCompressOpts_t, nvcompBatchedCascadedDecompressOpts_t>{
+          "cascaded", Algorithm::cascaded, cascaded, nvcompBatchedCascadedDecompressDefaultOpts,
+          nvcompBatchedCascadedCompressGetTempSize,
+          nvcompBatchedCascadedCompressGetMaxOutputChunkSize, nvcompBatchedCascadedCompressAsync,
+          nvcompBatchedCascadedDecompressGetTempSize, nvcompBatchedCascadedDecompressAsync}));
+  codecs.push_back(
+      make(BatchedApi<nvcompBatchedDeflateCompressOpts_t, nvcompBatchedDeflateDecompressOpts_t>{
+          "deflate", Algorithm::deflate, nvcompBatchedDeflateCompressDefaultOpts,
+          nvcompBatchedDeflateDecompressDefaultOpts, nvcompBatchedDeflateCompressGetTempSize,
+          nvcompBatchedDeflateCompressGetMaxOutputChunkSize, nvcompBatchedDeflateCompressAsync,
+          nvcompBatchedDeflateDecompressGetTempSize, nvcompBatchedDeflateDecompressAsync}));
+  codecs.push_back(
+      make(BatchedApi<nvcompBatchedZstdCompressOpts_t, nvcompBatchedZstdDecompressOpts_t>{
+          "zstd", Algorithm::zstd, nvcompBatchedZstdCompressDefaultOpts,
+          nvcompBatchedZstdDecompressDefaultOpts, nvcompBatchedZstdCompressGetTempSize,
+          nvcompBatchedZstdCompressGetMaxOutputChunkSize, nvcompBatchedZstdCompressAsync,
+          nvcompBatchedZstdDecompressGetTempSize, nvcompBatchedZstdDecompressAsync}));
   return codecs;
 }
 

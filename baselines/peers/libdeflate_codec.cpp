@@ -48,19 +48,20 @@ class LibdeflateCodec final : public Codec {
   using Compressor = std::unique_ptr<libdeflate_compressor, decltype(&libdeflate_free_compressor)>;
   Compressor make_compressor(const Params& params) const {
     auto level = resolve_params(info_.axes, params).at("level");
-    Compressor c(libdeflate_alloc_compressor(static_cast<int>(level)),
-                 libdeflate_free_compressor);
+    Compressor c(libdeflate_alloc_compressor(static_cast<int>(level)), libdeflate_free_compressor);
     if (!c) throw std::bad_alloc();
     return c;
   }
 
-  CodecInfo info_ = peer_info("libdeflate", LIBDEFLATE_VERSION_STRING,
-                              "libdeflate gzip (whole-buffer deflate)",
-                              level_axis(6, 1, 12, "compression level"));
+  CodecInfo info_ =
+      peer_info("libdeflate", LIBDEFLATE_VERSION_STRING, "libdeflate gzip (whole-buffer deflate)",
+                level_axis(6, 1, 12, "compression level"));
 };
 
 }  // namespace
 
-CodecPtr make_libdeflate_codec() { return std::make_unique<LibdeflateCodec>(); }
+CodecPtr make_libdeflate_codec() {
+  return std::make_unique<LibdeflateCodec>();
+}
 
 }  // namespace gcbench::peers

@@ -53,8 +53,8 @@ class Lz4Codec final : public Codec {
     while (hint != 0) {
       std::size_t src = in.size() - in_pos, dst = out.size() - out_pos;
       if (src == 0) throw DecodeError("truncated lz4 frame");
-      hint = LZ4F_decompress(ctx.get(), out.data() + out_pos, &dst, in.data() + in_pos, &src,
-                             nullptr);
+      hint =
+          LZ4F_decompress(ctx.get(), out.data() + out_pos, &dst, in.data() + in_pos, &src, nullptr);
       if (LZ4F_isError(hint)) throw DecodeError(std::string("lz4: ") + LZ4F_getErrorName(hint));
       if (src == 0 && dst == 0) throw DecodeError("lz4 frame makes no progress");
       in_pos += src;
@@ -72,6 +72,8 @@ class Lz4Codec final : public Codec {
 
 }  // namespace
 
-CodecPtr make_lz4_codec() { return std::make_unique<Lz4Codec>(); }
+CodecPtr make_lz4_codec() {
+  return std::make_unique<Lz4Codec>();
+}
 
 }  // namespace gcbench::peers

@@ -53,6 +53,8 @@ class ZstdCodec final : public Codec {
 
 }  // namespace
 
-CodecPtr make_zstd_codec() { return std::make_unique<ZstdCodec>(); }
+CodecPtr make_zstd_codec() {
+  return std::make_unique<ZstdCodec>();
+}
 
 }  // namespace gcbench::peers

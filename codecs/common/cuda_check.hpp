@@ -23,9 +23,9 @@ void require_device();
 
 }  // namespace gcbench::cuda
 
-#define GCB_CUDA(call)                                                                  \
-  do {                                                                                  \
-    cudaError_t gcb_err_ = (call);                                                      \
+#define GCB_CUDA(call)                                                                       \
+  do {                                                                                       \
+    cudaError_t gcb_err_ = (call);                                                           \
     if (gcb_err_ != cudaSuccess) ::gcbench::cuda::fail(gcb_err_, #call, __FILE__, __LINE__); \
   } while (0)
 

@@ -43,8 +43,8 @@ enum class Config : std::uint8_t { thesis = 0, wide = 1 };
 enum class WindowScope : std::uint8_t { block = 0, chunk = 1 };
 
 struct Geometry {
-  std::uint32_t max_offset;   // largest distance a triple can code
-  std::uint32_t max_length;   // longest match (look-ahead minus the next byte)
+  std::uint32_t max_offset;  // largest distance a triple can code
+  std::uint32_t max_length;  // longest match (look-ahead minus the next byte)
   std::uint32_t triple_bytes;
 };
 

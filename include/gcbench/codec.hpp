@@ -19,8 +19,8 @@ enum class Role { studied, baseline, peer };
 const char* to_string(Role r);
 
 struct CodecInfo {
-  std::string name;         // family, e.g. "rle"; CPU and GPU implementations share it
-  std::string version;      // implementation version, reported in results
+  std::string name;     // family, e.g. "rle"; CPU and GPU implementations share it
+  std::string version;  // implementation version, reported in results
   Device device = Device::cpu;
   std::string description;
   std::vector<AxisSpec> axes;

@@ -16,12 +16,12 @@ struct AxisSpec {
   std::int64_t default_value = 0;
   std::int64_t min = 0;
   std::int64_t max = 0;
-  std::vector<std::int64_t> allowed;   // when non-empty, only these values
-  std::vector<std::string> names;      // when non-empty, value i is spelled names[i]
-  bool in_container = false;           // changes the compressed bytes (vs. speed only)
+  std::vector<std::int64_t> allowed;  // when non-empty, only these values
+  std::vector<std::string> names;     // when non-empty, value i is spelled names[i]
+  bool in_container = false;          // changes the compressed bytes (vs. speed only)
 
   bool accepts(std::int64_t v) const;
-  std::string format(std::int64_t v) const;  // "hash" for enumerated axes, else the number
+  std::string format(std::int64_t v) const;           // "hash" for enumerated axes, else the number
   std::int64_t parse(const std::string& text) const;  // throws ParamError
 };
 

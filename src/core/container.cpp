@@ -13,10 +13,14 @@ constexpr std::uint8_t kMagic[4] = {'G', 'C', 'B', 'C'};
 
 const char* format_name(FormatId id) {
   switch (id) {
-    case FormatId::fl: return "fl";
-    case FormatId::rle: return "rle";
-    case FormatId::lz77: return "lz77";
-    case FormatId::nvcomp: return "nvcomp";
+    case FormatId::fl:
+      return "fl";
+    case FormatId::rle:
+      return "rle";
+    case FormatId::lz77:
+      return "lz77";
+    case FormatId::nvcomp:
+      return "nvcomp";
   }
   return "unknown";
 }

@@ -52,9 +52,9 @@ inline void expect_hostile_inputs_rejected(const Codec& codec, ByteSpan original
     for (std::uint8_t mask : {std::uint8_t{0xFF}, std::uint8_t{0x01}}) {
       Bytes bad = good;
       bad[i] ^= mask;
-      expect_rejected_or_exact(codec, bad, original,
-                               codec.info().name + " byte " + std::to_string(i) + " ^ " +
-                                   std::to_string(mask));
+      expect_rejected_or_exact(
+          codec, bad, original,
+          codec.info().name + " byte " + std::to_string(i) + " ^ " + std::to_string(mask));
     }
   }
 }
