@@ -196,6 +196,23 @@ TEST(Inputs, ParsesSizes) {
   EXPECT_THROW(parse_size("x"), std::invalid_argument);
 }
 
+TEST(Inputs, ConcatenatesACorpusIntoOneInput) {
+  Inputs whole = gather_inputs({"canterbury"}, {});
+  Inputs concat = gather_inputs({"concat:canterbury"}, {});
+  ASSERT_EQ(concat.present.size(), 1u);
+  const InputFile& all = concat.present[0];
+  EXPECT_EQ(all.corpus, "canterbury-concat");
+  EXPECT_EQ(all.name, "all-" + std::to_string(whole.present.size()) + "-of-" +
+                          std::to_string(whole.present.size() + whole.missing.size()));
+  Bytes expected;
+  for (const InputFile& f : whole.present) {
+    Bytes part = f.load();
+    expected.insert(expected.end(), part.begin(), part.end());
+  }
+  EXPECT_EQ(all.size, expected.size());
+  EXPECT_TRUE(all.load() == expected);
+}
+
 TEST(Progress, EstimatesFromInputBytes) {
   std::ostringstream out;
   Progress p({{"big", 300}, {"small", 100}}, out);

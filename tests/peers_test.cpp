@@ -65,6 +65,17 @@ TEST_F(PeersTest, GarbageRejectedWithoutHugeAllocation) {
   }
 }
 
+#if GCBENCH_HAVE_ZSTD
+TEST(ZstdPeer, MultiThreadedFramesRoundTrip) {
+  CodecPtr zstd = peers::make_zstd_codec();
+  Bytes data = synthetic::generate({.kind = synthetic::Kind::runs, .size_bytes = 3 << 20});
+  Bytes single = testing::expect_round_trip(*zstd, data, {{"threads", 1}});
+  Bytes multi = testing::expect_round_trip(*zstd, data, {{"threads", 4}});
+  EXPECT_LT(multi.size(), data.size() / 2);
+  EXPECT_LT(single.size(), data.size() / 2);
+}
+#endif
+
 TEST(PeersSizeGuard, ClaimsBeyondTheExpansionLimitAreRefused) {
   EXPECT_NO_THROW(peers::check_claimed_size(65536 * 10, 10, "x"));
   EXPECT_THROW(peers::check_claimed_size(65536 * 11, 10, "x"), DecodeError);

@@ -55,7 +55,7 @@ class LibdeflateCodec final : public Codec {
 
   CodecInfo info_ =
       peer_info("libdeflate", LIBDEFLATE_VERSION_STRING, "libdeflate gzip (whole-buffer deflate)",
-                level_axis(6, 1, 12, "compression level"));
+                {level_axis(6, 1, 12, "compression level")});
 };
 
 }  // namespace

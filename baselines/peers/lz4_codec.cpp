@@ -67,7 +67,7 @@ class Lz4Codec final : public Codec {
 
  private:
   CodecInfo info_ = peer_info("lz4", LZ4_versionString(), "LZ4 frame (level 0) or LZ4 HC",
-                              level_axis(0, 0, LZ4HC_CLEVEL_MAX, "0 = fast, 1..12 = HC level"));
+                              {level_axis(0, 0, LZ4HC_CLEVEL_MAX, "0 = fast, 1..12 = HC level")});
 };
 
 }  // namespace

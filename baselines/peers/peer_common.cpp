@@ -26,14 +26,14 @@ void check_claimed_size(std::uint64_t claimed, std::uint64_t input_size, const c
 }
 
 CodecInfo peer_info(const char* name, const std::string& library_version, const char* help,
-                    AxisSpec level) {
+                    std::vector<AxisSpec> axes) {
   CodecInfo info;
   info.name = name;
   info.version = "1/" + library_version;
   info.device = Device::cpu;
   info.role = Role::peer;
   info.description = help;
-  info.axes = {std::move(level)};
+  info.axes = std::move(axes);
   return info;
 }
 

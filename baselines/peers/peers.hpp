@@ -7,7 +7,8 @@
 namespace gcbench::peers {
 
 CodecPtr make_libdeflate_codec();  // gzip member, levels 1..12 (default 6)
-CodecPtr make_zstd_codec();        // zstd frame with content size, levels 1..19 (default 3)
+CodecPtr make_zstd_codec();        // zstd frame with content size, levels 1..19 (default 3);
+                                   // threads: zstd's own workers (1 = single-threaded)
 CodecPtr make_lz4_codec();         // LZ4 frame with content size; level 0 = fast, 1..12 = HC
 
 // A `level` axis for a peer's CodecInfo.
@@ -22,6 +23,6 @@ void check_claimed_size(std::uint64_t claimed, std::uint64_t input_size, const c
 
 // Adds the library's version to a CodecInfo's version string ("<ours>/<library>").
 CodecInfo peer_info(const char* name, const std::string& library_version, const char* help,
-                    AxisSpec level);
+                    std::vector<AxisSpec> axes);
 
 }  // namespace gcbench::peers

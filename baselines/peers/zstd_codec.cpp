@@ -17,12 +17,17 @@ class ZstdCodec final : public Codec {
   }
 
   Bytes compress(ByteSpan input, const Params& params, RunStats*) const override {
-    auto level = resolve_params(info_.axes, params).at("level");
+    const Params p = resolve_params(info_.axes, params);
+    const std::int64_t level = p.at("level");
+    const int workers = p.at("threads") == 1 ? 0 : thread_count(p);
     std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
     if (!cctx) throw std::bad_alloc();
     // As the zstd program does: a checksum of the content, so corruption is detected.
     ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, static_cast<int>(level));
     ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_nbWorkers, workers))) {
+      throw ParamError("this libzstd was built without multi-threading: use threads=1");
+    }
     Bytes out(ZSTD_compressBound(input.size()));
     std::size_t n = ZSTD_compress2(cctx.get(), out.data(), out.size(), input.data(), input.size());
     if (ZSTD_isError(n)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
@@ -47,8 +52,16 @@ class ZstdCodec final : public Codec {
   }
 
  private:
+  static AxisSpec workers_axis() {
+    AxisSpec a = threads_axis();
+    a.help = "zstd's own worker threads (zstd -T): 1 = single-threaded, 0 = all cores";
+    a.default_value = 1;
+    a.in_container = true;  // multi-threaded zstd cuts the input into jobs: other bytes
+    return a;
+  }
+
   CodecInfo info_ = peer_info("zstd", ZSTD_versionString(), "Zstandard frame",
-                              level_axis(3, 1, 19, "compression level"));
+                              {level_axis(3, 1, 19, "compression level"), workers_axis()});
 };
 
 }  // namespace

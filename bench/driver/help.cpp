@@ -32,9 +32,11 @@ the CPU reference's) outside the timed region; a mismatch is an error, never a n
 gcbench flags (--flag=value or --flag value; lists are comma-separated):
   --corpus LIST       corpora (default canterbury); also synthetic:<kind>:<size>, e.g.
                       synthetic:runs:64MiB (kinds: runs, small_ints, sorted_keys,
-                      random_bytes, all_equal)
+                      random_bytes, all_equal); and concat:<corpus>, the corpus's
+                      available files back to back as one input
   --files LIST        only these files of the chosen corpora
-  --codecs LIST       codec names and groups: all (default), cpu, gpu, or a name below
+  --codecs LIST       codec names and groups: all (default), cpu, gpu, peers, baselines,
+                      or a name below
   --device D          cpu | gpu | all (default); GPU cells run only when a GPU is usable
   --direction D       compress | decompress | all (default)
   --out-dir DIR       one JSON per corpus file (DIR/<corpus>/<file>.json, Google Benchmark

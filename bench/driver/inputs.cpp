@@ -14,6 +14,7 @@ namespace gcbench::driver {
 namespace {
 
 constexpr std::string_view kSyntheticPrefix = "synthetic:";
+constexpr std::string_view kConcatPrefix = "concat:";
 
 InputFile synthetic_input(const std::string& spec_text) {
   // synthetic:<kind>:<size>
@@ -29,6 +30,30 @@ InputFile synthetic_input(const std::string& spec_text) {
   std::string name = std::string(synthetic::kind_name(spec.kind)) + "-" + rest.substr(colon + 1);
   return InputFile{"synthetic", name, spec.size_bytes,
                    [spec] { return synthetic::generate(spec); }};
+}
+
+// concat:<corpus>: one input, the corpus's available files back to back in manifest order,
+// named after how many of them it holds (a missing file shrinks it, and the name says so).
+InputFile concatenated_input(const corpora::Manifest& manifest, const std::string& spec_text) {
+  const std::string corpus = spec_text.substr(kConcatPrefix.size());
+  corpora::FetchResult fetched = corpora::fetch(manifest, corpus, corpora::default_fetch_options());
+  std::vector<std::filesystem::path> paths;
+  std::uint64_t size = 0;
+  for (const corpora::LocalFile& f : fetched.present) {
+    paths.push_back(f.path);
+    size += std::filesystem::file_size(f.path);
+  }
+  const std::size_t total = fetched.present.size() + fetched.missing.size();
+  std::string name = "all-" + std::to_string(paths.size()) + "-of-" + std::to_string(total);
+  return InputFile{corpus + "-concat", name, size, [paths, size] {
+                     Bytes all;
+                     all.reserve(size);
+                     for (const auto& path : paths) {
+                       Bytes part = corpora::read_file(path);
+                       all.insert(all.end(), part.begin(), part.end());
+                     }
+                     return all;
+                   }};
 }
 
 }  // namespace
@@ -61,6 +86,10 @@ Inputs gather_inputs(const std::vector<std::string>& corpora,
     if (!manifest) {
       manifest = corpora::load_manifest();
       inputs.manifest_digest = manifest->digest;
+    }
+    if (corpus.starts_with(kConcatPrefix)) {
+      inputs.present.push_back(concatenated_input(*manifest, corpus));
+      continue;
     }
     corpora::FetchResult fetched =
         corpora::fetch(*manifest, corpus, corpora::default_fetch_options());
