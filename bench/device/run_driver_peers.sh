@@ -33,7 +33,8 @@ echo "memcheck rc=$?: $(grep -E 'ERROR SUMMARY' "$OUT/nvcomp_memcheck.log" | tai
 
 step "driver: Silesia, GPU and CPU side by side"
 R=$OUT/results
-common=(--corpus silesia --out-dir "$R" --no-progress --gpu-iterations 3)
+corpus=${CORPUS:-silesia}  # CORPUS=concat:silesia: the whole corpus as one input
+common=(--corpus "$corpus" --out-dir "$R" --no-progress --gpu-iterations 3)
 timeout 300 $B/bench/driver/gcbench "${common[@]}" \
   --codecs lz77,fl,rle,rle-cub,zlib,nvcomp-lz4,nvcomp-snappy,nvcomp-cascaded,nvcomp-deflate,nvcomp-zstd \
   --finder hash --design thread,block,warp --work-items 1024 --element-width 1 --frame-size 1024 \
@@ -41,17 +42,20 @@ timeout 300 $B/bench/driver/gcbench "${common[@]}" \
 echo "driver rc=$?"
 # The CPU peers at the levels people use; the slowest (zstd -19) last, so that a timeout
 # loses only its own cells.
-for peer in "libdeflate 1,6,12" "lz4 0,9" "zstd 1,3" "zstd 19"; do
+# zstd with one thread and with its own workers on every core.
+for peer in "libdeflate 1,6,12" "lz4 0,9" "zstd 1,3 0,1" "zstd 19 0,1"; do
   set -- $peer
   grep -q "peer $1 ON" "$OUT/build.log" || { echo "driver ($1): not built"; continue; }
   limit=45
   [[ $2 == 19 ]] && limit=75
+  threads=()
+  [[ $# -ge 3 ]] && threads=(--threads "$3")
   timeout $limit $B/bench/driver/gcbench "${common[@]}" --codecs "$1" --level "$2" \
-    >>"$OUT/driver_peers.log" 2>&1
-  echo "driver ($1 levels $2) rc=$?"
+    "${threads[@]}" >>"$OUT/driver_peers.log" 2>&1
+  echo "driver ($1 levels $2 ${3:+threads $3}) rc=$?"
 done
 $B/reports/gcbench-report --out "$OUT/report" --print-summary "$R" >"$OUT/report.log" 2>&1
-cp "$OUT/report/silesia/variants.md" "$OUT/variants.md"
+cat "$OUT"/report/*/variants.md >"$OUT/variants.md"
 tar -C "$OUT" -czf "$OUT/results.tgz" results report && rm -rf "$R" "$OUT/report"
 step done
 tail -14 "$OUT/report.log"
