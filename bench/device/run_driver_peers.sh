@@ -47,7 +47,7 @@ for peer in "libdeflate 1,6,12" "lz4 0,9" "zstd 1,3 0,1" "zstd 19 0,1"; do
   set -- $peer
   grep -q "peer $1 ON" "$OUT/build.log" || { echo "driver ($1): not built"; continue; }
   limit=45
-  [[ $2 == 19 ]] && limit=75
+  [[ $2 == 19 ]] && limit=150
   threads=()
   [[ $# -ge 3 ]] && threads=(--threads "$3")
   timeout $limit $B/bench/driver/gcbench "${common[@]}" --codecs "$1" --level "$2" \
