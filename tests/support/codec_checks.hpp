@@ -2,7 +2,10 @@
 // Checks shared by every codec's tests: round trip, and hostile containers.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <string>
+#include <vector>
 
 #include "corpora/corpora.hpp"
 #include "gcbench/codec.hpp"
