@@ -182,6 +182,23 @@ TEST(Variants, CorpusTotalsPerVariantWithFailedOrPartialOnesLeftOut) {
             std::string::npos);
 }
 
+TEST(Variants, DecompressionOnlyVariantsAreNotCalledFailed) {
+  json doc = sample();
+  doc["benchmarks"].push_back(
+      row("lz77/cpu/decompress/cant/a.txt/finder:hash/work_items:1024/decode_mode:sequential", 1,
+          {{"input_bytes", 1000}}));
+  ResultSet set;
+  add_results(set, doc);
+  const Table t = variants_table(set, "cant");
+  EXPECT_NE(t.caption.find("Left out (not compressed on all of these files): "
+                           "lz77/cpu/finder:hash/work_items:1024/decode_mode:sequential."),
+            std::string::npos)
+      << t.caption;
+  EXPECT_EQ(t.caption.find("failed on a file): lz77/cpu/finder:hash/work_items:1024/decode_mode:"
+                           "sequential"),
+            std::string::npos);
+}
+
 TEST(Variants, TotalsCoverOnlyTheFilesEveryVariantCompressed) {
   json doc = sample();
   doc["benchmarks"].push_back(row("zlib/cpu/compress/cant/c2.txt/level:6", 2,
