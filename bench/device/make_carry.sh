@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Builds .carry/, the ignored folder that device runs carry: the device machine has no internet
+# and lacks some of our dependencies. Run on this machine from the repository root; the
+# device scripts then use .carry/prefix (CMAKE_PREFIX_PATH), .carry/nvcomp
+# (GCBENCH_NVCOMP_ROOT), .carry/corpora (GCBENCH_CORPUS_MIRROR) and .carry/head (a snapshot
+# of HEAD, to build committed code while the working tree has edits).
+#   prefix/  nlohmann/json headers + CMake config, bzlib.h, libdeflate (.so, header, .pc)
+#   nvcomp/  include/ and lib64/ of the nvidia-libnvcomp-cu13 wheel (kept, see below)
+#   corpora/ the corpus mirror (../shared/corpora)
+# Usage: bash bench/device/make_carry.sh [--head-only]
+set -euo pipefail
+carry=.carry
+lib=/usr/lib/x86_64-linux-gnu
+
+snapshot_head() {
+  rm -rf "$carry/head" && mkdir -p "$carry/head"
+  git archive HEAD | tar -x -C "$carry/head"
+}
+if [[ ${1:-} == --head-only ]]; then
+  snapshot_head
+  exit 0
+fi
+
+prefix=$carry/prefix
+rm -rf "$prefix" && mkdir -p "$prefix/include" "$prefix/lib/pkgconfig" "$prefix/share/cmake"
+cp -r /usr/include/nlohmann "$prefix/include/"
+cp -r /usr/share/cmake/nlohmann_json "$prefix/share/cmake/"
+cp /usr/include/bzlib.h /usr/include/libdeflate.h "$prefix/include/"
+cp -a $lib/libdeflate.so $lib/libdeflate.so.[0-9]* "$prefix/lib/"
+# The .pc file with a relocatable prefix: pkg-config finds it through CMAKE_PREFIX_PATH.
+sed -e 's|^prefix=.*|prefix=${pcfiledir}/../..|' -e 's|^includedir=.*|includedir=${prefix}/include|' \
+  -e 's|^libdir=.*|libdir=${prefix}/lib|' $lib/pkgconfig/libdeflate.pc >"$prefix/lib/pkgconfig/libdeflate.pc"
+
+# nvCOMP is not rebuilt here: .carry/nvcomp holds include/ and lib64/ as unpacked from the
+# nvidia-libnvcomp-cu13 wheel (pip download nvidia-libnvcomp-cu13; unzip; copy both folders).
+[[ -d $carry/nvcomp/include ]] || echo "make_carry: no $carry/nvcomp: nvCOMP stays off on the device" >&2
+
+rm -rf "$carry/corpora" && cp -r ../shared/corpora "$carry/corpora"
+snapshot_head
+du -sh "$carry"/*
