@@ -18,17 +18,19 @@ cmake -S "$src" -B $B -G Ninja -DCMAKE_PREFIX_PATH="$root/.carry/prefix" \
   cmake --build $B --target gcbench -j16 >>"$OUT/build.log" 2>&1 ||
   { grep -E "error|FAILED" -A5 "$OUT/build.log" | head -60; exit 1; }
 
-step profile
-count=$(tr ',' '\n' <<<"$files" | wc -l)
-timeout 400 ncu --clock-control none --kernel-name regex:warp_design_kernel \
-  --launch-count "$count" --set full --import-source yes -f -o "$OUT/warp" \
-  $B/bench/driver/gcbench --corpus silesia --files "$files" --codecs lz77 --device gpu \
-  --design warp --finder hash --direction compress --gpu-iterations 1 --no-progress \
-  >"$OUT/ncu.log" 2>&1
-echo "ncu rc=$?"
-ncu -i "$OUT/warp.ncu-rep" --page details >"$OUT/details.txt" 2>&1
-ncu -i "$OUT/warp.ncu-rep" --page source --csv --print-source cuda >"$OUT/source_cuda.csv" 2>&1
-ncu -i "$OUT/warp.ncu-rep" --page source --csv --print-source sass >"$OUT/source_sass.csv" 2>&1
-gzip -f "$OUT/source_sass.csv"
-grep -E "warp_design_kernel|Duration|Achieved Occupancy|Theoretical Occupancy|Executed Ipc A|Issue Slots Busy|No Eligible|Warp Cycles Per Issued|Registers Per|Dynamic Shared" \
-  "$OUT/details.txt"
+for f in ${files//,/ }; do
+  step "profile $f"
+  timeout 200 ncu --clock-control none --kernel-name regex:warp_design_kernel --launch-count 1 \
+    --set full --import-source yes -f -o "$OUT/warp_$f" \
+    $B/bench/driver/gcbench --corpus silesia --files "$f" --codecs lz77 --device gpu \
+    --design warp --finder hash --direction compress --gpu-iterations 1 --no-progress \
+    >"$OUT/ncu_$f.log" 2>&1
+  echo "ncu rc=$?"
+  rep="$OUT/warp_$f.ncu-rep"
+  ncu -i "$rep" --page details >"$OUT/details_$f.txt" 2>&1
+  ncu -i "$rep" --page source --csv --print-source cuda >"$OUT/source_cuda_$f.csv" 2>&1
+  ncu -i "$rep" --page source --csv --print-source sass 2>&1 | gzip >"$OUT/source_sass_$f.csv.gz"
+  rm -f "$rep"
+  grep -E "Duration|Achieved Occupancy|Theoretical Occupancy|Executed Ipc A|Issue Slots Busy|No Eligible|Warp Cycles Per Issued|Registers Per|Dynamic Shared" \
+    "$OUT/details_$f.txt"
+done
