@@ -24,7 +24,7 @@ for f in ${files//,/ }; do
     --set full --import-source yes -f -o "$OUT/warp_$f" \
     $B/bench/driver/gcbench --corpus silesia --files "$f" --codecs lz77 --device gpu \
     --design warp --finder hash --direction compress --gpu-iterations 1 --no-progress \
-    >"$OUT/ncu_$f.log" 2>&1
+    >>"$OUT/ncu.log" 2>&1
   echo "ncu rc=$?"
   rep="$OUT/warp_$f.ncu-rep"
   ncu -i "$rep" --page details >"$OUT/details_$f.txt" 2>&1
