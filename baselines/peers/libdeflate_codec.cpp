@@ -1,5 +1,7 @@
 #include <libdeflate.h>
 
+#include <algorithm>
+#include <array>
 #include <memory>
 
 #include "baselines/peers/peers.hpp"
@@ -8,34 +10,140 @@
 namespace gcbench::peers {
 namespace {
 
+// All-core variant: a multi-member gzip file (gzip -d concatenates the members), one member
+// per chunk. As in BGZF, each member's header carries an extra subfield (ours: "GC", 12 bytes)
+// with the member's own size (u32 LE), so that a decoder finds every member without inflating
+// the ones before it, and with the whole file's original size (u64 LE), so that a file cut at
+// a member boundary is told from a shorter input.
+constexpr std::array<std::uint8_t, 16> kMemberHeader = {
+    0x1f, 0x8b, 8,  4,   // ID1 ID2, CM = deflate, FLG = FEXTRA
+    0,    0,    0,  0,   // MTIME: none
+    0,    0xff,          // XFL, OS = unknown (as libdeflate writes)
+    16,   0,             // XLEN
+    'G',  'C',  12, 0};  // SI1 SI2, LEN of the subfield: member size, original size
+constexpr std::size_t kHeaderSize = kMemberHeader.size() + 12;
+constexpr std::size_t kTrailerSize = 8;  // CRC-32, ISIZE
+
+using Compressor = std::unique_ptr<libdeflate_compressor, decltype(&libdeflate_free_compressor)>;
+using Decompressor =
+    std::unique_ptr<libdeflate_decompressor, decltype(&libdeflate_free_decompressor)>;
+
+Compressor make_compressor(std::int64_t level) {
+  Compressor c(libdeflate_alloc_compressor(static_cast<int>(level)), libdeflate_free_compressor);
+  if (!c) throw std::bad_alloc();
+  return c;
+}
+
+Decompressor make_decompressor() {
+  Decompressor d(libdeflate_alloc_decompressor(), libdeflate_free_decompressor);
+  if (!d) throw std::bad_alloc();
+  return d;
+}
+
+std::size_t write_member(ByteSpan chunk, std::uint64_t total, std::span<std::uint8_t> room,
+                         std::int64_t level) {
+  Compressor c = make_compressor(level);
+  std::size_t n =
+      libdeflate_deflate_compress(c.get(), chunk.data(), chunk.size(), room.data() + kHeaderSize,
+                                  room.size() - kHeaderSize - kTrailerSize);
+  if (n == 0) throw std::runtime_error("libdeflate: output exceeded its own bound");
+  std::uint8_t* p = std::copy(kMemberHeader.begin(), kMemberHeader.end(), room.data());
+  const std::size_t size = kHeaderSize + n + kTrailerSize;
+  store_le<std::uint32_t>(p, static_cast<std::uint32_t>(size));
+  store_le<std::uint64_t>(p + 4, total);
+  p += 12 + n;
+  store_le<std::uint32_t>(p, libdeflate_crc32(0, chunk.data(), chunk.size()));
+  store_le<std::uint32_t>(p + 4, static_cast<std::uint32_t>(chunk.size()));
+  return size;
+}
+
+void read_member(ByteSpan member, std::span<std::uint8_t> out) {
+  const std::uint8_t* trailer = member.data() + member.size() - kTrailerSize;
+  if (load_le<std::uint32_t>(trailer + 4) != out.size()) {
+    throw DecodeError("gzip member's ISIZE differs from its chunk's size");
+  }
+  ByteSpan deflate = member.subspan(kHeaderSize, member.size() - kHeaderSize - kTrailerSize);
+  Decompressor d = make_decompressor();
+  std::size_t used = 0;
+  auto result = libdeflate_deflate_decompress_ex(d.get(), deflate.data(), deflate.size(),
+                                                 out.data(), out.size(), &used, nullptr);
+  if (result != LIBDEFLATE_SUCCESS) throw DecodeError("libdeflate: invalid deflate data");
+  if (used != deflate.size()) throw DecodeError("bytes between deflate data and gzip trailer");
+  if (libdeflate_crc32(0, out.data(), out.size()) != load_le<std::uint32_t>(trailer)) {
+    throw DecodeError("gzip member fails its CRC-32");
+  }
+}
+
+// Finds every member by the sizes in the headers; each header must be exactly ours, and all
+// must agree on the original size, which fixes the member count.
+Bytes read_members(ByteSpan in, int threads) {
+  ByteReader r(in);
+  std::vector<ByteSpan> members;
+  std::uint64_t total = 0;
+  while (r.remaining() != 0) {
+    const std::size_t begin = r.position();
+    ByteSpan header = r.take(kHeaderSize, "gzip member header");
+    if (!std::equal(kMemberHeader.begin(), kMemberHeader.end(), header.begin())) {
+      throw DecodeError("gzip member header is not a gcbench chunk's");
+    }
+    const std::uint32_t size = load_le<std::uint32_t>(header.data() + kMemberHeader.size());
+    const std::uint64_t claimed = load_le<std::uint64_t>(header.data() + kMemberHeader.size() + 4);
+    if (members.empty()) {
+      check_claimed_size(claimed, in.size(), "gzip");
+      total = claimed;
+    }
+    if (claimed != total) throw DecodeError("gzip members disagree on the original size");
+    if (members.size() == chunk_count(total)) throw DecodeError("more gzip members than chunks");
+    if (size < kHeaderSize + kTrailerSize) throw DecodeError("gzip member size too small");
+    r.take(size - kHeaderSize, "gzip member");
+    members.push_back(in.subspan(begin, size));
+  }
+  return decompress_chunks(members, total, threads, read_member);
+}
+
 class LibdeflateCodec final : public Codec {
  public:
   const CodecInfo& info() const override { return info_; }
 
   std::uint64_t max_compressed_size(std::uint64_t n, const Params& params) const override {
-    auto compressor = make_compressor(params);
-    return libdeflate_gzip_compress_bound(compressor.get(), n);
+    const Params p = resolve_params(info_.axes, params);
+    Compressor c = make_compressor(p.at("level"));
+    if (p.at("threads") == 1) return libdeflate_gzip_compress_bound(c.get(), n);
+    return chunked_bound(n, 0, member_bound(c.get()));
   }
 
   Bytes compress(ByteSpan input, const Params& params, RunStats*) const override {
-    auto compressor = make_compressor(params);
-    Bytes out(libdeflate_gzip_compress_bound(compressor.get(), input.size()));
-    std::size_t n = libdeflate_gzip_compress(compressor.get(), input.data(), input.size(),
-                                             out.data(), out.size());
+    const Params p = resolve_params(info_.axes, params);
+    const std::int64_t level = p.at("level");
+    Compressor c = make_compressor(level);
+    if (p.at("threads") != 1) {
+      std::vector<std::size_t> sizes;
+      return compress_chunks(
+          input, thread_count(p), 0, member_bound(c.get()),
+          [&](ByteSpan chunk, std::span<std::uint8_t> room) {
+            return write_member(chunk, input.size(), room, level);
+          },
+          sizes);
+    }
+    Bytes out(libdeflate_gzip_compress_bound(c.get(), input.size()));
+    std::size_t n =
+        libdeflate_gzip_compress(c.get(), input.data(), input.size(), out.data(), out.size());
     if (n == 0) throw std::runtime_error("libdeflate: output exceeded its own bound");
     out.resize(n);
     return out;
   }
 
-  // The gzip trailer's ISIZE gives the size (mod 2^32: inputs of 4 GiB or more are refused).
-  Bytes decompress(ByteSpan in, const Params&, RunStats*) const override {
+  // One member: the gzip trailer's ISIZE gives the size (mod 2^32: inputs of 4 GiB or more
+  // are refused). Several: see read_members.
+  Bytes decompress(ByteSpan in, const Params& params, RunStats*) const override {
+    if (in.size() >= 4 && std::equal(in.begin(), in.begin() + 4, kMemberHeader.begin())) {
+      return read_members(in, thread_count(resolve_params(info_.axes, params)));
+    }
     if (in.size() < 18) throw DecodeError("gzip stream shorter than its header and trailer");
     std::uint64_t size = load_le<std::uint32_t>(in.data() + in.size() - 4);
     check_claimed_size(size, in.size(), "gzip");
     Bytes out(size);
-    std::unique_ptr<libdeflate_decompressor, decltype(&libdeflate_free_decompressor)> d(
-        libdeflate_alloc_decompressor(), libdeflate_free_decompressor);
-    if (!d) throw std::bad_alloc();
+    Decompressor d = make_decompressor();
     std::size_t in_used = 0;
     auto result = libdeflate_gzip_decompress_ex(d.get(), in.data(), in.size(), out.data(),
                                                 out.size(), &in_used, nullptr);
@@ -45,17 +153,17 @@ class LibdeflateCodec final : public Codec {
   }
 
  private:
-  using Compressor = std::unique_ptr<libdeflate_compressor, decltype(&libdeflate_free_compressor)>;
-  Compressor make_compressor(const Params& params) const {
-    auto level = resolve_params(info_.axes, params).at("level");
-    Compressor c(libdeflate_alloc_compressor(static_cast<int>(level)), libdeflate_free_compressor);
-    if (!c) throw std::bad_alloc();
-    return c;
+  static ChunkBound member_bound(libdeflate_compressor* c) {
+    return [c](std::uint64_t size) {
+      return kHeaderSize + libdeflate_deflate_compress_bound(c, size) + kTrailerSize;
+    };
   }
 
-  CodecInfo info_ =
-      peer_info("libdeflate", LIBDEFLATE_VERSION_STRING, "libdeflate gzip (whole-buffer deflate)",
-                {level_axis(6, 1, 12, "compression level")});
+  CodecInfo info_ = peer_info(
+      "libdeflate", LIBDEFLATE_VERSION_STRING, "libdeflate gzip (whole-buffer deflate)",
+      {level_axis(6, 1, 12, "compression level"),
+       peer_threads_axis("1 = one gzip member; else one member per 1 MiB chunk, compressed on "
+                         "this many threads (0 = all cores)")});
 };
 
 }  // namespace

@@ -9,6 +9,13 @@
 namespace gcbench::peers {
 namespace {
 
+// All-core variant: a skippable frame (which lz4 tools pass over) holding the index, then one
+// standard frame per chunk. Index: magic, its size (12 + 4 * count), the content size (u64),
+// the frame count (u32), each frame's compressed size (u32); all little-endian.
+constexpr std::uint32_t kSkippableMagic = 0x184D2A50;
+constexpr std::size_t kIndexHeader = 8;
+constexpr std::size_t kIndexFixed = 12;
+
 LZ4F_preferences_t preferences(std::uint64_t content_size, std::int64_t level) {
   LZ4F_preferences_t p{};
   p.frameInfo.contentSize = content_size;
@@ -18,56 +25,146 @@ LZ4F_preferences_t preferences(std::uint64_t content_size, std::int64_t level) {
   return p;
 }
 
+std::uint64_t frame_bound(std::uint64_t n, std::int64_t level) {
+  auto p = preferences(n, level);
+  return LZ4F_compressFrameBound(n, &p);
+}
+
+std::size_t compress_frame(ByteSpan input, std::span<std::uint8_t> out, std::int64_t level) {
+  auto p = preferences(input.size(), level);
+  std::size_t n = LZ4F_compressFrame(out.data(), out.size(), input.data(), input.size(), &p);
+  if (LZ4F_isError(n)) throw std::runtime_error(std::string("lz4: ") + LZ4F_getErrorName(n));
+  return n;
+}
+
+std::uint64_t index_size(std::uint64_t frames) {
+  return kIndexHeader + kIndexFixed + 4 * frames;
+}
+
+// One LZ4 frame from untrusted bytes: its header is read first, so that its content size is
+// known before anything is allocated, then decode() fills exactly that many bytes.
+class FrameDecoder {
+ public:
+  explicit FrameDecoder(ByteSpan in) : in_(in), ctx_(nullptr, LZ4F_freeDecompressionContext) {
+    LZ4F_dctx* raw = nullptr;
+    if (LZ4F_isError(LZ4F_createDecompressionContext(&raw, LZ4F_VERSION))) throw std::bad_alloc();
+    ctx_.reset(raw);
+    LZ4F_frameInfo_t frame{};
+    header_ = in.size();
+    hint_ = LZ4F_getFrameInfo(ctx_.get(), &frame, in.data(), &header_);
+    if (LZ4F_isError(hint_)) throw DecodeError(std::string("lz4: ") + LZ4F_getErrorName(hint_));
+    content_size_ = frame.contentSize;
+  }
+
+  // 0 means "unknown" as well as empty: an unknown-size frame with data fails decode() for
+  // want of output room.
+  std::uint64_t content_size() const { return content_size_; }
+
+  // `out` has content_size() bytes; the frame must end exactly at the end of the input.
+  void decode(std::span<std::uint8_t> out) {
+    std::size_t in_pos = header_, out_pos = 0;
+    while (hint_ != 0) {
+      std::size_t src = in_.size() - in_pos, dst = out.size() - out_pos;
+      if (src == 0) throw DecodeError("truncated lz4 frame");
+      hint_ = LZ4F_decompress(ctx_.get(), out.data() + out_pos, &dst, in_.data() + in_pos, &src,
+                              nullptr);
+      if (LZ4F_isError(hint_)) throw DecodeError(std::string("lz4: ") + LZ4F_getErrorName(hint_));
+      if (src == 0 && dst == 0) throw DecodeError("lz4 frame makes no progress");
+      in_pos += src;
+      out_pos += dst;
+    }
+    if (in_pos != in_.size()) throw DecodeError("trailing bytes after the lz4 frame");
+    if (out_pos != out.size()) throw DecodeError("lz4 frame shorter than its content size");
+  }
+
+ private:
+  ByteSpan in_;
+  std::unique_ptr<LZ4F_dctx, decltype(&LZ4F_freeDecompressionContext)> ctx_;
+  std::size_t header_ = 0, hint_ = 0;
+  std::uint64_t content_size_ = 0;
+};
+
 class Lz4Codec final : public Codec {
  public:
   const CodecInfo& info() const override { return info_; }
 
   std::uint64_t max_compressed_size(std::uint64_t n, const Params& params) const override {
-    auto p = preferences(n, resolve_params(info_.axes, params).at("level"));
-    return LZ4F_compressFrameBound(n, &p);
+    const Params p = resolve_params(info_.axes, params);
+    const std::int64_t level = p.at("level");
+    if (p.at("threads") == 1) return frame_bound(n, level);
+    return chunked_bound(n, index_size(chunk_count(n)),
+                         [&](std::uint64_t size) { return frame_bound(size, level); });
   }
 
   Bytes compress(ByteSpan input, const Params& params, RunStats*) const override {
-    auto p = preferences(input.size(), resolve_params(info_.axes, params).at("level"));
-    Bytes out(LZ4F_compressFrameBound(input.size(), &p));
-    std::size_t n = LZ4F_compressFrame(out.data(), out.size(), input.data(), input.size(), &p);
-    if (LZ4F_isError(n)) throw std::runtime_error(std::string("lz4: ") + LZ4F_getErrorName(n));
-    out.resize(n);
+    const Params p = resolve_params(info_.axes, params);
+    const std::int64_t level = p.at("level");
+    if (p.at("threads") == 1) {
+      Bytes out(frame_bound(input.size(), level));
+      out.resize(compress_frame(input, out, level));
+      return out;
+    }
+    const std::size_t count = chunk_count(input.size());
+    std::vector<std::size_t> sizes;
+    Bytes out = compress_chunks(
+        input, thread_count(p), index_size(count),
+        [&](std::uint64_t size) { return frame_bound(size, level); },
+        [&](ByteSpan chunk, std::span<std::uint8_t> room) {
+          return compress_frame(chunk, room, level);
+        },
+        sizes);
+    std::uint8_t* index = out.data();
+    store_le<std::uint32_t>(index, kSkippableMagic);
+    store_le<std::uint32_t>(index + 4, static_cast<std::uint32_t>(kIndexFixed + 4 * count));
+    store_le<std::uint64_t>(index + 8, input.size());
+    store_le<std::uint32_t>(index + 16, static_cast<std::uint32_t>(count));
+    std::uint8_t* frame_sizes = index + index_size(0);
+    for (std::size_t i = 0; i < count; ++i) {
+      store_le<std::uint32_t>(frame_sizes + 4 * i, static_cast<std::uint32_t>(sizes[i]));
+    }
     return out;
   }
 
-  Bytes decompress(ByteSpan in, const Params&, RunStats*) const override {
-    LZ4F_dctx* raw = nullptr;
-    if (LZ4F_isError(LZ4F_createDecompressionContext(&raw, LZ4F_VERSION))) throw std::bad_alloc();
-    std::unique_ptr<LZ4F_dctx, decltype(&LZ4F_freeDecompressionContext)> ctx(
-        raw, LZ4F_freeDecompressionContext);
-    LZ4F_frameInfo_t frame{};
-    std::size_t header = in.size();
-    std::size_t hint = LZ4F_getFrameInfo(ctx.get(), &frame, in.data(), &header);
-    if (LZ4F_isError(hint)) throw DecodeError(std::string("lz4: ") + LZ4F_getErrorName(hint));
-    // contentSize 0 means "unknown" as well as empty: an unknown-size frame with data fails
-    // below for want of output room.
-    check_claimed_size(frame.contentSize, in.size(), "lz4");
-    Bytes out(frame.contentSize);
-    std::size_t in_pos = header, out_pos = 0;
-    while (hint != 0) {
-      std::size_t src = in.size() - in_pos, dst = out.size() - out_pos;
-      if (src == 0) throw DecodeError("truncated lz4 frame");
-      hint =
-          LZ4F_decompress(ctx.get(), out.data() + out_pos, &dst, in.data() + in_pos, &src, nullptr);
-      if (LZ4F_isError(hint)) throw DecodeError(std::string("lz4: ") + LZ4F_getErrorName(hint));
-      if (src == 0 && dst == 0) throw DecodeError("lz4 frame makes no progress");
-      in_pos += src;
-      out_pos += dst;
+  Bytes decompress(ByteSpan in, const Params& params, RunStats*) const override {
+    if (in.size() >= 4 && load_le<std::uint32_t>(in.data()) == kSkippableMagic) {
+      return decompress_chunked(in, thread_count(resolve_params(info_.axes, params)));
     }
-    if (in_pos != in.size()) throw DecodeError("trailing bytes after the lz4 frame");
-    if (out_pos != out.size()) throw DecodeError("lz4 frame shorter than its content size");
+    FrameDecoder frame(in);
+    check_claimed_size(frame.content_size(), in.size(), "lz4");
+    Bytes out(frame.content_size());
+    frame.decode(out);
     return out;
   }
 
  private:
-  CodecInfo info_ = peer_info("lz4", LZ4_versionString(), "LZ4 frame (level 0) or LZ4 HC",
-                              {level_axis(0, 0, LZ4HC_CLEVEL_MAX, "0 = fast, 1..12 = HC level")});
+  static Bytes decompress_chunked(ByteSpan in, int threads) {
+    ByteReader r(in.subspan(4));
+    std::uint64_t index_bytes = r.read<std::uint32_t>("lz4 index size");
+    std::uint64_t total = r.read<std::uint64_t>("lz4 content size");
+    std::uint64_t count = r.read<std::uint32_t>("lz4 frame count");
+    if (index_bytes != kIndexFixed + 4 * count) throw DecodeError("lz4 index of the wrong size");
+    check_claimed_size(total, in.size(), "lz4");
+    if (count != chunk_count(total)) throw DecodeError("lz4 frame count does not fit the size");
+    std::vector<std::uint32_t> sizes(count);  // count <= in.size() / 16 + 1: small
+    for (auto& size : sizes) size = r.read<std::uint32_t>("lz4 frame size");
+    std::vector<ByteSpan> frames;
+    for (std::uint32_t size : sizes) frames.push_back(r.take(size, "lz4 frame"));
+    if (r.remaining() != 0) throw DecodeError("trailing bytes after the last lz4 frame");
+    return decompress_chunks(
+        frames, total, threads, [](ByteSpan piece, std::span<std::uint8_t> out) {
+          FrameDecoder frame(piece);
+          if (frame.content_size() != out.size()) {
+            throw DecodeError("lz4 frame's content size differs from its chunk's");
+          }
+          frame.decode(out);
+        });
+  }
+
+  CodecInfo info_ = peer_info(
+      "lz4", LZ4_versionString(), "LZ4 frame (level 0) or LZ4 HC",
+      {level_axis(0, 0, LZ4HC_CLEVEL_MAX, "0 = fast, 1..12 = HC level"),
+       peer_threads_axis("1 = one frame; else 1 MiB chunks, one frame each, compressed on this "
+                         "many threads (0 = all cores) behind an index in a skippable frame")});
 };
 
 }  // namespace

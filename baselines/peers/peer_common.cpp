@@ -1,3 +1,6 @@
+#include <atomic>
+#include <cstring>
+#include <exception>
 #include <string>
 
 #include "baselines/peers/peers.hpp"
@@ -18,6 +21,14 @@ AxisSpec level_axis(std::int64_t default_level, std::int64_t min, std::int64_t m
   return a;
 }
 
+AxisSpec peer_threads_axis(const char* help) {
+  AxisSpec a = threads_axis();
+  a.help = help;
+  a.default_value = 1;
+  a.in_container = true;  // one thread writes the single stream, more the all-core variant
+  return a;
+}
+
 void check_claimed_size(std::uint64_t claimed, std::uint64_t input_size, const char* format) {
   if (claimed > kMaxOriginalSize || claimed / kMaxExpansion > input_size) {
     throw DecodeError(std::string(format) + " stream claims an absurd size of " +
@@ -35,6 +46,70 @@ CodecInfo peer_info(const char* name, const std::string& library_version, const 
   info.description = help;
   info.axes = std::move(axes);
   return info;
+}
+
+std::size_t chunk_count(std::uint64_t input_size) {
+  return std::max<std::size_t>(1, (input_size + kChunkSize - 1) / kChunkSize);
+}
+
+void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& body) {
+  const auto n = static_cast<std::int64_t>(count);
+  const int team = static_cast<int>(std::clamp<std::int64_t>(n, 1, std::max(threads, 1)));
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  // Dynamic: chunks of one input can differ a lot in how long they take.
+#pragma omp parallel for num_threads(team) schedule(dynamic, 1) if (team > 1)
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (failed.load(std::memory_order_relaxed)) continue;
+    try {
+      body(static_cast<std::size_t>(i));
+    } catch (...) {
+#pragma omp critical(gcbench_peers_parallel_for)
+      if (!failed.exchange(true)) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+std::uint64_t chunked_bound(std::uint64_t input_size, std::uint64_t prefix,
+                            const ChunkBound& bound) {
+  std::uint64_t full = input_size / kChunkSize, rest = input_size % kChunkSize;
+  std::uint64_t total = prefix + full * bound(kChunkSize);
+  return rest != 0 || full == 0 ? total + bound(rest) : total;
+}
+
+Bytes compress_chunks(ByteSpan input, int threads, std::size_t prefix, const ChunkBound& bound,
+                      const ChunkEncoder& encode, std::vector<std::size_t>& sizes) {
+  // Chunk i is written at prefix + i * slot (every chunk but the last is full), then the
+  // chunks are moved down to lie back to back.
+  const std::size_t count = chunk_count(input.size());
+  const auto slot = static_cast<std::size_t>(bound(kChunkSize));
+  Bytes out(chunked_bound(input.size(), prefix, bound));
+  sizes.assign(count, 0);
+  parallel_for(count, threads, [&](std::size_t i) {
+    ByteSpan chunk = chunk_of(input, i);
+    std::span<std::uint8_t> room(out.data() + prefix + i * slot, bound(chunk.size()));
+    sizes[i] = encode(chunk, room);
+  });
+  std::size_t end = prefix;
+  for (std::size_t i = 0; i < count; ++i) {
+    std::memmove(out.data() + end, out.data() + prefix + i * slot, sizes[i]);
+    end += sizes[i];
+  }
+  out.resize(end);
+  return out;
+}
+
+Bytes decompress_chunks(const std::vector<ByteSpan>& pieces, std::uint64_t total, int threads,
+                        const ChunkDecoder& decode) {
+  if (pieces.size() != chunk_count(total)) {
+    throw DecodeError("stream has " + std::to_string(pieces.size()) + " chunks, but " +
+                      std::to_string(total) + " bytes make " + std::to_string(chunk_count(total)));
+  }
+  Bytes out(total);
+  parallel_for(pieces.size(), threads,
+               [&](std::size_t i) { decode(pieces[i], chunk_of(std::span(out), i)); });
+  return out;
 }
 
 }  // namespace gcbench::peers

@@ -2,18 +2,30 @@
 // Widely used CPU codecs run beside gcbench's own, each writing its library's native
 // self-describing format (gzip member, zstd frame, LZ4 frame) so that sizes are the ones
 // users know. Each exists only when its library was found at configure time.
+#include <algorithm>
+#include <functional>
+#include <span>
+
 #include "gcbench/codec.hpp"
 
 namespace gcbench::peers {
 
-CodecPtr make_libdeflate_codec();  // gzip member, levels 1..12 (default 6)
+// threads = 1 (default) writes the library's single stream; any other value (0 = all cores)
+// its all-core variant, whose bytes depend on the input only, never on the thread count.
+CodecPtr make_libdeflate_codec();  // gzip member, levels 1..12 (default 6); all cores: one
+                                   // member per chunk, each with its size in an extra field
 CodecPtr make_zstd_codec();        // zstd frame with content size, levels 1..19 (default 3);
-                                   // threads: zstd's own workers (1 = single-threaded)
-CodecPtr make_lz4_codec();         // LZ4 frame with content size; level 0 = fast, 1..12 = HC
+                                   // all cores: zstd's own workers in one frame
+CodecPtr make_lz4_codec();         // LZ4 frame with content size; level 0 = fast, 1..12 = HC;
+                                   // all cores: an index in a skippable frame, then one
+                                   // frame per chunk
 
 // A `level` axis for a peer's CodecInfo.
 AxisSpec level_axis(std::int64_t default_level, std::int64_t min, std::int64_t max,
                     const char* help);
+
+// The `threads` axis of a peer (default 1); it shapes the output (see above).
+AxisSpec peer_threads_axis(const char* help);
 
 // Throws DecodeError unless `claimed` (an original size read from untrusted input) is
 // plausible for `input_size` compressed bytes, before anything is allocated for it: no
@@ -24,5 +36,45 @@ void check_claimed_size(std::uint64_t claimed, std::uint64_t input_size, const c
 // Adds the library's version to a CodecInfo's version string ("<ours>/<library>").
 CodecInfo peer_info(const char* name, const std::string& library_version, const char* help,
                     std::vector<AxisSpec> axes);
+
+// Libraries without a multi-threaded API (libdeflate, lz4) go on all cores as pigz, BGZF and
+// `lz4 -T` do: the input is cut into chunks of kChunkSize compressed independently. pigz uses
+// 128 KiB, zstd -T jobs of several MiB; each chunk starts with an empty window, and at 1 MiB
+// that costs little ratio while a 100 MB input still gives ~100 pieces to share out.
+inline constexpr std::size_t kChunkSize = std::size_t{1} << 20;
+
+// At least 1: an empty input is one empty chunk (a gzip file needs a member).
+std::size_t chunk_count(std::uint64_t input_size);
+
+// Chunk i of `data`: kChunkSize bytes from i * kChunkSize, the last one shorter.
+template <typename T>
+std::span<T> chunk_of(std::span<T> data, std::size_t i) {
+  std::size_t begin = i * kChunkSize;
+  return data.subspan(begin, std::min(kChunkSize, data.size() - begin));
+}
+
+// Runs body(i) for each i < count on up to `threads` threads (OpenMP). Once one throws, the
+// rest are skipped and its exception is rethrown here.
+void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& body);
+
+// A chunked output: `prefix` bytes (the caller's index, if any), then each chunk's bytes.
+// ChunkBound gives a true bound on one chunk's bytes for its input size.
+using ChunkBound = std::function<std::uint64_t(std::uint64_t chunk_size)>;
+std::uint64_t chunked_bound(std::uint64_t input_size, std::uint64_t prefix,
+                            const ChunkBound& bound);
+
+// Compresses the chunks in parallel, each by encode(chunk, room) -> bytes written into room
+// (bound(chunk.size()) bytes), and returns them back to back after `prefix` zero bytes for
+// the caller to fill; sizes[i] is chunk i's compressed size.
+using ChunkEncoder = std::function<std::size_t(ByteSpan chunk, std::span<std::uint8_t> room)>;
+Bytes compress_chunks(ByteSpan input, int threads, std::size_t prefix, const ChunkBound& bound,
+                      const ChunkEncoder& encode, std::vector<std::size_t>& sizes);
+
+// Decodes pieces[i] into chunk i of a `total`-byte output in parallel; decode must fill its
+// span exactly or throw DecodeError. The caller has checked `total` with check_claimed_size;
+// there must be chunk_count(total) pieces.
+using ChunkDecoder = std::function<void(ByteSpan piece, std::span<std::uint8_t> out)>;
+Bytes decompress_chunks(const std::vector<ByteSpan>& pieces, std::uint64_t total, int threads,
+                        const ChunkDecoder& decode);
 
 }  // namespace gcbench::peers

@@ -52,16 +52,10 @@ class ZstdCodec final : public Codec {
   }
 
  private:
-  static AxisSpec workers_axis() {
-    AxisSpec a = threads_axis();
-    a.help = "zstd's own worker threads (zstd -T): 1 = single-threaded, 0 = all cores";
-    a.default_value = 1;
-    a.in_container = true;  // multi-threaded zstd cuts the input into jobs: other bytes
-    return a;
-  }
-
   CodecInfo info_ = peer_info("zstd", ZSTD_versionString(), "Zstandard frame",
-                              {level_axis(3, 1, 19, "compression level"), workers_axis()});
+                              {level_axis(3, 1, 19, "compression level"),
+                               peer_threads_axis("zstd's own worker threads (zstd -T): "
+                                                 "1 = single-threaded, 0 = all cores")});
 };
 
 }  // namespace

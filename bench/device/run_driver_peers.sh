@@ -42,8 +42,8 @@ timeout 300 $B/bench/driver/gcbench "${common[@]}" \
 echo "driver rc=$?"
 # The CPU peers at the levels people use; the slowest (zstd -19) last, so that a timeout
 # loses only its own cells.
-# zstd with one thread and with its own workers on every core.
-for peer in "libdeflate 1,6,12" "lz4 0,9" "zstd 1,3 0,1" "zstd 19 0,1"; do
+# Each with one thread and on every core (zstd: its own workers; libdeflate, lz4: 1 MiB chunks).
+for peer in "libdeflate 1,6,12 0,1" "lz4 0,9 0,1" "zstd 1,3 0,1" "zstd 19 0,1"; do
   set -- $peer
   grep -q "peer $1 ON" "$OUT/build.log" || { echo "driver ($1): not built"; continue; }
   limit=45
