@@ -1,11 +1,16 @@
 #pragma once
 // The warp design of GPU LZ77 compression: one warp per chunk runs the greedy parse itself and
-// finds a match only at the positions the parse visits (1 in 4-12 on Silesia), the 32 lanes
+// finds a match only at the positions the parse visits (1 in 3-12 on Silesia), the 32 lanes
 // testing 32 candidates at a time, nearest first. The chunk is cut into segments of kSegment
 // positions; each segment stages its window and look-ahead in shared memory. For hash the
-// segment's positions are also sorted by 3-byte hash (stable), so that a position's chain is
-// one contiguous, position-ordered run of a bucket instead of a linked list: lanes read 32
+// staged positions are also sorted by 3-byte hash (stable), so that a position's chain is one
+// contiguous, position-ordered run of a bucket instead of a linked list: lanes read 32
 // candidates at once. brute tests 32 window distances at once. Included by compress_gpu.cu only.
+//
+// The parse is a chain of dependent shared-memory loads per step, so the kernel is bound by
+// latency and by how many warps an SM holds: segments are short (1 KiB) to keep a warp's
+// shared memory near 19 KB (11 warps per SM), at the price of indexing each window again
+// every 1 KiB.
 #include <cstdint>
 
 #include "codecs/common/cuda_check.hpp"
@@ -21,10 +26,10 @@ using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
 constexpr u32 kFull = 0xFFFFFFFFu;
-constexpr u32 kSegment = 4096;  // positions per staged segment (the default chunk)
-// Buckets of the index. Any hash of the 3 bytes gives the same matches; 11 bits (not the CPU's
-// 12) keep a warp's shared memory under 32 KB: 7 warps per SM instead of 6.
-constexpr u32 kBucketBits = 11;
+constexpr u32 kSegment = 1024;  // positions per staged segment
+// Buckets of the index. Any hash of the 3 bytes gives the same matches; fewer buckets than the
+// CPU's 4096 keep the table small (more unrelated candidates, rejected at their first byte).
+constexpr u32 kBucketBits = 10;
 constexpr u32 kBuckets = 1u << kBucketBits;
 
 __device__ __forceinline__ u32 bucket3(const u8* p) {
@@ -37,23 +42,24 @@ constexpr u32 round16(u32 n) {
 }
 
 // Shared memory of one warp: the staged bytes (8 bytes of slack: prefix() reads whole words),
-// then (hash) the positions sorted by hash and the bucket bounds. Positions fit u16: the
-// region is at most 32767 + 4096 + 257 bytes.
+// then (hash) the positions sorted by hash, the bucket bounds, and each segment position's
+// place in the sorted order. Positions fit u16: the region is at most 32767 + 1024 + 257 bytes.
 struct Smem {
   u32 region_capacity;  // window + segment + look-ahead
   bool index;
 
   __host__ __device__ u32 sorted_at() const { return round16(region_capacity + 8); }
   __host__ __device__ u32 starts_at() const { return sorted_at() + round16(2 * region_capacity); }
-  __host__ __device__ u32 total() const {
-    return index ? starts_at() + round16(2 * (kBuckets + 1)) : sorted_at();
-  }
+  __host__ __device__ u32 rank_at() const { return starts_at() + round16(2 * (kBuckets + 1)); }
+  __host__ __device__ u32 total() const { return index ? rank_at() + 2 * kSegment : sorted_at(); }
 };
 
 // Sorts positions [0, count) by bucket3, stable, into `sorted`; bucket h is then
-// sorted[starts[h] .. starts[h + 1]). A counting sort, 32 positions per step: lanes with equal
-// hashes find each other with __match_any_sync and the highest of them bumps the bucket.
-__device__ inline void build_index(const u8* bytes, u32 count, u16* sorted, u16* starts) {
+// sorted[starts[h] .. starts[h + 1]), and position seg_off + i (i < seg_len) sits at
+// sorted[rank[i]]. A counting sort, 32 positions per step: lanes with equal hashes find each
+// other with __match_any_sync and the highest of them bumps the bucket.
+__device__ inline void build_index(const u8* bytes, u32 count, u32 seg_off, u32 seg_len,
+                                   u16* sorted, u16* starts, u16* rank) {
   const u32 lane = threadIdx.x & 31;
   const u32 below = (1u << lane) - 1;
   for (u32 h = lane; h <= kBuckets; h += 32) starts[h] = 0;
@@ -88,7 +94,11 @@ __device__ inline void build_index(const u8* bytes, u32 count, u16* sorted, u16*
     const u32 r = base + lane;
     const u32 h = r < count ? bucket3(bytes + r) : kBuckets + lane;
     const u32 same = __match_any_sync(kFull, h);
-    if (r < count) sorted[starts[h + 1] + __popc(same & below)] = static_cast<u16>(r);
+    if (r < count) {
+      const u32 slot = starts[h + 1] + __popc(same & below);
+      sorted[slot] = static_cast<u16>(r);
+      if (r - seg_off < seg_len) rank[r - seg_off] = static_cast<u16>(slot);
+    }
     __syncwarp();
     if (r < count && (same >> lane) == 1u)
       starts[h + 1] = static_cast<u16>(starts[h + 1] + __popc(same));
@@ -96,56 +106,38 @@ __device__ inline void build_index(const u8* bytes, u32 count, u16* sorted, u16*
   }
 }
 
-// Index of position r in its bucket [b0, b1) (r is in it), by a 32-way search.
-__device__ inline u32 find_in_bucket(const u16* sorted, u32 b0, u32 b1, u32 r) {
-  const u32 lane = threadIdx.x & 31;
-  u32 lo = b0, hi = b1;  // entries before lo are < r, entries from hi on are >= r
-  while (hi - lo > 32) {
-    const u32 step = (hi - lo + 31) / 32;
-    const u32 probe = lo + lane * step;
-    const u32 n = __popc(__ballot_sync(kFull, probe < hi && sorted[probe] < r));
-    if (n == 0) return lo;
-    const u32 next_hi = min(lo + n * step, hi);
-    lo += (n - 1) * step + 1;
-    hi = next_hi;
-  }
-  return lo + __popc(__ballot_sync(kFull, lo + lane < hi && sorted[lo + lane] < r));
-}
-
 // Match of `n` bytes `d` back as a key whose maximum is the longest, then nearest, match.
 __device__ __forceinline__ u32 match_key(u32 n, u32 d) {
   return n >= kMinMatch ? (n << 16) | (0xFFFFu - d) : 0u;
 }
 
-// Four bytes from any shared-memory address: two aligned words, funnel-shifted.
-__device__ __forceinline__ u32 load4(const u8* p) {
-  const auto a = reinterpret_cast<std::uintptr_t>(p);
-  const u32* w = reinterpret_cast<const u32*>(a & ~std::uintptr_t{3});
-  return __funnelshift_r(w[0], w[1], 8 * static_cast<u32>(a & 3));
+// The four staged bytes from byte index i: two aligned words, funnel-shifted. Indices, not
+// pointers, so that the compiler keeps shared-memory loads (a pointer cast through an integer
+// becomes a slower generic load).
+__device__ __forceinline__ u32 load4(const u32* words, u32 i) {
+  return __funnelshift_r(words[i >> 2], words[(i >> 2) + 1], 8 * (i & 3));
 }
 
-// Common prefix of a[0..cap) and b[0..cap), four bytes per step (bytes past cap may be read,
-// up to 7 past the region: the slack, but never count).
-__device__ __forceinline__ u32 prefix(const u8* a, const u8* b, u32 cap) {
+// Common prefix of the staged bytes from a and from b, up to cap, four bytes per step (bytes
+// past cap may be read, up to 7 past the region: the slack, but never count).
+__device__ __forceinline__ u32 prefix(const u32* words, u32 a, u32 b, u32 cap) {
   for (u32 n = 0; n < cap; n += 4) {
-    const u32 x = load4(a + n) ^ load4(b + n);
+    const u32 x = load4(words, a + n) ^ load4(words, b + n);
     if (x != 0) return min(n + (__ffs(x) - 1) / 8, cap);
   }
   return cap;
 }
 
-// Longest-nearest match at region offset r: the bucket entries before r, nearest first, 32
-// per step, until one reaches the cap or leaves the window. Returns a match_key. After the
-// first step a candidate must beat the best so far, so one byte (at the best length) rules
-// out most of them.
-__device__ inline u32 longest_hash(const u8* bytes, const u16* sorted, const u16* starts, u32 r,
-                                   u32 window, u32 cap) {
+// Longest-nearest match at region offset r, whose place in the sorted order is `top`: the
+// bucket entries before it, nearest first, 32 per step, until one reaches the cap or leaves
+// the window. Returns a match_key. After the first step a candidate must beat the best so far,
+// so one byte (at the best length) rules out most of them.
+__device__ inline u32 longest_hash(const u8* bytes, const u32* words, const u16* sorted,
+                                   const u16* starts, u32 r, u32 top, u32 window, u32 cap) {
   const u32 lane = threadIdx.x & 31;
-  const u32 h = bucket3(bytes + r);
-  const u32 b0 = starts[h];
+  const u32 b0 = starts[bucket3(bytes + r)];
   u32 best = 0;
-  for (u32 top = find_in_bucket(sorted, b0, starts[h + 1], r); top > b0;
-       top = top - b0 > 32 ? top - 32 : b0) {
+  for (; top > b0; top = top - b0 > 32 ? top - 32 : b0) {
     u32 key = 0;
     bool beyond = false;
     if (top - b0 > lane) {
@@ -154,7 +146,7 @@ __device__ inline u32 longest_hash(const u8* bytes, const u16* sorted, const u16
       beyond = d > window;
       const u32 bl = best >> 16;
       if (!beyond && bytes[s + bl] == bytes[r + bl]) {
-        key = match_key(prefix(bytes + s, bytes + r, cap), d);
+        key = match_key(prefix(words, s, r, cap), d);
       }
     }
     best = max(best, __reduce_max_sync(kFull, key));
@@ -164,14 +156,14 @@ __device__ inline u32 longest_hash(const u8* bytes, const u16* sorted, const u16
 }
 
 // brute: window distances 1, 2, ... 32 per step.
-__device__ inline u32 longest_brute(const u8* bytes, u32 r, u32 window, u32 cap) {
+__device__ inline u32 longest_brute(const u8* bytes, const u32* words, u32 r, u32 window, u32 cap) {
   const u32 lane = threadIdx.x & 31;
   u32 best = 0;
   for (u32 d0 = 1; d0 <= window; d0 += 32) {
     const u32 d = d0 + lane;
     const u32 bl = best >> 16;
     const bool fit = d <= window && bytes[r - d + bl] == bytes[r + bl];
-    const u32 key = fit ? match_key(prefix(bytes + r - d, bytes + r, cap), d) : 0u;
+    const u32 key = fit ? match_key(prefix(words, r - d, r, cap), d) : 0u;
     best = max(best, __reduce_max_sync(kFull, key));
     if ((best >> 16) == cap) break;
   }
@@ -200,49 +192,86 @@ __device__ inline void stage(const u8* __restrict__ in, u64 size, u64 lo, u32 n,
   }
 }
 
-// One warp (the thread block) per chunk; writes the chunk's triples to its slot.
+// A chunk's triples, 32 at a time: lane i keeps triple i of the batch as its packed bytes, and
+// the batch is stored by all lanes at once (one lane storing each triple as it came cost a
+// tenth of the kernel's instructions).
+struct TripleBatch {
+  u8* out;
+  Config config;
+  u32 triple_bytes;
+  u32 mine = 0;
+
+  __device__ void add(u32 n, const Triple& t) {
+    if ((threadIdx.x & 31) == n % 32) {
+      u8 b[4] = {};
+      pack_triple(config, t, b);
+      mine = b[0] | b[1] << 8 | b[2] << 16 | u32{b[3]} << 24;
+    }
+    if (n % 32 == 31) flush(n + 1);
+  }
+  // Stores the batch's triples up to triple `end` of the chunk.
+  __device__ void flush(u32 end) {
+    const u32 lane = threadIdx.x & 31;
+    const u32 n = (end - 1) / 32 * 32 + lane;
+    if (n >= end) return;
+    for (u32 i = 0; i < triple_bytes; ++i)
+      out[u64{n} * triple_bytes + i] = static_cast<u8>(mine >> (8 * i));
+  }
+};
+
+// One warp (the thread block) per chunk; writes the chunk's triples to its slot. Within a
+// segment positions are region offsets (u32): the window and cap rules of DevLayout, shifted.
 template <Finder F>
 __global__ void __launch_bounds__(32)
     warp_design_kernel(const u8* __restrict__ in, DevLayout L, Smem sm, u8* __restrict__ slots,
                        u32* __restrict__ counts) {
   extern __shared__ __align__(16) u8 smem[];
   u8* bytes = smem;
+  const u32* words = reinterpret_cast<const u32*>(smem);
   u16* sorted = reinterpret_cast<u16*>(smem + sm.sorted_at());
   u16* starts = reinterpret_cast<u16*>(smem + sm.starts_at());
+  u16* rank = reinterpret_cast<u16*>(smem + sm.rank_at());
   const u32 lane = threadIdx.x;
   const u64 c = blockIdx.x;
   const u64 ce = L.chunk_end(c), ws = L.window_start(c);
-  u8* out = slots + c * L.chunk * L.triple_bytes;
+  TripleBatch batch{slots + c * L.chunk * L.triple_bytes, L.config, L.triple_bytes};
   u32 n = 0;
   for (u64 p = L.chunk_begin(c); p < ce;) {
     const u64 seg_end = min(p + kSegment, ce);
-    const u64 lo = p - L.window_at(p, ws);
+    const u32 seg_off = L.window_at(p, ws);  // p's region offset
+    const u64 lo = p - seg_off;
+    // A match and its next byte stay in the chunk, so the region ends at the chunk's end or a
+    // look-ahead past the segment; then cap = min(max_length, region - r - 1) throughout.
     const auto region = static_cast<u32>(min(seg_end + L.max_length, ce) - lo);
+    const auto seg_stop = static_cast<u32>(seg_end - lo);
+    const auto window_base = static_cast<u32>(min(lo - ws, u64{L.max_offset}));
     stage(in, L.size, lo, region, bytes);
     __syncwarp();
     // Every position a lookup can reach: r + 3 <= region (a lookup needs cap >= 3).
     if constexpr (F == Finder::hash) {
-      build_index(bytes, region >= kMinMatch ? region - kMinMatch + 1 : 0, sorted, starts);
+      build_index(bytes, region >= kMinMatch ? region - kMinMatch + 1 : 0, seg_off,
+                  seg_stop - seg_off, sorted, starts, rank);
     }
-    for (; p < seg_end; ++n) {
-      const auto r = static_cast<u32>(p - lo);
-      const u32 cap = L.cap_at(p, ce);
-      const u32 window = L.window_at(p, ws);
+    u32 r = seg_off;
+    for (; r < seg_stop; ++n) {
+      const u32 cap = min(L.max_length, region - r - 1);
+      const u32 window = min(r + window_base, L.max_offset);
       u32 key = 0;
       if (cap >= kMinMatch && window > 0) {
-        if constexpr (F == Finder::hash) key = longest_hash(bytes, sorted, starts, r, window, cap);
-        if constexpr (F == Finder::brute) key = longest_brute(bytes, r, window, cap);
+        if constexpr (F == Finder::hash) {
+          key = longest_hash(bytes, words, sorted, starts, r, rank[r - seg_off], window, cap);
+        }
+        if constexpr (F == Finder::brute) key = longest_brute(bytes, words, r, window, cap);
       }
       const u32 length = key >> 16;
       const u32 offset = key ? 0xFFFFu - (key & 0xFFFFu) : 0u;
-      if (lane == 0) {
-        pack_triple(L.config, Triple{offset, length, bytes[r + length]},
-                    out + u64{n} * L.triple_bytes);
-      }
-      p += length + 1;
+      batch.add(n, Triple{offset, length, bytes[r + length]});
+      r += length + 1;
     }
+    p = lo + r;
     __syncwarp();  // every lane is done with this segment before the next is staged
   }
+  if (n % 32 != 0) batch.flush(n);
   if (lane == 0) counts[c] = n;
 }
 
