@@ -42,8 +42,11 @@ constexpr u32 round16(u32 n) {
 }
 
 // Shared memory of one warp: the staged bytes (8 bytes of slack: prefix() reads whole words),
-// then (hash) the positions sorted by hash, the bucket bounds, and each segment position's
-// place in the sorted order. Positions fit u16: the region is at most 32767 + 1024 + 257 bytes.
+// then (hash) the positions sorted by hash, the bucket bounds (once the index is built, each
+// segment position's bucket start), and each segment position's place in the sorted order.
+// Positions fit u16: the region is at most 32767 + 1024 + 257 bytes.
+static_assert(kBuckets + 1 >= kSegment, "the bucket table holds the segment's bucket starts");
+
 struct Smem {
   u32 region_capacity;  // window + segment + look-ahead
   bool index;
@@ -106,6 +109,27 @@ __device__ inline void build_index(const u8* bytes, u32 count, u32 seg_off, u32 
   }
 }
 
+// Replaces the bucket table (dead once the index is built) by the first slot of each segment
+// position's bucket, so that a lookup reads its bounds without hashing: slots[i] for position
+// seg_off + i. Read into registers first, as the table is overwritten.
+__device__ inline void bucket_slots_of_segment(const u8* bytes, u32 seg_off, u32 seg_len,
+                                               u16* starts) {
+  const u32 lane = threadIdx.x & 31;
+  u32 first[kSegment / 32];
+#pragma unroll
+  for (u32 k = 0; k < kSegment / 32; ++k) {
+    const u32 i = lane + 32 * k;
+    first[k] = i < seg_len ? starts[bucket3(bytes + seg_off + i)] : 0u;
+  }
+  __syncwarp();
+#pragma unroll
+  for (u32 k = 0; k < kSegment / 32; ++k) {
+    const u32 i = lane + 32 * k;
+    if (i < seg_len) starts[i] = static_cast<u16>(first[k]);
+  }
+  __syncwarp();
+}
+
 // Match of `n` bytes `d` back as a key whose maximum is the longest, then nearest, match.
 __device__ __forceinline__ u32 match_key(u32 n, u32 d) {
   return n >= kMinMatch ? (n << 16) | (0xFFFFu - d) : 0u;
@@ -128,14 +152,13 @@ __device__ __forceinline__ u32 prefix(const u32* words, u32 a, u32 b, u32 cap) {
   return cap;
 }
 
-// Longest-nearest match at region offset r, whose place in the sorted order is `top`: the
-// bucket entries before it, nearest first, 32 per step, until one reaches the cap or leaves
-// the window. Returns a match_key. After the first step a candidate must beat the best so far,
-// so one byte (at the best length) rules out most of them.
-__device__ inline u32 longest_hash(const u8* bytes, const u32* words, const u16* sorted,
-                                   const u16* starts, u32 r, u32 top, u32 window, u32 cap) {
+// Longest-nearest match at region offset r, which sits at sorted[top] in a bucket starting at
+// sorted[b0]: the bucket entries before it, nearest first, 32 per step, until one reaches the
+// cap or leaves the window. Returns a match_key. After the first step a candidate must beat the
+// best so far, so one byte (at the best length) rules out most of them.
+__device__ inline u32 longest_hash(const u8* bytes, const u32* words, const u16* sorted, u32 r,
+                                   u32 top, u32 b0, u32 window, u32 cap) {
   const u32 lane = threadIdx.x & 31;
-  const u32 b0 = starts[bucket3(bytes + r)];
   u32 best = 0;
   for (; top > b0; top = top - b0 > 32 ? top - 32 : b0) {
     u32 key = 0;
@@ -231,6 +254,7 @@ __global__ void __launch_bounds__(32)
   u16* sorted = reinterpret_cast<u16*>(smem + sm.sorted_at());
   u16* starts = reinterpret_cast<u16*>(smem + sm.starts_at());
   u16* rank = reinterpret_cast<u16*>(smem + sm.rank_at());
+  const u16* bucket_slot = starts;  // after bucket_slots_of_segment
   const u32 lane = threadIdx.x;
   const u64 c = blockIdx.x;
   const u64 ce = L.chunk_end(c), ws = L.window_start(c);
@@ -251,6 +275,7 @@ __global__ void __launch_bounds__(32)
     if constexpr (F == Finder::hash) {
       build_index(bytes, region >= kMinMatch ? region - kMinMatch + 1 : 0, seg_off,
                   seg_stop - seg_off, sorted, starts, rank);
+      bucket_slots_of_segment(bytes, seg_off, seg_stop - seg_off, starts);
     }
     u32 r = seg_off;
     for (; r < seg_stop; ++n) {
@@ -259,7 +284,8 @@ __global__ void __launch_bounds__(32)
       u32 key = 0;
       if (cap >= kMinMatch && window > 0) {
         if constexpr (F == Finder::hash) {
-          key = longest_hash(bytes, words, sorted, starts, r, rank[r - seg_off], window, cap);
+          const u32 i = r - seg_off;
+          key = longest_hash(bytes, words, sorted, r, rank[i], bucket_slot[i], window, cap);
         }
         if constexpr (F == Finder::brute) key = longest_brute(bytes, words, r, window, cap);
       }
