@@ -7,15 +7,18 @@
 
 namespace gcbench::lz77 {
 
-constexpr void pack_triple(Config config, const Triple& t, std::uint8_t* dst) {
+// The triple's bytes as a little-endian word (the fourth byte is 0 for thesis).
+constexpr std::uint32_t triple_word(Config config, const Triple& t) {
   if (config == Config::thesis) {
-    dst[0] = static_cast<std::uint8_t>(t.offset & 0xFF);
-    dst[1] = static_cast<std::uint8_t>((t.offset >> 8) | (t.length << 4));
-    dst[2] = t.next;
-    return;
+    return t.offset | (t.length << 12) | (std::uint32_t{t.next} << 16);
   }
-  const std::uint32_t word = t.offset | (t.length << 15) | (std::uint32_t{t.next} << 24);
-  for (int i = 0; i < 4; ++i) dst[i] = static_cast<std::uint8_t>(word >> (8 * i));
+  return t.offset | (t.length << 15) | (std::uint32_t{t.next} << 24);
+}
+
+constexpr void pack_triple(Config config, const Triple& t, std::uint8_t* dst) {
+  const std::uint32_t word = triple_word(config, t);
+  const int bytes = config == Config::thesis ? 3 : 4;
+  for (int i = 0; i < bytes; ++i) dst[i] = static_cast<std::uint8_t>(word >> (8 * i));
 }
 
 constexpr Triple unpack_triple(Config config, const std::uint8_t* src) {

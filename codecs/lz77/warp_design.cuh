@@ -225,11 +225,7 @@ struct TripleBatch {
   u32 mine = 0;
 
   __device__ void add(u32 n, const Triple& t) {
-    if ((threadIdx.x & 31) == n % 32) {
-      u8 b[4] = {};
-      pack_triple(config, t, b);
-      mine = b[0] | b[1] << 8 | b[2] << 16 | u32{b[3]} << 24;
-    }
+    if ((threadIdx.x & 31) == n % 32) mine = triple_word(config, t);
     if (n % 32 == 31) flush(n + 1);
   }
   // Stores the batch's triples up to triple `end` of the chunk.
