@@ -2,8 +2,8 @@
 // hang, sanitizer report or any other exception is a finding. The fuzz input goes behind a
 // valid container header (size from its first 3 bytes) so that the fuzzer reaches the payload
 // parser instead of stopping at the header checksum; the baselines' and peers' native streams
-// (gzip member, LZ4 frame, zstd frame) are fuzzed as they are, the peers' from valid streams
-// that their mutator makes now and then (see LLVMFuzzerCustomMutator).
+// (gzip member, LZ4 frame, zstd frame) are fuzzed as they are, from valid streams that their
+// mutator makes now and then (see LLVMFuzzerCustomMutator).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -71,12 +71,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   return 0;
 }
 
-#if defined(GCBENCH_FUZZ_libdeflate) || defined(GCBENCH_FUZZ_lz4) || defined(GCBENCH_FUZZ_zstd)
-// The peers' libraries are not instrumented, so the fuzzer sees none of their comparisons and
-// would hardly ever guess a magic number and header checksum (zstd: never in a 60 s trial).
-// One mutation in 8 therefore replaces the input with a valid stream, the codec's own output
-// for the mutated bytes, which later mutations corrupt. The first byte, which picks the
-// threads (see as_decoder_call), is kept, so the chunked variants are made as well.
+#if defined(GCBENCH_FUZZ_zlib) || defined(GCBENCH_FUZZ_libdeflate) || defined(GCBENCH_FUZZ_lz4) || \
+    defined(GCBENCH_FUZZ_zstd)
+// zlib and the peers' libraries are not instrumented, so the fuzzer sees none of their comparisons
+// and would hardly ever guess a magic number and header checksum (zstd: never in a 60 s trial). One
+// mutation in 8 therefore replaces the input with a valid stream, the codec's own output for the
+// mutated bytes, which later mutations corrupt. The first byte, which picks the threads (see
+// as_decoder_call), is kept, so the chunked variants are made as well.
 extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size);
 
 extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size,
