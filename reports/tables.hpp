@@ -87,6 +87,8 @@ class TableBuilder {
                                        const std::string& direction = "compress") const;
 
   bool has_codec(const std::string& codec) const;
+  // The default of `axis` for "<codec>/<device>", or "" when none is known.
+  std::string default_value(const std::string& codec_device, const std::string& axis) const;
   const std::string& corpus() const { return corpus_; }
 
  private:

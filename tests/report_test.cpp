@@ -165,6 +165,36 @@ TEST(Tables, CpuAndGpuCellsEachMatchTheirOwnDefaults) {
                    0.003);
 }
 
+TEST(Tables, SummaryShowsEachMeasuredGpuDesignBesideTheDefaultOne) {
+  json doc = sample();
+  doc["context"]["gpu"] = "NVIDIA H200";
+  for (auto [design, e2e] :
+       std::vector<std::pair<std::string, double>>{{"thread", 0.5}, {"warp", 0.02}}) {
+    doc["benchmarks"].push_back(
+        row("lz77/gpu/compress/cant/a.txt/finder:hash/work_items:1024/design:" + design +
+                "/decode_mode:auto",
+            1, {{"input_bytes", 1000}, {"compressed_bytes", 900}, {"e2e_s", e2e}}));
+  }
+  ResultSet set;
+  add_results(set, doc);
+  Defaults defaults = kDefaults;
+  defaults["lz77/gpu"]["design"] = "thread";
+  const Table t = summary_table(TableBuilder(set, defaults, "cant", set.files_of("cant")));
+  auto column = [&](const std::string& header) {
+    for (std::size_t i = 0; i < t.columns.size(); ++i) {
+      if (t.columns[i].header == header) return static_cast<int>(i);
+    }
+    return -1;
+  };
+  const int thesis = column("lz77 GPU s"), warp = column("lz77 GPU warp s");
+  ASSERT_GE(thesis, 0);
+  ASSERT_GE(warp, 0);
+  EXPECT_EQ(column("lz77 GPU thread s"), -1);
+  ASSERT_EQ(t.rows[0].label, "a.txt");
+  EXPECT_DOUBLE_EQ(*t.rows[0].values[thesis].value, 0.5);
+  EXPECT_DOUBLE_EQ(*t.rows[0].values[warp].value, 0.02);
+}
+
 TEST(Variants, CorpusTotalsPerVariantWithFailedOrPartialOnesLeftOut) {
   const Table t = variants_table(sample_set(), "cant");
   EXPECT_EQ(t.label_header, "variant");
