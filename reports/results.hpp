@@ -26,6 +26,8 @@ struct ResultSet {
   std::vector<Measurement> cells;
   std::map<std::string, std::string> missing_files;  // "corpus/file" -> reason
   std::map<std::string, std::string> context;        // the last file's gcbench context
+  // "<codec>/<device>" -> axis -> default, as the measuring gcbench recorded them.
+  std::map<std::string, std::map<std::string, std::string>> defaults;
   bool gpu_present = false;   // some result came from a machine with a usable GPU
   std::string no_gpu_detail;  // why not, from the context ("none: ...")
 

@@ -165,7 +165,8 @@ TEST(Tables, CpuAndGpuCellsEachMatchTheirOwnDefaults) {
                    0.003);
 }
 
-TEST(Tables, SummaryShowsEachMeasuredGpuDesignBesideTheDefaultOne) {
+// sample() plus GPU LZ77 cells of two designs on a.txt (end to end: thread 0.5 s, warp 0.02 s).
+json with_gpu_designs() {
   json doc = sample();
   doc["context"]["gpu"] = "NVIDIA H200";
   for (auto [design, e2e] :
@@ -175,8 +176,12 @@ TEST(Tables, SummaryShowsEachMeasuredGpuDesignBesideTheDefaultOne) {
                 "/decode_mode:auto",
             1, {{"input_bytes", 1000}, {"compressed_bytes", 900}, {"e2e_s", e2e}}));
   }
+  return doc;
+}
+
+TEST(Tables, SummaryShowsEachMeasuredGpuDesignBesideTheDefaultOne) {
   ResultSet set;
-  add_results(set, doc);
+  add_results(set, with_gpu_designs());
   Defaults defaults = kDefaults;
   defaults["lz77/gpu"]["design"] = "thread";
   const Table t = summary_table(TableBuilder(set, defaults, "cant", set.files_of("cant")));
@@ -193,6 +198,27 @@ TEST(Tables, SummaryShowsEachMeasuredGpuDesignBesideTheDefaultOne) {
   ASSERT_EQ(t.rows[0].label, "a.txt");
   EXPECT_DOUBLE_EQ(*t.rows[0].values[thesis].value, 0.5);
   EXPECT_DOUBLE_EQ(*t.rows[0].values[warp].value, 0.02);
+}
+
+// A report built without CUDA has no GPU codecs, so no GPU defaults of its own: it takes the
+// ones the measuring gcbench recorded in the context.
+TEST(Report, UsesTheDefaultsRecordedWithTheResults) {
+  json doc = with_gpu_designs();
+  doc["context"]["defaults:lz77/gpu"] =
+      "finder:hash/work_items:1024/design:thread/decode_mode:auto";
+  ResultSet set;
+  add_results(set, doc);
+  EXPECT_EQ(set.defaults.at("lz77/gpu").at("design"), "thread");
+  EXPECT_EQ(set.defaults.at("lz77/gpu").at("work_items"), "1024");
+  const auto dir = std::filesystem::temp_directory_path() / "gcbench_report_defaults_test";
+  std::filesystem::remove_all(dir);
+  Defaults without_gpu = kDefaults;
+  without_gpu.erase("lz77/gpu");
+  const std::string summary =
+      write_report(set, ReportOptions{dir, without_gpu, {}}).summaries.at("cant");
+  EXPECT_NE(summary.find("| lz77 GPU s | lz77 GPU warp s |"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("| a.txt | 0.5 | 0.02 |"), std::string::npos) << summary;
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Variants, CorpusTotalsPerVariantWithFailedOrPartialOnesLeftOut) {

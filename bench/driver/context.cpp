@@ -73,7 +73,13 @@ ContextEntries host_context(const Inputs& inputs, const std::vector<std::string>
   }
   for (const CodecPtr& codec : registry()) {
     const CodecInfo& info = codec->info();
-    c.emplace_back("codec:" + info.name + "/" + to_string(info.device), info.version);
+    const std::string key = info.name + "/" + to_string(info.device);
+    c.emplace_back("codec:" + key, info.version);
+    // The defaults, written like cell names' axes: a report built elsewhere (say without
+    // CUDA, so without the GPU codecs) still knows which cells are the default ones.
+    std::vector<std::string> axes;
+    for (const AxisSpec& a : info.axes) axes.push_back(a.name + ":" + a.format(a.default_value));
+    c.emplace_back("defaults:" + key, fmt::format("{}", fmt::join(axes, "/")));
   }
   for (const UnavailableCodec& u : unavailable_codecs()) {
     c.emplace_back("unavailable_codec:" + u.name, u.reason);
