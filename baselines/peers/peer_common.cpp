@@ -1,9 +1,8 @@
-#include <atomic>
 #include <cstring>
-#include <exception>
 #include <string>
 
 #include "baselines/peers/peers.hpp"
+#include "codecs/common/parallel.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/errors.hpp"
 
@@ -50,25 +49,6 @@ CodecInfo peer_info(const char* name, const std::string& library_version, const 
 
 std::size_t chunk_count(std::uint64_t input_size) {
   return std::max<std::size_t>(1, (input_size + kChunkSize - 1) / kChunkSize);
-}
-
-void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& body) {
-  const auto n = static_cast<std::int64_t>(count);
-  const int team = static_cast<int>(std::clamp<std::int64_t>(n, 1, std::max(threads, 1)));
-  std::atomic<bool> failed{false};
-  std::exception_ptr error;
-  // Dynamic: chunks of one input can differ a lot in how long they take.
-#pragma omp parallel for num_threads(team) schedule(dynamic, 1) if (team > 1)
-  for (std::int64_t i = 0; i < n; ++i) {
-    if (failed.load(std::memory_order_relaxed)) continue;
-    try {
-      body(static_cast<std::size_t>(i));
-    } catch (...) {
-#pragma omp critical(gcbench_peers_parallel_for)
-      if (!failed.exchange(true)) error = std::current_exception();
-    }
-  }
-  if (error) std::rethrow_exception(error);
 }
 
 std::uint64_t chunked_bound(std::uint64_t input_size, std::uint64_t prefix,

@@ -53,10 +53,6 @@ std::span<T> chunk_of(std::span<T> data, std::size_t i) {
   return data.subspan(begin, std::min(kChunkSize, data.size() - begin));
 }
 
-// Runs body(i) for each i < count on up to `threads` threads (OpenMP). Once one throws, the
-// rest are skipped and its exception is rethrown here.
-void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& body);
-
 // A chunked output: `prefix` bytes (the caller's index, if any), then each chunk's bytes.
 // ChunkBound gives a true bound on one chunk's bytes for its input size.
 using ChunkBound = std::function<std::uint64_t(std::uint64_t chunk_size)>;

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "codecs/lz77/parallel.hpp"
+#include "codecs/common/parallel.hpp"
 #include "codecs/lz77/triple.hpp"
 #include "gcbench/errors.hpp"
 

@@ -6,7 +6,7 @@
 #include "codecs/lz77/decode.hpp"
 #include "codecs/lz77/finder.hpp"
 #include "codecs/lz77/lz77.hpp"
-#include "codecs/lz77/parallel.hpp"
+#include "codecs/common/parallel.hpp"
 #include "codecs/lz77/payload.hpp"
 #include "codecs/lz77/triple.hpp"
 #include "gcbench/container.hpp"

@@ -1,9 +1,10 @@
 #pragma once
-// An OpenMP loop over independent pieces (chunks or blocks) that carries exceptions out.
+// An OpenMP loop over independent pieces (chunks or blocks) that carries exceptions out:
+// the CPU references and the peers' chunked variants share it.
 #include <cstdint>
 #include <exception>
 
-namespace gcbench::lz77 {
+namespace gcbench {
 
 // Runs body(i) for i in [0, count) on `threads` threads; threads <= 1 is a plain loop. An
 // exception cannot leave an OpenMP region, so the one thrown for the lowest index is rethrown
@@ -21,7 +22,7 @@ void parallel_for(std::uint64_t count, int threads, Body&& body) {
     try {
       body(static_cast<std::uint64_t>(i));
     } catch (...) {
-#pragma omp critical(gcbench_lz77_error)
+#pragma omp critical(gcbench_parallel_for_error)
       if (static_cast<std::uint64_t>(i) < error_index) {
         error_index = static_cast<std::uint64_t>(i);
         error = std::current_exception();
@@ -31,4 +32,4 @@ void parallel_for(std::uint64_t count, int threads, Body&& body) {
   if (error) std::rethrow_exception(error);
 }
 
-}  // namespace gcbench::lz77
+}  // namespace gcbench
