@@ -106,14 +106,9 @@ void add_results(ResultSet& set, const json& doc) {
       std::string text = value.get<std::string>();
       if (key.starts_with("missing_file:")) set.missing_files[key.substr(13)] = text;
       if (key.starts_with("defaults:")) {
-        auto& axes = set.defaults[key.substr(9)];
-        std::size_t at = 0;
-        while (at < text.size()) {
-          const std::size_t end = std::min(text.find('/', at), text.size());
-          const std::string axis_value = text.substr(at, end - at);
-          if (const std::size_t colon = axis_value.find(':'); colon != std::string::npos)
-            axes[axis_value.substr(0, colon)] = axis_value.substr(colon + 1);
-          at = end + 1;
+        if (auto params = driver::parse_params(text)) {
+          for (auto& [axis, default_value] : *params)
+            set.defaults[key.substr(9)][axis] = default_value;
         }
       }
       if (key == "gpu") {

@@ -103,6 +103,15 @@ TEST(CellName, SanitizesSeparatorsAndRejectsOtherNames) {
   EXPECT_FALSE(parse_cell_name("fl/cpu/compress/c/f/noaxis"));
 }
 
+TEST(CellName, ParamsAloneFormatAndParseBack) {
+  const std::vector<std::pair<std::string, std::string>> params = {{"finder", "hash"},
+                                                                   {"design", "thread"}};
+  EXPECT_EQ(format_params(params), "finder:hash/design:thread");
+  EXPECT_EQ(parse_params(format_params(params)), params);
+  EXPECT_EQ(parse_params(""), (std::vector<std::pair<std::string, std::string>>{}));
+  EXPECT_FALSE(parse_params("finder:hash/noaxis"));
+}
+
 TEST(Options, ParsesOwnFlagsAndMapsAxisFlagsGenerically) {
   Options o = parse_options({"--corpus", "calgary,canterbury", "--files=bib", "--codecs", "gpu",
                              "--device=cpu", "--work-items", "1024,2048", "--frame-size=64",

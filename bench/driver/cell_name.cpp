@@ -36,6 +36,14 @@ bool is_benchmark_suffix(std::string_view seg) {
                      [&](std::string_view key) { return seg.starts_with(key); });
 }
 
+// One "<axis>:<value>" segment; false when it is not one.
+bool add_param(std::string_view seg, std::vector<std::pair<std::string, std::string>>& params) {
+  std::size_t colon = seg.find(':');
+  if (colon == std::string_view::npos || colon == 0) return false;
+  params.emplace_back(seg.substr(0, colon), seg.substr(colon + 1));
+  return true;
+}
+
 }  // namespace
 
 const std::string* CellId::param(std::string_view axis) const {
@@ -45,10 +53,24 @@ const std::string* CellId::param(std::string_view axis) const {
   return nullptr;
 }
 
+std::string format_params(const std::vector<std::pair<std::string, std::string>>& params) {
+  std::string text;
+  for (const auto& [axis, value] : params) {
+    if (!text.empty()) text += '/';
+    text += axis;
+    text += ':';
+    text += sanitize(value);
+  }
+  return text;
+}
+
 std::string format_cell_name(const CellId& id) {
   std::string name = sanitize(id.codec) + "/" + id.device + "/" + id.direction + "/" +
                      sanitize(id.corpus) + "/" + sanitize(id.file);
-  for (const auto& [axis, value] : id.params) name += "/" + axis + ":" + sanitize(value);
+  if (!id.params.empty()) {
+    name += '/';
+    name += format_params(id.params);
+  }
   return name;
 }
 
@@ -61,11 +83,19 @@ std::optional<CellId> parse_cell_name(std::string_view run_name) {
   if (id.device != "cpu" && id.device != "gpu") return std::nullopt;
   if (id.direction != "compress" && id.direction != "decompress") return std::nullopt;
   for (std::size_t i = 5; i < segs.size(); ++i) {
-    std::size_t colon = segs[i].find(':');
-    if (colon == std::string_view::npos || colon == 0) return std::nullopt;
-    id.params.emplace_back(segs[i].substr(0, colon), segs[i].substr(colon + 1));
+    if (!add_param(segs[i], id.params)) return std::nullopt;
   }
   return id;
+}
+
+std::optional<std::vector<std::pair<std::string, std::string>>> parse_params(
+    std::string_view text) {
+  std::vector<std::pair<std::string, std::string>> params;
+  if (text.empty()) return params;
+  for (std::string_view seg : split(text, '/')) {
+    if (!add_param(seg, params)) return std::nullopt;
+  }
+  return params;
 }
 
 }  // namespace gcbench::driver

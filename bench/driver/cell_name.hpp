@@ -26,6 +26,11 @@ struct CellId {
 // Characters that would break the name ('/' and ':' in a file name) become '_'.
 std::string format_cell_name(const CellId& id);
 
+// The axis part of a cell name alone, "<axis>:<value>/..." (the driver records each codec's
+// defaults this way); parse_params gives nullopt for a malformed segment.
+std::string format_params(const std::vector<std::pair<std::string, std::string>>& params);
+std::optional<std::vector<std::pair<std::string, std::string>>> parse_params(std::string_view text);
+
 // Accepts a Google Benchmark run name: the suffixes it appends (/real_time, /manual_time,
 // /min_time:..., /repeats:..., ...) are dropped first. nullopt when it is not a gcbench cell.
 std::optional<CellId> parse_cell_name(std::string_view run_name);

@@ -10,6 +10,7 @@
 #include <memory>
 #include <thread>
 
+#include "bench/driver/cell_name.hpp"
 #include "gcbench/registry.hpp"
 
 namespace gcbench::driver {
@@ -77,9 +78,9 @@ ContextEntries host_context(const Inputs& inputs, const std::vector<std::string>
     c.emplace_back("codec:" + key, info.version);
     // The defaults, written like cell names' axes: a report built elsewhere (say without
     // CUDA, so without the GPU codecs) still knows which cells are the default ones.
-    std::vector<std::string> axes;
-    for (const AxisSpec& a : info.axes) axes.push_back(a.name + ":" + a.format(a.default_value));
-    c.emplace_back("defaults:" + key, fmt::format("{}", fmt::join(axes, "/")));
+    std::vector<std::pair<std::string, std::string>> defaults;
+    for (const AxisSpec& a : info.axes) defaults.emplace_back(a.name, a.format(a.default_value));
+    c.emplace_back("defaults:" + key, format_params(defaults));
   }
   for (const UnavailableCodec& u : unavailable_codecs()) {
     c.emplace_back("unavailable_codec:" + u.name, u.reason);
