@@ -7,10 +7,10 @@
 // contiguous, position-ordered run of a bucket instead of a linked list: lanes read 32
 // candidates at once. brute tests 32 window distances at once. Included by compress_gpu.cu only.
 //
-// The parse is a chain of dependent shared-memory loads per step, so the kernel is bound by
-// latency and by how many warps an SM holds: segments are short (1 KiB) to keep a warp's
-// shared memory near 19 KB (11 warps per SM), at the price of indexing each window again
-// every 1 KiB.
+// The parse is a chain of dependent shared-memory loads and integer operations per step, so the
+// kernel is bound by latency and by how many warps an SM holds: segments are short (1 KiB) to
+// keep a warp's shared memory near 19 KB (11 warps per SM), at the price of indexing each
+// window again every 1 KiB. bench/NOTES.md has the measurements behind each choice.
 #include <cstdint>
 
 #include "codecs/common/cuda_check.hpp"
@@ -41,9 +41,10 @@ constexpr u32 round16(u32 n) {
   return (n + 15) / 16 * 16;
 }
 
-// Shared memory of one warp: the staged bytes (8 bytes of slack: prefix() reads whole words),
-// then (hash) the positions sorted by hash, the bucket bounds (once the index is built, each
-// segment position's bucket start), and each segment position's place in the sorted order.
+// Shared memory of one warp: the staged bytes (16 bytes of slack: load16() reads up to 15 past
+// the region, bytes that never count), then (hash) the positions sorted by hash, the bucket
+// bounds (once the index is built, each segment position's bucket start), and each segment
+// position's place in the sorted order.
 // Positions fit u16: the region is at most 32767 + 1024 + 257 bytes.
 static_assert(kBuckets + 1 >= kSegment, "the bucket table holds the segment's bucket starts");
 
@@ -51,31 +52,45 @@ struct Smem {
   u32 region_capacity;  // window + segment + look-ahead
   bool index;
 
-  __host__ __device__ u32 sorted_at() const { return round16(region_capacity + 8); }
+  __host__ __device__ u32 sorted_at() const { return round16(region_capacity + 16); }
   __host__ __device__ u32 starts_at() const { return sorted_at() + round16(2 * region_capacity); }
   __host__ __device__ u32 rank_at() const { return starts_at() + round16(2 * (kBuckets + 1)); }
   __host__ __device__ u32 total() const { return index ? rank_at() + 2 * kSegment : sorted_at(); }
 };
 
+// The lanes among `valid` whose bucket equals this lane's: one ballot per bucket bit, a lane
+// differing from this one in any bit drops out. (__match_any_sync gives the same mask, but it
+// is a slow instruction: with it the index took 35-55% of the kernel, not 22-35%.)
+__device__ __forceinline__ u32 lanes_with_same_bucket(u32 h, u32 valid) {
+  u32 differ = 0;
+#pragma unroll
+  for (u32 bit = 0; bit < kBucketBits; ++bit) {
+    const u32 ones = __ballot_sync(kFull, h & (1u << bit));
+    const u32 mine = static_cast<u32>(static_cast<int>(h << (31 - bit)) >> 31);
+    differ |= ones ^ mine;
+  }
+  return valid & ~differ;
+}
+
 // Sorts positions [0, count) by bucket3, stable, into `sorted`; bucket h is then
 // sorted[starts[h] .. starts[h + 1]), and position seg_off + i (i < seg_len) sits at
-// sorted[rank[i]]. A counting sort, 32 positions per step: lanes with equal hashes find each
-// other with __match_any_sync and the highest of them bumps the bucket.
+// sorted[rank[i]]. A counting sort: the counts by shared atomics (their order does not
+// matter), the scatter 32 positions per step, in position order, the highest lane of each
+// group of equal buckets moving the bucket's cursor past the group.
 __device__ inline void build_index(const u8* bytes, u32 count, u32 seg_off, u32 seg_len,
                                    u16* sorted, u16* starts, u16* rank) {
   const u32 lane = threadIdx.x & 31;
   const u32 below = (1u << lane) - 1;
   for (u32 h = lane; h <= kBuckets; h += 32) starts[h] = 0;
   __syncwarp();
-  // Counts of bucket h in starts[h + 1].
-  for (u32 base = 0; base < count; base += 32) {
-    const u32 r = base + lane;
-    const u32 h = r < count ? bucket3(bytes + r) : kBuckets + lane;  // idle lanes: unique keys
-    const u32 same = __match_any_sync(kFull, h);
-    if (r < count && (same >> lane) == 1u)
-      starts[h + 1] = static_cast<u16>(starts[h + 1] + __popc(same));
-    __syncwarp();
+  // Count of bucket h in starts[h + 1], added to the u32 holding that u16 (shared atomics are
+  // 32-bit; a count never carries into its neighbour, being below 2^16).
+  u32* start_pairs = reinterpret_cast<u32*>(starts);
+  for (u32 r = lane; r < count; r += 32) {
+    const u32 at = bucket3(bytes + r) + 1;
+    atomicAdd(start_pairs + at / 2, 1u << (16 * (at % 2)));
   }
+  __syncwarp();
   // Exclusive prefix sum in place, kPer buckets per lane: starts[h + 1] becomes the start of
   // bucket h, the scatter's cursor; after the scatter it is the end of bucket h.
   constexpr u32 kPer = kBuckets / 32;
@@ -95,16 +110,17 @@ __device__ inline void build_index(const u8* bytes, u32 count, u32 seg_off, u32 
   __syncwarp();
   for (u32 base = 0; base < count; base += 32) {
     const u32 r = base + lane;
-    const u32 h = r < count ? bucket3(bytes + r) : kBuckets + lane;
-    const u32 same = __match_any_sync(kFull, h);
-    if (r < count) {
-      const u32 slot = starts[h + 1] + __popc(same & below);
+    const bool in = r < count;
+    const u32 h = in ? bucket3(bytes + r) : 0u;
+    const u32 same = lanes_with_same_bucket(h, __ballot_sync(kFull, in));
+    u32 slot = 0;
+    if (in) {
+      slot = starts[h + 1] + __popc(same & below);
       sorted[slot] = static_cast<u16>(r);
       if (r - seg_off < seg_len) rank[r - seg_off] = static_cast<u16>(slot);
     }
-    __syncwarp();
-    if (r < count && (same >> lane) == 1u)
-      starts[h + 1] = static_cast<u16>(starts[h + 1] + __popc(same));
+    __syncwarp();  // every group has read its cursor
+    if (in && (same >> lane) == 1u) starts[h + 1] = static_cast<u16>(slot + 1);
     __syncwarp();
   }
 }
@@ -143,7 +159,7 @@ __device__ __forceinline__ u32 load4(const u32* words, u32 i) {
 }
 
 // Common prefix of the staged bytes from a and from b, up to cap, four bytes per step (bytes
-// past cap may be read, up to 7 past the region: the slack, but never count).
+// past cap may be read, up to 7 past the region, but never count).
 __device__ __forceinline__ u32 prefix(const u32* words, u32 a, u32 b, u32 cap) {
   for (u32 n = 0; n < cap; n += 4) {
     const u32 x = load4(words, a + n) ^ load4(words, b + n);
@@ -152,30 +168,56 @@ __device__ __forceinline__ u32 prefix(const u32* words, u32 a, u32 b, u32 cap) {
   return cap;
 }
 
+// The 16 staged bytes from byte index i as four words in byte order: five aligned loads issued
+// together, funnel-shifted.
+__device__ __forceinline__ void load16(const u32* words, u32 i, u32 (&out)[4]) {
+  const u32 q = i >> 2, shift = 8 * (i & 3);
+  u32 w[5];
+#pragma unroll
+  for (u32 k = 0; k < 5; ++k) w[k] = words[q + k];
+#pragma unroll
+  for (u32 k = 0; k < 4; ++k) out[k] = __funnelshift_r(w[k], w[k + 1], shift);
+}
+
+// Common prefix of two 16-byte runs (16 when equal): the first differing word, then its first
+// differing byte.
+__device__ __forceinline__ u32 common16(const u32 (&a)[4], const u32 (&b)[4]) {
+  const u32 x0 = a[0] ^ b[0], x1 = a[1] ^ b[1], x2 = a[2] ^ b[2], x3 = a[3] ^ b[3];
+  const u32 word = x0 ? 0 : x1 ? 4 : x2 ? 8 : 12;
+  const u32 x = x0 ? x0 : x1 ? x1 : x2 ? x2 : x3;
+  return x ? word + (__ffs(x) - 1) / 8 : 16;
+}
+
 // Longest-nearest match at region offset r, which sits at sorted[top] in a bucket starting at
 // sorted[b0]: the bucket entries before it, nearest first, 32 per step, until one reaches the
-// cap or leaves the window. Returns a match_key. After the first step a candidate must beat the
-// best so far, so one byte (at the best length) rules out most of them.
+// cap or leaves the window. Returns a match_key. A candidate must agree with r at the best
+// length so far (one byte rules out most after the first step); one that does compares its
+// first 16 bytes at once (the thesis caps matches at 15), only the wide look-ahead further.
 __device__ inline u32 longest_hash(const u8* bytes, const u32* words, const u16* sorted, u32 r,
                                    u32 top, u32 b0, u32 window, u32 cap) {
   const u32 lane = threadIdx.x & 31;
+  u32 ahead[4];
+  load16(words, r, ahead);  // before the test below, so that its loads overlap the caller's
+  if (top == b0) return 0;  // first of its bucket: no candidate
   u32 best = 0;
-  for (; top > b0; top = top - b0 > 32 ? top - 32 : b0) {
+  for (;;) {
+    const bool live = top - b0 > lane;
+    const u32 s = sorted[live ? top - 1 - lane : b0];  // dead lanes load a harmless entry
+    const u32 d = r - s;
+    const bool beyond = live && d > window;
+    const u32 bl = best >> 16;
     u32 key = 0;
-    bool beyond = false;
-    if (top - b0 > lane) {
-      const u32 s = sorted[top - 1 - lane];
-      const u32 d = r - s;
-      beyond = d > window;
-      const u32 bl = best >> 16;
-      if (!beyond && bytes[s + bl] == bytes[r + bl]) {
-        key = match_key(prefix(words, s, r, cap), d);
-      }
+    if (live && !beyond && bytes[s + bl] == bytes[r + bl]) {
+      u32 from[4];
+      load16(words, s, from);
+      u32 n = common16(from, ahead);
+      if (n == 16 && cap > 16) n += prefix(words, s + 16, r + 16, cap - 16);
+      key = match_key(min(n, cap), d);
     }
     best = max(best, __reduce_max_sync(kFull, key));
-    if ((best >> 16) == cap || __any_sync(kFull, beyond)) break;
+    if ((best >> 16) == cap || __any_sync(kFull, beyond) || top - b0 <= 32) return best;
+    top -= 32;
   }
-  return best;
 }
 
 // brute: window distances 1, 2, ... 32 per step.
