@@ -117,13 +117,11 @@ class LibdeflateCodec final : public Codec {
     const std::int64_t level = p.at("level");
     Compressor c = make_compressor(level);
     if (p.at("threads") != 1) {
-      std::vector<std::size_t> sizes;
-      return compress_chunks(
-          input, thread_count(p), 0, member_bound(c.get()),
-          [&](ByteSpan chunk, std::span<std::uint8_t> room) {
-            return write_member(chunk, input.size(), room, level);
-          },
-          sizes);
+      return compress_chunks(input, thread_count(p), 0, member_bound(c.get()),
+                             [&](ByteSpan chunk, std::span<std::uint8_t> room) {
+                               return write_member(chunk, input.size(), room, level);
+                             })
+          .bytes;
     }
     Bytes out(libdeflate_gzip_compress_bound(c.get(), input.size()));
     std::size_t n =

@@ -2,6 +2,7 @@
 #include <lz4hc.h>
 
 #include <memory>
+#include <utility>
 
 #include "baselines/peers/peers.hpp"
 #include "gcbench/errors.hpp"
@@ -105,24 +106,22 @@ class Lz4Codec final : public Codec {
       return out;
     }
     const std::size_t count = chunk_count(input.size());
-    std::vector<std::size_t> sizes;
-    Bytes out = compress_chunks(
+    ChunkedOutput chunked = compress_chunks(
         input, thread_count(p), index_size(count),
         [&](std::uint64_t size) { return frame_bound(size, level); },
         [&](ByteSpan chunk, std::span<std::uint8_t> room) {
           return compress_frame(chunk, room, level);
-        },
-        sizes);
-    std::uint8_t* index = out.data();
+        });
+    std::uint8_t* index = chunked.bytes.data();
     store_le<std::uint32_t>(index, kSkippableMagic);
     store_le<std::uint32_t>(index + 4, static_cast<std::uint32_t>(kIndexFixed + 4 * count));
     store_le<std::uint64_t>(index + 8, input.size());
     store_le<std::uint32_t>(index + 16, static_cast<std::uint32_t>(count));
     std::uint8_t* frame_sizes = index + index_size(0);
     for (std::size_t i = 0; i < count; ++i) {
-      store_le<std::uint32_t>(frame_sizes + 4 * i, static_cast<std::uint32_t>(sizes[i]));
+      store_le<std::uint32_t>(frame_sizes + 4 * i, static_cast<std::uint32_t>(chunked.sizes[i]));
     }
-    return out;
+    return std::move(chunked.bytes);
   }
 
   Bytes decompress(ByteSpan in, const Params& params, RunStats*) const override {

@@ -58,25 +58,25 @@ std::uint64_t chunked_bound(std::uint64_t input_size, std::uint64_t prefix,
   return rest != 0 || full == 0 ? total + bound(rest) : total;
 }
 
-Bytes compress_chunks(ByteSpan input, int threads, std::size_t prefix, const ChunkBound& bound,
-                      const ChunkEncoder& encode, std::vector<std::size_t>& sizes) {
+ChunkedOutput compress_chunks(ByteSpan input, int threads, std::size_t prefix,
+                              const ChunkBound& bound, const ChunkEncoder& encode) {
   // Chunk i is written at prefix + i * slot (every chunk but the last is full), then the
   // chunks are moved down to lie back to back.
   const std::size_t count = chunk_count(input.size());
   const auto slot = static_cast<std::size_t>(bound(kChunkSize));
-  Bytes out(chunked_bound(input.size(), prefix, bound));
-  sizes.assign(count, 0);
+  ChunkedOutput out{Bytes(chunked_bound(input.size(), prefix, bound)),
+                    std::vector<std::size_t>(count)};
   parallel_for(count, threads, [&](std::size_t i) {
     ByteSpan chunk = chunk_of(input, i);
-    std::span<std::uint8_t> room(out.data() + prefix + i * slot, bound(chunk.size()));
-    sizes[i] = encode(chunk, room);
+    std::span<std::uint8_t> room(out.bytes.data() + prefix + i * slot, bound(chunk.size()));
+    out.sizes[i] = encode(chunk, room);
   });
   std::size_t end = prefix;
   for (std::size_t i = 0; i < count; ++i) {
-    std::memmove(out.data() + end, out.data() + prefix + i * slot, sizes[i]);
-    end += sizes[i];
+    std::memmove(out.bytes.data() + end, out.bytes.data() + prefix + i * slot, out.sizes[i]);
+    end += out.sizes[i];
   }
-  out.resize(end);
+  out.bytes.resize(end);
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <span>
+#include <vector>
 
 #include "gcbench/codec.hpp"
 
@@ -60,11 +61,15 @@ std::uint64_t chunked_bound(std::uint64_t input_size, std::uint64_t prefix,
                             const ChunkBound& bound);
 
 // Compresses the chunks in parallel, each by encode(chunk, room) -> bytes written into room
-// (bound(chunk.size()) bytes), and returns them back to back after `prefix` zero bytes for
-// the caller to fill; sizes[i] is chunk i's compressed size.
+// (bound(chunk.size()) bytes): `bytes` holds them back to back after `prefix` zero bytes for
+// the caller to fill, sizes[i] is chunk i's compressed size.
+struct ChunkedOutput {
+  Bytes bytes;
+  std::vector<std::size_t> sizes;
+};
 using ChunkEncoder = std::function<std::size_t(ByteSpan chunk, std::span<std::uint8_t> room)>;
-Bytes compress_chunks(ByteSpan input, int threads, std::size_t prefix, const ChunkBound& bound,
-                      const ChunkEncoder& encode, std::vector<std::size_t>& sizes);
+ChunkedOutput compress_chunks(ByteSpan input, int threads, std::size_t prefix,
+                              const ChunkBound& bound, const ChunkEncoder& encode);
 
 // Decodes pieces[i] into chunk i of a `total`-byte output in parallel; decode must fill its
 // span exactly or throw DecodeError. The caller has checked `total` with check_claimed_size;
