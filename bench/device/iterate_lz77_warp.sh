@@ -6,18 +6,11 @@
 # Usage (repository root, carry [".carry"]): bash bench/device/iterate_lz77_warp.sh
 # DESIGNS=warp,block picks the GPU designs (default warp); CORPUS=concat:silesia runs the files
 # as one input; SKIP_TESTS=1 leaves the tests out.
-set -uo pipefail
-OUT=${OUT:-/tmp/iterate-out}
-root=$PWD
-mkdir -p "$OUT"
-export GCBENCH_CORPUS_MIRROR=$root/.carry/corpora GCBENCH_CORPUS_CACHE=/tmp/gcbench-corpus-cache
+source "$(dirname "$0")/common.sh" iterate
 B=/tmp/build-iterate
-step() { echo "== $1 ($(date +%T))"; }
 
 step build
-cmake -S . -B $B -G Ninja -DCMAKE_PREFIX_PATH="$root/.carry/prefix" >"$OUT/build.log" 2>&1 &&
-  cmake --build $B --target gcbench gpu_lz77_gpu_test -j16 >>"$OUT/build.log" 2>&1 ||
-  { grep -B2 -A12 -E "error|FAILED" "$OUT/build.log" | head -80; exit 1; }
+build $B . gcbench gpu_lz77_gpu_test
 
 if [[ -z ${SKIP_TESTS:-} ]]; then
   step "GPU LZ77 tests"

@@ -2,21 +2,14 @@
 # Nsight Compute profile of the LZ77 warp-design compression kernel on chosen Silesia files:
 # the details page (occupancy, issue, stall reasons) and the per-source-line stall samples.
 # Usage (carry [".carry"]): FILES=ooffice,nci bash bench/device/profile_lz77_warp.sh [SRC]
-set -uo pipefail
-OUT=${OUT:-/tmp/profile-out}
+source "$(dirname "$0")/common.sh" profile
 src=${1:-.}
-root=$PWD
 files=${FILES:-ooffice,nci}
-mkdir -p "$OUT"
-export GCBENCH_CORPUS_MIRROR=$root/.carry/corpora GCBENCH_CORPUS_CACHE=/tmp/gcbench-corpus-cache
 B=/tmp/build-profile
-step() { echo "== $1 ($(date +%T))"; }
 
 step build
-cmake -S "$src" -B $B -G Ninja -DCMAKE_PREFIX_PATH="$root/.carry/prefix" \
-  -DCMAKE_CUDA_FLAGS=-lineinfo >"$OUT/build.log" 2>&1 &&
-  cmake --build $B --target gcbench -j16 >>"$OUT/build.log" 2>&1 ||
-  { grep -E "error|FAILED" -A5 "$OUT/build.log" | head -60; exit 1; }
+cmake_options=(-DCMAKE_CUDA_FLAGS=-lineinfo)
+build $B "$src" gcbench
 
 for f in ${files//,/ }; do
   step "profile $f"

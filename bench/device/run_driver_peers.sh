@@ -4,24 +4,15 @@
 # mirrored Silesia files with GPU and CPU cells side by side, and prints the report's summary.
 # Usage (repository root, carry [".carry"]): bash bench/device/run_driver_peers.sh [SRC]
 # SRC: source tree to build (default .); logs and results go to $OUT.
-set -uo pipefail
-OUT=${OUT:-/tmp/driver-out}
+source "$(dirname "$0")/common.sh" driver
 src=${1:-.}
-root=$PWD
-mkdir -p "$OUT"
-export GCBENCH_CORPUS_MIRROR=$root/.carry/corpora GCBENCH_CORPUS_CACHE=/tmp/gcbench-corpus-cache
 B=/tmp/build-driver-device
-step() { echo "== $1 ($(date +%T))"; }
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-step configure
-cmake -S "$src" -B $B -G Ninja -DCMAKE_PREFIX_PATH="$root/.carry/prefix" \
-  -DGCBENCH_NVCOMP_ROOT="$root/.carry/nvcomp" >"$OUT/build.log" 2>&1 ||
-  { tail -30 "$OUT/build.log"; exit 1; }
-grep "gcbench:" "$OUT/build.log"
 step build
-cmake --build $B --target gcbench gcbench-report gpu_nvcomp_gpu_test -j16 >>"$OUT/build.log" 2>&1 ||
-  { grep -B2 -A12 -E "error|FAILED" "$OUT/build.log" | head -80; exit 1; }
+cmake_options=(-DGCBENCH_NVCOMP_ROOT="$root/.carry/nvcomp")
+build $B "$src" gcbench gcbench-report gpu_nvcomp_gpu_test
+grep "gcbench:" "$OUT/build.log"
 
 step "nvCOMP GPU tests"
 timeout 120 $B/tests/gpu_nvcomp_gpu_test >"$OUT/nvcomp_test.log" 2>&1

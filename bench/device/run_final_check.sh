@@ -3,22 +3,15 @@
 # slowest corpus sweeps left out), memcheck on the FL/RLE synthetic cases and the LZ77 small
 # ones, then the FL/RLE kernel benchmark. Usage (carry [".carry"]):
 #   bash bench/device/run_final_check.sh [SRC]
-set -uo pipefail
-OUT=${OUT:-/tmp/final-out}
+source "$(dirname "$0")/common.sh" final
 src=${1:-.}
-root=$PWD
-mkdir -p "$OUT"
-export GCBENCH_CORPUS_MIRROR=$root/.carry/corpora GCBENCH_CORPUS_CACHE=/tmp/gcbench-corpus-cache
 B=/tmp/build-final
-step() { echo "== $1 ($(date +%T))"; }
 
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 step build
-cmake -S "$src" -B $B -G Ninja -DCMAKE_PREFIX_PATH="$root/.carry/prefix" \
-  -DGCBENCH_NVCOMP_ROOT="$root/.carry/nvcomp" >"$OUT/build.log" 2>&1 &&
-  cmake --build $B --target gpu_fl_gpu_test gpu_rle_gpu_test gpu_lz77_gpu_test \
-    gpu_nvcomp_gpu_test gcbench-gpu-kernels -j16 >>"$OUT/build.log" 2>&1 ||
-  { grep -E "error|FAILED" -A5 "$OUT/build.log" | head -60; exit 1; }
+cmake_options=(-DGCBENCH_NVCOMP_ROOT="$root/.carry/nvcomp")
+build $B "$src" gpu_fl_gpu_test gpu_rle_gpu_test gpu_lz77_gpu_test gpu_nvcomp_gpu_test \
+  gcbench-gpu-kernels
 
 step "GPU tests and memcheck"
 slow='Lz77Gpu.ChunkAndWorkItemShapes|Lz77Gpu.CalgaryAndCanterbury|Lz77Gpu.SyntheticThesisBothScopes'

@@ -6,25 +6,15 @@
 # machine); a short summary is printed last.
 # From the repository root, with .carry/prefix and .carry/corpora carried:
 #   bash bench/device/run_gpu_flrle.sh
-set -uo pipefail
 OUT=${OUT:-$PWD/out-flrle}
+source "$(dirname "$0")/common.sh" flrle
 BUILD=${BUILD:-build-device}
-mkdir -p "$OUT"
-export GCBENCH_CORPUS_MIRROR=$PWD/.carry/corpora
-export GCBENCH_CORPUS_CACHE=/tmp/gcbench-corpus-cache
-step() { echo "== $1 ($(date +%T))"; }
-
 
 step build
 # CMake 3.25 does not know nvcc 13's C++20 flag; name it.
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_PREFIX_PATH="$PWD/.carry/prefix" \
-  -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20 \
-  -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20 > "$OUT/build.log" 2>&1
-if ! cmake --build "$BUILD" --target gpu_fl_gpu_test gpu_rle_gpu_test gcbench-gpu-kernels -j16 \
-  >> "$OUT/build.log" 2>&1; then
-  grep -E "error|FAILED" -A5 "$OUT/build.log" | head -80
-  exit 1
-fi
+cmake_options=(-DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20
+  -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20)
+build "$BUILD" . gpu_fl_gpu_test gpu_rle_gpu_test gcbench-gpu-kernels
 T=$BUILD/tests
 
 step "tests and sanitizers"

@@ -3,21 +3,12 @@
 # (memcheck, racecheck) on the small subset, then the Silesia benchmark. Full logs go to $OUT;
 # the last lines printed are the summaries and the benchmark table.
 # Usage (repository root, with .carry carried): bash bench/device/run_gpu_lz77.sh
-set -uo pipefail
-OUT=${OUT:-/tmp/lz77gpu-out}
-mkdir -p "$OUT"
-export GCBENCH_CORPUS_MIRROR=$PWD/.carry/corpora
-export GCBENCH_CORPUS_CACHE=/tmp/gcbench-corpus-cache
+source "$(dirname "$0")/common.sh" lz77gpu
 B=build-lz77gpu-device
-step() { echo "== $1 ($(date +%T))"; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv | tee "$OUT/gpu.txt"
-step configure
-cmake -S . -B $B -G Ninja -DCMAKE_PREFIX_PATH="$PWD/.carry/prefix" >"$OUT/configure.log" 2>&1 ||
-  { tail -40 "$OUT/configure.log"; exit 1; }
 step build
-cmake --build $B --target gpu_lz77_gpu_test gcbench-lz77-gpu -j16 >"$OUT/build.log" 2>&1 ||
-  { grep -B2 -A12 -E "error|FAILED" "$OUT/build.log" | head -120; exit 1; }
+build $B . gpu_lz77_gpu_test gcbench-lz77-gpu
 
 step "ctest -L gpu -R Lz77Gpu"
 (cd $B && timeout 210 ctest -L gpu -R Lz77Gpu --output-on-failure --timeout 200 -j4) \

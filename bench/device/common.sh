@@ -1,0 +1,28 @@
+# The set-up the device scripts share; each sources it with its short name:
+#   source "$(dirname "$0")/common.sh" NAME
+# Logs go to $OUT (default /tmp/NAME-out), corpora come from the carried mirror (.carry is
+# carried to the device machine), step prints a timed heading, and build configures and builds.
+set -uo pipefail
+root=$PWD
+OUT=${OUT:-/tmp/$1-out}
+mkdir -p "$OUT"
+export GCBENCH_CORPUS_MIRROR=$root/.carry/corpora GCBENCH_CORPUS_CACHE=/tmp/gcbench-corpus-cache
+
+step() { echo "== $1 ($(date +%T))"; }
+
+# Extra CMake options for build, set by a script before calling it.
+cmake_options=()
+
+# build DIR SRC TARGET...: configures SRC into DIR against the carried prefix, builds the
+# targets (log: $OUT/build.log), and on failure prints the errors and exits.
+build() {
+  local dir=$1 src=$2
+  shift 2
+  cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_PREFIX_PATH="$root/.carry/prefix" \
+    "${cmake_options[@]}" >"$OUT/build.log" 2>&1 &&
+    cmake --build "$dir" --target "$@" -j16 >>"$OUT/build.log" 2>&1 ||
+    {
+      grep -B2 -A12 -E "error|FAILED" "$OUT/build.log" | head -120
+      exit 1
+    }
+}
