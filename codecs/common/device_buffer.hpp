@@ -1,9 +1,10 @@
 #pragma once
-// RAII owners for device memory, CUDA streams and events.
+// RAII owners for device memory, pinned host memory, CUDA streams and events.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 
 #include "cuda_check.hpp"
@@ -105,6 +106,42 @@ class PhaseTimer {
   cudaStream_t s_;
   Event start_, stop_;
   double kernel_s_ = 0, transfer_s_ = 0;
+};
+
+// Page-locked host memory (cudaMallocHost): asynchronous host/device copies need it to run at
+// the link's full speed.
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  explicit PinnedBuffer(std::size_t bytes) {
+    GCB_CUDA(cudaMallocHost(&ptr_, std::max<std::size_t>(bytes, 1)));
+    bytes_ = bytes;
+  }
+  ~PinnedBuffer() { release(); }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  PinnedBuffer(PinnedBuffer&& o) noexcept
+      : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
+    if (this != &o) {
+      release();
+      ptr_ = std::exchange(o.ptr_, nullptr);
+      bytes_ = std::exchange(o.bytes_, 0);
+    }
+    return *this;
+  }
+
+  std::uint8_t* data() const { return static_cast<std::uint8_t*>(ptr_); }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  void release() noexcept {
+    if (ptr_) cudaFreeHost(ptr_);
+    ptr_ = nullptr;
+    bytes_ = 0;
+  }
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
 };
 
 }  // namespace gcbench::cuda

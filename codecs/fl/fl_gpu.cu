@@ -13,20 +13,23 @@
 // Decompression: bit offsets as above from bits[], then one thread per 16 output bytes
 // (4, 8 or 16 consecutive elements) extracts its values.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cub/device/device_scan.cuh>
 #include <stdexcept>
 
+#include "codecs/common/container_device.cuh"
+#include "codecs/common/crc32.cuh"
 #include "codecs/common/cuda_check.hpp"
-#include "codecs/common/device_buffer.hpp"
+#include "codecs/common/temp_storage.hpp"
 #include "codecs/common/device_elements.cuh"
 #include "codecs/common/elements.hpp"
 #include "codecs/fl/fl.hpp"
-#include "codecs/fl/fl_gpu.hpp"
 #include "codecs/fl/fl_payload.hpp"
 #include "gcbench/container.hpp"
+#include "src/gpu/host_codec.hpp"
 
-namespace gcbench::fl::gpu {
+namespace gcbench::fl {
 namespace {
 
 static_assert(std::endian::native == std::endian::little,
@@ -38,6 +41,36 @@ using u64 = std::uint64_t;
 using cuda::kBlockThreads;
 
 constexpr int kOrItems = 16;  // elements per thread in the OR pass
+constexpr std::uint32_t kBadBitWidth = kCodecError;      // detail: the frame
+constexpr std::uint32_t kBitsExceedWords = kCodecError + 1;
+
+// Packed words at the container's offset, which is 4-byte aligned only for some tail sizes.
+struct WordWriter {
+  u8* base;
+  bool aligned;
+  __device__ __forceinline__ void store(u64 k, u32 v) const {
+    if (aligned) {
+      reinterpret_cast<u32*>(base)[k] = v;
+    } else {
+      cuda::store_le<u32>(base + 4 * k, v);
+    }
+  }
+};
+
+// Word w of the container's word array (0 past its end): two aligned loads and a funnel shift
+// when the array is not aligned, bytes for the last word.
+struct WordReader {
+  const u8* base;
+  u64 count;
+  __device__ __forceinline__ u32 get(u64 w) const {
+    if (w >= count) return 0;
+    const auto shift = static_cast<u32>(reinterpret_cast<std::uintptr_t>(base) % 4);
+    const u32* aligned = reinterpret_cast<const u32*>(base - shift);
+    if (shift == 0) return aligned[w];
+    if (w + 1 < count) return __funnelshift_r(aligned[w], aligned[w + 1], 8 * shift);
+    return cuda::load_le<u32>(base + 4 * w);
+  }
+};
 constexpr u64 kOrTile = u64{kBlockThreads} * kOrItems;
 
 __device__ __forceinline__ u64 frame_len(u64 f, u64 n, u32 fs) {
@@ -110,12 +143,22 @@ __global__ void frame_bits_kernel(const u32* __restrict__ frame_or, u64 frames, 
   sizes[f] = b * frame_len(f, n, fs);
 }
 
-// sizes[] from bits[] already validated to 1..8*width on the host.
+// sizes[] from bits[]; a width outside 1..max_bits (a container that changed after it was
+// planned) is an error, and counts as max_bits so that nothing reads out of bounds.
 __global__ void frame_sizes_kernel(const u8* __restrict__ bits, u64 frames, u64 n, u32 fs,
-                                   u64* __restrict__ sizes) {
+                                   u32 max_bits, u64* __restrict__ sizes, DeviceStatus* status) {
   u64 f = u64{blockIdx.x} * kBlockThreads + threadIdx.x;
   if (f > frames) return;
-  sizes[f] = f == frames ? 0 : bits[f] * frame_len(f, n, fs);
+  if (f == frames) {
+    sizes[f] = 0;
+    return;
+  }
+  u32 b = bits[f];
+  if (b < 1 || b > max_bits) {
+    cuda::set_error(status, kBadBitWidth, f);
+    b = max_bits;
+  }
+  sizes[f] = b * frame_len(f, n, fs);
 }
 
 // Word k holds bits [32k, 32k + 32) of the stream; kPackTile words make a tile. The word count
@@ -138,7 +181,7 @@ template <typename T>
 __global__ void __launch_bounds__(kBlockThreads)
     pack_kernel(const T* __restrict__ in, u64 n, u32 fs, u64 frames, const u8* __restrict__ bits,
                 const u64* __restrict__ offsets, const u64* __restrict__ tile_frame,
-                u32* __restrict__ words) {
+                WordWriter words) {
   const u64 total = offsets[frames];
   const u64 word_count = (total + 31) / 32;
   for (u64 t = blockIdx.x; t * kPackTile < word_count; t += gridDim.x) {
@@ -168,24 +211,23 @@ __global__ void __launch_bounds__(kBlockThreads)
         j = 0;
       }
     }
-    words[k] = static_cast<u32>(acc >> 32);
+    words.store(k, static_cast<u32>(acc >> 32));
   }
 }
 
-// One thread per 16 output bytes. bits[] and word_count were validated on the host; the
-// word reads are bounded anyway.
+// One thread per 16 output bytes. bits[] and word_count were validated on the host; widths
+// are clamped and word reads bounded anyway, so a container changed since cannot misdirect.
 template <typename T>
 __global__ void __launch_bounds__(kBlockThreads)
     unpack_kernel(const u8* __restrict__ bits, const u64* __restrict__ offsets, u64 frames,
-                  const u32* __restrict__ words, u64 word_count, u64 n, u32 fs,
-                  T* __restrict__ out) {
+                  WordReader words, u64 n, u32 fs, u32 max_bits, T* __restrict__ out) {
   constexpr int kItems = cuda::kPerVector<T>;
   const u64 i0 = (u64{blockIdx.x} * kBlockThreads + threadIdx.x) * kItems;
   if (i0 >= n) return;
   u64 f = cuda::div_u64(i0, fs);
   u32 j = static_cast<u32>(i0 - f * fs);
   u64 start = offsets[f];
-  u32 b = bits[f];
+  u32 b = min(max(u32{bits[f]}, 1u), max_bits);
   u64 len = frame_len(f, n, fs);
   T v[kItems];
 #pragma unroll
@@ -195,12 +237,12 @@ __global__ void __launch_bounds__(kBlockThreads)
       u64 p = start + u64{j} * b;
       u64 w = p / 32;
       u32 off = static_cast<u32>(p % 32);
-      u64 lo = w < word_count ? words[w] : 0;
-      u64 hi = off + b > 32 && w + 1 < word_count ? words[w + 1] : 0;
+      u64 lo = words.get(w);
+      u64 hi = off + b > 32 ? words.get(w + 1) : 0;
       v[k] = static_cast<T>(((hi << 32 | lo) >> off) & ((u64{1} << b) - 1));
       if (++j == len && ++f < frames) {
         start = offsets[f];
-        b = bits[f];
+        b = min(max(u32{bits[f]}, 1u), max_bits);
         len = frame_len(f, n, fs);
         j = 0;
       }
@@ -213,194 +255,198 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
+// The payload's size once the total bit count is known; checks a planned decode's total.
+__global__ void payload_size_kernel(const u64* total_bits, u64 words_offset, u64* payload_size) {
+  *payload_size = words_offset + 4 * ((*total_bits + 31) / 32);
+}
+
+__global__ void check_total_kernel(const u64* total_bits, u64 word_count, DeviceStatus* status) {
+  if ((*total_bits + 31) / 32 != word_count) cuda::set_error(status, kBitsExceedWords, *total_bits);
+}
+
 u64 frames_of(u64 n, u32 fs) {
   return n / fs + (n % fs != 0 ? 1 : 0);
 }
 
-// CUB temporary storage for the exclusive scan of frames + 1 sizes.
-cuda::DeviceBuffer<u8> scan_storage(u64 frames) {
+std::size_t scan_bytes(u64 frames) {
   std::size_t bytes = 0;
   GCB_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, static_cast<const u64*>(nullptr),
                                          static_cast<u64*>(nullptr), frames + 1));
-  return cuda::DeviceBuffer<u8>(bytes);
+  return bytes;
 }
 
-}  // namespace
+// Temporary storage of both directions, carved the same way when sizing and when running.
+struct Temp {
+  u32* frame_or;
+  u64* sizes;
+  u64* offsets;
+  u64* tile_frame;
+  void* scan;
+  std::size_t scan_bytes;
+  void* crc;
+  std::size_t crc_bytes;
+  u64* payload_size;
+  u32* crc_value;
 
-Encoder::Encoder(u64 element_count, u32 width, u32 frame_size)
-    : n_(element_count),
-      width_(width),
-      frame_size_(frame_size),
-      frames_(frames_of(element_count, frame_size)),
-      frame_or_(frames_),
-      bits_(frames_),
-      sizes_(frames_ + 1),
-      offsets_(frames_ + 1),
-      // at most 8 * width bits per element
-      words_((element_count * 8 * width + 31) / 32),
-      tile_frame_((words_.size() + kPackTile - 1) / kPackTile),
-      temp_(scan_storage(frames_)),
-      pack_grid_(cuda::persistent_grid()) {
-  if (n_ == 0) throw std::invalid_argument("fl::gpu::Encoder needs at least one element");
-}
+  Temp(cuda::TempCarver& carve, u64 input_size, u32 width, u32 fs, bool compress) {
+    const u64 n = input_size / width;
+    const u64 frames = frames_of(n, fs);
+    frame_or = compress ? carve.take<u32>(frames) : nullptr;
+    sizes = carve.take<u64>(frames + 1);
+    offsets = carve.take<u64>(frames + 1);
+    const u64 max_words = (n * 8 * width + 31) / 32;
+    tile_frame = compress ? carve.take<u64>((max_words + kPackTile - 1) / kPackTile) : nullptr;
+    scan_bytes = fl::scan_bytes(frames);
+    scan = carve.take<u8>(scan_bytes);
+    crc_bytes = cuda::crc32_temp_bytes(input_size);
+    crc = carve.take<u8>(crc_bytes);
+    payload_size = carve.take<u64>(1);
+    crc_value = carve.take<u32>(1);
+  }
+};
 
-void Encoder::encode(const u8* d_in, cudaStream_t stream) {
-  GCB_CUDA(cudaMemsetAsync(frame_or_.data(), 0, frame_or_.bytes(), stream));
-  cuda::with_element_type(width_, [&](auto tag) {
-    using T = decltype(tag);
-    const T* in = reinterpret_cast<const T*>(d_in);
-    frame_or_kernel<T>
-        <<<cuda::grid_for((n_ + kOrItems - 1) / kOrItems), kBlockThreads, 0, stream>>>(
-            in, n_, frame_size_, frame_or_.data());
-    GCB_CUDA_LAUNCHED();
-    frame_bits_kernel<<<cuda::grid_for(frames_ + 1), kBlockThreads, 0, stream>>>(
-        frame_or_.data(), frames_, n_, frame_size_, bits_.data(), sizes_.data());
-    GCB_CUDA_LAUNCHED();
-    std::size_t bytes = temp_.bytes();
-    GCB_CUDA(cub::DeviceScan::ExclusiveSum(temp_.data(), bytes, sizes_.data(), offsets_.data(),
-                                           frames_ + 1, stream));
-    tile_frames_kernel<<<cuda::grid_for(tile_frame_.size()), kBlockThreads, 0, stream>>>(
-        offsets_.data(), frames_, tile_frame_.size(), tile_frame_.data());
-    GCB_CUDA_LAUNCHED();
-    pack_kernel<T><<<pack_grid_, kBlockThreads, 0, stream>>>(in, n_, frame_size_, frames_,
-                                                             bits_.data(), offsets_.data(),
-                                                             tile_frame_.data(), words_.data());
-    GCB_CUDA_LAUNCHED();
-  });
-}
+// What a decode needs from the host-side parse.
+struct Plan {
+  PayloadLayout layout;
+};
 
-Decoder::Decoder(u64 element_count, u32 width, u32 frame_size, u64 word_count)
-    : n_(element_count),
-      width_(width),
-      frame_size_(frame_size),
-      frames_(frames_of(element_count, frame_size)),
-      word_count_(word_count),
-      bits_(frames_),
-      words_(word_count),
-      sizes_(frames_ + 1),
-      offsets_(frames_ + 1),
-      temp_(scan_storage(frames_)) {
-  if (n_ == 0) throw std::invalid_argument("fl::gpu::Decoder needs at least one element");
-}
-
-void Decoder::decode(u8* d_out, cudaStream_t stream) {
-  frame_sizes_kernel<<<cuda::grid_for(frames_ + 1), kBlockThreads, 0, stream>>>(
-      bits_.data(), frames_, n_, frame_size_, sizes_.data());
-  GCB_CUDA_LAUNCHED();
-  std::size_t bytes = temp_.bytes();
-  GCB_CUDA(cub::DeviceScan::ExclusiveSum(temp_.data(), bytes, sizes_.data(), offsets_.data(),
-                                         frames_ + 1, stream));
-  cuda::with_element_type(width_, [&](auto tag) {
-    using T = decltype(tag);
-    constexpr int kItems = cuda::kPerVector<T>;
-    unpack_kernel<T><<<cuda::grid_for((n_ + kItems - 1) / kItems), kBlockThreads, 0, stream>>>(
-        bits_.data(), offsets_.data(), frames_, words_.data(), word_count_, n_, frame_size_,
-        reinterpret_cast<T*>(d_out));
-    GCB_CUDA_LAUNCHED();
-  });
-}
-
-namespace {
-
-class FlGpuCodec final : public Codec {
+class FlDeviceCodec final : public DeviceCodec {
  public:
-  FlGpuCodec()
+  FlDeviceCodec()
       // Built whole: assigning short literals member by member trips a GCC 12 -Wrestrict
       // false positive, an error under nvcc's --Werror=all-warnings.
       : info_{"fl",
-              "1",
+              "2",
               Device::gpu,
               "fixed-length bit-packing per frame (CUDA; CUB scan, one thread per word)",
               {element_width_axis(), frame_size_axis()}} {}
 
   const CodecInfo& info() const override { return info_; }
 
-  u64 max_compressed_size(u64 input_size, const Params& params) const override {
-    Params p = resolve_params(info_.axes, params);
-    return max_container_size(input_size, static_cast<u32>(p.at("element_width")),
-                              static_cast<u32>(p.at("frame_size")));
+  u64 max_compressed_size(u64 input_size, const Params& p) const override {
+    return max_container_size(input_size, width(p), frame_size(p));
   }
 
-  Bytes compress(ByteSpan input, const Params& params, RunStats* stats) const override {
-    cuda::require_device();
-    Params p = resolve_params(info_.axes, params);
-    auto width = static_cast<u32>(p.at("element_width"));
-    auto frame_size = static_cast<u32>(p.at("frame_size"));
-    const u64 n = input.size() / width;
-    ByteSpan tail = input.subspan(n * width);
-    Bytes payload;
-    cuda::Stream stream;
-    cuda::PhaseTimer timer(stream.get());
+  std::size_t compress_temp_bytes(u64 input_size, const Params& p) const override {
+    cuda::TempCarver carve;
+    Temp(carve, input_size, width(p), frame_size(p), true);
+    return carve.bytes();
+  }
+
+  void compress_async(const CompressBuffers& b, const Params& p, DeviceStream stream) const override {
+    const u32 w = width(p), fs = frame_size(p);
+    const u64 n = b.input_size / w;
+    cuda::TempCarver carve(b.temp, b.temp_bytes);
+    const Temp t(carve, b.input_size, w, fs, true);
+    const PayloadLayout l = make_layout(b.input_size, w, fs, 0);
+    u8* payload = b.output + kContainerHeaderSize;
+    std::array<u8, kFixedHeaderSize + 4> fixed{};
+    write_header(fixed.data(), l, {});  // the tail comes from the device input
+    cuda::write_prefix_async(payload, ByteSpan(fixed.data(), kFixedHeaderSize), b.input + n * w,
+                             l.tail_size, stream);
     if (n == 0) {
-      PayloadLayout l = make_layout(input.size(), width, frame_size, 0);
-      payload.resize(l.size);
-      write_header(payload.data(), l, tail);
+      cuda::set_u64_async(t.payload_size, l.size, stream);
     } else {
-      cuda::DeviceBuffer<u8> d_in(n * width);
-      Encoder enc(n, width, frame_size);
-      timer.begin();
-      GCB_CUDA(cudaMemcpyAsync(d_in.data(), input.data(), n * width, cudaMemcpyHostToDevice,
-                               stream.get()));
-      timer.end_transfer();
-      enc.encode(d_in.data(), stream.get());
-      timer.end_kernel();
-      u64 total = 0;
-      GCB_CUDA(cudaMemcpyAsync(&total, enc.total_bits(), sizeof total, cudaMemcpyDeviceToHost,
-                               stream.get()));
-      timer.end_transfer();
-      PayloadLayout l = make_layout(input.size(), width, frame_size, total);
-      payload.resize(l.size);
-      write_header(payload.data(), l, tail);
-      timer.begin();  // the host allocation above is not transfer time
-      GCB_CUDA(cudaMemcpyAsync(payload.data() + l.bits_offset, enc.bits(), l.frame_count,
-                               cudaMemcpyDeviceToHost, stream.get()));
-      GCB_CUDA(cudaMemcpyAsync(payload.data() + l.words_offset, enc.words(), 4 * l.word_count,
-                               cudaMemcpyDeviceToHost, stream.get()));
-      timer.end_transfer();
+      encode(b.input, n, w, fs, l.frame_count, t, payload + l.bits_offset,
+             WordWriter{payload + l.words_offset,
+                        reinterpret_cast<std::uintptr_t>(payload + l.words_offset) % 4 == 0},
+             stream);
+      payload_size_kernel<<<1, 1, 0, stream>>>(t.offsets + l.frame_count, l.words_offset,
+                                               t.payload_size);
+      GCB_CUDA_LAUNCHED();
     }
-    if (stats) *stats = RunStats{timer.kernel_s(), timer.transfer_s()};
-    return wrap_container(FormatId::fl, input, payload);
+    cuda::crc32_async(b.input, b.input_size, t.crc, t.crc_bytes, {t.crc_value}, stream);
+    cuda::write_container_header_async(b.output, FormatId::fl, b.input_size, t.payload_size,
+                                       t.crc_value, b.output_size, stream);
   }
 
-  Bytes decompress(ByteSpan container, const Params& params, RunStats* stats) const override {
-    cuda::require_device();
-    resolve_params(info_.axes, params);
-    OpenedContainer c = open_container(container, FormatId::fl);
-    ParsedPayload p = parse_payload(c.payload, c.header.original_size);
-    const PayloadLayout& l = p.layout;
-    Bytes out(c.header.original_size);
-    cuda::Stream stream;
-    cuda::PhaseTimer timer(stream.get());
-    if (l.element_count > 0) {
-      Decoder dec(l.element_count, l.element_width, l.frame_size, l.word_count);
-      cuda::DeviceBuffer<u8> d_out(l.element_count * l.element_width);
-      timer.begin();
-      GCB_CUDA(cudaMemcpyAsync(dec.bits(), p.bits.data(), p.bits.size(), cudaMemcpyHostToDevice,
-                               stream.get()));
-      GCB_CUDA(cudaMemcpyAsync(dec.words(), p.words.data(), p.words.size(), cudaMemcpyHostToDevice,
-                               stream.get()));
-      timer.end_transfer();
-      dec.decode(d_out.data(), stream.get());
-      timer.end_kernel();
-      GCB_CUDA(cudaMemcpyAsync(out.data(), d_out.data(), d_out.bytes(), cudaMemcpyDeviceToHost,
-                               stream.get()));
-      timer.end_transfer();
+  DecodePlan plan_decompress(ByteSpan container, const Params&) const override {
+    const OpenedContainer c = open_container(container, FormatId::fl);
+    const ParsedPayload parsed = parse_payload(c.payload, c.header.original_size);
+    const PayloadLayout& l = parsed.layout;
+    cuda::TempCarver carve;
+    Temp(carve, c.header.original_size, l.element_width, l.frame_size, false);
+    return make_plan(container, c.header.original_size, carve.bytes(), Plan{l});
+  }
+
+  void decompress_async(const DecodePlan& plan, const DecompressBuffers& b, const Params&,
+                        DeviceStream stream) const override {
+    const PayloadLayout& l = std::any_cast<const Plan&>(plan.detail).layout;
+    cuda::TempCarver carve(b.temp, b.temp_bytes);
+    const Temp t(carve, plan.original_size, l.element_width, l.frame_size, false);
+    const u8* payload = b.container + kContainerHeaderSize;
+    cuda::begin_decode_async(b.container, plan.header, b.status, stream);
+    const u64 n = l.element_count;
+    if (n > 0) {
+      const u32 max_bits = 8 * l.element_width;
+      frame_sizes_kernel<<<cuda::grid_for(l.frame_count + 1), kBlockThreads, 0, stream>>>(
+          payload + l.bits_offset, l.frame_count, n, l.frame_size, max_bits, t.sizes, b.status);
+      GCB_CUDA_LAUNCHED();
+      std::size_t bytes = t.scan_bytes;
+      GCB_CUDA(cub::DeviceScan::ExclusiveSum(t.scan, bytes, t.sizes, t.offsets, l.frame_count + 1,
+                                             stream));
+      check_total_kernel<<<1, 1, 0, stream>>>(t.offsets + l.frame_count, l.word_count, b.status);
+      GCB_CUDA_LAUNCHED();
+      cuda::with_element_type(l.element_width, [&](auto tag) {
+        using T = decltype(tag);
+        constexpr int kItems = cuda::kPerVector<T>;
+        unpack_kernel<T><<<cuda::grid_for((n + kItems - 1) / kItems), kBlockThreads, 0, stream>>>(
+            payload + l.bits_offset, t.offsets, l.frame_count,
+            WordReader{payload + l.words_offset, l.word_count}, n, l.frame_size, max_bits,
+            reinterpret_cast<T*>(b.output));
+        GCB_CUDA_LAUNCHED();
+      });
     }
-    std::copy(p.tail.begin(), p.tail.end(), out.end() - static_cast<std::ptrdiff_t>(p.tail.size()));
-    verify_original(c.header, out);
-    if (stats) *stats = RunStats{timer.kernel_s(), timer.transfer_s()};
-    return out;
+    cuda::copy_bytes_async(b.output + n * l.element_width, payload + l.tail_offset, l.tail_size,
+                           stream);
+    cuda::crc32_async(b.output, plan.original_size, t.crc, t.crc_bytes,
+                      {nullptr, b.container + 24, b.status}, stream);
+  }
+
+  std::string describe(const DeviceStatus& s) const override {
+    if (s.error == kBadBitWidth) return "FL: frame " + std::to_string(s.detail) + " has an invalid bit width";
+    if (s.error == kBitsExceedWords) return "FL: frame bit widths do not match the word count";
+    return describe_common("fl", s);
   }
 
  private:
+  static u32 width(const Params& p) { return static_cast<u32>(p.at("element_width")); }
+  static u32 frame_size(const Params& p) { return static_cast<u32>(p.at("frame_size")); }
+
+  static void encode(const u8* d_in, u64 n, u32 width, u32 fs, u64 frames, const Temp& t, u8* bits,
+                     WordWriter words, cudaStream_t stream) {
+    GCB_CUDA(cudaMemsetAsync(t.frame_or, 0, frames * sizeof(u32), stream));
+    const u64 max_words = (n * 8 * width + 31) / 32;
+    const u64 max_tiles = (max_words + kPackTile - 1) / kPackTile;
+    cuda::with_element_type(width, [&](auto tag) {
+      using T = decltype(tag);
+      const T* in = reinterpret_cast<const T*>(d_in);
+      frame_or_kernel<T>
+          <<<cuda::grid_for((n + kOrItems - 1) / kOrItems), kBlockThreads, 0, stream>>>(
+              in, n, fs, t.frame_or);
+      GCB_CUDA_LAUNCHED();
+      frame_bits_kernel<<<cuda::grid_for(frames + 1), kBlockThreads, 0, stream>>>(
+          t.frame_or, frames, n, fs, bits, t.sizes);
+      GCB_CUDA_LAUNCHED();
+      std::size_t bytes = t.scan_bytes;
+      GCB_CUDA(
+          cub::DeviceScan::ExclusiveSum(t.scan, bytes, t.sizes, t.offsets, frames + 1, stream));
+      tile_frames_kernel<<<cuda::grid_for(max_tiles), kBlockThreads, 0, stream>>>(
+          t.offsets, frames, max_tiles, t.tile_frame);
+      GCB_CUDA_LAUNCHED();
+      pack_kernel<T><<<cuda::persistent_grid(), kBlockThreads, 0, stream>>>(
+          in, n, fs, frames, bits, t.offsets, t.tile_frame, words);
+      GCB_CUDA_LAUNCHED();
+    });
+  }
+
   CodecInfo info_;
 };
 
 }  // namespace
-}  // namespace gcbench::fl::gpu
 
-namespace gcbench::fl {
 CodecPtr make_gpu_codec() {
-  return std::make_unique<gpu::FlGpuCodec>();
+  return gcbench::gpu::make_host_codec(std::make_unique<FlDeviceCodec>());
 }
+
 }  // namespace gcbench::fl

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "codecs/common/device_buffer.hpp"
+#include "codecs/common/container_device.cuh"
+#include "codecs/common/device_elements.cuh"
+#include "codecs/common/temp_storage.hpp"
 #include "codecs/lz77/gpu_finders.cuh"
 #include "codecs/lz77/gpu_layout.cuh"
 #include "codecs/lz77/lz77_gpu.cuh"
@@ -261,70 +263,102 @@ void factorize(const u8* in, const DevLayout& L, const Layout& layout, Design de
   }
 }
 
-}  // namespace
+// The tables before the triple area (format.hpp): block offsets, then each chunk's triple
+// count, at their unaligned offsets; and the payload's size.
+__global__ void tables_kernel(const u32* __restrict__ counts, const u64* __restrict__ first,
+                              DevLayout L, u64 block_count, u8* __restrict__ payload,
+                              u64* payload_size) {
+  const u64 C = L.chunk_count;
+  const u64 total = first[C - 1] + counts[C - 1];
+  u8* offsets = payload + kPayloadFixedSize;
+  u8* chunk_triples = offsets + 8 * (block_count + 1);
+  const u64 stride = u64{gridDim.x} * blockDim.x;
+  for (u64 i = u64{blockIdx.x} * blockDim.x + threadIdx.x; i <= C + block_count; i += stride) {
+    if (i < C) {
+      cuda::store_le<u32>(chunk_triples + 4 * i, counts[i]);
+    } else {
+      const u64 b = i - C;  // block_offsets[b]: where block b starts
+      const u64 c = b * L.work_items;
+      cuda::store_le<u64>(offsets + 8 * b, (c < C ? first[c] : total) * L.triple_bytes);
+    }
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    *payload_size = kPayloadFixedSize + 8 * (block_count + 1) + 4 * C + total * L.triple_bytes;
+  }
+}
 
-Bytes compress_payload(ByteSpan input, const Layout& layout, Finder finder, Design design,
-                       RunStats* stats) {
+// Temporary storage, carved the same way when sizing and when running.
+struct CompressTemp {
+  u8* slots;
+  u32* counts;
+  u64* first;
+  void* scan;
+  std::size_t scan_bytes = 0;
+  u32* scratch;
+
+  CompressTemp(cuda::TempCarver& carve, const Layout& layout, Finder finder, Design design) {
+    const u64 C = layout.chunk_count;
+    slots = carve.take<u8>(C * layout.chunk * layout.geo().triple_bytes);
+    counts = carve.take<u32>(C);
+    first = carve.take<u64>(C);
+    if (C > 0) {
+      GCB_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<const u32*>(nullptr),
+                                             static_cast<u64*>(nullptr), C));
+    }
+    scan = carve.take<u8>(scan_bytes);
+    scratch = carve.take<u32>(scratch_words(layout, finder, design));
+  }
+};
+
+void check_design(Finder finder, Design design) {
   if (design == Design::warp && finder == Finder::z) {
     throw ParamError("lz77 design=warp implements finder=hash and finder=brute only");
   }
-  cuda::require_device();
-  if (layout.chunk_count == 0) return build_payload(layout, {}, {});
+}
+
+}  // namespace
+
+std::size_t compress_temp_bytes(const Layout& layout, Finder finder, Design design) {
+  check_design(finder, design);
+  cuda::TempCarver carve;
+  CompressTemp(carve, layout, finder, design);
+  return carve.bytes();
+}
+
+void compress_async(const u8* in, const Layout& layout, Finder finder, Design design, void* temp,
+                    std::size_t temp_bytes, u8* payload, u64* payload_size, cudaStream_t s) {
+  check_design(finder, design);
+  cuda::TempCarver carve(temp, temp_bytes);
+  const CompressTemp t(carve, layout, finder, design);
+  if (layout.chunk_count == 0) {
+    const Bytes head = payload_head(layout, {});
+    cuda::write_prefix_async(payload, head, nullptr, 0, s);
+    cuda::set_u64_async(payload_size, head.size(), s);
+    return;
+  }
+  cuda::write_prefix_async(payload, payload_fixed_fields(layout), nullptr, 0, s);
   const DevLayout L = dev_layout(layout);
-  cuda::Stream stream;
-  const cudaStream_t s = stream.get();
-  cuda::DeviceBuffer<u8> in(input.size());
-  cuda::DeviceBuffer<u8> slots(layout.chunk_count * layout.chunk * L.triple_bytes);
-  cuda::DeviceBuffer<u32> counts(layout.chunk_count);
-  cuda::DeviceBuffer<u64> first(layout.chunk_count);
-  std::size_t scan_bytes = 0;
-  GCB_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts.data(), first.data(),
-                                         layout.chunk_count, s));
-  cuda::DeviceBuffer<u8> scan_temp(scan_bytes);
-  cuda::DeviceBuffer<u32> scratch(scratch_words(layout, finder, design));
-
-  cuda::PhaseTimer timer(s);
-  timer.begin();
-  GCB_CUDA(cudaMemcpyAsync(in.data(), input.data(), input.size(), cudaMemcpyHostToDevice, s));
-  timer.end_transfer();
-
-  u8* sl = slots.data();
-  u32* cnt = counts.data();
   switch (finder) {
     case Finder::hash:
-      factorize<Finder::hash>(in.data(), L, layout, design, scratch.data(), sl, cnt, s);
+      factorize<Finder::hash>(in, L, layout, design, t.scratch, t.slots, t.counts, s);
       break;
     case Finder::z:
-      factorize<Finder::z>(in.data(), L, layout, design, scratch.data(), sl, cnt, s);
+      factorize<Finder::z>(in, L, layout, design, t.scratch, t.slots, t.counts, s);
       break;
     case Finder::brute:
-      factorize<Finder::brute>(in.data(), L, layout, design, scratch.data(), sl, cnt, s);
+      factorize<Finder::brute>(in, L, layout, design, t.scratch, t.slots, t.counts, s);
       break;
   }
-  GCB_CUDA(cub::DeviceScan::ExclusiveSum(scan_temp.data(), scan_bytes, counts.data(), first.data(),
-                                         layout.chunk_count, s));
-  timer.end_kernel();
-  // The counts first: the packed area's size is their sum.
-  std::vector<u32> host_counts(layout.chunk_count);
-  GCB_CUDA(cudaMemcpyAsync(host_counts.data(), counts.data(), host_counts.size() * sizeof(u32),
-                           cudaMemcpyDeviceToHost, s));
-  timer.end_transfer();
-  u64 total = 0;
-  for (u32 n : host_counts) total += n;
-  cuda::DeviceBuffer<u8> area(total * L.triple_bytes);
-  timer.begin();  // the allocation above is not kernel time
-  pack_kernel<<<static_cast<unsigned>(layout.chunk_count), 256, 0, s>>>(
-      slots.data(), L, counts.data(), first.data(), area.data());
+  std::size_t bytes = t.scan_bytes;
+  GCB_CUDA(cub::DeviceScan::ExclusiveSum(t.scan, bytes, t.counts, t.first, layout.chunk_count, s));
+  const u64 tables = layout.chunk_count + layout.block_count + 1;
+  tables_kernel<<<cuda::grid_for(tables), cuda::kBlockThreads, 0, s>>>(
+      t.counts, t.first, L, layout.block_count, payload, payload_size);
   GCB_CUDA_LAUNCHED();
-  timer.end_kernel();
-  Bytes triples(total * L.triple_bytes);
-  GCB_CUDA(cudaMemcpyAsync(triples.data(), area.data(), triples.size(), cudaMemcpyDeviceToHost, s));
-  timer.end_transfer();
-  if (stats) {
-    stats->kernel_s = timer.kernel_s();
-    stats->transfer_s = timer.transfer_s();
-  }
-  return build_payload(layout, host_counts, triples);
+  const u64 area = kPayloadFixedSize + 8 * (layout.block_count + 1) + 4 * layout.chunk_count;
+  pack_kernel<<<static_cast<unsigned>(layout.chunk_count), 256, 0, s>>>(t.slots, L, t.counts,
+                                                                        t.first, payload + area);
+  GCB_CUDA_LAUNCHED();
 }
 
 }  // namespace gcbench::lz77::gpu

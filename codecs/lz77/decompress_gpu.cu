@@ -15,7 +15,14 @@
 #include <algorithm>
 #include <string>
 
-#include "codecs/common/device_buffer.hpp"
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cub/device/device_scan.cuh>
+
+#include "codecs/common/container_device.cuh"
+#include "codecs/common/cuda_check.hpp"
+#include "codecs/common/temp_storage.hpp"
 #include "codecs/lz77/gpu_layout.cuh"
 #include "codecs/lz77/lz77_gpu.cuh"
 #include "codecs/lz77/triple.hpp"
@@ -77,7 +84,7 @@ __device__ bool decode_chunk(const u8* __restrict__ triples, const u64* __restri
   const u32 lane = threadIdx.x & 31;
   const Geometry g{L.max_offset, L.max_length, L.triple_bytes};
   const u64 ws = L.window_start(c), end = L.chunk_end(c);
-  const u64 t_end = first[c + 1];
+  const u64 t_end = min(first[c + 1], L.triples);
   u64 pos = L.chunk_begin(c);  // where the current batch starts
   for (u64 t = first[c]; t < t_end; t += 32) {
     const bool active = t + lane < t_end;
@@ -204,13 +211,13 @@ u32 jump_passes(const Layout& l) {
 // jump: pass 1, the jump passes, then the words' bytes. W holds a position and the link bit;
 // `todo` has jump_passes(l) + 1 flags.
 template <typename W>
-void launch_jump(const u8* triples, const u64* first, const Layout& l, W* words, u32* todo, u8* out,
-                 u64* error, cudaStream_t s) {
+void launch_jump(const u8* triples, const u64* first, const Layout& l, const DevLayout& L, W* words,
+                 u32* todo, u8* out, u64* error, cudaStream_t s) {
   const u32 passes = jump_passes(l);
   GCB_CUDA(cudaMemsetAsync(todo, 0, (passes + 1) * sizeof(u32), s));
   const u32 threads = 32 * kWarpsPerBlock;
   const auto grid = static_cast<unsigned>((l.chunk_count + kWarpsPerBlock - 1) / kWarpsPerBlock);
-  link_kernel<W><<<grid, threads, 0, s>>>(triples, first, dev_layout(l), words, todo, error);
+  link_kernel<W><<<grid, threads, 0, s>>>(triples, first, L, words, todo, error);
   GCB_CUDA_LAUNCHED();
   for (u32 k = 0; k < passes; ++k) {
     jump_kernel<W>
@@ -221,72 +228,114 @@ void launch_jump(const u8* triples, const u64* first, const Layout& l, W* words,
   GCB_CUDA_LAUNCHED();
 }
 
-[[noreturn]] void throw_decode_error(u64 error) {
-  static const char* const what[] = {"invalid triple", "triple runs past the end of its chunk",
-                                     "offset reaches before its window",
-                                     "triples end short of the chunk"};
-  throw DecodeError("lz77 chunk " + std::to_string(error >> 2) + ": " + what[error & 3] +
-                    " (found on the GPU)");
+// The triple counts sit unaligned in the payload; 0 past the last chunk, so that the
+// exclusive scan's last entry is the total.
+struct CountAt {
+  const u8* counts;
+  u64 chunks;
+  __device__ u64 operator()(u64 c) const {
+    return c < chunks ? cuda::load_le<u32>(counts + 4 * c) : 0;
+  }
+};
+
+auto count_iterator(const u8* counts, u64 chunks) {
+  return thrust::make_transform_iterator(thrust::make_counting_iterator<u64>(0),
+                                         CountAt{counts, chunks});
 }
+
+// The first error word, as the device status; a triple total other than the planned one means
+// the tables changed since the plan was made.
+__global__ void report_kernel(const u64* error, const u64* first, u64 chunks, u64 triples,
+                              DeviceStatus* status) {
+  if (first[chunks] != triples) cuda::set_error(status, kCodecError + 4, first[chunks]);
+  if (*error != kNoError) cuda::set_error(status, kCodecError + (*error & 3), *error >> 2);
+}
+
+bool per_chunk(const Layout& l, DecodeMode mode) {
+  return mode == DecodeMode::chunk ||
+         (mode == DecodeMode::automatic && l.scope == WindowScope::chunk);
+}
+
+bool uses_jump(const Layout& l, DecodeMode mode) {
+  return mode == DecodeMode::jump || (mode == DecodeMode::automatic && !per_chunk(l, mode));
+}
+
+struct DecodeTemp {
+  u64* first;
+  void* scan;
+  std::size_t scan_bytes = 0;
+  u64* error;
+  u8* words;
+  u32* todo;
+  bool wide_words;  // jump's words: u32 while every position fits below the link bit
+
+  DecodeTemp(cuda::TempCarver& carve, const Layout& l, DecodeMode mode) {
+    first = carve.take<u64>(l.chunk_count + 1);
+    GCB_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, count_iterator(nullptr, 0),
+                                           static_cast<u64*>(nullptr), l.chunk_count + 1));
+    scan = carve.take<u8>(scan_bytes);
+    error = carve.take<u64>(1);
+    const bool jump = uses_jump(l, mode) && l.chunk_count > 0;
+    wide_words = l.original_size > (u64{1} << 31);
+    words = carve.take<u8>(jump ? l.original_size * (wide_words ? 8 : 4) : 0);
+    todo = carve.take<u32>(jump ? jump_passes(l) + 1 : 0);
+  }
+};
 
 }  // namespace
 
-Bytes decompress_payload(const ParsedPayload& payload, DecodeMode mode, RunStats* stats) {
-  cuda::require_device();
-  const Layout& l = payload.layout;
+std::string describe_error(const DeviceStatus& status) {
+  static const char* const what[] = {"invalid triple", "triple runs past the end of its chunk",
+                                     "offset reaches before its window",
+                                     "triples end short of the chunk",
+                                     "triple counts differ from the planned ones"};
+  const u32 reason = status.error - kCodecError;
+  if (status.error < kCodecError || reason > 4) return describe_common("lz77", status);
+  if (reason == 4) return std::string("lz77: ") + what[reason] + " (found on the GPU)";
+  return "lz77 chunk " + std::to_string(status.detail) + ": " + what[reason] +
+         " (found on the GPU)";
+}
+
+void check_mode(const Layout& l, DecodeMode mode) {
   if (mode == DecodeMode::chunk && l.scope != WindowScope::chunk) {
     throw ParamError("lz77 decode_mode=chunk needs a window_scope=chunk container");
   }
-  Bytes out(l.original_size);
-  if (l.chunk_count == 0) return out;
-  const bool per_chunk =
-      mode == DecodeMode::chunk || (mode == DecodeMode::automatic && l.scope == WindowScope::chunk);
-  const bool jump = mode == DecodeMode::jump || (mode == DecodeMode::automatic && !per_chunk);
-  const u64 units = per_chunk ? l.chunk_count : l.block_count;
+}
 
-  cuda::Stream stream;
-  const cudaStream_t s = stream.get();
-  cuda::DeviceBuffer<u8> triples(payload.triples.size());
-  cuda::DeviceBuffer<u64> first(payload.chunk_first_triple.size());
-  cuda::DeviceBuffer<u8> decoded(out.size());
-  cuda::DeviceBuffer<u64> error(1);
-  // jump's words: u32 while every position fits below the link bit.
-  const bool wide_words = l.original_size > (u64{1} << 31);
-  cuda::DeviceBuffer<u8> words(jump ? l.original_size * (wide_words ? 8 : 4) : 0);
-  cuda::DeviceBuffer<u32> todo(jump ? jump_passes(l) + 1 : 0);
-  u64 host_error = kNoError;
+std::size_t decompress_temp_bytes(const Layout& l, DecodeMode mode) {
+  cuda::TempCarver carve;
+  DecodeTemp(carve, l, mode);
+  return carve.bytes();
+}
 
-  cuda::PhaseTimer timer(s);
-  timer.begin();
-  GCB_CUDA(cudaMemcpyAsync(triples.data(), payload.triples.data(), payload.triples.size(),
-                           cudaMemcpyHostToDevice, s));
-  GCB_CUDA(cudaMemcpyAsync(first.data(), payload.chunk_first_triple.data(), first.bytes(),
-                           cudaMemcpyHostToDevice, s));
-  GCB_CUDA(cudaMemcpyAsync(error.data(), &host_error, sizeof(u64), cudaMemcpyHostToDevice, s));
-  timer.end_transfer();
-  if (jump && !wide_words) {
-    launch_jump(triples.data(), first.data(), l, reinterpret_cast<u32*>(words.data()), todo.data(),
-                decoded.data(), error.data(), s);
-  } else if (jump) {
-    launch_jump(triples.data(), first.data(), l, reinterpret_cast<u64*>(words.data()), todo.data(),
-                decoded.data(), error.data(), s);
+void decompress_async(const Layout& l, u64 triples, DecodeMode mode, const u8* payload, void* temp,
+                      std::size_t temp_bytes, u8* out, DeviceStatus* status, cudaStream_t s) {
+  check_mode(l, mode);
+  if (l.chunk_count == 0) return;
+  cuda::TempCarver carve(temp, temp_bytes);
+  const DecodeTemp t(carve, l, mode);
+  const u8* counts = payload + kPayloadFixedSize + 8 * (l.block_count + 1);
+  const u8* area = counts + 4 * l.chunk_count;
+  DevLayout L = dev_layout(l);
+  L.triples = triples;
+  cuda::set_u64_async(t.error, kNoError, s);
+  std::size_t bytes = t.scan_bytes;
+  GCB_CUDA(cub::DeviceScan::ExclusiveSum(t.scan, bytes, count_iterator(counts, l.chunk_count),
+                                         t.first, l.chunk_count + 1, s));
+  if (uses_jump(l, mode) && !t.wide_words) {
+    launch_jump(area, t.first, l, L, reinterpret_cast<u32*>(t.words), t.todo, out, t.error, s);
+  } else if (uses_jump(l, mode)) {
+    launch_jump(area, t.first, l, L, reinterpret_cast<u64*>(t.words), t.todo, out, t.error, s);
   } else {
+    const bool chunked = per_chunk(l, mode);
+    const u64 units = chunked ? l.chunk_count : l.block_count;
     const u32 threads = 32 * kWarpsPerBlock;
     const auto grid = static_cast<unsigned>((units + kWarpsPerBlock - 1) / kWarpsPerBlock);
-    decode_kernel<<<grid, threads, 0, s>>>(triples.data(), first.data(), dev_layout(l), per_chunk,
-                                           units, decoded.data(), error.data());
+    decode_kernel<<<grid, threads, 0, s>>>(area, t.first, L, chunked, units, out, t.error);
     GCB_CUDA_LAUNCHED();
   }
-  timer.end_kernel();
-  GCB_CUDA(cudaMemcpyAsync(&host_error, error.data(), sizeof(u64), cudaMemcpyDeviceToHost, s));
-  GCB_CUDA(cudaMemcpyAsync(out.data(), decoded.data(), out.size(), cudaMemcpyDeviceToHost, s));
-  timer.end_transfer();
-  if (host_error != kNoError) throw_decode_error(host_error);
-  if (stats) {
-    stats->kernel_s = timer.kernel_s();
-    stats->transfer_s = timer.transfer_s();
-  }
-  return out;
+  report_kernel<<<1, 1, 0, s>>>(t.error, t.first, l.chunk_count, triples, status);
+  GCB_CUDA_LAUNCHED();
 }
 
 }  // namespace gcbench::lz77::gpu

@@ -11,6 +11,7 @@ namespace gcbench::lz77::gpu {
 struct DevLayout {
   std::uint64_t size = 0;
   std::uint64_t chunk_count = 0;
+  std::uint64_t triples = 0;  // decoding: triples in the payload, a bound on every read
   std::uint32_t chunk = 0;
   std::uint32_t work_items = 0;
   std::uint32_t max_offset = 0;

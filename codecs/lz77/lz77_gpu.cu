@@ -3,12 +3,16 @@
 #include <utility>
 #include <vector>
 
+#include "codecs/common/container_device.cuh"
+#include "codecs/common/crc32.cuh"
 #include "codecs/common/cuda_check.hpp"
+#include "codecs/common/temp_storage.hpp"
 #include "codecs/lz77/lz77.hpp"
 #include "codecs/lz77/lz77_gpu.cuh"
 #include "codecs/lz77/payload.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/errors.hpp"
+#include "src/gpu/host_codec.hpp"
 
 namespace gcbench::lz77 {
 namespace {
@@ -28,7 +32,7 @@ CodecInfo make_info() {
   // Built from std::string values: GCC 12 warns falsely (-Wrestrict) on assigning literals.
   CodecInfo info;
   info.name = std::string{"lz77"};
-  info.version = std::string{"1"};
+  info.version = std::string{"2"};
   info.device = Device::gpu;
   info.description = std::string{
       "LZ77 triples per chunk on CUDA: thesis-faithful thread per chunk, or a fast "
@@ -55,41 +59,95 @@ CodecInfo make_info() {
   return info;
 }
 
-class GpuCodec final : public Codec {
+struct Temp {
+  void* codec;
+  std::size_t codec_bytes;
+  void* crc;
+  std::size_t crc_bytes;
+  std::uint64_t* payload_size;
+  std::uint32_t* crc_value;
+
+  Temp(cuda::TempCarver& carve, std::size_t codec_temp, std::uint64_t original_size)
+      : codec(carve.take<std::uint8_t>(codec_temp)),
+        codec_bytes(codec_temp),
+        crc(carve.take<std::uint8_t>(cuda::crc32_temp_bytes(original_size))),
+        crc_bytes(cuda::crc32_temp_bytes(original_size)),
+        payload_size(carve.take<std::uint64_t>(1)),
+        crc_value(carve.take<std::uint32_t>(1)) {}
+};
+
+struct Plan {
+  Layout layout;
+  std::uint64_t triples;
+  gpu::DecodeMode mode;
+  std::size_t codec_temp;
+};
+
+class GpuCodec final : public DeviceCodec {
  public:
   const CodecInfo& info() const override { return info_; }
 
-  std::uint64_t max_compressed_size(std::uint64_t input_size, const Params& params) const override {
-    return kContainerHeaderSize +
-           max_payload_size(layout_for(input_size, resolve_params(info_.axes, params)));
+  std::uint64_t max_compressed_size(std::uint64_t input_size, const Params& p) const override {
+    return kContainerHeaderSize + max_payload_size(layout_for(input_size, p));
   }
 
-  Bytes compress(ByteSpan input, const Params& params, RunStats* stats) const override {
-    const Params p = resolve_params(info_.axes, params);
-    const Bytes payload = gpu::compress_payload(input, layout_for(input.size(), p),
-                                                static_cast<Finder>(p.at("finder")),
-                                                static_cast<gpu::Design>(p.at("design")), stats);
-    return wrap_container(FormatId::lz77, input, payload);
+  std::size_t compress_temp_bytes(std::uint64_t input_size, const Params& p) const override {
+    cuda::TempCarver carve;
+    Temp(carve, gpu::compress_temp_bytes(layout_for(input_size, p), finder(p), design(p)),
+         input_size);
+    return carve.bytes();
   }
 
-  Bytes decompress(ByteSpan container, const Params& params, RunStats* stats) const override {
-    const Params p = resolve_params(info_.axes, params);
+  void compress_async(const CompressBuffers& b, const Params& p, DeviceStream stream) const override {
+    const Layout layout = layout_for(b.input_size, p);
+    cuda::TempCarver carve(b.temp, b.temp_bytes);
+    const Temp t(carve, gpu::compress_temp_bytes(layout, finder(p), design(p)), b.input_size);
+    gpu::compress_async(b.input, layout, finder(p), design(p), t.codec, t.codec_bytes,
+                        b.output + kContainerHeaderSize, t.payload_size, stream);
+    cuda::crc32_async(b.input, b.input_size, t.crc, t.crc_bytes, {t.crc_value}, stream);
+    cuda::write_container_header_async(b.output, FormatId::lz77, b.input_size, t.payload_size,
+                                       t.crc_value, b.output_size, stream);
+  }
+
+  DecodePlan plan_decompress(ByteSpan container, const Params& p) const override {
     const OpenedContainer opened = open_container(container, FormatId::lz77);
-    const ParsedPayload payload = parse_payload(opened.payload, opened.header.original_size);
-    Bytes out =
-        gpu::decompress_payload(payload, static_cast<gpu::DecodeMode>(p.at("decode_mode")), stats);
-    verify_original(opened.header, out);
-    return out;
+    const ParsedPayload parsed = parse_payload(opened.payload, opened.header.original_size);
+    const auto mode = static_cast<gpu::DecodeMode>(p.at("decode_mode"));
+    gpu::check_mode(parsed.layout, mode);
+    Plan plan{parsed.layout, parsed.chunk_first_triple.back(), mode,
+              gpu::decompress_temp_bytes(parsed.layout, mode)};
+    cuda::TempCarver carve;
+    Temp(carve, plan.codec_temp, opened.header.original_size);
+    return make_plan(container, opened.header.original_size, carve.bytes(), plan);
+  }
+
+  void decompress_async(const DecodePlan& plan, const DecompressBuffers& b, const Params&,
+                        DeviceStream stream) const override {
+    const Plan& pl = std::any_cast<const Plan&>(plan.detail);
+    cuda::TempCarver carve(b.temp, b.temp_bytes);
+    const Temp t(carve, pl.codec_temp, plan.original_size);
+    cuda::begin_decode_async(b.container, plan.header, b.status, stream);
+    gpu::decompress_async(pl.layout, pl.triples, pl.mode, b.container + kContainerHeaderSize,
+                          t.codec, t.codec_bytes, b.output, b.status, stream);
+    cuda::crc32_async(b.output, plan.original_size, t.crc, t.crc_bytes,
+                      {nullptr, b.container + 24, b.status}, stream);
+  }
+
+  std::string describe(const DeviceStatus& status) const override {
+    return gpu::describe_error(status);
   }
 
  private:
+  static Finder finder(const Params& p) { return static_cast<Finder>(p.at("finder")); }
+  static gpu::Design design(const Params& p) { return static_cast<gpu::Design>(p.at("design")); }
+
   CodecInfo info_ = make_info();
 };
 
 }  // namespace
 
 CodecPtr make_gpu_codec() {
-  return std::make_unique<GpuCodec>();
+  return gcbench::gpu::make_host_codec(std::make_unique<GpuCodec>());
 }
 
 }  // namespace gcbench::lz77

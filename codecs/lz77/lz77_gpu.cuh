@@ -2,11 +2,15 @@
 // The GPU LZ77 pipeline behind the codec class (lz77_gpu.cu): compression in two designs and
 // decompression in two granularities. Both take a validated layout or payload from
 // payload.hpp, so the host-side checks are the CPU reference's.
+#include <cuda_runtime.h>
+
 #include <cstdint>
+#include <string>
 
 #include "codecs/lz77/finder.hpp"
 #include "codecs/lz77/payload.hpp"
 #include "gcbench/codec.hpp"
+#include "gcbench/device_codec.hpp"
 
 namespace gcbench::lz77::gpu {
 
@@ -24,12 +28,20 @@ enum class Design : std::uint8_t { thread = 0, block = 1, warp = 2 };
 // automatic picks chunk whenever the container allows it, else jump.
 enum class DecodeMode : std::uint8_t { automatic = 0, block = 1, chunk = 2, jump = 3 };
 
-// The payload (format.hpp) for `input`, byte-identical to the CPU reference's.
-Bytes compress_payload(ByteSpan input, const Layout& layout, Finder finder, Design design,
-                       RunStats* stats);
+// Device API pieces (payload only; the codec adds the container around them). Temporary
+// storage by query; the calls enqueue work on `stream` and allocate nothing.
+std::size_t compress_temp_bytes(const Layout& layout, Finder finder, Design design);
+void compress_async(const std::uint8_t* in, const Layout& layout, Finder finder, Design design,
+                    void* temp, std::size_t temp_bytes, std::uint8_t* payload,
+                    std::uint64_t* payload_size, cudaStream_t stream);
 
-// The original bytes of a parsed payload. Throws DecodeError for triples that break the
-// format (checked on the device), ParamError for mode = chunk on a window_scope = block payload.
-Bytes decompress_payload(const ParsedPayload& payload, DecodeMode mode, RunStats* stats);
+// ParamError for mode = chunk on a window_scope = block payload.
+void check_mode(const Layout& layout, DecodeMode mode);
+std::size_t decompress_temp_bytes(const Layout& layout, DecodeMode mode);
+// `triples`: the payload's triple count, as validated on the host. Errors go to `status`.
+void decompress_async(const Layout& layout, std::uint64_t triples, DecodeMode mode,
+                      const std::uint8_t* payload, void* temp, std::size_t temp_bytes,
+                      std::uint8_t* out, DeviceStatus* status, cudaStream_t stream);
+std::string describe_error(const DeviceStatus& status);
 
 }  // namespace gcbench::lz77::gpu

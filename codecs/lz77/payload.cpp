@@ -48,15 +48,19 @@ std::uint64_t max_payload_size(const Layout& layout) {
          std::uint64_t{layout.geo().triple_bytes} * layout.original_size;
 }
 
-Bytes payload_head(const Layout& layout, std::span<const std::uint32_t> chunk_triples) {
+Bytes payload_fixed_fields(const Layout& layout) {
   Bytes out;
-  out.reserve(kPayloadFixedSize + 8 * (layout.block_count + 1) + 4 * layout.chunk_count);
   out.push_back(static_cast<std::uint8_t>(layout.config));
   out.push_back(static_cast<std::uint8_t>(layout.scope));
   put_le<std::uint32_t>(out, layout.chunk);
   put_le<std::uint32_t>(out, layout.work_items);
   put_le<std::uint64_t>(out, layout.chunk_count);
   put_le<std::uint64_t>(out, layout.block_count);
+  return out;
+}
+
+Bytes payload_head(const Layout& layout, std::span<const std::uint32_t> chunk_triples) {
+  Bytes out = payload_fixed_fields(layout);
   const std::uint64_t triple_bytes = layout.geo().triple_bytes;
   std::uint64_t offset = 0;
   put_le<std::uint64_t>(out, offset);

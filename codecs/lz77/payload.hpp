@@ -55,6 +55,9 @@ Layout layout_for(std::uint64_t original_size, const Params& resolved);
 // Worst case: one triple per input byte.
 std::uint64_t max_payload_size(const Layout& layout);
 
+// The kPayloadFixedSize bytes that start every payload (config ... block_count).
+Bytes payload_fixed_fields(const Layout& layout);
+
 // Everything before the triple area, for `chunk_triples[c]` triples in chunk c; appending the
 // triples chunk after chunk completes the payload.
 Bytes payload_head(const Layout& layout, std::span<const std::uint32_t> chunk_triples);

@@ -22,11 +22,15 @@
 #include <bit>
 #include <cstring>
 #include <cub/block/block_scan.cuh>
+#include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <stdexcept>
 #include <string>
 
+#include "codecs/common/container_device.cuh"
+#include "codecs/common/crc32.cuh"
 #include "codecs/common/cuda_check.hpp"
+#include "codecs/common/temp_storage.hpp"
 #include "codecs/common/device_elements.cuh"
 #include "codecs/common/elements.hpp"
 #include "codecs/common/flood_scan.cuh"
@@ -34,6 +38,7 @@
 #include "codecs/rle/rle_gpu.hpp"
 #include "codecs/rle/rle_payload.hpp"
 #include "gcbench/container.hpp"
+#include "src/gpu/host_codec.hpp"
 
 namespace gcbench::rle::gpu {
 namespace {
@@ -45,6 +50,13 @@ using u8 = std::uint8_t;
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 using cuda::kBlockThreads;
+
+// A run longer than the count limit: the encoder stores max_count in its slot and lists the
+// true length here; the assembly splits it as format.hpp says.
+struct LongRun {
+  u64 run;
+  u64 length;
+};
 
 constexpr int kEncItems = 16;  // elements per thread in the encoder
 constexpr u32 kEncTile = kBlockThreads * kEncItems;
@@ -181,13 +193,20 @@ constexpr u64 kSaturated = u64{1} << 62;
 // The scan input: count r (a zero count as kSaturated), and 0 at r == runs so that the
 // exclusive scan's last entry is the total.
 struct CountAt {
-  const u32* counts;
+  const u8* counts;  // u32 little-endian, at any alignment
   u64 runs;
-  __host__ __device__ u64 operator()(u64 r) const {
+  __device__ u64 operator()(u64 r) const {
     if (r >= runs) return 0;
-    u32 c = counts[r];
+    u32 c = cuda::load_le<u32>(counts + 4 * r);
     return c == 0 ? kSaturated : c;
   }
+};
+
+// values[] of the container, at any alignment.
+template <typename T>
+struct Values {
+  const u8* p;
+  __device__ __forceinline__ T operator[](u64 i) const { return cuda::load_le<T>(p + i * sizeof(T)); }
 };
 
 // Associative (min(a + b, S) for values <= S) and cannot wrap, whatever the counts.
@@ -198,7 +217,7 @@ struct SaturatingAdd {
   }
 };
 
-auto count_iterator(const u32* counts, u64 runs) {
+auto count_iterator(const u8* counts, u64 runs) {
   return thrust::make_transform_iterator(thrust::make_counting_iterator<u64>(0),
                                          CountAt{counts, runs});
 }
@@ -228,7 +247,7 @@ __global__ void tile_runs_kernel(const u64* __restrict__ offsets, u64 runs, u64 
 template <typename T>
 __global__ void __launch_bounds__(kBlockThreads)
     expand_kernel(const u64* __restrict__ offsets, const u64* __restrict__ tile_run, u64 runs,
-                  const T* __restrict__ values, u64 n, T* __restrict__ out) {
+                  Values<T> values, u64 n, T* __restrict__ out) {
   constexpr u32 kItems = kExpandItems<T>;
   constexpr u32 kTile = kExpandTile<T>;
   __shared__ u32 s_start[kTile + 1];
@@ -294,17 +313,16 @@ __global__ void scatter_kernel(const u64* __restrict__ offsets, u64 runs, u64 n,
 // Variant flood, step 2's output: flooded run number -> value (bounded even for garbage).
 template <typename T, typename Idx>
 struct ValueOfRun {
-  const T* values;
+  Values<T> values;
   u64 runs;
-  __host__ __device__ T operator()(Idx run) const {
+  __device__ T operator()(Idx run) const {
     return values[run >= 1 && run <= runs ? run - 1 : 0];
   }
 };
 
 template <typename T, typename Idx>
 auto flood_output(T* out, const u8* values, u64 runs) {
-  return thrust::make_transform_output_iterator(
-      out, ValueOfRun<T, Idx>{reinterpret_cast<const T*>(values), runs});
+  return thrust::make_transform_output_iterator(out, ValueOfRun<T, Idx>{Values<T>{values}, runs});
 }
 
 template <typename Idx>
@@ -321,6 +339,7 @@ std::size_t flood_storage(u64 n, u32 width, u64 runs) {
 
 }  // namespace
 
+
 AxisSpec decode_axis() {
   AxisSpec a;
   a.name = "decode";
@@ -334,303 +353,394 @@ AxisSpec decode_axis() {
   return a;
 }
 
-Encoder::Encoder(u64 element_count, u32 width, u64 max_count)
-    : n_(element_count),
-      max_count_(max_count),
-      width_(width),
-      tiles_(static_cast<int>(cuda::grid_for((element_count + kEncItems - 1) / kEncItems))),
-      wide_(element_count >> 32 != 0),
-      counts_(element_count),
-      values_(element_count * width),
-      run_count_(1),
-      // runs longer than max_count: at most n / (max_count + 1) of them
-      long_runs_(element_count / (max_count + 1) + 1),
-      long_count_(1) {
-  if (n_ == 0) throw std::invalid_argument("rle::gpu::Encoder needs at least one element");
-  if (max_count_ < 1 || max_count_ > kMaxRunCount) {
-    throw std::invalid_argument("rle::gpu::Encoder: max_count out of range");
-  }
-  std::size_t bytes = 0;
-  if (wide_) {
-    GCB_CUDA(cub::ScanTileState<WidePrefix::Item>::AllocationSize(tiles_, bytes));
-  } else {
-    GCB_CUDA(cub::ScanTileState<PackedPrefix::Item>::AllocationSize(tiles_, bytes));
-  }
-  tile_state_.resize(bytes);
+namespace {
+
+constexpr u32 kBadCounts = kCodecError;  // detail: the counts' saturated sum
+
+// ---- assembling the payload from contiguous runs
+
+// Entries past long_count keep their all-ones fill, so they sort last and add nothing.
+struct ByRun {
+  __device__ bool operator()(const LongRun& a, const LongRun& b) const { return a.run < b.run; }
+};
+
+__global__ void extra_pieces_kernel(const LongRun* long_runs, const u32* long_count, u32 capacity,
+                                    u64 max_count, u64* extra) {
+  const u64 j = u64{blockIdx.x} * kBlockThreads + threadIdx.x;
+  if (j > capacity) return;
+  extra[j] = j < min(*long_count, capacity) ? (long_runs[j].length - 1) / max_count : 0;
 }
 
-void Encoder::encode(const u8* d_in, cudaStream_t stream) {
-  GCB_CUDA(cudaMemsetAsync(long_count_.data(), 0, sizeof(u32), stream));
-  auto run = [&](auto prefix_tag, auto elem_tag) {
-    using P = decltype(prefix_tag);
-    using T = decltype(elem_tag);
-    using Item = typename P::Item;
-    cub::ScanTileState<Item> tiles;
-    GCB_CUDA(tiles.Init(tiles_, tile_state_.data(), tile_state_.bytes()));
-    init_tiles_kernel<Item>
-        <<<cuda::grid_for(static_cast<u64>(tiles_)), kBlockThreads, 0, stream>>>(tiles, tiles_);
-    GCB_CUDA_LAUNCHED();
-    encode_kernel<T, P><<<static_cast<unsigned>(tiles_), kBlockThreads, 0, stream>>>(
-        reinterpret_cast<const T*>(d_in), n_, max_count_, tiles, counts_.data(),
-        reinterpret_cast<T*>(values_.data()), run_count_.data(), long_runs_.data(),
-        long_count_.data(), long_run_capacity());
-    GCB_CUDA_LAUNCHED();
-  };
-  cuda::with_element_type(width_, [&](auto elem_tag) {
-    if (wide_) {
-      run(WidePrefix{}, elem_tag);
-    } else {
-      run(PackedPrefix{}, elem_tag);
+// Counts of a CUB encoding are true lengths: clamp the long ones and list them.
+__global__ void clamp_kernel(u32* counts, const u64* run_count, u64 max_count, LongRun* long_runs,
+                             u32* long_count, u32 capacity) {
+  const u64 runs = *run_count;
+  for (u64 r = u64{blockIdx.x} * kBlockThreads + threadIdx.x; r < runs;
+       r += u64{gridDim.x} * kBlockThreads) {
+    counts[r] = clamp_count(r, counts[r], max_count, long_runs, long_count, capacity);
+  }
+}
+
+// Run r goes to run r + (pieces added by the long runs before it); a long run is written as
+// pieces of max_count and a remainder. Counts and values go to their unaligned offsets.
+template <typename T>
+__global__ void assemble_kernel(const u32* __restrict__ counts, const T* __restrict__ values,
+                                const u64* run_count, const LongRun* __restrict__ long_runs,
+                                const u64* __restrict__ shift, u32 capacity, u64 max_count,
+                                u8* payload, u64 counts_offset, u64* payload_size) {
+  const u64 runs = *run_count;
+  const u64 total = runs + shift[capacity];
+  u8* out_counts = payload + counts_offset;
+  u8* out_values = out_counts + 4 * total;
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    cuda::store_le<u64>(payload + counts_offset - 8, total);
+    *payload_size = counts_offset + total * (4 + sizeof(T));
+  }
+  for (u64 r = u64{blockIdx.x} * kBlockThreads + threadIdx.x; r < runs;
+       r += u64{gridDim.x} * kBlockThreads) {
+    u32 lo = 0, hi = capacity;  // first long run listed at or after r
+    while (lo < hi) {
+      const u32 mid = (lo + hi) / 2;
+      if (long_runs[mid].run < r) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
     }
-  });
+    u64 at = r + shift[lo];
+    const T v = values[r];
+    if (lo < capacity && long_runs[lo].run == r) {
+      for (u64 left = long_runs[lo].length; left > 0; ++at) {
+        const u64 piece = min(left, max_count);
+        cuda::store_le<u32>(out_counts + 4 * at, static_cast<u32>(piece));
+        cuda::store_le<T>(out_values + sizeof(T) * at, v);
+        left -= piece;
+      }
+    } else {
+      cuda::store_le<u32>(out_counts + 4 * at, counts[r]);
+      cuda::store_le<T>(out_values + sizeof(T) * at, v);
+    }
+  }
 }
 
-Decoder::Decoder(u64 element_count, u32 width, u64 run_count, DecodeVariant variant)
-    : n_(element_count),
-      runs_(run_count),
-      width_(width),
-      variant_(variant),
-      counts_(run_count),
-      values_(run_count * width),
-      offsets_(run_count + 1) {
-  if (n_ == 0 || runs_ == 0 || runs_ > n_) {
-    throw std::invalid_argument("rle::gpu::Decoder: sizes not validated");
+__global__ void check_counts_kernel(const u64* total, u64 n, DeviceStatus* status) {
+  if (*total != n) cuda::set_error(status, kBadCounts, *total);
+}
+
+std::size_t scan_temp(u64 items) {
+  std::size_t bytes = 0;
+  GCB_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, static_cast<const u64*>(nullptr),
+                                         static_cast<u64*>(nullptr), items));
+  return bytes;
+}
+
+std::size_t sort_temp(u32 capacity) {
+  std::size_t bytes = 0;
+  GCB_CUDA(cub::DeviceMergeSort::SortKeys(nullptr, bytes, static_cast<LongRun*>(nullptr),
+                                          static_cast<std::int64_t>(capacity), ByRun{}));
+  return bytes;
+}
+
+template <typename Item>
+std::size_t tile_state_bytes(int tiles) {
+  std::size_t bytes = 0;
+  GCB_CUDA(cub::ScanTileState<Item>::AllocationSize(tiles, bytes));
+  return bytes;
+}
+
+struct Sized {
+  void* p;
+  std::size_t bytes;
+};
+
+Sized take(cuda::TempCarver& carve, std::size_t bytes) {
+  return {carve.take<u8>(bytes), bytes};
+}
+
+struct CompressTemp {
+  int tiles;
+  bool wide;  // n >= 2^32: 64-bit run numbers in the look-back state
+  Sized tile_state, cub, sort, scan, crc;
+  u32* counts;
+  u8* values;
+  u64* run_count;
+  LongRun* long_runs;
+  u32* long_count;
+  u32 capacity;
+  u64 *extra, *shift, *payload_size;
+  u32* crc_value;
+
+  CompressTemp(cuda::TempCarver& carve, u64 input_size, u32 width, EncoderKind kind,
+               u64 max_count) {
+    const u64 n = input_size / width;
+    tiles = static_cast<int>(cuda::grid_for((n + kEncItems - 1) / kEncItems));
+    wide = n >> 32 != 0;
+    tile_state = take(carve, kind != EncoderKind::fused ? 0
+                             : wide ? tile_state_bytes<WidePrefix::Item>(tiles)
+                                    : tile_state_bytes<PackedPrefix::Item>(tiles));
+    cub = take(carve, kind == EncoderKind::cub && n > 0 ? cub_encode_temp_bytes(n, width) : 0);
+    counts = carve.take<u32>(n);
+    values = carve.take<u8>(n * width);
+    run_count = carve.take<u64>(1);
+    capacity = static_cast<u32>(n / (max_count + 1) + 1);  // runs over max_count at most
+    long_runs = carve.take<LongRun>(capacity);
+    long_count = carve.take<u32>(1);
+    sort = take(carve, sort_temp(capacity));
+    extra = carve.take<u64>(capacity + 1);
+    shift = carve.take<u64>(capacity + 1);
+    scan = take(carve, scan_temp(capacity + 1));
+    crc = take(carve, cuda::crc32_temp_bytes(input_size));
+    payload_size = carve.take<u64>(1);
+    crc_value = carve.take<u32>(1);
   }
-  std::size_t scan_bytes = 0;
-  GCB_CUDA(cub::DeviceScan::ExclusiveScan(nullptr, scan_bytes, count_iterator(nullptr, runs_),
-                                          static_cast<u64*>(nullptr), SaturatingAdd{}, u64{0},
-                                          runs_ + 1));
-  std::size_t flood_bytes = 0;
-  if (variant_ == DecodeVariant::scan) {
+};
+
+struct DecodeTemp {
+  Sized scan, flood, crc;
+  u64* offsets;
+  u64* tile_run;
+  u8* run_index;
+
+  DecodeTemp(cuda::TempCarver& carve, const PayloadLayout& l, u64 original_size,
+             DecodeVariant variant) {
+    const u64 n = l.element_count, runs = l.run_count;
+    offsets = carve.take<u64>(runs + 1);
+    std::size_t scan_bytes = 0;
+    if (n > 0) {
+      GCB_CUDA(cub::DeviceScan::ExclusiveScan(nullptr, scan_bytes, count_iterator(nullptr, runs),
+                                              static_cast<u64*>(nullptr), SaturatingAdd{}, u64{0},
+                                              runs + 1));
+    }
+    scan = take(carve, scan_bytes);
+    const bool narrow = runs >> 32 == 0;
+    const bool flood_variant = variant == DecodeVariant::flood && n > 0;
     // The smallest tile (width 4) has the most tiles.
-    tile_run_.resize((n_ + kExpandTile<u32> - 1) / kExpandTile<u32>);
-  } else {
-    bool narrow = runs_ >> 32 == 0;
-    flood_bytes =
-        narrow ? flood_storage<u32>(n_, width_, runs_) : flood_storage<u64>(n_, width_, runs_);
-    run_index_.resize(n_ * (narrow ? sizeof(u32) : sizeof(u64)));
+    tile_run = carve.take<u64>(flood_variant ? 0 : (n + kExpandTile<u32> - 1) / kExpandTile<u32>);
+    run_index = carve.take<u8>(flood_variant ? n * (narrow ? 4 : 8) : 0);
+    flood = take(carve, !flood_variant ? 0
+                        : narrow      ? flood_storage<u32>(n, l.element_width, runs)
+                                      : flood_storage<u64>(n, l.element_width, runs));
+    crc = take(carve, cuda::crc32_temp_bytes(original_size));
   }
-  temp_.resize(std::max(scan_bytes, flood_bytes));
-}
+};
 
-void Decoder::decode(u8* d_out, cudaStream_t stream) {
-  std::size_t bytes = temp_.bytes();
-  GCB_CUDA(cub::DeviceScan::ExclusiveScan(temp_.data(), bytes,
-                                          count_iterator(counts_.data(), runs_), offsets_.data(),
-                                          SaturatingAdd{}, u64{0}, runs_ + 1, stream));
-  cuda::with_element_type(width_, [&](auto tag) {
-    using T = decltype(tag);
-    T* out = reinterpret_cast<T*>(d_out);
-    if (variant_ == DecodeVariant::scan) {
+struct Plan {
+  PayloadLayout layout;
+  DecodeVariant variant;
+};
+
+class RleDeviceCodec final : public DeviceCodec {
+ public:
+  RleDeviceCodec(EncoderKind kind, u64 max_count) : kind_(kind), max_count_(max_count) {
+    // Built from std::string values: GCC 12 warns falsely (-Wrestrict) on assigning literals.
+    info_.name = std::string{kind == EncoderKind::fused ? "rle" : "rle-cub"};
+    info_.version = std::string{"2"};
+    info_.device = Device::gpu;
+    info_.description =
+        std::string{kind == EncoderKind::fused
+                        ? "run-length encoding (CUDA; one-pass encoder with decoupled look-back, "
+                          "scan or flood decoding)"
+                        : "RLE baseline: cub::DeviceRunLengthEncode, rle container and decoders"};
+    info_.axes = {element_width_axis(), decode_axis()};
+    info_.role = kind == EncoderKind::fused ? Role::studied : Role::baseline;
+  }
+
+  const CodecInfo& info() const override { return info_; }
+
+  u64 max_compressed_size(u64 input_size, const Params& p) const override {
+    return max_container_size(input_size, width(p));
+  }
+
+  std::size_t compress_temp_bytes(u64 input_size, const Params& p) const override {
+    if (kind_ == EncoderKind::cub && input_size / width(p) > kMaxCubItems) {
+      throw ParamError("rle-cub: CUB's run-length encoder takes at most 2^31-1 elements per call");
+    }
+    cuda::TempCarver carve;
+    CompressTemp(carve, input_size, width(p), kind_, max_count_);
+    return carve.bytes();
+  }
+
+  void compress_async(const CompressBuffers& b, const Params& p, DeviceStream stream) const override {
+    const u32 w = width(p);
+    const u64 n = b.input_size / w;
+    cuda::TempCarver carve(b.temp, b.temp_bytes);
+    const CompressTemp t(carve, b.input_size, w, kind_, max_count_);
+    const PayloadLayout l = make_layout(b.input_size, w, 0);
+    u8* payload = b.output + kContainerHeaderSize;
+    std::array<u8, 64> fixed{};
+    write_header(fixed.data(), l, {});  // the tail comes from the device input
+    cuda::write_prefix_async(payload, ByteSpan(fixed.data(), l.tail_offset), b.input + n * w,
+                             l.tail_size, stream);
+    if (n == 0) {
+      cuda::write_prefix_async(payload + l.counts_offset - 8, ByteSpan(fixed.data() + 56, 8),
+                               nullptr, 0, stream);  // run_count 0
+      cuda::set_u64_async(t.payload_size, l.size, stream);
+    } else {
+      GCB_CUDA(cudaMemsetAsync(t.long_runs, 0xFF, t.capacity * sizeof(LongRun), stream));
+      GCB_CUDA(cudaMemsetAsync(t.long_count, 0, sizeof(u32), stream));
+      if (kind_ == EncoderKind::fused) {
+        encode(b.input, n, w, t, stream);
+      } else {
+        cub_encode(b.input, n, w, t.cub.p, t.cub.bytes, t.counts, t.values, t.run_count, stream);
+        if (max_count_ < n) {
+          clamp_kernel<<<cuda::persistent_grid(), kBlockThreads, 0, stream>>>(
+              t.counts, t.run_count, max_count_, t.long_runs, t.long_count, t.capacity);
+          GCB_CUDA_LAUNCHED();
+        }
+      }
+      assemble(t, l, w, payload, stream);
+    }
+    cuda::crc32_async(b.input, b.input_size, t.crc.p, t.crc.bytes, {t.crc_value}, stream);
+    cuda::write_container_header_async(b.output, FormatId::rle, b.input_size, t.payload_size,
+                                       t.crc_value, b.output_size, stream);
+  }
+
+  DecodePlan plan_decompress(ByteSpan container, const Params& p) const override {
+    const OpenedContainer c = open_container(container, FormatId::rle);
+    const PayloadLayout l = parse_payload(c.payload, c.header.original_size).layout;
+    const auto variant = static_cast<DecodeVariant>(p.at("decode"));
+    cuda::TempCarver carve;
+    DecodeTemp(carve, l, c.header.original_size, variant);
+    return make_plan(container, c.header.original_size, carve.bytes(), Plan{l, variant});
+  }
+
+  void decompress_async(const DecodePlan& plan, const DecompressBuffers& b, const Params&,
+                        DeviceStream stream) const override {
+    const Plan& pl = std::any_cast<const Plan&>(plan.detail);
+    const PayloadLayout& l = pl.layout;
+    cuda::TempCarver carve(b.temp, b.temp_bytes);
+    const DecodeTemp t(carve, l, plan.original_size, pl.variant);
+    const u8* payload = b.container + kContainerHeaderSize;
+    cuda::begin_decode_async(b.container, plan.header, b.status, stream);
+    const u64 n = l.element_count, runs = l.run_count;
+    if (n > 0) {
+      const u8* counts = payload + l.counts_offset;
+      const u8* values = payload + l.values_offset;
+      std::size_t bytes = t.scan.bytes;
+      GCB_CUDA(cub::DeviceScan::ExclusiveScan(t.scan.p, bytes, count_iterator(counts, runs),
+                                              t.offsets, SaturatingAdd{}, u64{0}, runs + 1,
+                                              stream));
+      cuda::with_element_type(l.element_width, [&](auto tag) {
+        using T = decltype(tag);
+        expand<T>(pl.variant, t, n, runs, values, reinterpret_cast<T*>(b.output), stream);
+      });
+      check_counts_kernel<<<1, 1, 0, stream>>>(t.offsets + runs, n, b.status);
+      GCB_CUDA_LAUNCHED();
+    }
+    cuda::copy_bytes_async(b.output + n * l.element_width, payload + l.tail_offset, l.tail_size,
+                           stream);
+    cuda::crc32_async(b.output, plan.original_size, t.crc.p, t.crc.bytes,
+                      {nullptr, b.container + 24, b.status}, stream);
+  }
+
+  std::string describe(const DeviceStatus& s) const override {
+    if (s.error != kBadCounts) return describe_common(info_.name.c_str(), s);
+    return s.detail >= kSaturated ? std::string("RLE: a run has count 0")
+                                  : "RLE: run counts add up to " + std::to_string(s.detail) +
+                                        ", not the element count";
+  }
+
+ private:
+  static u32 width(const Params& p) { return static_cast<u32>(p.at("element_width")); }
+
+  void encode(const u8* in, u64 n, u32 w, const CompressTemp& t, cudaStream_t stream) const {
+    auto run = [&](auto prefix_tag, auto elem_tag) {
+      using P = decltype(prefix_tag);
+      using T = decltype(elem_tag);
+      using Item = typename P::Item;
+      cub::ScanTileState<Item> tiles;
+      GCB_CUDA(tiles.Init(t.tiles, t.tile_state.p, t.tile_state.bytes));
+      init_tiles_kernel<Item>
+          <<<cuda::grid_for(static_cast<u64>(t.tiles)), kBlockThreads, 0, stream>>>(tiles, t.tiles);
+      GCB_CUDA_LAUNCHED();
+      encode_kernel<T, P><<<static_cast<unsigned>(t.tiles), kBlockThreads, 0, stream>>>(
+          reinterpret_cast<const T*>(in), n, max_count_, tiles, t.counts,
+          reinterpret_cast<T*>(t.values), t.run_count, t.long_runs, t.long_count, t.capacity);
+      GCB_CUDA_LAUNCHED();
+    };
+    cuda::with_element_type(w, [&](auto elem_tag) {
+      if (t.wide) {
+        run(WidePrefix{}, elem_tag);
+      } else {
+        run(PackedPrefix{}, elem_tag);
+      }
+    });
+  }
+
+  void assemble(const CompressTemp& t, const PayloadLayout& l, u32 w, u8* payload,
+                cudaStream_t stream) const {
+    std::size_t bytes = t.sort.bytes;
+    GCB_CUDA(cub::DeviceMergeSort::SortKeys(t.sort.p, bytes, t.long_runs,
+                                            static_cast<std::int64_t>(t.capacity), ByRun{}, stream));
+    extra_pieces_kernel<<<cuda::grid_for(t.capacity + 1), kBlockThreads, 0, stream>>>(
+        t.long_runs, t.long_count, t.capacity, max_count_, t.extra);
+    GCB_CUDA_LAUNCHED();
+    bytes = t.scan.bytes;
+    GCB_CUDA(cub::DeviceScan::ExclusiveSum(t.scan.p, bytes, t.extra, t.shift, t.capacity + 1,
+                                           stream));
+    cuda::with_element_type(w, [&](auto tag) {
+      using T = decltype(tag);
+      assemble_kernel<T><<<cuda::persistent_grid(), kBlockThreads, 0, stream>>>(
+          t.counts, reinterpret_cast<const T*>(t.values), t.run_count, t.long_runs, t.shift,
+          t.capacity, max_count_, payload, l.counts_offset, t.payload_size);
+      GCB_CUDA_LAUNCHED();
+    });
+  }
+
+  template <typename T>
+  static void expand(DecodeVariant variant, const DecodeTemp& t, u64 n, u64 runs, const u8* values,
+                     T* out, cudaStream_t stream) {
+    if (variant == DecodeVariant::scan) {
       constexpr u32 kTile = kExpandTile<T>;
-      const u64 tiles = (n_ + kTile - 1) / kTile;
+      const u64 tiles = (n + kTile - 1) / kTile;
       tile_runs_kernel<<<cuda::grid_for(tiles), kBlockThreads, 0, stream>>>(
-          offsets_.data(), runs_, n_, kTile, tiles, tile_run_.data());
+          t.offsets, runs, n, kTile, tiles, t.tile_run);
       GCB_CUDA_LAUNCHED();
       expand_kernel<T><<<cuda::grid_for(tiles * kBlockThreads), kBlockThreads, 0, stream>>>(
-          offsets_.data(), tile_run_.data(), runs_, reinterpret_cast<const T*>(values_.data()), n_,
-          out);
+          t.offsets, t.tile_run, runs, Values<T>{values}, n, out);
       GCB_CUDA_LAUNCHED();
       return;
     }
     auto flood = [&](auto idx_tag) {
       using Idx = decltype(idx_tag);
-      Idx* run_index = reinterpret_cast<Idx*>(run_index_.data());
-      GCB_CUDA(cudaMemsetAsync(run_index, 0, run_index_.bytes(), stream));
-      scatter_kernel<Idx><<<cuda::grid_for(runs_), kBlockThreads, 0, stream>>>(
-          offsets_.data(), runs_, n_, run_index);
+      Idx* run_index = reinterpret_cast<Idx*>(t.run_index);
+      GCB_CUDA(cudaMemsetAsync(run_index, 0, n * sizeof(Idx), stream));
+      scatter_kernel<Idx><<<cuda::grid_for(runs), kBlockThreads, 0, stream>>>(t.offsets, runs, n,
+                                                                             run_index);
       GCB_CUDA_LAUNCHED();
-      std::size_t flood_bytes = temp_.bytes();
-      GCB_CUDA(cub::DeviceScan::InclusiveScan(
-          temp_.data(), flood_bytes, static_cast<const Idx*>(run_index),
-          flood_output<T, Idx>(out, values_.data(), runs_), cuda::FloodRight{}, n_, stream));
+      std::size_t bytes = t.flood.bytes;
+      GCB_CUDA(cub::DeviceScan::InclusiveScan(t.flood.p, bytes, static_cast<const Idx*>(run_index),
+                                              flood_output<T, Idx>(out, values, runs),
+                                              cuda::FloodRight{}, n, stream));
     };
-    if (runs_ >> 32 == 0) {
+    if (runs >> 32 == 0) {
       flood(u32{});
     } else {
       flood(u64{});
     }
-  });
-}
-
-void RunSink::add(const u8* value, u64 length) {
-  if (pending_ > 0 && std::memcmp(value, pending_value_, width_) == 0) {
-    pending_ += length;
-    return;
-  }
-  flush();
-  std::memcpy(pending_value_, value, width_);
-  pending_ = length;
-}
-
-void RunSink::flush() {
-  while (pending_ > 0) {
-    u64 piece = std::min(pending_, max_count_);
-    counts_.push_back(static_cast<u32>(piece));
-    values_.insert(values_.end(), pending_value_, pending_value_ + width_);
-    pending_ -= piece;
-  }
-}
-
-Bytes RunSink::payload(ByteSpan input) {
-  flush();
-  PayloadLayout l = make_layout(input.size(), width_, counts_.size());
-  Bytes out(l.size);
-  write_header(out.data(), l, input.subspan(l.element_count * width_));
-  std::memcpy(out.data() + l.counts_offset, counts_.data(), 4 * counts_.size());
-  std::memcpy(out.data() + l.values_offset, values_.data(), values_.size());
-  return out;
-}
-
-Bytes download_payload(ByteSpan input, u32 width, u64 runs, const u32* d_counts, const u8* d_values,
-                       std::vector<LongRun> long_runs, u64 max_count, cudaStream_t stream,
-                       cuda::PhaseTimer& timer) {
-  if (long_runs.empty()) {
-    PayloadLayout l = make_layout(input.size(), width, runs);
-    Bytes payload(l.size);
-    write_header(payload.data(), l, input.subspan(l.element_count * width));
-    timer.begin();
-    GCB_CUDA(cudaMemcpyAsync(payload.data() + l.counts_offset, d_counts, 4 * runs,
-                             cudaMemcpyDeviceToHost, stream));
-    GCB_CUDA(cudaMemcpyAsync(payload.data() + l.values_offset, d_values, u64{width} * runs,
-                             cudaMemcpyDeviceToHost, stream));
-    timer.end_transfer();
-    return payload;
-  }
-  std::vector<u32> counts(runs);
-  Bytes values(runs * width);
-  timer.begin();
-  GCB_CUDA(cudaMemcpyAsync(counts.data(), d_counts, 4 * runs, cudaMemcpyDeviceToHost, stream));
-  GCB_CUDA(cudaMemcpyAsync(values.data(), d_values, values.size(), cudaMemcpyDeviceToHost, stream));
-  timer.end_transfer();
-  std::sort(long_runs.begin(), long_runs.end(),
-            [](const LongRun& a, const LongRun& b) { return a.run < b.run; });
-  RunSink sink(width, max_count);
-  std::size_t next_long = 0;
-  for (u64 r = 0; r < runs; ++r) {
-    u64 length = counts[r];
-    if (next_long < long_runs.size() && long_runs[next_long].run == r) {
-      length = long_runs[next_long++].length;
-    }
-    sink.add(values.data() + r * width, length);
-  }
-  return sink.payload(input);
-}
-
-Bytes encode_payload(ByteSpan input, u32 width, u64 max_count, RunStats* stats) {
-  const u64 n = input.size() / width;
-  if (n == 0) return RunSink(width, max_count).payload(input);
-  cuda::Stream stream;
-  cuda::PhaseTimer timer(stream.get());
-  cuda::DeviceBuffer<u8> d_in(n * width);
-  Encoder enc(n, width, max_count);
-  timer.begin();
-  GCB_CUDA(
-      cudaMemcpyAsync(d_in.data(), input.data(), n * width, cudaMemcpyHostToDevice, stream.get()));
-  timer.end_transfer();
-  enc.encode(d_in.data(), stream.get());
-  timer.end_kernel();
-  u64 runs = 0;
-  u32 long_count = 0;
-  GCB_CUDA(
-      cudaMemcpyAsync(&runs, enc.run_count(), sizeof runs, cudaMemcpyDeviceToHost, stream.get()));
-  GCB_CUDA(cudaMemcpyAsync(&long_count, enc.long_run_count(), sizeof long_count,
-                           cudaMemcpyDeviceToHost, stream.get()));
-  timer.end_transfer();
-  if (long_count > enc.long_run_capacity()) {
-    throw std::logic_error("rle::gpu: more long runs than the input can hold");
-  }
-  std::vector<LongRun> long_runs(long_count);
-  GCB_CUDA(cudaMemcpyAsync(long_runs.data(), enc.long_runs(), long_count * sizeof(LongRun),
-                           cudaMemcpyDeviceToHost, stream.get()));
-  timer.end_transfer();
-  Bytes payload = download_payload(input, width, runs, enc.counts(), enc.values(),
-                                   std::move(long_runs), max_count, stream.get(), timer);
-  if (stats) *stats = RunStats{timer.kernel_s(), timer.transfer_s()};
-  return payload;
-}
-
-Bytes decode_container(ByteSpan container, DecodeVariant variant, RunStats* stats) {
-  OpenedContainer c = open_container(container, FormatId::rle);
-  ParsedPayload p = parse_payload(c.payload, c.header.original_size);
-  const PayloadLayout& l = p.layout;
-  Bytes out(c.header.original_size);
-  cuda::Stream stream;
-  cuda::PhaseTimer timer(stream.get());
-  if (l.element_count > 0) {
-    Decoder dec(l.element_count, l.element_width, l.run_count, variant);
-    cuda::DeviceBuffer<u8> d_out(l.element_count * l.element_width);
-    timer.begin();
-    GCB_CUDA(cudaMemcpyAsync(dec.counts(), p.counts.data(), p.counts.size(), cudaMemcpyHostToDevice,
-                             stream.get()));
-    GCB_CUDA(cudaMemcpyAsync(dec.values(), p.values.data(), p.values.size(), cudaMemcpyHostToDevice,
-                             stream.get()));
-    timer.end_transfer();
-    dec.decode(d_out.data(), stream.get());
-    timer.end_kernel();
-    u64 total = 0;
-    GCB_CUDA(
-        cudaMemcpyAsync(&total, dec.total(), sizeof total, cudaMemcpyDeviceToHost, stream.get()));
-    stream.sync();
-    if (total != l.element_count) {
-      throw DecodeError(total >= kSaturated ? std::string("RLE: a run has count 0")
-                                            : "RLE: run counts add up to " + std::to_string(total) +
-                                                  ", not " + std::to_string(l.element_count));
-    }
-    GCB_CUDA(cudaMemcpyAsync(out.data(), d_out.data(), d_out.bytes(), cudaMemcpyDeviceToHost,
-                             stream.get()));
-    timer.end_transfer();
-  }
-  std::copy(p.tail.begin(), p.tail.end(), out.end() - static_cast<std::ptrdiff_t>(p.tail.size()));
-  verify_original(c.header, out);
-  if (stats) *stats = RunStats{timer.kernel_s(), timer.transfer_s()};
-  return out;
-}
-
-namespace {
-
-class RleGpuCodec final : public Codec {
- public:
-  RleGpuCodec()
-      // Built whole: assigning short literals member by member trips a GCC 12 -Wrestrict
-      // false positive, an error under nvcc's --Werror=all-warnings.
-      : info_{"rle",
-              "1",
-              Device::gpu,
-              "run-length encoding (CUDA; one-pass encoder with decoupled look-back, scan or flood "
-              "decoding)",
-              {element_width_axis(), decode_axis()}} {}
-
-  const CodecInfo& info() const override { return info_; }
-
-  u64 max_compressed_size(u64 input_size, const Params& params) const override {
-    Params p = resolve_params(info_.axes, params);
-    return max_container_size(input_size, static_cast<u32>(p.at("element_width")));
   }
 
-  Bytes compress(ByteSpan input, const Params& params, RunStats* stats) const override {
-    cuda::require_device();
-    Params p = resolve_params(info_.axes, params);
-    Bytes payload =
-        encode_payload(input, static_cast<u32>(p.at("element_width")), kMaxRunCount, stats);
-    return wrap_container(FormatId::rle, input, payload);
-  }
-
-  Bytes decompress(ByteSpan container, const Params& params, RunStats* stats) const override {
-    cuda::require_device();
-    Params p = resolve_params(info_.axes, params);
-    return decode_container(container, static_cast<DecodeVariant>(p.at("decode")), stats);
-  }
-
- private:
+  EncoderKind kind_;
+  u64 max_count_;
   CodecInfo info_;
 };
 
 }  // namespace
+
+std::unique_ptr<const DeviceCodec> make_device_codec(EncoderKind kind, u64 max_count) {
+  if (max_count < 1 || max_count > kMaxRunCount) {
+    throw std::invalid_argument("rle::gpu: max_count out of range");
+  }
+  return std::make_unique<RleDeviceCodec>(kind, max_count);
+}
+
 }  // namespace gcbench::rle::gpu
 
 namespace gcbench::rle {
 CodecPtr make_gpu_codec() {
-  return std::make_unique<gpu::RleGpuCodec>();
+  return gcbench::gpu::make_host_codec(gpu::make_device_codec(gpu::EncoderKind::fused));
+}
+CodecPtr make_cub_gpu_codec() {
+  return gcbench::gpu::make_host_codec(gpu::make_device_codec(gpu::EncoderKind::cub));
 }
 }  // namespace gcbench::rle

@@ -10,6 +10,8 @@
 
 namespace gcbench {
 
+class DeviceCodec;
+
 enum class Device { cpu, gpu };
 const char* to_string(Device d);
 
@@ -50,6 +52,9 @@ class Codec {
   // Throws DecodeError for anything that is not a valid container of this codec.
   virtual Bytes decompress(ByteSpan container, const Params& params,
                            RunStats* stats = nullptr) const = 0;
+
+  // The device-resident API behind a GPU codec (include/gcbench/device_codec.hpp), if any.
+  virtual const DeviceCodec* device_codec() const { return nullptr; }
 };
 
 using CodecPtr = std::unique_ptr<const Codec>;

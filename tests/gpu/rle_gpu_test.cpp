@@ -11,6 +11,7 @@
 #include "codecs/rle/rle.hpp"
 #include "codecs/rle/rle_encode.hpp"
 #include "codecs/rle/rle_gpu.hpp"
+#include "src/gpu/host_codec.hpp"
 #include "codecs/rle/rle_payload.hpp"
 #include "corpora/synthetic.hpp"
 #include "gcbench/container.hpp"
@@ -145,40 +146,33 @@ TEST_F(RleGpu, SyntheticRuns) {
 }
 
 // Runs over the count limit are split as format.hpp says; the limit is lowered so that small
-// inputs reach it (the CPU encoder takes the same parameter).
+// inputs reach it (the CPU encoder takes the same parameter). Both device encoders split on
+// the device, and both decoders read the split runs back.
 TEST_F(RleGpu, LongRunsSplitLikeTheCpu) {
+  using rle::gpu::EncoderKind;
   for (std::uint32_t width : {1u, 2u, 4u}) {
     for (std::uint64_t limit : {1u, 3u, 1000u, 4096u}) {
       SCOPED_TRACE("width " + std::to_string(width) + " limit " + std::to_string(limit));
       Bytes input = runs_of(50000, width, 12000, 4, 1, 9);
-      Bytes want = rle::encode_payload(input, width, 1, limit);
-      expect_same(rle::gpu::encode_payload(input, width, limit), want, "rle payload");
-      expect_same(rle::gpu::cub_encode_payload(input, width, limit), want, "rle-cub payload");
-      Bytes container = wrap_container(FormatId::rle, input, want);
-      for (DecodeVariant v : kVariants) {
-        expect_same(rle::gpu::decode_container(container, v, nullptr), input, "decoded");
+      Bytes want = wrap_container(FormatId::rle, input, rle::encode_payload(input, width, 1, limit));
+      for (EncoderKind kind : {EncoderKind::fused, EncoderKind::cub}) {
+        CodecPtr codec = gpu::make_host_codec(rle::gpu::make_device_codec(kind, limit));
+        SCOPED_TRACE(codec->info().name);
+        expect_same(codec->compress(input, {{"element_width", width}}), want, "container");
+        for (DecodeVariant v : kVariants) {
+          expect_same(codec->decompress(want, {{"decode", static_cast<int>(v)}}), input, "decoded");
+        }
       }
     }
   }
 }
 
-// rle-cub cuts its input into chunks for CUB's int item counts; runs across the seams merge.
-TEST_F(RleGpu, CubChunkSeamsMerge) {
-  for (std::uint32_t width : {1u, 4u}) {
-    Bytes tiny = runs_of(300, width, 9, 3, 0, 13);
-    for (std::uint64_t chunk : {1u, 7u}) {  // a CUB call per chunk: keep these inputs tiny
-      expect_same(rle::gpu::cub_encode_payload(tiny, width, rle::kMaxRunCount, chunk),
-                  rle::encode_payload(tiny, width, 1), "tiny, chunk " + std::to_string(chunk));
-    }
-    Bytes input = runs_of(100000, width, 3000, 3, 0, 10);
-    Bytes want = rle::encode_payload(input, width, 1);
-    for (std::uint64_t chunk : {1000u, 65536u}) {
-      expect_same(rle::gpu::cub_encode_payload(input, width, rle::kMaxRunCount, chunk), want,
-                  "chunk " + std::to_string(chunk));
-    }
-    expect_same(rle::gpu::cub_encode_payload(input, width, 5, 999),
-                rle::encode_payload(input, width, 1, 5), "chunked and split");
-  }
+// CUB's encoder takes an int item count; rle-cub says so instead of miscounting.
+TEST_F(RleGpu, CubRefusesMoreThanItsItemCount) {
+  auto codec = rle::gpu::make_device_codec(rle::gpu::EncoderKind::cub);
+  Params p = resolve_params(codec->info().axes, {{"element_width", 1}});
+  EXPECT_THROW(codec->compress_temp_bytes(rle::gpu::kMaxCubItems + 1, p), ParamError);
+  EXPECT_NO_THROW(codec->compress_temp_bytes(1 << 20, p));
 }
 
 TEST_F(RleGpu, Corpora) {
@@ -229,7 +223,7 @@ TEST_F(RleGpu, BadCountsRejectedByBothVariants) {
 }
 
 TEST_F(RleGpu, LargerThanOneGiB) {
-  // Width 1 so that rle-cub needs two chunks of CUB's int-sized calls; a run spans the seam.
+  // Width 1: over 2^30 elements, one CUB call, and a long run in the middle.
   synthetic::Spec spec;
   spec.kind = synthetic::Kind::runs;
   spec.size_bytes = (std::uint64_t{1} << 30) + 4099;

@@ -1,0 +1,28 @@
+#pragma once
+// CRC-32 (zlib's) of device memory, computed on the GPU in the caller's stream: what a
+// compressor writes into its container header and what a decompressor checks its output
+// against. Allocates nothing (temp storage by query), never synchronizes.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gcbench/device_codec.hpp"
+
+namespace gcbench::cuda {
+
+std::size_t crc32_temp_bytes(std::uint64_t size);
+
+// Where the CRC goes: stored at `out`, and/or compared with the 4 little-endian bytes at
+// `expected_le`, a mismatch setting `status` to kChecksumMismatch unless it holds an error
+// already; a match with no error sets status->size to `size`.
+struct CrcTarget {
+  std::uint32_t* out = nullptr;
+  const std::uint8_t* expected_le = nullptr;
+  DeviceStatus* status = nullptr;
+};
+
+void crc32_async(const std::uint8_t* data, std::uint64_t size, void* temp, std::size_t temp_bytes,
+                 const CrcTarget& target, cudaStream_t stream);
+
+}  // namespace gcbench::cuda

@@ -1,0 +1,38 @@
+#include "gcbench/device_codec.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "gcbench/container.hpp"
+
+namespace gcbench {
+
+DecodePlan make_plan(ByteSpan container, std::uint64_t original_size, std::size_t temp_bytes,
+                     std::any detail) {
+  DecodePlan plan;
+  plan.container_size = container.size();
+  plan.original_size = original_size;
+  plan.temp_bytes = temp_bytes;
+  std::copy_n(container.begin(), kContainerHeaderSize, plan.header.begin());
+  plan.detail = std::move(detail);
+  return plan;
+}
+
+std::string describe_common(const char* codec, const DeviceStatus& status) {
+  switch (status.error) {
+    case kHeaderMismatch:
+      return std::string(codec) + ": the container on the device differs from the planned one "
+             "(header byte " + std::to_string(status.detail) + ")";
+    case kChecksumMismatch:
+      return std::string(codec) + ": checksum mismatch: payload is corrupted (found on the GPU)";
+    default:
+      return std::string(codec) + ": device decoder error " + std::to_string(status.error) +
+             " at " + std::to_string(status.detail);
+  }
+}
+
+std::string DeviceCodec::describe(const DeviceStatus& status) const {
+  return describe_common(info().name.c_str(), status);
+}
+
+}  // namespace gcbench

@@ -1,0 +1,63 @@
+#include "gcbench/stream.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "gcbench/container.hpp"
+#include "gcbench/errors.hpp"
+
+namespace gcbench {
+namespace {
+constexpr std::uint8_t kMagic[4] = {'G', 'C', 'B', 'S'};
+constexpr std::uint16_t kVersion = 1;
+}  // namespace
+
+Bytes stream_header(std::uint64_t original_size, std::uint64_t chunk_bytes) {
+  Bytes h(kStreamHeaderSize);
+  std::copy(kMagic, kMagic + 4, h.begin());
+  store_le<std::uint16_t>(&h[4], kVersion);
+  store_le<std::uint64_t>(&h[8], original_size);
+  store_le<std::uint64_t>(&h[16], chunk_bytes);
+  store_le<std::uint64_t>(&h[24], (original_size + chunk_bytes - 1) / chunk_bytes);
+  return h;
+}
+
+StreamView parse_stream(ByteSpan stream) {
+  if (stream.size() < kStreamHeaderSize || !std::equal(kMagic, kMagic + 4, stream.begin())) {
+    throw DecodeError("not a gcbench chunked stream (bad magic or shorter than its header)");
+  }
+  ByteReader r(stream);
+  r.take(4, "magic");
+  if (r.read<std::uint16_t>("version") != kVersion) {
+    throw DecodeError("unsupported chunked stream version");
+  }
+  r.read<std::uint16_t>("reserved");
+  StreamView v;
+  v.original_size = r.read<std::uint64_t>("original size");
+  v.chunk_bytes = r.read<std::uint64_t>("chunk size");
+  const auto count = r.read<std::uint64_t>("chunk count");
+  if (v.chunk_bytes == 0 || v.original_size > kMaxOriginalSize ||
+      count != (v.original_size + v.chunk_bytes - 1) / v.chunk_bytes) {
+    throw DecodeError("chunked stream: chunk count " + std::to_string(count) +
+                      " does not match the sizes");
+  }
+  for (std::uint64_t i = 0; i < count; ++i) {
+    if (r.remaining() < kContainerHeaderSize) throw DecodeError("chunked stream truncated");
+    const std::uint8_t* h = stream.data() + r.position();
+    const auto original = load_le<std::uint64_t>(h + 8);
+    const auto payload = load_le<std::uint64_t>(h + 16);
+    const std::uint64_t expected = std::min(v.chunk_bytes, v.original_size - i * v.chunk_bytes);
+    if (original != expected) {
+      throw DecodeError("chunked stream: chunk " + std::to_string(i) + " holds " +
+                        std::to_string(original) + " bytes, not " + std::to_string(expected));
+    }
+    if (payload > r.remaining() - kContainerHeaderSize) {
+      throw DecodeError("chunked stream: chunk " + std::to_string(i) + " runs past the end");
+    }
+    v.containers.push_back(r.take(kContainerHeaderSize + payload, "chunk"));
+  }
+  if (r.remaining() != 0) throw DecodeError("chunked stream: bytes after the last chunk");
+  return v;
+}
+
+}  // namespace gcbench

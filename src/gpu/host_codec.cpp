@@ -1,0 +1,93 @@
+#include "src/gpu/host_codec.hpp"
+
+#include "codecs/common/device_buffer.hpp"
+#include "gcbench/errors.hpp"
+
+namespace gcbench::gpu {
+namespace {
+
+using u8 = std::uint8_t;
+using u64 = std::uint64_t;
+
+class HostCodec final : public Codec {
+ public:
+  explicit HostCodec(std::unique_ptr<const DeviceCodec> device) : device_(std::move(device)) {}
+
+  const CodecInfo& info() const override { return device_->info(); }
+  const DeviceCodec* device_codec() const override { return device_.get(); }
+
+  u64 max_compressed_size(u64 input_size, const Params& params) const override {
+    return device_->max_compressed_size(input_size, resolve_params(info().axes, params));
+  }
+
+  Bytes compress(ByteSpan input, const Params& params, RunStats* stats) const override {
+    cuda::require_device();
+    const Params p = resolve_params(info().axes, params);
+    const u64 capacity = device_->max_compressed_size(input.size(), p);
+    cuda::DeviceBuffer<u8> in(input.size()), out(capacity);
+    cuda::DeviceBuffer<u8> temp(device_->compress_temp_bytes(input.size(), p));
+    cuda::DeviceBuffer<u64> size(1);
+    cuda::Stream stream;
+    cuda::PhaseTimer timer(stream.get());
+    timer.begin();
+    GCB_CUDA(cudaMemcpyAsync(in.data(), input.data(), input.size(), cudaMemcpyHostToDevice,
+                             stream.get()));
+    timer.end_transfer();
+    device_->compress_async({in.data(), input.size(), temp.data(), temp.bytes(), out.data(),
+                             size.data()},
+                            p, stream.get());
+    timer.end_kernel();
+    u64 written = 0;
+    GCB_CUDA(cudaMemcpyAsync(&written, size.data(), sizeof written, cudaMemcpyDeviceToHost,
+                             stream.get()));
+    stream.sync();
+    if (written > capacity) throw std::logic_error(info().name + ": container exceeds its bound");
+    Bytes container(written);
+    timer.begin();
+    GCB_CUDA(cudaMemcpyAsync(container.data(), out.data(), written, cudaMemcpyDeviceToHost,
+                             stream.get()));
+    timer.end_transfer();
+    if (stats) *stats = RunStats{timer.kernel_s(), timer.transfer_s()};
+    return container;
+  }
+
+  Bytes decompress(ByteSpan container, const Params& params, RunStats* stats) const override {
+    cuda::require_device();
+    const Params p = resolve_params(info().axes, params);
+    const DecodePlan plan = device_->plan_decompress(container, p);
+    cuda::DeviceBuffer<u8> in(container.size()), out(plan.original_size), temp(plan.temp_bytes);
+    cuda::DeviceBuffer<DeviceStatus> status(1);
+    cuda::Stream stream;
+    cuda::PhaseTimer timer(stream.get());
+    timer.begin();
+    GCB_CUDA(cudaMemcpyAsync(in.data(), container.data(), container.size(), cudaMemcpyHostToDevice,
+                             stream.get()));
+    timer.end_transfer();
+    device_->decompress_async(plan, {in.data(), temp.data(), temp.bytes(), out.data(), status.data()},
+                              p, stream.get());
+    timer.end_kernel();
+    DeviceStatus result;
+    GCB_CUDA(cudaMemcpyAsync(&result, status.data(), sizeof result, cudaMemcpyDeviceToHost,
+                             stream.get()));
+    stream.sync();
+    if (result.error != kDeviceOk) throw DecodeError(device_->describe(result));
+    Bytes decoded(plan.original_size);
+    timer.begin();
+    GCB_CUDA(cudaMemcpyAsync(decoded.data(), out.data(), decoded.size(), cudaMemcpyDeviceToHost,
+                             stream.get()));
+    timer.end_transfer();
+    if (stats) *stats = RunStats{timer.kernel_s(), timer.transfer_s()};
+    return decoded;
+  }
+
+ private:
+  std::unique_ptr<const DeviceCodec> device_;
+};
+
+}  // namespace
+
+CodecPtr make_host_codec(std::unique_ptr<const DeviceCodec> device) {
+  return std::make_unique<HostCodec>(std::move(device));
+}
+
+}  // namespace gcbench::gpu

@@ -1,0 +1,49 @@
+#pragma once
+// The end-to-end path a user would ship, written once over any device codec: the input is
+// cut into chunks that flow through `depth` streams, so that host-to-device copies, kernels
+// and device-to-host copies of different chunks overlap. Each chunk becomes its own
+// container inside a chunked stream (include/gcbench/stream.hpp). Host memory already pinned
+// (cudaMallocHost, cudaHostRegister) is copied from and to directly; pageable memory goes
+// through pinned staging buffers, filled by several host threads. GPU memory is bounded by
+// depth x (one chunk's input, output and temporary storage), whatever the input's size.
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "gcbench/device_codec.hpp"
+
+namespace gcbench::gpu {
+
+struct PipelineOptions {
+  std::uint64_t chunk_bytes = std::uint64_t{64} << 20;
+  int depth = 4;                       // chunks in flight, one stream each
+  std::uint64_t gpu_memory_limit = 0;  // bytes; 0 = none. Chunks shrink to fit under it.
+  int staging_threads = 4;             // host threads copying pageable data to pinned staging
+};
+
+class Pipeline {
+ public:
+  // `params` resolved against the codec's axes. Throws ParamError when even the smallest
+  // chunk (64 KiB) does not fit under the memory limit.
+  Pipeline(const DeviceCodec& codec, Params params, PipelineOptions options);
+  ~Pipeline();
+  Pipeline(const Pipeline&) = delete;
+  Pipeline& operator=(const Pipeline&) = delete;
+
+  Bytes compress(ByteSpan input);
+
+  // `output` must hold exactly the stream's original size. Throws DecodeError for a damaged
+  // stream or container, as the device decoder reports it.
+  void decompress(ByteSpan stream, std::span<std::uint8_t> output);
+  Bytes decompress(ByteSpan stream);
+
+  std::uint64_t chunk_bytes() const;
+  // Device bytes this pipeline holds now (grows when a stream needs more temp storage).
+  std::uint64_t device_bytes() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace gcbench::gpu
