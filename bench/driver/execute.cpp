@@ -4,6 +4,10 @@
 #include <exception>
 
 #include "bench/driver/entropy_counter.hpp"
+#if GCBENCH_HAVE_CUDA
+#include "bench/driver/device_cells.hpp"
+#endif
+#include "gcbench/device_codec.hpp"
 #include "bench/driver/verify.hpp"
 
 namespace gcbench::driver {
@@ -60,7 +64,8 @@ void set_counters(benchmark::State& state, const CellSpec& cell, const Totals& t
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * input_bytes));
 }
 
-// nullopt when `container` is what it must be, else the reason it is not.
+}  // namespace
+
 std::optional<std::string> check_container(const CellSpec& cell, Workspace& workspace,
                                            const Bytes& input, const Bytes& container) {
   const Bytes back = cell.codec->decompress(container, cell.params);
@@ -70,6 +75,8 @@ std::optional<std::string> check_container(const CellSpec& cell, Workspace& work
       workspace.container(*cell.reference, reference_params(*cell.reference, cell.params));
   return describe_difference(container, expected, "GPU container", "the CPU reference's container");
 }
+
+namespace {
 
 void run_compress(benchmark::State& state, const CellSpec& cell, Workspace& workspace) {
   const Bytes& input = workspace.input(cell.input);
@@ -172,6 +179,12 @@ void run_cell(benchmark::State& state, const CellSpec& cell, Workspace& workspac
   // Anything a codec throws (a bad parameter, no device, a decoder rejecting its own output)
   // becomes this cell's error instead of ending the sweep.
   try {
+#if GCBENCH_HAVE_CUDA
+    if (cell.codec->device_codec() != nullptr && workspace.device_cells() != nullptr) {
+      workspace.device_cells()->run(state, cell, workspace);
+      return;
+    }
+#endif
     if (cell.direction == Direction::compress) {
       run_compress(state, cell, workspace);
     } else {

@@ -15,6 +15,8 @@
 
 namespace gcbench::driver {
 
+class DeviceCells;
+
 // The current input file and a few recent containers (untimed set-up for decompression cells
 // and CPU references). Cells of one file run consecutively, so one input is kept at a time.
 class Workspace {
@@ -26,6 +28,10 @@ class Workspace {
   const Bytes& container(const Codec& codec, const Params& params);
   void remember(const Codec& codec, const Params& params, const Bytes& container);
 
+  // Where GPU cells with a device API run (null: through the host API, as other GPU cells).
+  void set_device_cells(DeviceCells* cells) { device_cells_ = cells; }
+  DeviceCells* device_cells() const { return device_cells_; }
+
  private:
   static constexpr std::size_t kCachedContainers = 6;
   static std::string key(const Codec& codec, const Params& params);
@@ -34,7 +40,13 @@ class Workspace {
   std::optional<std::size_t> loaded_;
   Bytes input_;
   std::list<std::pair<std::string, Bytes>> containers_;  // most recent first
+  DeviceCells* device_cells_ = nullptr;
 };
+
+// nullopt when `container` round-trips through the cell's codec and, for a GPU cell, equals
+// the CPU reference's container; else the reason it does not.
+std::optional<std::string> check_container(const CellSpec& cell, Workspace& workspace,
+                                           const Bytes& input, const Bytes& container);
 
 // The parameters of the CPU reference of a GPU cell: the GPU point's container-shaping axes
 // that the CPU codec also has; its own speed axes stay at their defaults.

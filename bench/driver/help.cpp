@@ -43,8 +43,12 @@ gcbench flags (--flag=value or --flag value; lists are comma-separated):
                       format), written after every cell; a rerun skips recorded cells
   --list              print the codecs with their axes and defaults, and exit
   --no-progress       no "cell k of N" lines on stderr
-  --gpu-iterations N  timed calls per GPU cell (default 10; Google Benchmark's min time
-                      counts kernel time only, which would mean thousands of calls)
+  --gpu-iterations N  timed calls per GPU cell of a codec without a device API (nvCOMP;
+                      default 10). Codecs with one time their device call alone on
+                      resident buffers, as many times as Google Benchmark's min time asks
+  --pipeline-chunk SIZE   end-to-end path: bytes per chunk in flight (default 64MiB)
+  --pipeline-depth N      end-to-end path: chunks in flight, one stream each (default 4)
+  --gpu-memory-limit SIZE end-to-end path: device memory it may hold; chunks shrink to fit
   --<axis> LIST       values of a codec axis, for every selected codec that has it
                       (dashes for underscores: --work-items sets work_items)
 Axis flags of the registered codecs:
@@ -66,7 +70,8 @@ Axis flags of the registered codecs:
 Timing: CPU cells report wall time; GPU cells report the kernel time from CUDA events as
 manual time. Counters: input_bytes, compressed_bytes, ratio (input/compressed), verified,
 e2e_s (wall time per call), kernel_s and transfer_s (GPU), entropy_bytes (LZ77, SPEC 1.4).
-gcbench sets --benchmark_min_time=0.02 and --benchmark_min_warmup_time=0.01 unless given.
+gcbench sets --benchmark_min_time=0.02)" GCBENCH_BENCHMARK_MIN_TIME_SUFFIX R"( and
+--benchmark_min_warmup_time=0.01 unless given.
 
 Google Benchmark flags (filtering, repetitions, JSON output) work as usual; the console
 always shows the table (--benchmark_out=FILE --benchmark_out_format=json|csv for files):

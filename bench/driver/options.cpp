@@ -1,5 +1,7 @@
 #include "bench/driver/options.hpp"
 
+#include "bench/driver/inputs.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -91,6 +93,23 @@ Options parse_options(const std::vector<std::string>& args) {
         throw std::invalid_argument("--gpu-iterations needs a positive integer");
       }
       o.gpu_iterations = n;
+    } else if (name == "pipeline-chunk" || name == "gpu-memory-limit") {
+      const std::uint64_t bytes = parse_size(*value);
+      if (name == "pipeline-chunk" && bytes == 0) {
+        throw std::invalid_argument("--pipeline-chunk needs a size above 0");
+      }
+      (name == "pipeline-chunk" ? o.pipeline_chunk : o.gpu_memory_limit) = bytes;
+    } else if (name == "pipeline-depth") {
+      std::size_t used = 0;
+      int n = 0;
+      try {
+        n = std::stoi(*value, &used);
+      } catch (const std::exception&) {
+      }
+      if (used != value->size() || n < 1 || n > 64) {
+        throw std::invalid_argument("--pipeline-depth needs an integer from 1 to 64");
+      }
+      o.pipeline_depth = n;
     } else {
       std::string axis = name;
       std::replace(axis.begin(), axis.end(), '-', '_');

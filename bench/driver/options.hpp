@@ -1,5 +1,6 @@
 #pragma once
 // gcbench's own command-line flags (those left after Google Benchmark has taken its own).
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -19,7 +20,12 @@ struct Options {
   std::optional<std::filesystem::path> out_dir;  // one JSON per corpus file, resumable
   // GPU cells time only their kernels (manual time), far shorter than a call's wall time, so
   // Google Benchmark's min-time rule would run thousands of calls: they run this many instead.
+  // GPU codecs with a device API time their device calls alone, adaptively; these settings
+  // shape their end-to-end (pipelined) measurement. gpu_iterations is for the others (nvCOMP).
   int gpu_iterations = 10;
+  std::uint64_t pipeline_chunk = std::uint64_t{64} << 20;
+  int pipeline_depth = 4;
+  std::uint64_t gpu_memory_limit = 0;  // 0 = none
   bool list = false;
   bool progress = true;
 };

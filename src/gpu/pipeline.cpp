@@ -18,23 +18,7 @@ using u64 = std::uint64_t;
 constexpr u64 kMinChunk = u64{64} << 10;
 constexpr u64 kCopyPiece = u64{1} << 20;  // one staging thread's share at a time
 
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  explicit PinnedBuffer(std::size_t bytes) { GCB_CUDA(cudaMallocHost(&p_, std::max<std::size_t>(bytes, 1))); }
-  ~PinnedBuffer() {
-    if (p_) cudaFreeHost(p_);
-  }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
-    std::swap(p_, o.p_);
-    return *this;
-  }
-  u8* data() const { return static_cast<u8*>(p_); }
-
- private:
-  void* p_ = nullptr;
-};
+using cuda::PinnedBuffer;
 
 bool is_pinned(const void* p) {
   cudaPointerAttributes a{};

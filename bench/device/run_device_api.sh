@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# One device run for the device API and the end-to-end path (issue 12): build, every GPU test,
+# compute-sanitizer memcheck and racecheck on the device API tests, then the driver's
+# kernel-only and end-to-end cells on 1 GiB synthetic inputs and on Silesia as one input, with
+# the run's ceilings (device copy, pinned and pageable PCIe) in the JSON context.
+# From the repository root, with .carry/prefix and .carry/corpora carried:
+#   bash bench/device/run_device_api.sh            (SKIP_TESTS=1: the benchmark only)
+OUT=${OUT:-$PWD/out-device-api}
+source "$(dirname "$0")/common.sh" device-api
+BUILD=${BUILD:-build-device}
+
+step build
+cmake_options=(-DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20
+  -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20)
+build "$BUILD" . all
+T=$BUILD/tests
+
+if [[ -z ${SKIP_TESTS:-} ]]; then
+  step "tests and sanitizers"
+  (cd "$BUILD" && timeout 300 ctest -L gpu --output-on-failure -j4) > "$OUT/ctest.log" 2>&1 &
+  sanitize() {  # tool binary log gtest-filter
+    timeout 300 compute-sanitizer --tool "$1" --error-exitcode 99 "$2" --gtest_filter="$4" \
+      > "$OUT/$3" 2>&1
+    echo "exit status: $?" >> "$OUT/$3"
+  }
+  sanitize memcheck "$T/gpu_device_api_test" memcheck.log '*EdgeCases*:*Damaged*:*Planned*' &
+  sanitize racecheck "$T/gpu_device_api_test" racecheck.log '*EdgeCases*' &
+  wait
+  grep -E "tests passed|tests failed|Total Test time|\(Failed\)|\(Timeout\)|Not Run" "$OUT/ctest.log"
+  for s in memcheck racecheck; do
+    echo "$s: $(grep -E '(ERROR|RACECHECK) SUMMARY|^exit status|^\[  (PASSED|FAILED) ' \
+      "$OUT/$s.log" | tr '\n' ' ')"
+  done
+fi
+
+step "end-to-end cells"
+"$BUILD/bench/driver/gcbench" --corpus synthetic:small_ints:1GiB,synthetic:runs:1GiB \
+  --codecs fl,rle,rle-cub --device gpu --element-width 4 --no-progress \
+  --benchmark_out="$OUT/e2e.json" > "$OUT/e2e.log" 2>&1
+echo "exit status: $?" >> "$OUT/e2e.log"
+"$BUILD/bench/driver/gcbench" --corpus concat:silesia --codecs lz77 --device gpu --design warp \
+  --finder hash --no-progress --benchmark_out="$OUT/e2e_lz77.json" > "$OUT/e2e_lz77.log" 2>&1
+echo "exit status: $?" >> "$OUT/e2e_lz77.log"
+
+step summary
+python3 - "$OUT/e2e.json" "$OUT/e2e_lz77.json" <<'PY'
+import json, sys
+for path in sys.argv[1:]:
+    try:
+        d = json.load(open(path))
+    except Exception as e:
+        print(path, "unreadable:", e); continue
+    c = d["context"]
+    print({k: c.get(k) for k in ("gpu", "copy_gbps", "h2d_pinned_gbps", "d2h_pinned_gbps",
+                                 "h2d_pageable_gbps", "gpu_sm_clock_mhz", "gpu_mem_clock_mhz")})
+    print(f"{'cell':70} {'kernel':>8} {'e2e':>7} {'e2e pg':>7} {'%copy':>6} {'%h2d':>6}")
+    for b in d["benchmarks"]:
+        if b.get("error_occurred"):
+            print(b["name"][:70], "ERROR", b.get("error_message", "")[:100]); continue
+        g = lambda k: b.get(k, float("nan"))
+        print(f"{b['name'][:70]:70} {g('kernel_gbps'):8.1f} {g('e2e_gbps'):7.1f} "
+              f"{g('e2e_pageable_gbps'):7.1f} {g('pct_copy'):6.1f} {g('pct_h2d'):6.1f}")
+PY
+grep -E "exit status" "$OUT"/e2e*.log

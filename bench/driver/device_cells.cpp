@@ -1,0 +1,223 @@
+#include "bench/driver/device_cells.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <vector>
+
+#include "bench/driver/entropy_counter.hpp"
+#include "bench/driver/execute.hpp"
+#include "bench/driver/verify.hpp"
+#include "codecs/common/device_buffer.hpp"
+#include "gcbench/device_codec.hpp"
+#include "gcbench/errors.hpp"
+#include "gcbench/stream.hpp"
+#include "src/gpu/pipeline.hpp"
+
+namespace gcbench::driver {
+
+using u8 = std::uint8_t;
+using u64 = std::uint64_t;
+
+struct DeviceCellState {
+  cuda::Stream stream;
+  cuda::Event start, stop;
+  cuda::DeviceBuffer<u8> in, out, temp;
+  cuda::DeviceBuffer<u64> size{1};
+  cuda::DeviceBuffer<DeviceStatus> status{1};
+  DecodePlan plan;
+  std::function<void()> call;  // one device API call, enqueued on `stream`
+  double e2e_s = 0, e2e_pageable_s = 0, kernel_s_sum = 0;
+  u64 kernel_calls = 0;
+  Bytes container;  // the container the cell compressed to, or decompressed from
+};
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Median wall seconds of `fn`: at least 3 runs, more until 0.2 s are spent (20 at most).
+double median_wall_s(const std::function<void()>& fn) {
+  std::vector<double> times;
+  double total = 0;
+  while (times.size() < 3 || (total < 0.2 && times.size() < 20)) {
+    const auto t0 = Clock::now();
+    fn();
+    const double t = std::chrono::duration<double>(Clock::now() - t0).count();
+    times.push_back(t);
+    total += t;
+  }
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  return times[times.size() / 2];
+}
+
+gpu::PipelineOptions pipeline_options(const PipelineSettings& s) {
+  gpu::PipelineOptions o;
+  o.chunk_bytes = s.chunk_bytes;
+  o.depth = s.depth;
+  o.gpu_memory_limit = s.gpu_memory_limit;
+  return o;
+}
+
+cuda::PinnedBuffer pinned_copy(ByteSpan bytes) {
+  cuda::PinnedBuffer p(bytes.size());
+  std::copy(bytes.begin(), bytes.end(), p.data());
+  return p;
+}
+
+void upload(cuda::DeviceBuffer<u8>& d, ByteSpan host, cudaStream_t s) {
+  d.resize(host.size());
+  GCB_CUDA(cudaMemcpyAsync(d.data(), host.data(), host.size(), cudaMemcpyHostToDevice, s));
+  GCB_CUDA(cudaStreamSynchronize(s));
+}
+
+// Sets up, verifies and times the end-to-end path of a compression cell; nullopt or the error.
+std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& cell,
+                                          Workspace& workspace, const Bytes& input,
+                                          const PipelineSettings& settings) {
+  const DeviceCodec& dev = *cell.codec->device_codec();
+  const cudaStream_t s = c.stream.get();
+  upload(c.in, input, s);
+  c.out.resize(dev.max_compressed_size(input.size(), cell.params));
+  c.temp.resize(dev.compress_temp_bytes(input.size(), cell.params));
+  c.call = [&c, &dev, &cell, n = input.size()] {
+    dev.compress_async({c.in.data(), n, c.temp.data(), c.temp.bytes(), c.out.data(), c.size.data()},
+                       cell.params, c.stream.get());
+  };
+  // The device API's own output, checked once: equal to the CPU reference, and it round-trips.
+  GCB_CUDA(cudaMemsetAsync(c.out.data(), 0xA5, c.out.bytes(), s));  // no stale bytes pass
+  c.call();
+  u64 written = 0;
+  GCB_CUDA(cudaMemcpyAsync(&written, c.size.data(), sizeof written, cudaMemcpyDeviceToHost, s));
+  GCB_CUDA(cudaStreamSynchronize(s));
+  if (written > c.out.bytes()) return "device compression wrote past its bound";
+  c.container.resize(written);
+  GCB_CUDA(cudaMemcpy(c.container.data(), c.out.data(), written, cudaMemcpyDeviceToHost));
+  if (auto problem = check_container(cell, workspace, input, c.container)) return problem;
+
+  gpu::Pipeline pipeline(dev, cell.params, pipeline_options(settings));
+  const Bytes stream = pipeline.compress(input);
+  if (auto diff = describe_difference(pipeline.decompress(stream), input,
+                                      "end-to-end round trip", "the input")) {
+    return diff;
+  }
+  const cuda::PinnedBuffer pinned = pinned_copy(input);
+  c.e2e_s = median_wall_s([&] { pipeline.compress(ByteSpan(pinned.data(), input.size())); });
+  c.e2e_pageable_s = median_wall_s([&] { pipeline.compress(input); });
+  return std::nullopt;
+}
+
+std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& cell,
+                                            Workspace& workspace, const Bytes& input,
+                                            const PipelineSettings& settings) {
+  const DeviceCodec& dev = *cell.codec->device_codec();
+  const cudaStream_t s = c.stream.get();
+  c.container = workspace.container(*cell.codec, cell.params);
+  if (cell.reference != nullptr) {
+    const Bytes& expected =
+        workspace.container(*cell.reference, reference_params(*cell.reference, cell.params));
+    if (auto diff = describe_difference(c.container, expected, "GPU container",
+                                        "the CPU reference's container")) {
+      return diff;
+    }
+  }
+  c.plan = dev.plan_decompress(c.container, cell.params);
+  upload(c.in, c.container, s);
+  c.out.resize(c.plan.original_size);
+  c.temp.resize(c.plan.temp_bytes);
+  c.call = [&c, &dev, &cell] {
+    dev.decompress_async(c.plan, {c.in.data(), c.temp.data(), c.temp.bytes(), c.out.data(),
+                                  c.status.data()},
+                         cell.params, c.stream.get());
+  };
+  GCB_CUDA(cudaMemsetAsync(c.out.data(), 0xA5, c.out.bytes(), s));
+  c.call();
+  DeviceStatus status;
+  GCB_CUDA(cudaMemcpyAsync(&status, c.status.data(), sizeof status, cudaMemcpyDeviceToHost, s));
+  GCB_CUDA(cudaStreamSynchronize(s));
+  if (status.error != kDeviceOk) return "device decoder: " + dev.describe(status);
+  Bytes decoded(c.plan.original_size);
+  GCB_CUDA(cudaMemcpy(decoded.data(), c.out.data(), decoded.size(), cudaMemcpyDeviceToHost));
+  if (auto diff = describe_difference(decoded, input, "decompressed output", "the input")) {
+    return diff;
+  }
+
+  gpu::Pipeline pipeline(dev, cell.params, pipeline_options(settings));
+  const Bytes stream = pipeline.compress(input);
+  Bytes out(input.size());
+  pipeline.decompress(stream, out);
+  if (auto diff = describe_difference(out, input, "end-to-end decompression", "the input")) {
+    return diff;
+  }
+  const cuda::PinnedBuffer pinned_stream = pinned_copy(stream);
+  cuda::PinnedBuffer pinned_out(input.size());
+  c.e2e_s = median_wall_s([&] {
+    pipeline.decompress(ByteSpan(pinned_stream.data(), stream.size()),
+                        std::span<u8>(pinned_out.data(), input.size()));
+  });
+  c.e2e_pageable_s = median_wall_s([&] { pipeline.decompress(stream, out); });
+  return std::nullopt;
+}
+
+double gbps(u64 bytes, double seconds) {
+  return seconds > 0 ? static_cast<double>(bytes) / seconds / 1e9 : 0;
+}
+
+}  // namespace
+
+DeviceCells::DeviceCells(PipelineSettings settings, GpuCeilings ceilings)
+    : settings_(settings), ceilings_(ceilings) {}
+
+DeviceCells::~DeviceCells() = default;
+
+void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& workspace) {
+  const Bytes& input = workspace.input(cell.input);
+  if (current_ != cell.name || !cell_) {
+    cell_.reset();
+    current_.clear();
+    auto c = std::make_unique<DeviceCellState>();
+    const auto problem = cell.direction == Direction::compress
+                             ? setup_compress(*c, cell, workspace, input, settings_)
+                             : setup_decompress(*c, cell, workspace, input, settings_);
+    if (problem) {
+      state.SkipWithError(problem->c_str());
+      return;
+    }
+    cell_ = std::move(c);
+    current_ = cell.name;
+  }
+  DeviceCellState& c = *cell_;
+  for (auto _ : state) {
+    c.start.record(c.stream.get());
+    c.call();
+    c.stop.record(c.stream.get());
+    const double t = cuda::elapsed_s(c.start, c.stop);
+    state.SetIterationTime(t);
+    c.kernel_s_sum += t;
+    ++c.kernel_calls;
+  }
+  const double kernel_s = c.kernel_s_sum / static_cast<double>(std::max<u64>(c.kernel_calls, 1));
+  using benchmark::Counter;
+  auto& k = state.counters;
+  const u64 n = input.size();
+  k["input_bytes"] = Counter(static_cast<double>(n));
+  k["compressed_bytes"] = Counter(static_cast<double>(c.container.size()));
+  k["ratio"] = Counter(c.container.empty() ? 0.0
+                                           : static_cast<double>(n) /
+                                                 static_cast<double>(c.container.size()));
+  k["verified"] = Counter(1);
+  if (auto entropy = entropy_bytes(c.container)) k["entropy_bytes"] = Counter(static_cast<double>(*entropy));
+  k["kernel_s"] = Counter(kernel_s);
+  k["e2e_s"] = Counter(c.e2e_s);
+  k["e2e_pageable_s"] = Counter(c.e2e_pageable_s);
+  k["kernel_gbps"] = Counter(gbps(n, kernel_s));
+  k["e2e_gbps"] = Counter(gbps(n, c.e2e_s));
+  k["e2e_pageable_gbps"] = Counter(gbps(n, c.e2e_pageable_s));
+  if (ceilings_.copy_gbps > 0) k["pct_copy"] = Counter(100 * gbps(n, kernel_s) / ceilings_.copy_gbps);
+  if (ceilings_.h2d_pinned_gbps > 0) {
+    k["pct_h2d"] = Counter(100 * gbps(n, c.e2e_s) / ceilings_.h2d_pinned_gbps);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+
+}  // namespace gcbench::driver

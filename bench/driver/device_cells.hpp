@@ -1,0 +1,42 @@
+#pragma once
+// GPU cells of codecs with a device API (include/gcbench/device_codec.hpp): the timed loop is
+// the device call alone on buffers allocated once per cell; the end-to-end path (src/gpu/
+// pipeline.hpp) is timed beside it, from pinned and from pageable host memory; every output
+// is verified once per cell, outside the timed regions. Built only with CUDA.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "bench/driver/cells.hpp"
+#include "bench/driver/context.hpp"
+
+namespace gcbench::driver {
+
+class Workspace;
+
+struct PipelineSettings {
+  std::uint64_t chunk_bytes = std::uint64_t{64} << 20;
+  int depth = 4;
+  std::uint64_t gpu_memory_limit = 0;
+};
+
+// What a cell keeps between Google Benchmark's calls of its body (buffers, verified outputs,
+// end-to-end times), so that each thing is set up and measured once.
+struct DeviceCellState;
+
+class DeviceCells {
+ public:
+  DeviceCells(PipelineSettings settings, GpuCeilings ceilings);
+  ~DeviceCells();
+  void run(benchmark::State& state, const CellSpec& cell, Workspace& workspace);
+
+ private:
+  PipelineSettings settings_;
+  GpuCeilings ceilings_;
+  std::string current_;
+  std::unique_ptr<DeviceCellState> cell_;
+};
+
+}  // namespace gcbench::driver

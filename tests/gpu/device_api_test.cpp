@@ -1,0 +1,198 @@
+// The device API of every GPU codec that has one (include/gcbench/device_codec.hpp), and the
+// pipelined end-to-end path above it (src/gpu/pipeline.hpp): round trips on edge cases and the
+// mirrored corpora, containers equal to the CPU reference's, chunked streams through a memory
+// cap, and a device container that differs from its plan.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "codecs/common/cuda_check.hpp"
+#include "codecs/common/device_buffer.hpp"
+#include "corpora/corpora.hpp"
+#include "gcbench/container.hpp"
+#include "gcbench/device_codec.hpp"
+#include "gcbench/errors.hpp"
+#include "gcbench/registry.hpp"
+#include "gcbench/stream.hpp"
+#include "src/gpu/pipeline.hpp"
+#include "support/codec_checks.hpp"
+
+namespace gcbench {
+namespace {
+
+struct Pair {
+  const Codec* gpu;
+  const Codec* cpu;
+  Params params;  // resolved for the GPU codec
+};
+
+// Every device-API codec with its CPU reference, at its default parameters, plus the
+// element widths and decoders that change the device path.
+std::vector<Pair> pairs() {
+  std::vector<Pair> out;
+  for (const CodecPtr& c : registry()) {
+    if (c->device_codec() == nullptr) continue;
+    const Codec* cpu = find_codec(c->info().name == "rle-cub" ? "rle" : c->info().name, Device::cpu);
+    std::vector<Params> variants{{}};
+    for (const AxisSpec& a : c->info().axes) {
+      if (a.name == "element_width") variants = {{{"element_width", 1}}, {{"element_width", 2}}, {{"element_width", 4}}};
+    }
+    if (c->info().name == "rle") variants.push_back({{"element_width", 4}, {"decode", 1}});
+    if (c->info().name == "lz77") {
+      variants.push_back({{"design", 2}});
+      variants.push_back({{"design", 1}, {"decode_mode", 1}});
+    }
+    for (const Params& v : variants) out.push_back({c.get(), cpu, resolve_params(c->info().axes, v)});
+  }
+  return out;
+}
+
+Params cpu_params(const Pair& p) {
+  Params q;
+  for (const AxisSpec& a : p.cpu->info().axes) {
+    auto it = p.params.find(a.name);
+    if (a.in_container && it != p.params.end()) q[a.name] = it->second;
+  }
+  return q;
+}
+
+std::string label(const Pair& p) {
+  std::string s = p.gpu->info().name;
+  for (const auto& [k, v] : p.params) s += " " + k + "=" + std::to_string(v);
+  return s;
+}
+
+Bytes random_bytes(std::size_t n, unsigned seed, int alphabet = 256) {
+  std::mt19937 rng(seed);
+  Bytes b(n);
+  for (auto& x : b) x = static_cast<std::uint8_t>(rng() % alphabet);
+  return b;
+}
+
+// Compresses and decompresses through the device API on buffers this test owns.
+Bytes device_compress(const DeviceCodec& d, ByteSpan input, const Params& p) {
+  cuda::DeviceBuffer<std::uint8_t> in(input.size()), out(d.max_compressed_size(input.size(), p));
+  cuda::DeviceBuffer<std::uint8_t> temp(d.compress_temp_bytes(input.size(), p));
+  cuda::DeviceBuffer<std::uint64_t> size(1);
+  GCB_CUDA(cudaMemcpy(in.data(), input.data(), input.size(), cudaMemcpyHostToDevice));
+  cuda::Stream s;
+  d.compress_async({in.data(), input.size(), temp.data(), temp.bytes(), out.data(), size.data()}, p,
+                   s.get());
+  std::uint64_t n = 0;
+  GCB_CUDA(cudaMemcpyAsync(&n, size.data(), 8, cudaMemcpyDeviceToHost, s.get()));
+  s.sync();
+  EXPECT_LE(n, out.size());
+  Bytes c(n);
+  GCB_CUDA(cudaMemcpy(c.data(), out.data(), n, cudaMemcpyDeviceToHost));
+  return c;
+}
+
+class DeviceApi : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!cuda::available()) GTEST_SKIP() << "no CUDA device: the device API tests need one";
+  }
+};
+
+TEST_F(DeviceApi, EdgeCasesMatchTheCpuAndRoundTrip) {
+  const Bytes cases[] = {{}, random_bytes(1, 1), random_bytes(7, 2, 3), random_bytes(4099, 3, 5),
+                         random_bytes(70001, 4, 2)};
+  for (const Pair& p : pairs()) {
+    SCOPED_TRACE(label(p));
+    for (const Bytes& input : cases) {
+      SCOPED_TRACE(std::to_string(input.size()) + " bytes");
+      const Bytes c = device_compress(*p.gpu->device_codec(), input, p.params);
+      EXPECT_EQ(c, p.cpu->compress(input, cpu_params(p)));
+      EXPECT_EQ(p.gpu->decompress(c, p.params), input);
+    }
+  }
+}
+
+TEST_F(DeviceApi, MirroredCorporaMatchTheCpu) {
+  std::size_t files = 0;
+  for (const char* corpus : {"calgary", "canterbury"}) {
+    for (const auto& f : testing::corpus_files(corpus)) {
+      const Bytes data = corpora::read_file(f.path);
+      for (const Pair& p : pairs()) {
+        SCOPED_TRACE(label(p) + " on " + f.entry.name);
+        const Bytes c = device_compress(*p.gpu->device_codec(), data, p.params);
+        ASSERT_EQ(c, p.cpu->compress(data, cpu_params(p)));
+        ASSERT_EQ(p.gpu->decompress(c, p.params), data);
+      }
+      ++files;
+    }
+  }
+  if (files == 0) GTEST_SKIP() << "no corpus file available (see the [ corpus ] lines)";
+}
+
+// A memory cap far below the input: chunks shrink, every chunk is the CPU reference's
+// container of its bytes, and the stream decodes to the input from pageable and pinned memory.
+TEST_F(DeviceApi, PipelineStreamsThroughAMemoryCap) {
+  const Bytes input = random_bytes((3 << 20) + 5, 9, 4);
+  for (const Pair& p : pairs()) {
+    SCOPED_TRACE(label(p));
+    gpu::PipelineOptions o;
+    o.depth = 3;
+    o.gpu_memory_limit = 16 << 20;
+    gpu::Pipeline pipeline(*p.gpu->device_codec(), p.params, o);
+    EXPECT_LT(pipeline.chunk_bytes(), input.size());
+    const Bytes stream = pipeline.compress(input);
+    EXPECT_LE(pipeline.device_bytes(), o.gpu_memory_limit);
+    const StreamView view = parse_stream(stream);
+    ASSERT_GT(view.containers.size(), 2u);
+    for (std::size_t i = 0; i < view.containers.size(); ++i) {
+      const std::size_t at = i * view.chunk_bytes;
+      const ByteSpan chunk =
+          ByteSpan(input).subspan(at, std::min<std::size_t>(view.chunk_bytes, input.size() - at));
+      const Bytes want = p.cpu->compress(chunk, cpu_params(p));
+      ASSERT_TRUE(std::equal(want.begin(), want.end(), view.containers[i].begin(),
+                             view.containers[i].end()))
+          << "chunk " << i;
+    }
+    EXPECT_EQ(pipeline.decompress(stream), input);
+    cuda::PinnedBuffer pinned_in(stream.size()), pinned_out(input.size());
+    std::copy(stream.begin(), stream.end(), pinned_in.data());
+    pipeline.decompress(ByteSpan(pinned_in.data(), stream.size()),
+                        std::span<std::uint8_t>(pinned_out.data(), input.size()));
+    EXPECT_TRUE(std::equal(input.begin(), input.end(), pinned_out.data()));
+  }
+}
+
+TEST_F(DeviceApi, DamagedStreamChunkIsADecodeError) {
+  const Bytes input = random_bytes(1 << 20, 10, 3);
+  for (const Pair& p : pairs()) {
+    SCOPED_TRACE(label(p));
+    gpu::PipelineOptions o;
+    o.chunk_bytes = 256 << 10;
+    gpu::Pipeline pipeline(*p.gpu->device_codec(), p.params, o);
+    Bytes stream = pipeline.compress(input);
+    stream[stream.size() - 3] ^= 0x40;  // the last chunk's payload
+    EXPECT_THROW(pipeline.decompress(stream), DecodeError);
+  }
+}
+
+// The plan is made on the host; a different container on the device is reported, not decoded.
+TEST_F(DeviceApi, ContainerOtherThanThePlannedOneIsReported) {
+  const Bytes a = random_bytes(5000, 11, 4), b = random_bytes(5000, 12, 4);
+  for (const Pair& p : pairs()) {
+    SCOPED_TRACE(label(p));
+    const DeviceCodec& d = *p.gpu->device_codec();
+    const Bytes ca = device_compress(d, a, p.params), cb = device_compress(d, b, p.params);
+    const DecodePlan plan = d.plan_decompress(ca, p.params);
+    cuda::DeviceBuffer<std::uint8_t> in(std::max(ca.size(), cb.size())), out(plan.original_size);
+    cuda::DeviceBuffer<std::uint8_t> temp(plan.temp_bytes);
+    cuda::DeviceBuffer<DeviceStatus> status(1);
+    GCB_CUDA(cudaMemcpy(in.data(), cb.data(), std::min(cb.size(), ca.size()), cudaMemcpyHostToDevice));
+    cuda::Stream s;
+    d.decompress_async(plan, {in.data(), temp.data(), temp.bytes(), out.data(), status.data()},
+                       p.params, s.get());
+    DeviceStatus st;
+    GCB_CUDA(cudaMemcpyAsync(&st, status.data(), sizeof st, cudaMemcpyDeviceToHost, s.get()));
+    s.sync();
+    EXPECT_NE(st.error, kDeviceOk);
+  }
+}
+
+}  // namespace
+}  // namespace gcbench
