@@ -5,6 +5,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "reports/gpu_e2e.hpp"
 #include "reports/render.hpp"
 #include "reports/svg.hpp"
 #include "reports/variants.hpp"
@@ -154,6 +155,7 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
     written.summaries[corpus] = to_markdown(summary);
     md += table_section(summary, dir, corpus);
     md += table_section(variants_table(set, corpus), dir, corpus);
+    if (auto e2e = gpu_e2e_table(set, defaults, corpus)) md += table_section(*e2e, dir, corpus);
     md += write_plots(b, files, dir / "plots", corpus + "/plots");
     if (b.has_codec("lz77")) {
       md += "## " + corpus + ": LZ77 (thesis tables)\n\n";

@@ -11,7 +11,7 @@
 
 namespace gcbench::reports {
 
-enum class Unit { seconds, bytes, ratio, gb_per_s };
+enum class Unit { seconds, bytes, ratio, gb_per_s, percent };
 
 // What a column reads from a measurement.
 enum class Quantity {
@@ -54,6 +54,7 @@ struct Column {
 struct Row {
   std::string label;
   std::vector<Value> values;
+  std::vector<std::string> texts = {};  // one per Table::text_headers, between label and values
 };
 
 struct Table {
@@ -63,7 +64,8 @@ struct Table {
   std::vector<Column> columns;
   std::vector<Row> rows;
   std::optional<Row> total;
-  std::string label_header = "file";  // what the rows are
+  std::string label_header = "file";           // what the rows are
+  std::vector<std::string> text_headers = {};  // more label-like columns (e.g. "direction")
 };
 
 // "<codec>/<device>" -> axis -> default value as formatted in cell names (a codec's CPU and

@@ -11,9 +11,16 @@ namespace gcbench::driver {
 
 using ContextEntries = std::vector<std::pair<std::string, std::string>>;
 
+// What the GPU's links and memory can do at best, measured once per run (GB/s of bytes
+// copied; 0 = not measured): cells state their throughput as a share of these.
+struct GpuCeilings {
+  double copy_gbps = 0, h2d_pinned_gbps = 0, d2h_pinned_gbps = 0, h2d_pageable_gbps = 0;
+};
+
 struct GpuStatus {
   bool usable = false;
   ContextEntries context;  // "gpu" is the device name, or "none: <reason>"
+  GpuCeilings ceilings{};  // filled when usable and the measurement succeeded
 };
 
 GpuStatus probe_gpu();

@@ -1,15 +1,205 @@
-// GPU context for builds with CUDA: the device the GPU codecs will use, or why there is none.
+// GPU context for builds with CUDA: the device the GPU codecs will use, or why there is none;
+// its copy ceilings (device memory, host links) and its clocks.
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "bench/driver/context.hpp"
+#include "codecs/common/device_buffer.hpp"
 
 namespace gcbench::driver {
 namespace {
 
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+constexpr std::size_t kCopyBytes = 1024 * kMiB;  // device-to-device: each of two buffers
+constexpr std::size_t kLinkBytes = 256 * kMiB;   // host <-> device
+constexpr std::size_t kHeadroom = 64 * kMiB;     // left free beside the two copy buffers
+constexpr int kCopyWarmups = 2, kCopyRuns = 10;
+constexpr int kLinkWarmups = 1, kLinkRuns = 5;
+
 std::string version_text(int v) {
   return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+std::string gbps_text(double gbps) {
+  return fmt::format("{:.2f}", gbps);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double gbps_of(std::size_t bytes, double seconds) {
+  if (seconds <= 0)
+    throw std::runtime_error("a copy of " + std::to_string(bytes) + " bytes took no time");
+  return static_cast<double>(bytes) / seconds / 1e9;
+}
+
+// Median GB/s of `runs` calls of `enqueue` (asynchronous work on `s`) after `warmups`, each
+// timed with CUDA events around it.
+template <typename Enqueue>
+double event_gbps(cudaStream_t s, std::size_t bytes, int warmups, int runs, Enqueue&& enqueue) {
+  cuda::Event begin, end;
+  std::vector<double> gbps;
+  for (int i = 0; i < warmups + runs; ++i) {
+    begin.record(s);
+    enqueue();
+    end.record(s);
+    const double seconds = cuda::elapsed_s(begin, end);
+    if (i >= warmups) gbps.push_back(gbps_of(bytes, seconds));
+  }
+  return median(gbps);
+}
+
+// Copy speeds on the current device, in GB/s of bytes copied (a device-to-device copy reads
+// and writes each byte; it counts once, as a codec's input does). Throws std::runtime_error.
+GpuCeilings measure_ceilings() {
+  std::size_t free = 0, total = 0;
+  GCB_CUDA(cudaMemGetInfo(&free, &total));
+  std::size_t copy_bytes = kCopyBytes;
+  if (2 * copy_bytes + kHeadroom > free) copy_bytes = free / 4 / kMiB * kMiB;
+  if (copy_bytes < 16 * kMiB) {
+    throw std::runtime_error("only " + std::to_string(free) + " bytes of device memory free");
+  }
+  cuda::DeviceBuffer<std::uint8_t> a(copy_bytes), b(copy_bytes);
+  cuda::Stream stream;
+  const cudaStream_t s = stream.get();
+  // Written first, so that no copy reads pages the device has not backed yet.
+  GCB_CUDA(cudaMemsetAsync(a.data(), 0x5A, copy_bytes, s));
+  GCB_CUDA(cudaMemsetAsync(b.data(), 0x5A, copy_bytes, s));
+
+  GpuCeilings c;
+  c.copy_gbps = event_gbps(s, copy_bytes, kCopyWarmups, kCopyRuns, [&] {
+    GCB_CUDA(cudaMemcpyAsync(b.data(), a.data(), copy_bytes, cudaMemcpyDeviceToDevice, s));
+  });
+
+  const std::size_t link_bytes = std::min(kLinkBytes, copy_bytes);
+  cuda::PinnedBuffer pinned(link_bytes);
+  std::memset(pinned.data(), 0x5A, link_bytes);
+  c.h2d_pinned_gbps = event_gbps(s, link_bytes, kLinkWarmups, kLinkRuns, [&] {
+    GCB_CUDA(cudaMemcpyAsync(a.data(), pinned.data(), link_bytes, cudaMemcpyHostToDevice, s));
+  });
+  c.d2h_pinned_gbps = event_gbps(s, link_bytes, kLinkWarmups, kLinkRuns, [&] {
+    GCB_CUDA(cudaMemcpyAsync(pinned.data(), a.data(), link_bytes, cudaMemcpyDeviceToHost, s));
+  });
+
+  // Pageable memory goes through the runtime's own staging buffers, synchronously, so a host
+  // clock times it. cudaMemcpy may return before the last staged piece has landed: the
+  // device synchronization is part of the copy.
+  const std::vector<std::uint8_t> pageable(link_bytes, 0x5A);  // written: its pages exist
+  std::vector<double> gbps;
+  for (int i = 0; i < kLinkWarmups + kLinkRuns; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    GCB_CUDA(cudaMemcpy(a.data(), pageable.data(), link_bytes, cudaMemcpyHostToDevice));
+    GCB_CUDA(cudaDeviceSynchronize());
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - t0;
+    if (i >= kLinkWarmups) gbps.push_back(gbps_of(link_bytes, took.count()));
+  }
+  c.h2d_pageable_gbps = median(gbps);
+  stream.sync();
+  return c;
+}
+
+// NVML, loaded at run time: a binary linked against libnvidia-ml.so.1 would not even start on
+// a machine without the NVIDIA driver (CI), and the toolkit may ship neither nvml.h nor its
+// link stub. The declarations below are the few entry points of NVML's stable C ABI we use.
+class Nvml {
+ public:
+  using Return = int;  // nvmlReturn_t; 0 is NVML_SUCCESS
+  using Device = struct nvmlDevice_st*;
+  static constexpr int kClockSm = 1, kClockMem = 2;  // nvmlClockType_t
+
+  // Throws std::runtime_error with the reason when NVML cannot be loaded or initialized.
+  Nvml() : lib_(dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL), &dlclose_lib) {
+    if (!lib_) {
+      const char* why = dlerror();
+      throw std::runtime_error(why ? why : "cannot load libnvidia-ml.so.1");
+    }
+    resolve(init_, "nvmlInit_v2");
+    resolve(shutdown_, "nvmlShutdown");
+    resolve(error_string_, "nvmlErrorString");
+    resolve(driver_version_, "nvmlSystemGetDriverVersion");
+    resolve(by_pci_bus_id_, "nvmlDeviceGetHandleByPciBusId_v2");
+    resolve(clock_, "nvmlDeviceGetClockInfo");
+    resolve(max_clock_, "nvmlDeviceGetMaxClockInfo");
+    check(init_(), "nvmlInit");
+  }
+  ~Nvml() { shutdown_(); }
+  Nvml(const Nvml&) = delete;
+  Nvml& operator=(const Nvml&) = delete;
+
+  std::string driver_version() const {
+    std::array<char, 96> text{};  // NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE is 80
+    check(driver_version_(text.data(), static_cast<unsigned>(text.size())),
+          "nvmlSystemGetDriverVersion");
+    return text.data();
+  }
+  Device device(const std::string& pci_bus_id) const {
+    Device d = nullptr;
+    check(by_pci_bus_id_(pci_bus_id.c_str(), &d), "nvmlDeviceGetHandleByPciBusId");
+    return d;
+  }
+  // The clock's MHz, or "unavailable: <reason>" (some devices do not report every clock).
+  std::string clock_mhz(Device d, int type, bool max) const {
+    unsigned mhz = 0;
+    const Return r = (max ? max_clock_ : clock_)(d, type, &mhz);
+    return r == 0 ? std::to_string(mhz) : "unavailable: " + std::string(error_string_(r));
+  }
+
+ private:
+  static void dlclose_lib(void* lib) { dlclose(lib); }
+
+  template <typename Fn>
+  void resolve(Fn& fn, const char* name) {
+    fn = reinterpret_cast<Fn>(dlsym(lib_.get(), name));
+    if (!fn) throw std::runtime_error(std::string("libnvidia-ml.so.1 has no ") + name);
+  }
+  void check(Return r, const char* what) const {
+    if (r != 0) throw std::runtime_error(std::string(what) + ": " + error_string_(r));
+  }
+
+  std::unique_ptr<void, void (*)(void*)> lib_;
+  Return (*init_)() = nullptr;
+  Return (*shutdown_)() = nullptr;
+  const char* (*error_string_)(Return) = nullptr;
+  Return (*driver_version_)(char*, unsigned) = nullptr;
+  Return (*by_pci_bus_id_)(const char*, Device*) = nullptr;
+  Return (*clock_)(Device, int, unsigned*) = nullptr;
+  Return (*max_clock_)(Device, int, unsigned*) = nullptr;
+};
+
+// Driver version and clocks of CUDA device `device` (found in NVML by its PCI bus id: NVML's
+// indices need not be CUDA's), or "gpu_clocks" saying why not.
+ContextEntries nvml_context(int device) {
+  ContextEntries c;
+  try {
+    std::array<char, 64> bus_id{};
+    GCB_CUDA(cudaDeviceGetPCIBusId(bus_id.data(), static_cast<int>(bus_id.size()), device));
+    const Nvml nvml;
+    c.emplace_back("nvidia_driver_version", nvml.driver_version());
+    const Nvml::Device d = nvml.device(bus_id.data());
+    // Read after the ceilings, while the device is still busy-clocked rather than idle.
+    c.emplace_back("gpu_sm_clock_mhz", nvml.clock_mhz(d, Nvml::kClockSm, false));
+    c.emplace_back("gpu_mem_clock_mhz", nvml.clock_mhz(d, Nvml::kClockMem, false));
+    c.emplace_back("gpu_sm_clock_max_mhz", nvml.clock_mhz(d, Nvml::kClockSm, true));
+    c.emplace_back("gpu_mem_clock_max_mhz", nvml.clock_mhz(d, Nvml::kClockMem, true));
+  } catch (const std::exception& e) {
+    c.emplace_back("gpu_clocks", std::string("unavailable: ") + e.what());
+  }
+  return c;
 }
 
 }  // namespace
@@ -47,6 +237,21 @@ GpuStatus probe_cuda_gpu() {
                               std::to_string(prop.major) + "." + std::to_string(prop.minor));
   status.context.emplace_back("gpu_count", std::to_string(count));
   status.context.emplace_back("gpu_memory_bytes", std::to_string(prop.totalGlobalMem));
+
+  // The ceilings are measured on the current device, the one the GPU codecs use. A failure
+  // costs the run only these numbers.
+  try {
+    const GpuCeilings c = measure_ceilings();
+    status.ceilings = c;
+    status.context.emplace_back("copy_gbps", gbps_text(c.copy_gbps));
+    status.context.emplace_back("h2d_pinned_gbps", gbps_text(c.h2d_pinned_gbps));
+    status.context.emplace_back("d2h_pinned_gbps", gbps_text(c.d2h_pinned_gbps));
+    status.context.emplace_back("h2d_pageable_gbps", gbps_text(c.h2d_pageable_gbps));
+  } catch (const std::exception& e) {
+    cudaGetLastError();  // clear a non-sticky error (say out of memory) before the codecs run
+    status.context.emplace_back("ceilings", std::string("unavailable: ") + e.what());
+  }
+  for (auto& entry : nvml_context(device)) status.context.push_back(std::move(entry));
   return status;
 }
 

@@ -4,15 +4,20 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <regex>
 #include <string>
 #include <vector>
 
 #include "bench/driver/cells.hpp"
 #include "bench/driver/context.hpp"
+#if GCBENCH_HAVE_CUDA
+#include "bench/driver/device_cells.hpp"
+#endif
 #include "bench/driver/execute.hpp"
 #include "bench/driver/help.hpp"
 #include "bench/driver/reporter.hpp"
+#include "gcbench/device_codec.hpp"
 #include "gcbench/registry.hpp"
 
 namespace gcbench::driver {
@@ -30,7 +35,7 @@ void help_printer() {
 
 // gcbench's defaults for Google Benchmark flags go first, so the user's own win.
 std::vector<char*> with_defaults(int argc, char** argv) {
-  static std::string min_time = "--benchmark_min_time=0.02";
+  static std::string min_time = "--benchmark_min_time=0.02" GCBENCH_BENCHMARK_MIN_TIME_SUFFIX;
   static std::string warmup = "--benchmark_min_warmup_time=0.01";
   std::vector<char*> args{argv[0], min_time.data(), warmup.data()};
   args.insert(args.end(), argv + 1, argv + argc);
@@ -97,6 +102,15 @@ int run(int argc, char** argv) {
   for (const auto& [key, value] : gpu.context) benchmark::AddCustomContext(key, value);
 
   Workspace workspace(inputs.present);
+#if GCBENCH_HAVE_CUDA
+  std::optional<DeviceCells> device_cells;
+  if (gpu.usable) {
+    device_cells.emplace(
+        PipelineSettings{options.pipeline_chunk, options.pipeline_depth, options.gpu_memory_limit},
+        gpu.ceilings);
+    workspace.set_device_cells(&*device_cells);
+  }
+#endif
   std::map<std::string, double> weights;
   const std::string filter = benchmark::GetBenchmarkFilter();
   for (const CellSpec& cell : cells) {
@@ -104,7 +118,9 @@ int run(int argc, char** argv) {
         cell.name.c_str(),
         [&cell, &workspace](benchmark::State& s) { run_cell(s, cell, workspace); });
     b->Unit(benchmark::kMillisecond);
-    if (cell.codec->info().device == Device::gpu) {
+    if (cell.codec->device_codec() != nullptr) {
+      b->UseManualTime();  // the device call alone, CUDA events; iterations by min time
+    } else if (cell.codec->info().device == Device::gpu) {
       b->UseManualTime()->Iterations(options.gpu_iterations);
     } else {
       b->UseRealTime();

@@ -98,24 +98,46 @@ struct Pipeline::State {
   }
 
   // Chunk i: waits for the slot's previous chunk, collects it, starts chunk i.
-  Bytes compress(ByteSpan input) {
+  u64 max_stream_size(u64 input_size) const {
+    const u64 count = (input_size + chunk - 1) / chunk;
+    return kStreamHeaderSize + count * codec.max_compressed_size(chunk, params);
+  }
+
+  u64 compress(ByteSpan input, std::span<u8> output) {
+    if (output.size() < max_stream_size(input.size())) {
+      throw std::invalid_argument("Pipeline::compress: output smaller than max_stream_size()");
+    }
     const bool pinned = input.empty() || is_pinned(input.data());
+    const bool pinned_out = is_pinned(output.data());
     const u64 count = (input.size() + chunk - 1) / chunk;
     const u64 capacity = codec.max_compressed_size(chunk, params);
-    Bytes result = stream_header(input.size(), chunk);
+    const Bytes header = stream_header(input.size(), chunk);
+    std::copy(header.begin(), header.end(), output.begin());
+    u64 written = header.size();
     for (Slot& s : slots) {
       s.ensure(s.in, chunk);
       s.ensure(s.out, capacity);
       s.ensure(s.temp, codec.compress_temp_bytes(chunk, params));
       if (!pinned) s.ensure_staging(s.staged_in, s.staged_in_bytes, chunk);
-      s.ensure_staging(s.staged_out, s.staged_out_bytes, capacity);
+      if (!pinned_out) s.ensure_staging(s.staged_out, s.staged_out_bytes, capacity);
       s.busy = false;
     }
-    u64 next_out = 0;  // chunks are appended in order
+    // Chunks land in order, each right after the one before: its place is known once the
+    // chunk before it has been sized, which is when the slot is revisited.
+    u64 next_out = 0;
+    auto copy_back = [&](Slot& s) {
+      GCB_CUDA(cudaEventSynchronize(s.sized.get()));
+      u8* dst = pinned_out ? output.data() + written : s.staged_out.data();
+      GCB_CUDA(cudaMemcpyAsync(dst, s.out.data(), *s.host_size(), cudaMemcpyDeviceToHost,
+                               s.stream.get()));
+      s.done.record(s.stream.get());
+    };
     auto collect = [&](Slot& s) {
       GCB_CUDA(cudaEventSynchronize(s.done.get()));
       const u64 n = *s.host_size();
-      result.insert(result.end(), s.staged_out.data(), s.staged_out.data() + n);
+      if (!pinned_out) parallel_copy(output.data() + written, s.staged_out.data(), n,
+                                     options.staging_threads);
+      written += n;
       ++next_out;
       s.busy = false;
     };
@@ -124,11 +146,7 @@ struct Pipeline::State {
       const u64 at = i * chunk, n = std::min(chunk, input.size() - at);
       bool pending_copy_back = false;
       if (s.busy) {
-        // The previous chunk's size is known once its kernels are done; copy back just that.
-        GCB_CUDA(cudaEventSynchronize(s.sized.get()));
-        GCB_CUDA(cudaMemcpyAsync(s.staged_out.data(), s.out.data(), *s.host_size(),
-                                 cudaMemcpyDeviceToHost, s.stream.get()));
-        s.done.record(s.stream.get());
+        copy_back(s);  // just the previous chunk's bytes, now that its size is known
         pending_copy_back = true;
       }
       const u8* src = input.data() + at;
@@ -147,15 +165,12 @@ struct Pipeline::State {
       s.busy = true;
       s.chunk = i;
     }
-    for (u64 k = 0; k < slots.size() && next_out < count; ++k) {
+    while (next_out < count) {
       Slot& s = slots[next_out % slots.size()];
-      GCB_CUDA(cudaEventSynchronize(s.sized.get()));
-      GCB_CUDA(cudaMemcpyAsync(s.staged_out.data(), s.out.data(), *s.host_size(),
-                               cudaMemcpyDeviceToHost, s.stream.get()));
-      s.done.record(s.stream.get());
+      copy_back(s);
       collect(s);
     }
-    return result;
+    return written;
   }
 
   void decompress(ByteSpan stream, std::span<u8> output) {
@@ -229,8 +244,18 @@ Pipeline::Pipeline(const DeviceCodec& codec, Params params, PipelineOptions opti
 
 Pipeline::~Pipeline() = default;
 
+u64 Pipeline::compress(ByteSpan input, std::span<u8> output) {
+  return state_->compress(input, output);
+}
+
+u64 Pipeline::max_stream_size(u64 input_size) const {
+  return state_->max_stream_size(input_size);
+}
+
 Bytes Pipeline::compress(ByteSpan input) {
-  return state_->compress(input);
+  Bytes out(max_stream_size(input.size()));
+  out.resize(compress(input, out));
+  return out;
 }
 
 void Pipeline::decompress(ByteSpan stream, std::span<u8> output) {

@@ -30,6 +30,10 @@ class Pipeline {
   Pipeline(const Pipeline&) = delete;
   Pipeline& operator=(const Pipeline&) = delete;
 
+  // The chunked stream of `input` into `output` (at least max_stream_size() bytes; pinned
+  // memory is copied to directly); returns the stream's size.
+  std::uint64_t compress(ByteSpan input, std::span<std::uint8_t> output);
+  std::uint64_t max_stream_size(std::uint64_t input_size) const;
   Bytes compress(ByteSpan input);
 
   // `output` must hold exactly the stream's original size. Throws DecodeError for a damaged

@@ -75,8 +75,8 @@ Bytes device_compress(const DeviceCodec& d, ByteSpan input, const Params& p) {
   cuda::DeviceBuffer<std::uint8_t> in(input.size()), out(d.max_compressed_size(input.size(), p));
   cuda::DeviceBuffer<std::uint8_t> temp(d.compress_temp_bytes(input.size(), p));
   cuda::DeviceBuffer<std::uint64_t> size(1);
-  GCB_CUDA(cudaMemcpy(in.data(), input.data(), input.size(), cudaMemcpyHostToDevice));
-  cuda::Stream s;
+  cuda::Stream s;  // non-blocking: the copy goes in its order, not the default stream's
+  GCB_CUDA(cudaMemcpyAsync(in.data(), input.data(), input.size(), cudaMemcpyHostToDevice, s.get()));
   d.compress_async({in.data(), input.size(), temp.data(), temp.bytes(), out.data(), size.data()}, p,
                    s.get());
   std::uint64_t n = 0;
@@ -134,7 +134,7 @@ TEST_F(DeviceApi, PipelineStreamsThroughAMemoryCap) {
     SCOPED_TRACE(label(p));
     gpu::PipelineOptions o;
     o.depth = 3;
-    o.gpu_memory_limit = 16 << 20;
+    o.gpu_memory_limit = 4 << 20;
     gpu::Pipeline pipeline(*p.gpu->device_codec(), p.params, o);
     EXPECT_LT(pipeline.chunk_bytes(), input.size());
     const Bytes stream = pipeline.compress(input);
@@ -183,8 +183,9 @@ TEST_F(DeviceApi, ContainerOtherThanThePlannedOneIsReported) {
     cuda::DeviceBuffer<std::uint8_t> in(std::max(ca.size(), cb.size())), out(plan.original_size);
     cuda::DeviceBuffer<std::uint8_t> temp(plan.temp_bytes);
     cuda::DeviceBuffer<DeviceStatus> status(1);
-    GCB_CUDA(cudaMemcpy(in.data(), cb.data(), std::min(cb.size(), ca.size()), cudaMemcpyHostToDevice));
     cuda::Stream s;
+    GCB_CUDA(cudaMemcpyAsync(in.data(), cb.data(), std::min(cb.size(), ca.size()),
+                             cudaMemcpyHostToDevice, s.get()));
     d.decompress_async(plan, {in.data(), temp.data(), temp.bytes(), out.data(), status.data()},
                        p.params, s.get());
     DeviceStatus st;

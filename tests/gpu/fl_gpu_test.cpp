@@ -58,14 +58,13 @@ class FlGpu : public ::testing::Test {
     ASSERT_EQ(g.size(), c.size());
     auto diff = std::mismatch(g.begin(), g.end(), c.begin());
     ASSERT_TRUE(diff.first == g.end()) << "first difference at byte " << (diff.first - g.begin());
-    // Event-timed phases: kernels and copies ran exactly when there was an element to pack.
-    const bool work = input.size() >= width;
-    EXPECT_EQ(stats.kernel_s > 0, work);
-    EXPECT_EQ(stats.transfer_s > 0, work);
+    // Event-timed phases: the container and its CRC are always written on the device.
+    EXPECT_GT(stats.kernel_s, 0);
+    EXPECT_GT(stats.transfer_s, 0);
     Bytes back = gpu_->decompress(c, {}, &stats);
     ASSERT_EQ(back.size(), input.size());
     EXPECT_TRUE(std::equal(back.begin(), back.end(), input.begin()));
-    EXPECT_EQ(stats.kernel_s > 0, work);
+    EXPECT_GT(stats.kernel_s, 0);
   }
 
   CodecPtr gpu_, cpu_;

@@ -76,10 +76,9 @@ class RleGpu : public ::testing::Test {
     Bytes c = cpu_->compress(input, p);
     RunStats stats;
     expect_same(gpu_->compress(input, p, &stats), c, "rle container");
-    // Event-timed phases: kernels and copies ran exactly when there was an element to encode.
-    const bool work = input.size() >= width;
-    EXPECT_EQ(stats.kernel_s > 0, work);
-    EXPECT_EQ(stats.transfer_s > 0, work);
+    // Event-timed phases: the container and its CRC are always written on the device.
+    EXPECT_GT(stats.kernel_s, 0);
+    EXPECT_GT(stats.transfer_s, 0);
     expect_same(cub_->compress(input, p), c, "rle-cub container");
     for (DecodeVariant v : kVariants) {
       Bytes back = gpu_->decompress(c, {{"decode", static_cast<int>(v)}}, &stats);

@@ -1,0 +1,160 @@
+#include "reports/gpu_e2e.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <set>
+#include <system_error>
+#include <tuple>
+#include <vector>
+
+namespace gcbench::reports {
+namespace {
+
+struct Cells {
+  std::vector<const Measurement*> ok;
+  std::vector<std::string> failed;  // files whose cell failed
+};
+
+// The codec and those of its axes that differ from the defaults (every axis whose default is
+// not known), written like a cell name's: "lz77/design:warp".
+std::string variant_label(const driver::CellId& id, const Defaults& defaults) {
+  const auto d = defaults.find(id.codec + "/" + id.device);
+  std::string label = id.codec;
+  for (const auto& [axis, value] : id.params) {
+    if (d != defaults.end()) {
+      const auto v = d->second.find(axis);
+      if (v != d->second.end() && v->second == value) continue;
+    }
+    label += "/" + axis + ":" + value;
+  }
+  return label;
+}
+
+// Input-weighted GB/s over `cells`: each file takes input_bytes / GB/s seconds, the row is
+// total bytes / total seconds (what the corpus as one stream would see). Blank unless every
+// file has the counter.
+Value weighted_gbps(const std::vector<const Measurement*>& cells, const std::string& counter) {
+  double bytes = 0, seconds = 0;
+  std::size_t lacking = 0;
+  for (const Measurement* m : cells) {
+    const double input = m->counter("input_bytes");
+    const double gbps = m->counter(counter);
+    if (input < 0 || gbps <= 0) {
+      ++lacking;
+      continue;
+    }
+    bytes += input;
+    seconds += input / gbps / 1e9;
+  }
+  if (lacking > 0) {
+    return Value::blank(
+        fmt::format("no {} counter on {} of {} files", counter, lacking, cells.size()));
+  }
+  if (seconds <= 0) return Value::blank("no input bytes");
+  return Value::of(bytes / seconds / 1e9);
+}
+
+// A ceiling the driver recorded in the run context (GB/s), or why there is none.
+Value ceiling(const ResultSet& set, const std::string& key) {
+  const auto it = set.context.find(key);
+  if (it == set.context.end()) {
+    const auto why = set.context.find("ceilings");  // the driver could not measure them
+    return Value::blank(why != set.context.end() ? "ceilings " + why->second
+                                                 : "no " + key + " in the run context");
+  }
+  const std::string& text = it->second;
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v <= 0) {
+    return Value::blank(key + " '" + text + "' is not a positive number");
+  }
+  return Value::of(v);
+}
+
+Value percent_of(const Value& gbps, const Value& ceiling) {
+  if (!gbps.value) return Value::blank(gbps.reason);
+  if (!ceiling.value) return Value::blank(ceiling.reason);
+  return Value::of(100 * *gbps.value / *ceiling.value);
+}
+
+std::string ceiling_text(const Value& v) {
+  return v.value ? fmt::format("{:.2f} GB/s", *v.value) : "n/a: " + v.reason;
+}
+
+}  // namespace
+
+std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& defaults,
+                                   const std::string& corpus) {
+  // (label, direction, all axes): the label alone could hide two cells of one file.
+  std::map<std::tuple<std::string, std::string, std::string>, Cells> rows;
+  bool any_kernel_gbps = false;
+  for (const Measurement& m : set.cells) {
+    if (m.id.device != "gpu" || m.id.corpus != corpus) continue;
+    Cells& c =
+        rows[{variant_label(m.id, defaults), m.id.direction, driver::format_params(m.id.params)}];
+    if (m.error) {
+      c.failed.push_back(m.id.file);
+      continue;
+    }
+    c.ok.push_back(&m);
+    any_kernel_gbps = any_kernel_gbps || m.counter("kernel_gbps") >= 0;
+  }
+  if (!any_kernel_gbps) return std::nullopt;
+
+  const Value copy = ceiling(set, "copy_gbps");
+  const Value h2d = ceiling(set, "h2d_pinned_gbps");
+  Table t;
+  t.id = "gpu_e2e";
+  t.title = "GPU throughput: kernel vs end to end, " + corpus;
+  t.label_header = "codec";
+  t.text_headers = {"direction"};
+  t.columns = {Column{"kernel GB/s", "kernel_gbps", Unit::gb_per_s, {}},
+               Column{"e2e GB/s (pinned)", "e2e_gbps", Unit::gb_per_s, {}},
+               Column{"e2e GB/s (pageable)", "e2e_pageable_gbps", Unit::gb_per_s, {}},
+               Column{"% of copy", "pct_copy", Unit::percent, {}},
+               Column{"% of pinned H2D", "pct_h2d", Unit::percent, {}}};
+
+  std::set<std::string> all_files;
+  for (const auto& [key, c] : rows) {
+    for (const Measurement* m : c.ok) all_files.insert(m->id.file);
+  }
+  std::vector<std::string> failed, partial;
+  for (const auto& [key, c] : rows) {
+    const auto& [label, direction, params] = key;
+    const std::string name = label + " " + direction;
+    if (!c.failed.empty()) {
+      failed.push_back(fmt::format("{} ({})", name, fmt::join(c.failed, ", ")));
+    }
+    if (c.ok.empty()) continue;
+    if (c.ok.size() + c.failed.size() < all_files.size()) {
+      partial.push_back(fmt::format("{} ({} of {})", name, c.ok.size(), all_files.size()));
+    }
+    const Value kernel = weighted_gbps(c.ok, "kernel_gbps");
+    const Value e2e = weighted_gbps(c.ok, "e2e_gbps");
+    t.rows.push_back(Row{label,
+                         {kernel, e2e, weighted_gbps(c.ok, "e2e_pageable_gbps"),
+                          percent_of(kernel, copy), percent_of(e2e, h2d)},
+                         {direction}});
+  }
+
+  t.caption = fmt::format(
+      "GB/s of uncompressed bytes over the {} file(s) measured, weighted by size: each file "
+      "takes bytes / GB/s seconds, a row is total bytes / total seconds. Kernel: CUDA events "
+      "around the kernels; e2e: the whole call from host memory, pinned or pageable. % of copy "
+      "= kernel GB/s / the run's device-to-device copy ({}); % of pinned H2D = e2e (pinned) "
+      "GB/s / the run's pinned host-to-device copy ({}). Codec: its axes that are not the "
+      "defaults.",
+      all_files.size(), ceiling_text(copy), ceiling_text(h2d));
+  if (!failed.empty()) {
+    t.caption += fmt::format(" Failed cells, left out: {}.", fmt::join(failed, "; "));
+  }
+  if (!partial.empty()) {
+    t.caption += fmt::format(" Rows over fewer files: {}.", fmt::join(partial, ", "));
+  }
+  return t;
+}
+
+}  // namespace gcbench::reports
