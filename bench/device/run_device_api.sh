@@ -17,7 +17,8 @@ T=$BUILD/tests
 
 if [[ -z ${SKIP_TESTS:-} ]]; then
   step "tests and sanitizers"
-  (cd "$BUILD" && timeout 300 ctest -L gpu --output-on-failure -j4) > "$OUT/ctest.log" 2>&1 &
+  (cd "$BUILD" && timeout 300 ctest -L gpu -R "${TEST_FILTER:-.}" --output-on-failure -j4) \
+    > "$OUT/ctest.log" 2>&1 &
   sanitize() {  # tool binary log gtest-filter
     timeout 300 compute-sanitizer --tool "$1" --error-exitcode 99 "$2" --gtest_filter="$4" \
       > "$OUT/$3" 2>&1
