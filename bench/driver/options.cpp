@@ -19,6 +19,20 @@ void check_choice(const std::string& flag, const std::string& value,
       fmt::format("{} must be one of {}, not '{}'", flag, fmt::join(choices, "|"), value));
 }
 
+// An integer in [1, max], or std::invalid_argument naming the flag.
+int int_in_range(const std::string& flag, const std::string& value, int max) {
+  std::size_t used = 0;
+  int n = 0;
+  try {
+    n = std::stoi(value, &used);
+  } catch (const std::exception&) {
+  }
+  if (used != value.size() || n < 1 || n > max) {
+    throw std::invalid_argument(flag + " needs an integer from 1 to " + std::to_string(max));
+  }
+  return n;
+}
+
 }  // namespace
 
 std::string axis_flag(const std::string& axis) {
@@ -83,16 +97,7 @@ Options parse_options(const std::vector<std::string>& args) {
       if (value->empty()) throw std::invalid_argument("--out-dir needs a directory");
       o.out_dir = *value;
     } else if (name == "gpu-iterations") {
-      std::size_t used = 0;
-      int n = 0;
-      try {
-        n = std::stoi(*value, &used);
-      } catch (const std::exception&) {
-      }
-      if (used != value->size() || n < 1) {
-        throw std::invalid_argument("--gpu-iterations needs a positive integer");
-      }
-      o.gpu_iterations = n;
+      o.gpu_iterations = int_in_range("--gpu-iterations", *value, 1000000);
     } else if (name == "pipeline-chunk" || name == "gpu-memory-limit") {
       const std::uint64_t bytes = parse_size(*value);
       if (name == "pipeline-chunk" && bytes == 0) {
@@ -100,16 +105,7 @@ Options parse_options(const std::vector<std::string>& args) {
       }
       (name == "pipeline-chunk" ? o.pipeline_chunk : o.gpu_memory_limit) = bytes;
     } else if (name == "pipeline-depth") {
-      std::size_t used = 0;
-      int n = 0;
-      try {
-        n = std::stoi(*value, &used);
-      } catch (const std::exception&) {
-      }
-      if (used != value->size() || n < 1 || n > 64) {
-        throw std::invalid_argument("--pipeline-depth needs an integer from 1 to 64");
-      }
-      o.pipeline_depth = n;
+      o.pipeline_depth = int_in_range("--pipeline-depth", *value, 64);
     } else {
       std::string axis = name;
       std::replace(axis.begin(), axis.end(), '-', '_');
