@@ -46,7 +46,6 @@ struct Slot {
   cuda::DeviceBuffer<u64> size;
   cuda::DeviceBuffer<DeviceStatus> status;
   PinnedBuffer staged_in, staged_out;
-  u64 staged_in_bytes = 0, staged_out_bytes = 0;
   PinnedBuffer small;  // the output size or the status, read back
   bool busy = false;
   u64 chunk = 0;
@@ -60,11 +59,8 @@ struct Slot {
   void ensure(cuda::DeviceBuffer<u8>& b, u64 bytes) {
     if (b.size() < bytes) b.resize(bytes);
   }
-  void ensure_staging(PinnedBuffer& b, u64& have, u64 bytes) {
-    if (have < bytes) {
-      b = PinnedBuffer(bytes);
-      have = bytes;
-    }
+  void ensure(PinnedBuffer& b, u64 bytes) {
+    if (b.bytes() < bytes) b = PinnedBuffer(bytes);
   }
 };
 
@@ -97,7 +93,6 @@ struct Pipeline::State {
            codec.compress_temp_bytes(bytes, params);
   }
 
-  // Chunk i: waits for the slot's previous chunk, collects it, starts chunk i.
   u64 max_stream_size(u64 input_size) const {
     const u64 count = (input_size + chunk - 1) / chunk;
     return kStreamHeaderSize + count * codec.max_compressed_size(chunk, params);
@@ -118,8 +113,8 @@ struct Pipeline::State {
       s.ensure(s.in, chunk);
       s.ensure(s.out, capacity);
       s.ensure(s.temp, codec.compress_temp_bytes(chunk, params));
-      if (!pinned) s.ensure_staging(s.staged_in, s.staged_in_bytes, chunk);
-      if (!pinned_out) s.ensure_staging(s.staged_out, s.staged_out_bytes, capacity);
+      if (!pinned) s.ensure(s.staged_in, chunk);
+      if (!pinned_out) s.ensure(s.staged_out, capacity);
       s.busy = false;
     }
     // Chunks land in order, each right after the one before: its place is known once the
@@ -141,6 +136,7 @@ struct Pipeline::State {
       ++next_out;
       s.busy = false;
     };
+    // Chunk i: copies back the slot's previous chunk, stages chunk i, collects, starts i.
     for (u64 i = 0; i < count; ++i) {
       Slot& s = slots[i % slots.size()];
       const u64 at = i * chunk, n = std::min(chunk, input.size() - at);
@@ -192,8 +188,8 @@ struct Pipeline::State {
       s.ensure(s.in, max_container);
       s.ensure(s.out, view.chunk_bytes);
       s.ensure(s.temp, max_temp);
-      if (!pinned_in) s.ensure_staging(s.staged_in, s.staged_in_bytes, max_container);
-      if (!pinned_out) s.ensure_staging(s.staged_out, s.staged_out_bytes, view.chunk_bytes);
+      if (!pinned_in) s.ensure(s.staged_in, max_container);
+      if (!pinned_out) s.ensure(s.staged_out, view.chunk_bytes);
       s.busy = false;
     }
     auto finish = [&](Slot& s) {
