@@ -55,5 +55,22 @@ TEST(Crc32Math, ShiftMatchesZlibCombine) {
   }
 }
 
+// The GPU's tile CRCs: slicing by word, and skipping the bytes other threads hold, are
+// table multiplications by powers of x (crc32_tile.cuh).
+TEST(Crc32Math, TableMultiplicationIsMultmodp) {
+  const crc::MulTable word = crc::mul_table(crc::x8nmodp(4));
+  const crc::MulTable gap = crc::mul_table(crc::x8nmodp(4 + 16 * 255));
+  std::mt19937 rng(3);
+  for (int i = 0; i < 1000; ++i) {
+    const std::uint32_t c = static_cast<std::uint32_t>(rng());
+    EXPECT_EQ(crc::mul(word.t, c), crc::multmodp(crc::x8nmodp(4), c));
+    EXPECT_EQ(crc::mul(gap.t, c), crc::multmodp(crc::x8nmodp(4 + 16 * 255), c));
+  }
+  // One 4-byte word into a raw CRC = slicing-by-4.
+  Bytes b = random_bytes(8, 4);
+  const std::uint32_t w = b[4] | b[5] << 8 | b[6] << 16 | std::uint32_t{b[7]} << 24;
+  EXPECT_EQ(crc::mul(word.t, raw_of(b, 0, 4) ^ w), raw_of(b, 0, 8));
+}
+
 }  // namespace
 }  // namespace gcbench

@@ -1,14 +1,14 @@
-// GPU CRC-32. Each thread takes a contiguous 256-byte segment (slicing-by-4 tables in shared
-// memory), and segments combine up a tree by the linearity of raw CRCs: at every level the
-// left half is shifted by the right half's length, a constant per level. The aligned body of
-// the input is treated as if zeros were prepended up to a whole number of 64 KiB tiles
-// (leading zeros leave a raw CRC unchanged), so every segment and tile has the same length;
-// the unaligned head and tail bytes are folded in at the end.
+// GPU CRC-32 of device memory: tiles of 64 KiB (crc32_tile.cuh) on a grid-stride loop, then
+// one block combines the tiles' raw CRCs by the linearity of raw CRCs. The aligned body of
+// the input is treated as if zeros were prepended up to a whole number of tiles (leading
+// zeros leave a raw CRC unchanged); the unaligned head and tail bytes are folded in at the
+// end. Tiles a kernel has already computed (fused) are combined first.
 #include <algorithm>
 
 #include "codecs/common/crc32.cuh"
-#include "codecs/common/crc32_math.hpp"
+#include "codecs/common/crc32_tile.cuh"
 #include "codecs/common/cuda_check.hpp"
+#include "codecs/common/device_elements.cuh"
 #include "codecs/common/temp_storage.hpp"
 
 namespace gcbench::cuda {
@@ -18,104 +18,92 @@ using u8 = std::uint8_t;
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
-constexpr u32 kSegment = 256;  // bytes per thread
-constexpr u32 kThreads = 256;
-constexpr u64 kTile = u64{kSegment} * kThreads;
-constexpr u32 kVectors = kSegment / 16;
+constexpr u32 kRows = 16;
+constexpr u64 kTile = u64{kRows} * kCrcThreads * kCrcVector;
+constexpr u64 kMinFusedTile = u64{kCrcThreads} * kCrcVector;
 constexpr u32 kFinalThreads = 1024;
 
-// shifts[k] = x^(8 * kSegment * 2^k): a group of 2^k segments followed by another.
-struct Shifts {
-  u32 k[8];
-};
-
-__device__ void fill_tables(u32 (*t)[256]) {
-  const u32 i = threadIdx.x;
-  u32 c = i;
-  for (int b = 0; b < 8; ++b) c = c & 1 ? (c >> 1) ^ crc::kPoly : c >> 1;
-  t[0][i] = c;
+__global__ void __launch_bounds__(kCrcThreads)
+    tile_kernel(const uint4* __restrict__ body, u64 pad, u64 tiles, u32* __restrict__ out) {
+  __shared__ RowsCrcShared shared;
+  load_crc_tables(shared);
   __syncthreads();
-  for (int k = 1; k < 4; ++k) {
-    t[k][i] = (t[k - 1][i] >> 8) ^ t[0][t[k - 1][i] & 0xFF];
-    __syncthreads();
+  for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    // Virtual byte v (v >= pad) is body byte v - pad; both are multiples of 16 here.
+    const u64 v0 = tile * kTile + u64{threadIdx.x} * kCrcVector;
+    uint4 vec[kRows];
+#pragma unroll
+    for (u32 r = 0; r < kRows; ++r) {
+      const u64 v = v0 + u64{r} * kCrcThreads * kCrcVector;
+      vec[r] = v >= pad ? __ldg(body + (v - pad) / kCrcVector) : make_uint4(0, 0, 0, 0);
+    }
+    RowsCrc crc;
+#pragma unroll
+    for (u32 r = 0; r < kRows; ++r) crc.add_row(shared, vec[r], r == kRows - 1);
+    const u32 c = crc.reduce(shared);
+    if (threadIdx.x == 0) out[tile] = c;
   }
 }
 
-__global__ void __launch_bounds__(kThreads)
-    tile_kernel(const uint4* __restrict__ body, u64 pad, Shifts shifts, u32* __restrict__ tiles) {
-  __shared__ u32 table[4][256];
-  __shared__ u32 warp_crc[kThreads / 32];
-  static_assert(kThreads == 256, "one table entry per thread");
-  fill_tables(table);
-
-  // Virtual byte v (v >= pad) is body byte v - pad; both are multiples of 16 here.
-  const u64 v0 = u64{blockIdx.x} * kTile + u64{threadIdx.x} * kSegment;
-  uint4 vec[kVectors];
-#pragma unroll
-  for (u32 q = 0; q < kVectors; ++q) {
-    const u64 v = v0 + 16 * q;
-    vec[q] = v >= pad ? __ldg(body + (v - pad) / 16) : make_uint4(0, 0, 0, 0);
-  }
-  u32 c = 0;
-#pragma unroll
-  for (u32 q = 0; q < kVectors; ++q) {
-    const u32 words[4] = {vec[q].x, vec[q].y, vec[q].z, vec[q].w};
-#pragma unroll
-    for (u32 w : words) {
-      c ^= w;
-      c = table[3][c & 0xFF] ^ table[2][(c >> 8) & 0xFF] ^ table[1][(c >> 16) & 0xFF] ^
-          table[0][c >> 24];
-    }
-  }
-  const u32 lane = threadIdx.x & 31;
-#pragma unroll
-  for (u32 level = 0; level < 5; ++level) {
-    const u32 d = 1u << level;
-    const u32 right = __shfl_down_sync(0xFFFFFFFFu, c, d);
-    if ((lane & (2 * d - 1)) == 0) c = crc::multmodp(shifts.k[level], c) ^ right;
-  }
-  if (lane == 0) warp_crc[threadIdx.x / 32] = c;
-  __syncthreads();
-  if (threadIdx.x < 32) {
-    c = lane < kThreads / 32 ? warp_crc[lane] : 0;
-#pragma unroll
-    for (u32 level = 0; level < 3; ++level) {
-      const u32 d = 1u << level;
-      const u32 right = __shfl_down_sync(0xFFFFFFFFu, c, d);
-      if ((lane & (2 * d - 1)) == 0) c = crc::multmodp(shifts.k[5 + level], c) ^ right;
-    }
-    if (lane == 0) tiles[blockIdx.x] = c;
-  }
-}
-
-// Combines the tiles (again padded in front to a multiple of the threads), then the head and
-// tail bytes, and delivers the CRC.
-__global__ void __launch_bounds__(kFinalThreads)
-    final_kernel(const u32* __restrict__ tiles, u64 tile_count, const u8* head, u32 head_bytes,
-                 u64 body_bytes, const u8* tail, u32 tail_bytes, u64 size, CrcTarget target) {
-  __shared__ u32 s[kFinalThreads];
-  const u64 per = (tile_count + kFinalThreads - 1) / kFinalThreads;
-  const u64 vpad = per * kFinalThreads - tile_count;
-  const u32 tile_shift = crc::x8nmodp(kTile);
+// The raw CRC of `count` consecutive tiles of `tile_bytes` each, in thread 0 (the tiles are
+// padded in front to a multiple of the threads). Every thread of the block calls it.
+__device__ u32 combine_tiles(const u32* tiles, u64 count, u64 tile_bytes, u32* scratch) {
+  const u64 per = (count + kFinalThreads - 1) / kFinalThreads;
+  const u64 vpad = per * kFinalThreads - count;
+  const u32 tile_shift = crc::x8nmodp(tile_bytes);
   u32 c = 0;
   for (u64 u = threadIdx.x * per; u < (threadIdx.x + 1) * per; ++u) {
     if (u >= vpad) c = crc::multmodp(tile_shift, c) ^ tiles[u - vpad];
   }
-  s[threadIdx.x] = c;
+  scratch[threadIdx.x] = c;
   __syncthreads();
-  u32 shift = crc::x8nmodp(per * kTile);
+  u32 shift = crc::x8nmodp(per * tile_bytes);
   for (u32 d = 1; d < kFinalThreads; d *= 2) {
     if ((threadIdx.x & (2 * d - 1)) == 0) {
-      s[threadIdx.x] = crc::multmodp(shift, s[threadIdx.x]) ^ s[threadIdx.x + d];
+      scratch[threadIdx.x] = crc::multmodp(shift, scratch[threadIdx.x]) ^ scratch[threadIdx.x + d];
     }
     shift = crc::multmodp(shift, shift);
     __syncthreads();
   }
+  c = count > 0 ? scratch[0] : 0u;
+  __syncthreads();
+  return c;
+}
+
+// Where the data not covered by fused tiles lies.
+struct Rest {
+  const u8* head;
+  u32 head_bytes;  // before the first 16-byte boundary
+  u64 body_bytes;  // a multiple of 16
+  const u8* tail;
+  u32 tail_bytes;
+  u64 tiles;
+};
+
+Rest rest_of(const u8* data, u64 size) {
+  const auto misalign = static_cast<u32>(reinterpret_cast<std::uintptr_t>(data) % 16);
+  Rest r{};
+  r.head = data;
+  r.head_bytes = static_cast<u32>(std::min<u64>(size, (16 - misalign) % 16));
+  r.body_bytes = (size - r.head_bytes) / 16 * 16;
+  r.tail = data + r.head_bytes + r.body_bytes;
+  r.tail_bytes = static_cast<u32>(size - r.head_bytes - r.body_bytes);
+  r.tiles = (r.body_bytes + kTile - 1) / kTile;
+  return r;
+}
+
+// Combines the fused tiles, the rest's tiles and its head and tail bytes, and delivers the CRC.
+__global__ void __launch_bounds__(kFinalThreads)
+    final_kernel(const u32* __restrict__ fused_tiles, FusedCrcTiles fused,
+                 const u32* __restrict__ rest_tiles, Rest rest, u64 size, CrcTarget target) {
+  __shared__ u32 scratch[kFinalThreads];
+  const u32 fused_raw = combine_tiles(fused_tiles, fused.count, fused.tile_bytes, scratch);
+  const u32 body_raw = combine_tiles(rest_tiles, rest.tiles, kTile, scratch);
   if (threadIdx.x != 0) return;
-  u32 raw = 0;
-  for (u32 i = 0; i < head_bytes; ++i) raw = crc::update_byte(raw, head[i]);
-  raw = crc::shift(raw, body_bytes) ^ (tile_count > 0 ? s[0] : 0u);
-  for (u32 i = 0; i < tail_bytes; ++i) raw = crc::update_byte(raw, tail[i]);
+  u32 raw = fused_raw;
+  for (u32 i = 0; i < rest.head_bytes; ++i) raw = crc::update_byte(raw, rest.head[i]);
+  raw = crc::shift(raw, rest.body_bytes) ^ body_raw;
+  for (u32 i = 0; i < rest.tail_bytes; ++i) raw = crc::update_byte(raw, rest.tail[i]);
   const u32 crc32 = crc::finish(raw, size);
   if (target.out) *target.out = crc32;
   if (target.expected_le) {
@@ -131,46 +119,43 @@ __global__ void __launch_bounds__(kFinalThreads)
   }
 }
 
-struct Split {
-  u32 head;  // bytes before the first 16-byte boundary
-  u64 body;  // a multiple of 16
-  u32 tail;
-  u64 tiles;
+struct Temp {
+  u32* fused;
+  u32* rest;
+  Temp(TempCarver& carve, u64 size)
+      : fused(carve.take<u32>(size / kMinFusedTile + 1)), rest(carve.take<u32>(size / kTile + 2)) {}
 };
-
-Split split(const u8* data, u64 size) {
-  const auto misalign = static_cast<u32>(reinterpret_cast<std::uintptr_t>(data) % 16);
-  Split s{};
-  s.head = static_cast<u32>(std::min<u64>(size, (16 - misalign) % 16));
-  s.body = (size - s.head) / 16 * 16;
-  s.tail = static_cast<u32>(size - s.head - s.body);
-  s.tiles = (s.body + kTile - 1) / kTile;
-  return s;
-}
 
 }  // namespace
 
 std::size_t crc32_temp_bytes(std::uint64_t size) {
   TempCarver carve;
-  carve.take<u32>(size / kTile + 2);  // whatever the alignment, at most this many tiles
+  Temp(carve, size);
   return carve.bytes();
 }
 
-void crc32_async(const std::uint8_t* data, std::uint64_t size, void* temp, std::size_t temp_bytes,
-                 const CrcTarget& target, cudaStream_t stream) {
-  const Split s = split(data, size);
+std::uint32_t* crc32_fused_tiles(void* temp, std::size_t temp_bytes, std::uint64_t size) {
   TempCarver carve(temp, temp_bytes);
-  u32* tiles = carve.take<u32>(size / kTile + 2);
-  if (s.tiles > 0) {
-    Shifts shifts{};
-    for (u32 k = 0; k < 8; ++k) shifts.k[k] = crc::x8nmodp(u64{kSegment} << k);
-    const u64 pad = s.tiles * kTile - s.body;
-    tile_kernel<<<static_cast<unsigned>(s.tiles), kThreads, 0, stream>>>(
-        reinterpret_cast<const uint4*>(data + s.head), pad, shifts, tiles);
+  return Temp(carve, size).fused;
+}
+
+void crc32_async(const std::uint8_t* data, std::uint64_t size, void* temp, std::size_t temp_bytes,
+                 const CrcTarget& target, cudaStream_t stream, FusedCrcTiles fused) {
+  const u64 fused_bytes = fused.count * fused.tile_bytes;
+  if (fused_bytes > size || (fused.count > 0 && fused.tile_bytes < kMinFusedTile)) {
+    throw std::invalid_argument("crc32_async: fused tiles do not fit the data");
+  }
+  TempCarver carve(temp, temp_bytes);
+  const Temp t(carve, size);
+  const Rest rest = rest_of(data + fused_bytes, size - fused_bytes);
+  if (rest.tiles > 0) {
+    const u64 pad = rest.tiles * kTile - rest.body_bytes;
+    const auto grid = static_cast<unsigned>(std::min<u64>(rest.tiles, persistent_grid()));
+    tile_kernel<<<grid, kCrcThreads, 0, stream>>>(
+        reinterpret_cast<const uint4*>(rest.head + rest.head_bytes), pad, rest.tiles, t.rest);
     GCB_CUDA_LAUNCHED();
   }
-  final_kernel<<<1, kFinalThreads, 0, stream>>>(tiles, s.tiles, data, s.head, s.body,
-                                                data + s.head + s.body, s.tail, size, target);
+  final_kernel<<<1, kFinalThreads, 0, stream>>>(t.fused, fused, t.rest, rest, size, target);
   GCB_CUDA_LAUNCHED();
 }
 

@@ -67,15 +67,21 @@ __device__ __forceinline__ void load_vector(const T* p, T (&out)[kPerVector<T>])
   }
 }
 
+// The 16 bytes of kPerVector<T> elements, as they lie in memory.
 template <typename T>
-__device__ __forceinline__ void store_vector(T* p, const T (&in)[kPerVector<T>]) {
+__device__ __forceinline__ uint4 to_vector(const T (&in)[kPerVector<T>]) {
   std::uint32_t words[4] = {0, 0, 0, 0};
 #pragma unroll
   for (int k = 0; k < kPerVector<T>; ++k) {
     constexpr int kPerWord = 4 / sizeof(T);
     words[k / kPerWord] |= static_cast<std::uint32_t>(in[k]) << (8 * sizeof(T) * (k % kPerWord));
   }
-  *reinterpret_cast<uint4*>(p) = make_uint4(words[0], words[1], words[2], words[3]);
+  return make_uint4(words[0], words[1], words[2], words[3]);
+}
+
+template <typename T>
+__device__ __forceinline__ void store_vector(T* p, const T (&in)[kPerVector<T>]) {
+  *reinterpret_cast<uint4*>(p) = to_vector(in);
 }
 
 // K elements from i0 on (K a multiple of kPerVector<T>, i0 a multiple of K), zero past n.

@@ -3,15 +3,17 @@
 // Compression, three passes over device memory:
 //   1. frame_or: one read of the input; each block ORs its elements per frame (the widest value
 //      of a frame is the bit width of the OR of its values), first within warps, then in
-//      shared memory, then one global atomicOr per frame touched by the block.
+//      shared memory, then one global atomicOr per frame touched by the block. The same
+//      registers give the container's CRC-32, tile by tile (crc32_tile.cuh).
 //   2. frame_bits + CUB ExclusiveSum: bits[f] and the bit offset of every frame (tiny).
 //   3. pack: one thread per output word gathers the 1..33 elements whose bits land in it, so
 //      every word is written once, whole, without atomics (the seed's per-element atomicOr
 //      would touch each word from several threads). The frame of each tile of words is found
 //      beforehand by one binary search per tile, all tiles at once (a search per tile inside
 //      the packing loop made it latency-bound: 28% of copy bandwidth, bench/NOTES.md).
-// Decompression: bit offsets as above from bits[], then one thread per 16 output bytes
-// (4, 8 or 16 consecutive elements) extracts its values.
+// Decompression: bit offsets as above from bits[], then each thread extracts 16 output bytes
+// (4, 8 or 16 consecutive elements) per row of a tile, and the tile's CRC-32 is computed from
+// those registers (the container's checksum without another read of the output).
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -20,10 +22,11 @@
 
 #include "codecs/common/container_device.cuh"
 #include "codecs/common/crc32.cuh"
+#include "codecs/common/crc32_tile.cuh"
 #include "codecs/common/cuda_check.hpp"
-#include "codecs/common/temp_storage.hpp"
 #include "codecs/common/device_elements.cuh"
 #include "codecs/common/elements.hpp"
+#include "codecs/common/temp_storage.hpp"
 #include "codecs/fl/fl.hpp"
 #include "codecs/fl/fl_payload.hpp"
 #include "gcbench/container.hpp"
@@ -40,8 +43,8 @@ using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 using cuda::kBlockThreads;
 
-constexpr int kOrItems = 16;  // elements per thread in the OR pass
-constexpr std::uint32_t kBadBitWidth = kCodecError;      // detail: the frame
+constexpr int kOrItems = 16;                         // elements per thread in the OR pass
+constexpr std::uint32_t kBadBitWidth = kCodecError;  // detail: the frame
 constexpr std::uint32_t kBitsExceedWords = kCodecError + 1;
 
 // Packed words at the container's offset, which is 4-byte aligned only for some tail sizes.
@@ -84,10 +87,16 @@ __device__ __forceinline__ u64 frame_of_bit(const u64* offsets, u64 lo, u64 hi, 
   return cuda::last_at_or_below(offsets, lo, hi, bit);
 }
 
+// Also the CRC-32 of each whole tile (the first crc_tile_count), from the same registers.
 template <typename T>
 __global__ void __launch_bounds__(kBlockThreads)
-    frame_or_kernel(const T* __restrict__ in, u64 n, u32 fs, u32* __restrict__ frame_or) {
+    frame_or_kernel(const T* __restrict__ in, u64 n, u32 fs, u32* __restrict__ frame_or,
+                    u32* __restrict__ crc_tiles, u64 crc_tile_count) {
+  static_assert(kBlockThreads == cuda::kCrcThreads);
   __shared__ u32 s_or[kOrTile];  // one slot per frame the tile touches (at most kOrTile)
+  __shared__ cuda::BlockedCrcShared crc_shared;
+  const bool crc_tile = blockIdx.x < crc_tile_count;
+  if (crc_tile) cuda::load_crc_tables(crc_shared);
   const u64 tile0 = u64{blockIdx.x} * kOrTile;
   const u64 tile_end = min(tile0 + kOrTile, n);
   const u64 first = cuda::div_u64(tile0, fs);
@@ -98,6 +107,12 @@ __global__ void __launch_bounds__(kBlockThreads)
   const u64 i0 = tile0 + u64{threadIdx.x} * kOrItems;
   T v[kOrItems];
   cuda::load_items(in, n, i0, v);
+  if (crc_tile) {
+    cuda::TileCrc<kOrItems * sizeof(T)> crc;
+    cuda::add_items(crc, crc_shared, v);
+    const u32 c = crc.reduce(crc_shared);
+    if (threadIdx.x == 0) crc_tiles[blockIdx.x] = c;
+  }
   u32 acc = 0;
   u64 f = first;
   if (i0 < n) {
@@ -215,23 +230,21 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
-// One thread per 16 output bytes. bits[] and word_count were validated on the host; widths
-// are clamped and word reads bounded anyway, so a container changed since cannot misdirect.
+// Elements i0 .. i0 + kPerVector<T> - 1 (zero past n). bits[] and word_count were validated
+// on the host; widths are clamped and word reads bounded anyway, so a container changed since
+// cannot misdirect.
 template <typename T>
-__global__ void __launch_bounds__(kBlockThreads)
-    unpack_kernel(const u8* __restrict__ bits, const u64* __restrict__ offsets, u64 frames,
-                  WordReader words, u64 n, u32 fs, u32 max_bits, T* __restrict__ out) {
-  constexpr int kItems = cuda::kPerVector<T>;
-  const u64 i0 = (u64{blockIdx.x} * kBlockThreads + threadIdx.x) * kItems;
-  if (i0 >= n) return;
+__device__ __forceinline__ void unpack_vector(const u8* __restrict__ bits,
+                                              const u64* __restrict__ offsets, u64 frames,
+                                              WordReader words, u64 n, u32 fs, u32 max_bits, u64 i0,
+                                              T (&v)[cuda::kPerVector<T>]) {
   u64 f = cuda::div_u64(i0, fs);
   u32 j = static_cast<u32>(i0 - f * fs);
   u64 start = offsets[f];
   u32 b = min(max(u32{bits[f]}, 1u), max_bits);
   u64 len = frame_len(f, n, fs);
-  T v[kItems];
 #pragma unroll
-  for (int k = 0; k < kItems; ++k) {
+  for (int k = 0; k < cuda::kPerVector<T>; ++k) {
     v[k] = 0;
     if (i0 + k < n && f < frames) {
       u64 p = start + u64{j} * b;
@@ -248,10 +261,45 @@ __global__ void __launch_bounds__(kBlockThreads)
       }
     }
   }
-  if (i0 + kItems <= n) {
-    cuda::store_vector(out + i0, v);
-  } else {
-    for (int k = 0; i0 + k < n; ++k) out[i0 + k] = v[k];
+}
+
+// Tiles of kUnpackRows rows of kCrcThreads 16-byte vectors, one vector per thread per row, on
+// a grid-stride loop; the first crc_tile_count tiles are whole, and their CRCs are computed
+// from the registers (crc32_tile.cuh) instead of by another read of the output.
+constexpr u32 kUnpackRows = 4;
+constexpr u64 kUnpackTile = u64{kUnpackRows} * cuda::kCrcThreads * cuda::kCrcVector;
+
+template <typename T>
+__global__ void __launch_bounds__(cuda::kCrcThreads)
+    unpack_kernel(const u8* __restrict__ bits, const u64* __restrict__ offsets, u64 frames,
+                  WordReader words, u64 n, u32 fs, u32 max_bits, T* __restrict__ out,
+                  u32* __restrict__ crc_tiles, u64 crc_tile_count) {
+  constexpr int kItems = cuda::kPerVector<T>;
+  __shared__ cuda::RowsCrcShared crc_shared;
+  cuda::load_crc_tables(crc_shared);
+  __syncthreads();
+  const u64 vectors = (n + kItems - 1) / kItems;
+  const u64 tiles =
+      (vectors + kUnpackRows * cuda::kCrcThreads - 1) / (kUnpackRows * cuda::kCrcThreads);
+  for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    cuda::RowsCrc crc;
+#pragma unroll
+    for (u32 r = 0; r < kUnpackRows; ++r) {
+      const u64 i0 = ((tile * kUnpackRows + r) * cuda::kCrcThreads + threadIdx.x) * kItems;
+      if (i0 >= n) break;
+      T v[kItems];
+      unpack_vector(bits, offsets, frames, words, n, fs, max_bits, i0, v);
+      if (i0 + kItems <= n) {
+        cuda::store_vector(out + i0, v);
+      } else {
+        for (int k = 0; i0 + k < n; ++k) out[i0 + k] = v[k];
+      }
+      crc.add_row(crc_shared, cuda::to_vector(v), r == kUnpackRows - 1);
+    }
+    if (tile < crc_tile_count) {  // the same for the whole block
+      const u32 c = crc.reduce(crc_shared);
+      if (threadIdx.x == 0) crc_tiles[tile] = c;
+    }
   }
 }
 
@@ -333,7 +381,8 @@ class FlDeviceCodec final : public DeviceCodec {
     return carve.bytes();
   }
 
-  void compress_async(const CompressBuffers& b, const Params& p, DeviceStream stream) const override {
+  void compress_async(const CompressBuffers& b, const Params& p,
+                      DeviceStream stream) const override {
     const u32 w = width(p), fs = frame_size(p);
     const u64 n = b.input_size / w;
     cuda::TempCarver carve(b.temp, b.temp_bytes);
@@ -344,18 +393,19 @@ class FlDeviceCodec final : public DeviceCodec {
     write_header(fixed.data(), l, {});  // the tail comes from the device input
     cuda::write_prefix_async(payload, ByteSpan(fixed.data(), kFixedHeaderSize), b.input + n * w,
                              l.tail_size, stream);
+    const cuda::FusedCrcTiles crc_tiles{n / kOrTile, kOrTile * w};
     if (n == 0) {
       cuda::set_u64_async(t.payload_size, l.size, stream);
     } else {
       encode(b.input, n, w, fs, l.frame_count, t, payload + l.bits_offset,
              WordWriter{payload + l.words_offset,
                         reinterpret_cast<std::uintptr_t>(payload + l.words_offset) % 4 == 0},
-             stream);
+             cuda::crc32_fused_tiles(t.crc, t.crc_bytes, b.input_size), stream);
       payload_size_kernel<<<1, 1, 0, stream>>>(t.offsets + l.frame_count, l.words_offset,
                                                t.payload_size);
       GCB_CUDA_LAUNCHED();
     }
-    cuda::crc32_async(b.input, b.input_size, t.crc, t.crc_bytes, {t.crc_value}, stream);
+    cuda::crc32_async(b.input, b.input_size, t.crc, t.crc_bytes, {t.crc_value}, stream, crc_tiles);
     cuda::write_container_header_async(b.output, FormatId::fl, b.input_size, t.payload_size,
                                        t.crc_value, b.output_size, stream);
   }
@@ -377,6 +427,7 @@ class FlDeviceCodec final : public DeviceCodec {
     const u8* payload = b.container + kContainerHeaderSize;
     cuda::begin_decode_async(b.container, plan.header, b.status, stream);
     const u64 n = l.element_count;
+    cuda::FusedCrcTiles crc_tiles{0, kUnpackTile};
     if (n > 0) {
       const u32 max_bits = 8 * l.element_width;
       frame_sizes_kernel<<<cuda::grid_for(l.frame_count + 1), kBlockThreads, 0, stream>>>(
@@ -387,24 +438,28 @@ class FlDeviceCodec final : public DeviceCodec {
                                              stream));
       check_total_kernel<<<1, 1, 0, stream>>>(t.offsets + l.frame_count, l.word_count, b.status);
       GCB_CUDA_LAUNCHED();
+      crc_tiles.count = n * l.element_width / kUnpackTile;
       cuda::with_element_type(l.element_width, [&](auto tag) {
         using T = decltype(tag);
-        constexpr int kItems = cuda::kPerVector<T>;
-        unpack_kernel<T><<<cuda::grid_for((n + kItems - 1) / kItems), kBlockThreads, 0, stream>>>(
+        const u64 tiles = (n * l.element_width + kUnpackTile - 1) / kUnpackTile;
+        const auto grid = static_cast<unsigned>(std::min<u64>(tiles, cuda::persistent_grid()));
+        unpack_kernel<T><<<grid, cuda::kCrcThreads, 0, stream>>>(
             payload + l.bits_offset, t.offsets, l.frame_count,
             WordReader{payload + l.words_offset, l.word_count}, n, l.frame_size, max_bits,
-            reinterpret_cast<T*>(b.output));
+            reinterpret_cast<T*>(b.output),
+            cuda::crc32_fused_tiles(t.crc, t.crc_bytes, plan.original_size), crc_tiles.count);
         GCB_CUDA_LAUNCHED();
       });
     }
     cuda::copy_bytes_async(b.output + n * l.element_width, payload + l.tail_offset, l.tail_size,
                            stream);
     cuda::crc32_async(b.output, plan.original_size, t.crc, t.crc_bytes,
-                      {nullptr, b.container + 24, b.status}, stream);
+                      {nullptr, b.container + 24, b.status}, stream, crc_tiles);
   }
 
   std::string describe(const DeviceStatus& s) const override {
-    if (s.error == kBadBitWidth) return "FL: frame " + std::to_string(s.detail) + " has an invalid bit width";
+    if (s.error == kBadBitWidth)
+      return "FL: frame " + std::to_string(s.detail) + " has an invalid bit width";
     if (s.error == kBitsExceedWords) return "FL: frame bit widths do not match the word count";
     return describe_common("fl", s);
   }
@@ -413,8 +468,9 @@ class FlDeviceCodec final : public DeviceCodec {
   static u32 width(const Params& p) { return static_cast<u32>(p.at("element_width")); }
   static u32 frame_size(const Params& p) { return static_cast<u32>(p.at("frame_size")); }
 
+  // Also the CRC-32 tiles of the input's whole OR tiles, into crc_tiles.
   static void encode(const u8* d_in, u64 n, u32 width, u32 fs, u64 frames, const Temp& t, u8* bits,
-                     WordWriter words, cudaStream_t stream) {
+                     WordWriter words, u32* crc_tiles, cudaStream_t stream) {
     GCB_CUDA(cudaMemsetAsync(t.frame_or, 0, frames * sizeof(u32), stream));
     const u64 max_words = (n * 8 * width + 31) / 32;
     const u64 max_tiles = (max_words + kPackTile - 1) / kPackTile;
@@ -423,7 +479,7 @@ class FlDeviceCodec final : public DeviceCodec {
       const T* in = reinterpret_cast<const T*>(d_in);
       frame_or_kernel<T>
           <<<cuda::grid_for((n + kOrItems - 1) / kOrItems), kBlockThreads, 0, stream>>>(
-              in, n, fs, t.frame_or);
+              in, n, fs, t.frame_or, crc_tiles, n / kOrTile);
       GCB_CUDA_LAUNCHED();
       frame_bits_kernel<<<cuda::grid_for(frames + 1), kBlockThreads, 0, stream>>>(
           t.frame_or, frames, n, fs, bits, t.sizes);

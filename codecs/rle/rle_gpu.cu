@@ -29,11 +29,12 @@
 
 #include "codecs/common/container_device.cuh"
 #include "codecs/common/crc32.cuh"
+#include "codecs/common/crc32_tile.cuh"
 #include "codecs/common/cuda_check.hpp"
-#include "codecs/common/temp_storage.hpp"
 #include "codecs/common/device_elements.cuh"
 #include "codecs/common/elements.hpp"
 #include "codecs/common/flood_scan.cuh"
+#include "codecs/common/temp_storage.hpp"
 #include "codecs/rle/rle.hpp"
 #include "codecs/rle/rle_gpu.hpp"
 #include "codecs/rle/rle_payload.hpp"
@@ -109,7 +110,9 @@ __global__ void __launch_bounds__(kBlockThreads)
     encode_kernel(const T* __restrict__ in, u64 n, u64 max_count,
                   cub::ScanTileState<typename P::Item> tiles, u32* __restrict__ counts,
                   T* __restrict__ values, u64* __restrict__ run_total, LongRun* long_runs,
-                  u32* long_count, u32 long_capacity) {
+                  u32* long_count, u32 long_capacity, u32* __restrict__ crc_tiles,
+                  u64 crc_tile_count) {
+  static_assert(kBlockThreads == cuda::kCrcThreads);
   using Item = typename P::Item;
   using Op = typename P::Op;
   using BlockScan = cub::BlockScan<Item, kBlockThreads, cub::BLOCK_SCAN_WARP_SCANS>;
@@ -120,10 +123,21 @@ __global__ void __launch_bounds__(kBlockThreads)
   __shared__ u32 s_counts[kEncTile];
   __shared__ u64 s_first_run, s_end_run;
 
+  __shared__ cuda::BlockedCrcShared crc_shared;
+
   const int tile = static_cast<int>(blockIdx.x);
+  const bool crc_tile = blockIdx.x < crc_tile_count;
+  if (crc_tile) cuda::load_crc_tables(crc_shared);
   const u64 i0 = u64{blockIdx.x} * kEncTile + u64{threadIdx.x} * kEncItems;
   T v[kEncItems];
   cuda::load_items(in, n, i0, v);
+  if (crc_tile) {  // the container's CRC-32, tile by tile, from the same registers
+    __syncthreads();
+    cuda::TileCrc<kEncItems * sizeof(T)> crc;
+    cuda::add_items(crc, crc_shared, v);
+    const u32 c = crc.reduce(crc_shared);
+    if (threadIdx.x == 0) crc_tiles[blockIdx.x] = c;
+  }
   // The element before this thread's first: the previous lane's last, or a load at lane 0.
   const u32 up = __shfl_up_sync(0xFFFFFFFFu, static_cast<u32>(v[kEncItems - 1]), 1);
   const T prev =
@@ -206,7 +220,9 @@ struct CountAt {
 template <typename T>
 struct Values {
   const u8* p;
-  __device__ __forceinline__ T operator[](u64 i) const { return cuda::load_le<T>(p + i * sizeof(T)); }
+  __device__ __forceinline__ T operator[](u64 i) const {
+    return cuda::load_le<T>(p + i * sizeof(T));
+  }
 };
 
 // Associative (min(a + b, S) for values <= S) and cannot wrap, whatever the counts.
@@ -227,12 +243,16 @@ __device__ __forceinline__ u64 run_of(const u64* offsets, u64 lo, u64 hi, u64 i)
   return cuda::last_at_or_below(offsets, lo, hi, i);
 }
 
-// Variant scan. Output tiles of kExpandTile elements; tile_run[t] = the run holding tile t's
-// first element, one binary search per tile, all tiles at once.
+// Variant scan. Output tiles of kExpandRows rows of kBlockThreads 16-byte vectors, one per
+// thread per row (the layout of crc32_tile.cuh); tile_run[t] = the run holding tile t's first
+// element, one binary search per tile, all tiles at once.
+// One row for bytes keeps the shared run table within 48 KiB.
 template <typename T>
-constexpr u32 kExpandItems = 2 * cuda::kPerVector<T>;  // 32 output bytes per thread
+constexpr u32 kExpandRows = sizeof(T) == 1 ? 1 : 2;
 template <typename T>
-constexpr u32 kExpandTile = kBlockThreads* kExpandItems<T>;
+constexpr u32 kExpandTile = kExpandRows<T>* kBlockThreads* cuda::kPerVector<T>;
+template <typename T>
+constexpr u64 kExpandTileBytes = u64{kExpandRows<T>} * kBlockThreads* cuda::kCrcVector;
 
 __global__ void tile_runs_kernel(const u64* __restrict__ offsets, u64 runs, u64 n, u32 tile,
                                  u64 tiles, u64* __restrict__ tile_run) {
@@ -241,63 +261,71 @@ __global__ void tile_runs_kernel(const u64* __restrict__ offsets, u64 runs, u64 
   tile_run[t] = run_of(offsets, 0, runs - 1, t * tile);
 }
 
-// The tile's runs (at most kExpandTile + 1 of them once the counts are valid) go to shared
-// memory with their starts relative to the tile; each thread then binary-searches the run of
-// its first element there and walks forward.
+// Grid-stride over tiles. A tile's runs (at most kExpandTile + 1 of them once the counts are
+// valid) go to shared memory with their starts relative to the tile; each thread then
+// binary-searches the run of its vector's first element there and walks forward. The first
+// crc_tile_count tiles are whole: their CRC-32s come from the same registers.
 template <typename T>
 __global__ void __launch_bounds__(kBlockThreads)
     expand_kernel(const u64* __restrict__ offsets, const u64* __restrict__ tile_run, u64 runs,
-                  Values<T> values, u64 n, T* __restrict__ out) {
-  constexpr u32 kItems = kExpandItems<T>;
+                  Values<T> values, u64 n, T* __restrict__ out, u64 tiles,
+                  u32* __restrict__ crc_tiles, u64 crc_tile_count) {
+  static_assert(kBlockThreads == cuda::kCrcThreads);
+  constexpr u32 kPer = cuda::kPerVector<T>;
   constexpr u32 kTile = kExpandTile<T>;
   __shared__ u32 s_start[kTile + 1];
   __shared__ T s_value[kTile + 1];
-  if (offsets[runs] != n) return;  // invalid counts: the host reports it
-  const u64 t = blockIdx.x;
-  const u64 tiles = gridDim.x;
-  const u64 tile0 = t * kTile;
-  const u64 lo = tile_run[t];
-  const u64 hi = t + 1 < tiles ? tile_run[t + 1] : runs - 1;
-  const u32 count = static_cast<u32>(min(hi - lo + 1, u64{kTile + 1}));
-  for (u32 k = threadIdx.x; k < count; k += kBlockThreads) {
-    const u64 start = offsets[lo + k];
-    s_start[k] = start <= tile0 ? 0 : static_cast<u32>(min(start - tile0, u64{kTile}));
-    s_value[k] = values[lo + k];
-  }
-  __syncthreads();
-  const u32 e0 = threadIdx.x * kItems;
-  if (tile0 + e0 >= n) return;
-  u32 a = 0, b = count - 1;  // largest k with s_start[k] <= e0
-  while (a < b) {
-    u32 mid = (a + b + 1) / 2;
-    if (s_start[mid] <= e0) {
-      a = mid;
-    } else {
-      b = mid - 1;
+  __shared__ cuda::RowsCrcShared crc_shared;
+  if (offsets[runs] != n) return;  // invalid counts (the same for every block): the host reports it
+  cuda::load_crc_tables(crc_shared);
+  for (u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const u64 tile0 = t * kTile;
+    const u64 lo = tile_run[t];
+    const u64 hi = t + 1 < tiles ? tile_run[t + 1] : runs - 1;
+    const u32 count = static_cast<u32>(min(hi - lo + 1, u64{kTile + 1}));
+    for (u32 k = threadIdx.x; k < count; k += kBlockThreads) {
+      const u64 start = offsets[lo + k];
+      s_start[k] = start <= tile0 ? 0 : static_cast<u32>(min(start - tile0, u64{kTile}));
+      s_value[k] = values[lo + k];
     }
-  }
-  u32 next = a + 1 < count ? s_start[a + 1] : 0xFFFFFFFFu;
-  T buf[kItems];
+    __syncthreads();
+    cuda::RowsCrc crc;
 #pragma unroll
-  for (u32 j = 0; j < kItems; ++j) {
-    while (e0 + j >= next) {
-      ++a;
-      next = a + 1 < count ? s_start[a + 1] : 0xFFFFFFFFu;
+    for (u32 r = 0; r < kExpandRows<T>; ++r) {
+      const u32 e0 = (r * kBlockThreads + threadIdx.x) * kPer;
+      if (tile0 + e0 >= n) break;
+      u32 a = 0, b = count - 1;  // largest k with s_start[k] <= e0
+      while (a < b) {
+        const u32 mid = (a + b + 1) / 2;
+        if (s_start[mid] <= e0) {
+          a = mid;
+        } else {
+          b = mid - 1;
+        }
+      }
+      u32 next = a + 1 < count ? s_start[a + 1] : 0xFFFFFFFFu;
+      T buf[kPer];
+#pragma unroll
+      for (u32 j = 0; j < kPer; ++j) {
+        while (e0 + j >= next) {
+          ++a;
+          next = a + 1 < count ? s_start[a + 1] : 0xFFFFFFFFu;
+        }
+        buf[j] = s_value[a];
+      }
+      T* dst = out + tile0 + e0;
+      if (tile0 + e0 + kPer <= n) {
+        cuda::store_vector(dst, buf);
+      } else {
+        for (u32 j = 0; tile0 + e0 + j < n; ++j) dst[j] = buf[j];
+      }
+      crc.add_row(crc_shared, cuda::to_vector(buf), r == kExpandRows<T> - 1);
     }
-    buf[j] = s_value[a];
-  }
-  T* dst = out + tile0 + e0;
-  if (tile0 + e0 + kItems <= n) {
-    constexpr u32 kPer = cuda::kPerVector<T>;
-#pragma unroll
-    for (u32 c = 0; c < kItems / kPer; ++c) {
-      T part[kPer];
-#pragma unroll
-      for (u32 j = 0; j < kPer; ++j) part[j] = buf[c * kPer + j];
-      cuda::store_vector(dst + c * kPer, part);
+    if (t < crc_tile_count) {  // the same for the whole block
+      const u32 c = crc.reduce(crc_shared);
+      if (threadIdx.x == 0) crc_tiles[t] = c;
     }
-  } else {
-    for (u32 j = 0; tile0 + e0 + j < n; ++j) dst[j] = buf[j];
+    __syncthreads();  // the next tile's runs overwrite s_start
   }
 }
 
@@ -315,9 +343,7 @@ template <typename T, typename Idx>
 struct ValueOfRun {
   Values<T> values;
   u64 runs;
-  __device__ T operator()(Idx run) const {
-    return values[run >= 1 && run <= runs ? run - 1 : 0];
-  }
+  __device__ T operator()(Idx run) const { return values[run >= 1 && run <= runs ? run - 1 : 0]; }
 };
 
 template <typename T, typename Idx>
@@ -338,7 +364,6 @@ std::size_t flood_storage(u64 n, u32 width, u64 runs) {
 }
 
 }  // namespace
-
 
 AxisSpec decode_axis() {
   AxisSpec a;
@@ -476,7 +501,7 @@ struct CompressTemp {
     tiles = static_cast<int>(cuda::grid_for((n + kEncItems - 1) / kEncItems));
     wide = n >> 32 != 0;
     tile_state = take(carve, kind != EncoderKind::fused ? 0
-                             : wide ? tile_state_bytes<WidePrefix::Item>(tiles)
+                             : wide                     ? tile_state_bytes<WidePrefix::Item>(tiles)
                                     : tile_state_bytes<PackedPrefix::Item>(tiles));
     cub = take(carve, kind == EncoderKind::cub && n > 0 ? cub_encode_temp_bytes(n, width) : 0);
     counts = carve.take<u32>(n);
@@ -518,8 +543,8 @@ struct DecodeTemp {
     tile_run = carve.take<u64>(flood_variant ? 0 : (n + kExpandTile<u32> - 1) / kExpandTile<u32>);
     run_index = carve.take<u8>(flood_variant ? n * (narrow ? 4 : 8) : 0);
     flood = take(carve, !flood_variant ? 0
-                        : narrow      ? flood_storage<u32>(n, l.element_width, runs)
-                                      : flood_storage<u64>(n, l.element_width, runs));
+                        : narrow       ? flood_storage<u32>(n, l.element_width, runs)
+                                       : flood_storage<u64>(n, l.element_width, runs));
     crc = take(carve, cuda::crc32_temp_bytes(original_size));
   }
 };
@@ -560,7 +585,8 @@ class RleDeviceCodec final : public DeviceCodec {
     return carve.bytes();
   }
 
-  void compress_async(const CompressBuffers& b, const Params& p, DeviceStream stream) const override {
+  void compress_async(const CompressBuffers& b, const Params& p,
+                      DeviceStream stream) const override {
     const u32 w = width(p);
     const u64 n = b.input_size / w;
     cuda::TempCarver carve(b.temp, b.temp_bytes);
@@ -571,6 +597,7 @@ class RleDeviceCodec final : public DeviceCodec {
     write_header(fixed.data(), l, {});  // the tail comes from the device input
     cuda::write_prefix_async(payload, ByteSpan(fixed.data(), l.tail_offset), b.input + n * w,
                              l.tail_size, stream);
+    cuda::FusedCrcTiles crc_tiles{};
     if (n == 0) {
       cuda::write_prefix_async(payload + l.counts_offset - 8, ByteSpan(fixed.data() + 56, 8),
                                nullptr, 0, stream);  // run_count 0
@@ -579,7 +606,9 @@ class RleDeviceCodec final : public DeviceCodec {
       GCB_CUDA(cudaMemsetAsync(t.long_runs, 0xFF, t.capacity * sizeof(LongRun), stream));
       GCB_CUDA(cudaMemsetAsync(t.long_count, 0, sizeof(u32), stream));
       if (kind_ == EncoderKind::fused) {
-        encode(b.input, n, w, t, stream);
+        encode(b.input, n, w, t, cuda::crc32_fused_tiles(t.crc.p, t.crc.bytes, b.input_size),
+               stream);
+        crc_tiles = {n / kEncTile, u64{kEncTile} * w};
       } else {
         cub_encode(b.input, n, w, t.cub.p, t.cub.bytes, t.counts, t.values, t.run_count, stream);
         if (max_count_ < n) {
@@ -590,7 +619,8 @@ class RleDeviceCodec final : public DeviceCodec {
       }
       assemble(t, l, w, payload, stream);
     }
-    cuda::crc32_async(b.input, b.input_size, t.crc.p, t.crc.bytes, {t.crc_value}, stream);
+    cuda::crc32_async(b.input, b.input_size, t.crc.p, t.crc.bytes, {t.crc_value}, stream,
+                      crc_tiles);
     cuda::write_container_header_async(b.output, FormatId::rle, b.input_size, t.payload_size,
                                        t.crc_value, b.output_size, stream);
   }
@@ -613,6 +643,7 @@ class RleDeviceCodec final : public DeviceCodec {
     const u8* payload = b.container + kContainerHeaderSize;
     cuda::begin_decode_async(b.container, plan.header, b.status, stream);
     const u64 n = l.element_count, runs = l.run_count;
+    cuda::FusedCrcTiles crc_tiles{};
     if (n > 0) {
       const u8* counts = payload + l.counts_offset;
       const u8* values = payload + l.values_offset;
@@ -622,7 +653,11 @@ class RleDeviceCodec final : public DeviceCodec {
                                               stream));
       cuda::with_element_type(l.element_width, [&](auto tag) {
         using T = decltype(tag);
-        expand<T>(pl.variant, t, n, runs, values, reinterpret_cast<T*>(b.output), stream);
+        expand<T>(pl.variant, t, n, runs, values, reinterpret_cast<T*>(b.output),
+                  cuda::crc32_fused_tiles(t.crc.p, t.crc.bytes, plan.original_size), stream);
+        if (pl.variant == DecodeVariant::scan) {
+          crc_tiles = {n * sizeof(T) / kExpandTileBytes<T>, kExpandTileBytes<T>};
+        }
       });
       check_counts_kernel<<<1, 1, 0, stream>>>(t.offsets + runs, n, b.status);
       GCB_CUDA_LAUNCHED();
@@ -630,7 +665,7 @@ class RleDeviceCodec final : public DeviceCodec {
     cuda::copy_bytes_async(b.output + n * l.element_width, payload + l.tail_offset, l.tail_size,
                            stream);
     cuda::crc32_async(b.output, plan.original_size, t.crc.p, t.crc.bytes,
-                      {nullptr, b.container + 24, b.status}, stream);
+                      {nullptr, b.container + 24, b.status}, stream, crc_tiles);
   }
 
   std::string describe(const DeviceStatus& s) const override {
@@ -643,7 +678,9 @@ class RleDeviceCodec final : public DeviceCodec {
  private:
   static u32 width(const Params& p) { return static_cast<u32>(p.at("element_width")); }
 
-  void encode(const u8* in, u64 n, u32 w, const CompressTemp& t, cudaStream_t stream) const {
+  // Also the CRC-32 tiles of the input's whole tiles (kEncTile elements) into crc_tiles.
+  void encode(const u8* in, u64 n, u32 w, const CompressTemp& t, u32* crc_tiles,
+              cudaStream_t stream) const {
     auto run = [&](auto prefix_tag, auto elem_tag) {
       using P = decltype(prefix_tag);
       using T = decltype(elem_tag);
@@ -655,7 +692,8 @@ class RleDeviceCodec final : public DeviceCodec {
       GCB_CUDA_LAUNCHED();
       encode_kernel<T, P><<<static_cast<unsigned>(t.tiles), kBlockThreads, 0, stream>>>(
           reinterpret_cast<const T*>(in), n, max_count_, tiles, t.counts,
-          reinterpret_cast<T*>(t.values), t.run_count, t.long_runs, t.long_count, t.capacity);
+          reinterpret_cast<T*>(t.values), t.run_count, t.long_runs, t.long_count, t.capacity,
+          crc_tiles, n / kEncTile);
       GCB_CUDA_LAUNCHED();
     };
     cuda::with_element_type(w, [&](auto elem_tag) {
@@ -670,14 +708,14 @@ class RleDeviceCodec final : public DeviceCodec {
   void assemble(const CompressTemp& t, const PayloadLayout& l, u32 w, u8* payload,
                 cudaStream_t stream) const {
     std::size_t bytes = t.sort.bytes;
-    GCB_CUDA(cub::DeviceMergeSort::SortKeys(t.sort.p, bytes, t.long_runs,
-                                            static_cast<std::int64_t>(t.capacity), ByRun{}, stream));
+    GCB_CUDA(cub::DeviceMergeSort::SortKeys(
+        t.sort.p, bytes, t.long_runs, static_cast<std::int64_t>(t.capacity), ByRun{}, stream));
     extra_pieces_kernel<<<cuda::grid_for(t.capacity + 1), kBlockThreads, 0, stream>>>(
         t.long_runs, t.long_count, t.capacity, max_count_, t.extra);
     GCB_CUDA_LAUNCHED();
     bytes = t.scan.bytes;
-    GCB_CUDA(cub::DeviceScan::ExclusiveSum(t.scan.p, bytes, t.extra, t.shift, t.capacity + 1,
-                                           stream));
+    GCB_CUDA(
+        cub::DeviceScan::ExclusiveSum(t.scan.p, bytes, t.extra, t.shift, t.capacity + 1, stream));
     cuda::with_element_type(w, [&](auto tag) {
       using T = decltype(tag);
       assemble_kernel<T><<<cuda::persistent_grid(), kBlockThreads, 0, stream>>>(
@@ -688,16 +726,20 @@ class RleDeviceCodec final : public DeviceCodec {
   }
 
   template <typename T>
+  // The scan variant also computes the CRC-32 tiles of its whole tiles (kExpandTileBytes<T>)
+  // into crc_tiles; flood leaves that to crc32_async.
   static void expand(DecodeVariant variant, const DecodeTemp& t, u64 n, u64 runs, const u8* values,
-                     T* out, cudaStream_t stream) {
+                     T* out, u32* crc_tiles, cudaStream_t stream) {
     if (variant == DecodeVariant::scan) {
       constexpr u32 kTile = kExpandTile<T>;
       const u64 tiles = (n + kTile - 1) / kTile;
       tile_runs_kernel<<<cuda::grid_for(tiles), kBlockThreads, 0, stream>>>(
           t.offsets, runs, n, kTile, tiles, t.tile_run);
       GCB_CUDA_LAUNCHED();
-      expand_kernel<T><<<cuda::grid_for(tiles * kBlockThreads), kBlockThreads, 0, stream>>>(
-          t.offsets, t.tile_run, runs, Values<T>{values}, n, out);
+      const auto grid = static_cast<unsigned>(std::min<u64>(tiles, cuda::persistent_grid()));
+      expand_kernel<T><<<grid, kBlockThreads, 0, stream>>>(
+          t.offsets, t.tile_run, runs, Values<T>{values}, n, out, tiles, crc_tiles,
+          n * sizeof(T) / kExpandTileBytes<T>);
       GCB_CUDA_LAUNCHED();
       return;
     }
@@ -705,8 +747,8 @@ class RleDeviceCodec final : public DeviceCodec {
       using Idx = decltype(idx_tag);
       Idx* run_index = reinterpret_cast<Idx*>(t.run_index);
       GCB_CUDA(cudaMemsetAsync(run_index, 0, n * sizeof(Idx), stream));
-      scatter_kernel<Idx><<<cuda::grid_for(runs), kBlockThreads, 0, stream>>>(t.offsets, runs, n,
-                                                                             run_index);
+      scatter_kernel<Idx>
+          <<<cuda::grid_for(runs), kBlockThreads, 0, stream>>>(t.offsets, runs, n, run_index);
       GCB_CUDA_LAUNCHED();
       std::size_t bytes = t.flood.bytes;
       GCB_CUDA(cub::DeviceScan::InclusiveScan(t.flood.p, bytes, static_cast<const Idx*>(run_index),
