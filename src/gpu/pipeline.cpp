@@ -1,11 +1,16 @@
 #include "src/gpu/pipeline.hpp"
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "codecs/common/device_buffer.hpp"
-#include "codecs/common/parallel.hpp"
 #include "gcbench/errors.hpp"
 #include "gcbench/stream.hpp"
 
@@ -16,7 +21,7 @@ using u8 = std::uint8_t;
 using u64 = std::uint64_t;
 
 constexpr u64 kMinChunk = u64{64} << 10;
-constexpr u64 kCopyPiece = u64{1} << 20;  // one staging thread's share at a time
+constexpr u64 kCopyPiece = u64{1} << 20;  // one pool thread's share of a copy at a time
 
 using cuda::PinnedBuffer;
 
@@ -29,26 +34,120 @@ bool is_pinned(const void* p) {
   return a.type == cudaMemoryTypeHost;
 }
 
-// memcpy by several threads: one core copies pageable memory at about a third of PCIe's rate.
-void parallel_copy(u8* dst, const u8* src, u64 n, int threads) {
-  const u64 pieces = (n + kCopyPiece - 1) / kCopyPiece;
-  parallel_for(pieces, threads, [&](u64 i) {
-    const u64 at = i * kCopyPiece;
-    std::memcpy(dst + at, src + at, std::min(kCopyPiece, n - at));
-  });
+int staging_threads(int asked) {
+  if (asked > 0) return asked;
+  // Host memory copies saturate well before all cores are busy; the rest stay free for the
+  // threads issuing and draining chunks and the CUDA driver's own.
+  return std::clamp(static_cast<int>(std::thread::hardware_concurrency()) / 2, 1, 8);
 }
+
+// Threads copying between pageable memory and pinned staging: one core copies at a fraction
+// of PCIe's rate, so every copy is cut into pieces that all threads take. Copies asked for by
+// several threads at once (staging the next chunk, copying a finished one out) are served in
+// the order asked.
+class CopyPool {
+ public:
+  explicit CopyPool(int threads) {
+    try {
+      for (int t = 0; t < threads; ++t) workers_.emplace_back([this] { work(); });
+    } catch (...) {
+      stop();
+      throw;
+    }
+  }
+  ~CopyPool() { stop(); }
+  CopyPool(const CopyPool&) = delete;
+  CopyPool& operator=(const CopyPool&) = delete;
+
+  // Returns once all n bytes are copied.
+  void copy(u8* dst, const u8* src, u64 n) {
+    if (n == 0) return;
+    Job job{dst, src, n};
+    std::unique_lock lock(m_);
+    jobs_.push_back(&job);
+    wake_.notify_all();
+    finished_.wait(lock, [&] { return job.copied == n; });
+  }
+
+ private:
+  struct Job {
+    u8* dst;
+    const u8* src;
+    u64 n, handed_out = 0, copied = 0;
+  };
+
+  void work() {
+    std::unique_lock lock(m_);
+    for (;;) {
+      wake_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
+      if (stopping_) return;
+      Job& job = *jobs_.front();
+      const u64 at = job.handed_out, n = std::min(kCopyPiece, job.n - at);
+      job.handed_out += n;
+      if (job.handed_out == job.n) jobs_.pop_front();
+      lock.unlock();
+      std::memcpy(job.dst + at, job.src + at, n);
+      lock.lock();
+      job.copied += n;
+      if (job.copied == job.n) finished_.notify_all();
+    }
+  }
+
+  void stop() {
+    {
+      std::lock_guard lock(m_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& t : workers_) t.join();
+  }
+
+  std::mutex m_;
+  std::condition_variable wake_, finished_;
+  std::deque<Job*> jobs_;
+  bool stopping_ = false;
+  std::vector<std::thread> workers_;
+};
+
+// What the thread issuing chunks and the one draining them tell each other.
+struct Handoff {
+  std::mutex m;
+  std::condition_variable changed;
+  u64 issued = 0, drained = 0;
+  std::exception_ptr error;  // the first, from either side; it stops both
+
+  // Waits until ready() holds; false when an error stopped the run instead.
+  template <typename Ready>
+  bool wait(Ready ready) {
+    std::unique_lock lock(m);
+    changed.wait(lock, [&] { return error || ready(); });
+    return !error;
+  }
+  void count(u64& counter) {
+    {
+      std::lock_guard lock(m);
+      ++counter;
+    }
+    changed.notify_all();
+  }
+  void fail(std::exception_ptr e) {
+    {
+      std::lock_guard lock(m);
+      if (!error) error = e;
+    }
+    changed.notify_all();
+  }
+};
 
 // One chunk in flight: its stream, device buffers and pinned staging.
 struct Slot {
   cuda::Stream stream;
-  cuda::Event sized, done;
+  cuda::Event sized, uploaded, downloaded;
   cuda::DeviceBuffer<u8> in, out, temp;
   cuda::DeviceBuffer<u64> size;
   cuda::DeviceBuffer<DeviceStatus> status;
   PinnedBuffer staged_in, staged_out;
   PinnedBuffer small;  // the output size or the status, read back
-  bool busy = false;
-  u64 chunk = 0;
 
   Slot() : size(1), status(1), small(sizeof(DeviceStatus) + sizeof(u64)) {}
 
@@ -72,9 +171,14 @@ struct Pipeline::State {
   PipelineOptions options;
   u64 chunk = 0;
   std::vector<Slot> slots;
+  CopyPool pool;
 
   State(const DeviceCodec& c, Params p, PipelineOptions o)
-      : codec(c), params(std::move(p)), options(o), slots(std::max(o.depth, 1)) {
+      : codec(c),
+        params(std::move(p)),
+        options(o),
+        slots(std::max(o.depth, 1)),
+        pool(staging_threads(o.staging_threads)) {
     chunk = std::max<u64>(options.chunk_bytes, 1);
     if (options.gpu_memory_limit > 0) {
       while (compress_slot_bytes(chunk) * slots.size() > options.gpu_memory_limit) {
@@ -98,11 +202,61 @@ struct Pipeline::State {
     return kStreamHeaderSize + count * codec.max_compressed_size(chunk, params);
   }
 
+  Slot& slot(u64 chunk_index) { return slots[chunk_index % slots.size()]; }
+
+  // Copies of one direction run one at a time in chunk order, each waiting for the previous
+  // chunk's: copies sharing the link would delay every chunk's kernel and completion alike.
+  void ordered_copy(u64 i, void* dst, const void* src, u64 n, cudaMemcpyKind kind) {
+    auto mark = [kind](Slot& s) -> cuda::Event& {
+      return kind == cudaMemcpyHostToDevice ? s.uploaded : s.downloaded;
+    };
+    Slot& s = slot(i);
+    if (i > 0) GCB_CUDA(cudaStreamWaitEvent(s.stream.get(), mark(slot(i - 1)).get(), 0));
+    GCB_CUDA(cudaMemcpyAsync(dst, src, n, kind, s.stream.get()));
+    mark(s).record(s.stream.get());
+  }
+
+  // issue(i) for each chunk in order on this thread, drain(j) for each in order on a second
+  // one: host staging and waits of one chunk overlap the GPU's work on the others. Chunk i
+  // reuses the slot of chunk i - depth, so it waits until that one is drained. The first
+  // exception stops both sides and is rethrown once no thread or copy is left running.
+  void run_chunks(u64 count, const std::function<void(u64)>& issue,
+                  const std::function<void(u64)>& drain) {
+    Handoff h;
+    int device = 0;
+    GCB_CUDA(cudaGetDevice(&device));
+    std::thread drainer([&] {
+      try {
+        GCB_CUDA(cudaSetDevice(device));
+        for (u64 j = 0; j < count && h.wait([&] { return h.issued > j; }); ++j) {
+          drain(j);
+          h.count(h.drained);
+        }
+      } catch (...) {
+        h.fail(std::current_exception());
+      }
+    });
+    try {
+      for (u64 i = 0; i < count && h.wait([&] { return h.drained + slots.size() > i; }); ++i) {
+        issue(i);
+        h.count(h.issued);
+      }
+    } catch (...) {
+      h.fail(std::current_exception());
+    }
+    drainer.join();
+    if (h.error) {
+      for (Slot& s : slots) cudaStreamSynchronize(s.stream.get());  // its error is h.error's
+      std::rethrow_exception(h.error);
+    }
+    for (Slot& s : slots) s.stream.sync();
+  }
+
   u64 compress(ByteSpan input, std::span<u8> output) {
     if (output.size() < max_stream_size(input.size())) {
       throw std::invalid_argument("Pipeline::compress: output smaller than max_stream_size()");
     }
-    const bool pinned = input.empty() || is_pinned(input.data());
+    const bool pinned_in = input.empty() || is_pinned(input.data());
     const bool pinned_out = is_pinned(output.data());
     const u64 count = (input.size() + chunk - 1) / chunk;
     const u64 capacity = codec.max_compressed_size(chunk, params);
@@ -113,59 +267,40 @@ struct Pipeline::State {
       s.ensure(s.in, chunk);
       s.ensure(s.out, capacity);
       s.ensure(s.temp, codec.compress_temp_bytes(chunk, params));
-      if (!pinned) s.ensure(s.staged_in, chunk);
+      if (!pinned_in) s.ensure(s.staged_in, chunk);
       if (!pinned_out) s.ensure(s.staged_out, capacity);
-      s.busy = false;
     }
-    // Chunks land in order, each right after the one before: its place is known once the
-    // chunk before it has been sized, which is when the slot is revisited.
-    u64 next_out = 0;
-    auto copy_back = [&](Slot& s) {
-      GCB_CUDA(cudaEventSynchronize(s.sized.get()));
-      u8* dst = pinned_out ? output.data() + written : s.staged_out.data();
-      GCB_CUDA(cudaMemcpyAsync(dst, s.out.data(), *s.host_size(), cudaMemcpyDeviceToHost,
-                               s.stream.get()));
-      s.done.record(s.stream.get());
-    };
-    auto collect = [&](Slot& s) {
-      GCB_CUDA(cudaEventSynchronize(s.done.get()));
-      const u64 n = *s.host_size();
-      if (!pinned_out) parallel_copy(output.data() + written, s.staged_out.data(), n,
-                                     options.staging_threads);
-      written += n;
-      ++next_out;
-      s.busy = false;
-    };
-    // Chunk i: copies back the slot's previous chunk, stages chunk i, collects, starts i.
-    for (u64 i = 0; i < count; ++i) {
-      Slot& s = slots[i % slots.size()];
+    auto issue = [&](u64 i) {
+      Slot& s = slot(i);
       const u64 at = i * chunk, n = std::min(chunk, input.size() - at);
-      bool pending_copy_back = false;
-      if (s.busy) {
-        copy_back(s);  // just the previous chunk's bytes, now that its size is known
-        pending_copy_back = true;
-      }
       const u8* src = input.data() + at;
-      if (!pinned) {  // its input buffer is free: the previous chunk's kernels are done
-        parallel_copy(s.staged_in.data(), src, n, options.staging_threads);
+      if (!pinned_in) {
+        pool.copy(s.staged_in.data(), src, n);
         src = s.staged_in.data();
       }
-      if (pending_copy_back) collect(s);
-      GCB_CUDA(cudaMemcpyAsync(s.in.data(), src, n, cudaMemcpyHostToDevice, s.stream.get()));
-      codec.compress_async({s.in.data(), n, s.temp.data(), s.temp.bytes(), s.out.data(),
-                            s.size.data()},
-                           params, s.stream.get());
+      ordered_copy(i, s.in.data(), src, n, cudaMemcpyHostToDevice);
+      codec.compress_async(
+          {s.in.data(), n, s.temp.data(), s.temp.bytes(), s.out.data(), s.size.data()}, params,
+          s.stream.get());
       GCB_CUDA(cudaMemcpyAsync(s.host_size(), s.size.data(), sizeof(u64), cudaMemcpyDeviceToHost,
                                s.stream.get()));
       s.sized.record(s.stream.get());
-      s.busy = true;
-      s.chunk = i;
-    }
-    while (next_out < count) {
-      Slot& s = slots[next_out % slots.size()];
-      copy_back(s);
-      collect(s);
-    }
+    };
+    // Chunk j lands right after chunk j - 1, so its copy back waits for its size. Once that
+    // copy is enqueued the slot may take the next chunk: its kernel follows in stream order.
+    auto drain = [&](u64 j) {
+      Slot& s = slot(j);
+      GCB_CUDA(cudaEventSynchronize(s.sized.get()));
+      const u64 n = *s.host_size();
+      ordered_copy(j, pinned_out ? output.data() + written : s.staged_out.data(), s.out.data(), n,
+                   cudaMemcpyDeviceToHost);
+      if (!pinned_out) {
+        GCB_CUDA(cudaEventSynchronize(s.downloaded.get()));
+        pool.copy(output.data() + written, s.staged_out.data(), n);
+      }
+      written += n;
+    };
+    run_chunks(count, issue, drain);
     return written;
   }
 
@@ -178,7 +313,11 @@ struct Pipeline::State {
     std::vector<DecodePlan> plans;
     u64 max_container = 0, max_temp = 0;
     for (ByteSpan c : view.containers) {
-      plans.push_back(codec.plan_decompress(c, params));
+      try {
+        plans.push_back(codec.plan_decompress(c, params));
+      } catch (const DecodeError& e) {
+        throw DecodeError("chunk " + std::to_string(plans.size()) + ": " + e.what());
+      }
       max_container = std::max<u64>(max_container, c.size());
       max_temp = std::max<u64>(max_temp, plans.back().temp_bytes);
     }
@@ -190,46 +329,38 @@ struct Pipeline::State {
       s.ensure(s.temp, max_temp);
       if (!pinned_in) s.ensure(s.staged_in, max_container);
       if (!pinned_out) s.ensure(s.staged_out, view.chunk_bytes);
-      s.busy = false;
     }
-    auto finish = [&](Slot& s) {
-      GCB_CUDA(cudaEventSynchronize(s.done.get()));
-      const DeviceStatus st = *s.host_status();
-      if (st.error != kDeviceOk) {
-        throw DecodeError("chunk " + std::to_string(s.chunk) + ": " + codec.describe(st));
-      }
-      if (!pinned_out) {
-        const u64 at = s.chunk * view.chunk_bytes;
-        parallel_copy(output.data() + at, s.staged_out.data(), plans[s.chunk].original_size,
-                      options.staging_threads);
-      }
-      s.busy = false;
-    };
-    for (u64 i = 0; i < plans.size(); ++i) {
-      Slot& s = slots[i % slots.size()];
-      if (s.busy) finish(s);
+    auto issue = [&](u64 i) {
+      Slot& s = slot(i);
       const DecodePlan& plan = plans[i];
       const u8* src = view.containers[i].data();
       if (!pinned_in) {
-        parallel_copy(s.staged_in.data(), src, plan.container_size, options.staging_threads);
+        pool.copy(s.staged_in.data(), src, plan.container_size);
         src = s.staged_in.data();
       }
-      GCB_CUDA(cudaMemcpyAsync(s.in.data(), src, plan.container_size, cudaMemcpyHostToDevice,
-                               s.stream.get()));
-      codec.decompress_async(plan, {s.in.data(), s.temp.data(), s.temp.bytes(), s.out.data(),
-                                    s.status.data()},
-                             params, s.stream.get());
-      u8* dst = pinned_out ? output.data() + i * view.chunk_bytes : s.staged_out.data();
-      GCB_CUDA(cudaMemcpyAsync(dst, s.out.data(), plan.original_size, cudaMemcpyDeviceToHost,
-                               s.stream.get()));
+      ordered_copy(i, s.in.data(), src, plan.container_size, cudaMemcpyHostToDevice);
+      codec.decompress_async(
+          plan, {s.in.data(), s.temp.data(), s.temp.bytes(), s.out.data(), s.status.data()}, params,
+          s.stream.get());
       GCB_CUDA(cudaMemcpyAsync(s.host_status(), s.status.data(), sizeof(DeviceStatus),
                                cudaMemcpyDeviceToHost, s.stream.get()));
-      s.done.record(s.stream.get());
-      s.busy = true;
-      s.chunk = i;
-    }
-    const u64 tail = std::min<u64>(plans.size(), slots.size());
-    for (u64 i = plans.size() - tail; i < plans.size(); ++i) finish(slots[i % slots.size()]);
+      // After the status in stream order: the drain's wait on this copy covers both.
+      u8* dst = pinned_out ? output.data() + i * view.chunk_bytes : s.staged_out.data();
+      ordered_copy(i, dst, s.out.data(), plan.original_size, cudaMemcpyDeviceToHost);
+    };
+    auto drain = [&](u64 j) {
+      Slot& s = slot(j);
+      GCB_CUDA(cudaEventSynchronize(s.downloaded.get()));
+      const DeviceStatus st = *s.host_status();
+      if (st.error != kDeviceOk) {
+        throw DecodeError("chunk " + std::to_string(j) + ": " + codec.describe(st));
+      }
+      if (!pinned_out) {
+        pool.copy(output.data() + j * view.chunk_bytes, s.staged_out.data(),
+                  plans[j].original_size);
+      }
+    };
+    run_chunks(plans.size(), issue, drain);
   }
 };
 

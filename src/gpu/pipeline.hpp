@@ -4,8 +4,10 @@
 // and device-to-host copies of different chunks overlap. Each chunk becomes its own
 // container inside a chunked stream (include/gcbench/stream.hpp). Host memory already pinned
 // (cudaMallocHost, cudaHostRegister) is copied from and to directly; pageable memory goes
-// through pinned staging buffers, filled by several host threads. GPU memory is bounded by
-// depth x (one chunk's input, output and temporary storage), whatever the input's size.
+// through pinned staging buffers, filled and emptied by a pool of host threads while the GPU
+// works on other chunks. One thread issues chunks and a second drains them in order.
+// GPU memory is bounded by depth x (one chunk's input, output and temporary storage), pinned
+// host memory by depth x (one chunk's input and output), whatever the input's size.
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -18,7 +20,9 @@ struct PipelineOptions {
   std::uint64_t chunk_bytes = std::uint64_t{64} << 20;
   int depth = 4;                       // chunks in flight, one stream each
   std::uint64_t gpu_memory_limit = 0;  // bytes; 0 = none. Chunks shrink to fit under it.
-  int staging_threads = 4;             // host threads copying pageable data to pinned staging
+  // Host threads copying between pageable memory and pinned staging; 0 = half the cores, at
+  // most 8.
+  int staging_threads = 0;
 };
 
 class Pipeline {
@@ -37,7 +41,7 @@ class Pipeline {
   Bytes compress(ByteSpan input);
 
   // `output` must hold exactly the stream's original size. Throws DecodeError for a damaged
-  // stream or container, as the device decoder reports it.
+  // stream or container, as the host plan or the device decoder reports it, naming the chunk.
   void decompress(ByteSpan stream, std::span<std::uint8_t> output);
   Bytes decompress(ByteSpan stream);
 

@@ -1,0 +1,239 @@
+// The pipelined end-to-end path (src/gpu/pipeline.hpp) itself: every mix of pageable and
+// pinned input and output, chunk counts and odd final chunks, a memory cap, empty input,
+// damaged chunks reported by index, and exceptions thrown while chunks are in flight.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "codecs/common/device_buffer.hpp"
+#include "gcbench/device_codec.hpp"
+#include "gcbench/errors.hpp"
+#include "gcbench/registry.hpp"
+#include "gcbench/stream.hpp"
+#include "src/gpu/pipeline.hpp"
+
+namespace gcbench {
+namespace {
+
+using u8 = std::uint8_t;
+
+// Runs of random length and value: compressible by both codecs, never trivially.
+Bytes runs(std::size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  Bytes b(n);
+  for (std::size_t i = 0; i < n;) {
+    const u8 value = static_cast<u8>(rng() % 16);
+    for (std::size_t run = 1 + rng() % 24; run > 0 && i < n; --run) b[i++] = value;
+  }
+  return b;
+}
+
+// Host memory of either kind, as the pipeline meets it.
+class HostBytes {
+ public:
+  HostBytes(std::size_t n, bool pinned) : size_(n) {
+    if (pinned) {
+      pinned_ = cuda::PinnedBuffer(n);
+    } else {
+      pageable_.resize(n);
+    }
+  }
+  HostBytes(ByteSpan bytes, bool pinned) : HostBytes(bytes.size(), pinned) {
+    std::copy(bytes.begin(), bytes.end(), span().begin());
+  }
+  std::span<u8> span() { return {pinned_.data() ? pinned_.data() : pageable_.data(), size_}; }
+
+ private:
+  cuda::PinnedBuffer pinned_;
+  Bytes pageable_;
+  std::size_t size_;
+};
+
+struct Kinds {
+  bool pinned_in, pinned_out;
+  std::string label() const {
+    return std::string(pinned_in ? "pinned" : "pageable") + " -> " +
+           (pinned_out ? "pinned" : "pageable");
+  }
+};
+constexpr Kinds kAllKinds[] = {{false, false}, {false, true}, {true, false}, {true, true}};
+
+const DeviceCodec& device_codec(const std::string& name) {
+  return *find_codec(name, Device::gpu)->device_codec();
+}
+
+Params defaults(const DeviceCodec& d) {
+  return resolve_params(d.info().axes, {});
+}
+
+Bytes compress(gpu::Pipeline& p, ByteSpan input, Kinds k) {
+  HostBytes in(input, k.pinned_in), out(p.max_stream_size(input.size()), k.pinned_out);
+  const std::uint64_t n = p.compress(in.span(), out.span());
+  return Bytes(out.span().begin(), out.span().begin() + n);
+}
+
+Bytes decompress(gpu::Pipeline& p, ByteSpan stream, Kinds k) {
+  HostBytes in(stream, k.pinned_in), out(parse_stream(stream).original_size, k.pinned_out);
+  p.decompress(in.span(), out.span());
+  return Bytes(out.span().begin(), out.span().end());
+}
+
+// Where chunk i's container starts in `stream`.
+std::size_t container_at(const Bytes& stream, std::size_t i) {
+  return parse_stream(stream).containers[i].data() - stream.data();
+}
+
+class Pipeline : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!cuda::available()) GTEST_SKIP() << "no CUDA device: the pipeline tests need one";
+  }
+};
+
+// Many small chunks of odd size through few slots, so that every slot is reused while
+// others are in flight; the final chunk is shorter. Every mix of memory kinds writes the
+// same stream and decodes it.
+TEST_F(Pipeline, EveryMemoryKindRoundTripsManyChunks) {
+  for (const char* name : {"fl", "rle"}) {
+    const DeviceCodec& d = device_codec(name);
+    for (int depth : {1, 3}) {
+      SCOPED_TRACE(std::string(name) + " depth " + std::to_string(depth));
+      gpu::PipelineOptions o;
+      o.chunk_bytes = (64 << 10) + 3;
+      o.depth = depth;
+      gpu::Pipeline p(d, defaults(d), o);
+      const Bytes input = runs(17 * o.chunk_bytes + 777, 1);
+      const Bytes expected = compress(p, input, {false, false});
+      EXPECT_EQ(parse_stream(expected).containers.size(), 18u);
+      for (Kinds k : kAllKinds) {
+        SCOPED_TRACE(k.label());
+        EXPECT_EQ(compress(p, input, k), expected);
+        EXPECT_EQ(decompress(p, expected, k), input);
+      }
+    }
+  }
+}
+
+TEST_F(Pipeline, InputLargerThanTheMemoryCap) {
+  const DeviceCodec& d = device_codec("rle");
+  gpu::PipelineOptions o;
+  o.depth = 2;
+  o.gpu_memory_limit = 2 << 20;
+  gpu::Pipeline p(d, defaults(d), o);
+  const Bytes input = runs((5 << 20) + 13, 2);
+  for (Kinds k : kAllKinds) {
+    SCOPED_TRACE(k.label());
+    const Bytes stream = compress(p, input, k);
+    EXPECT_LE(p.device_bytes(), o.gpu_memory_limit);
+    EXPECT_GT(parse_stream(stream).containers.size(), 5u);
+    EXPECT_EQ(decompress(p, stream, k), input);
+  }
+}
+
+TEST_F(Pipeline, EmptyInput) {
+  const DeviceCodec& d = device_codec("fl");
+  gpu::Pipeline p(d, defaults(d), {});
+  for (Kinds k : kAllKinds) {
+    SCOPED_TRACE(k.label());
+    const Bytes stream = compress(p, {}, k);
+    EXPECT_EQ(stream, stream_header(0, p.chunk_bytes()));
+    EXPECT_TRUE(decompress(p, stream, k).empty());
+  }
+}
+
+// A damaged chunk is a DecodeError naming it, whether the host (its plan) or the device (its
+// status) finds the damage, and the pipeline decodes the next stream as if nothing happened.
+TEST_F(Pipeline, DamagedChunksAreReportedByIndex) {
+  for (const char* name : {"fl", "rle"}) {
+    const DeviceCodec& d = device_codec(name);
+    gpu::PipelineOptions o;
+    o.chunk_bytes = 96 << 10;
+    gpu::Pipeline p(d, defaults(d), o);
+    const Bytes input = runs(10 * o.chunk_bytes + 5, 3);
+    const Bytes stream = p.compress(input);
+    auto damaged = [&](std::size_t chunk, std::size_t offset) {
+      Bytes bad = stream;
+      bad[container_at(stream, chunk) + offset] ^= 0xFF;
+      return bad;
+    };
+    const std::pair<Bytes, std::string> cases[] = {
+        {damaged(2, 0), "chunk 2: "},  // the container's magic: its plan rejects it
+        {damaged(6, parse_stream(stream).containers[6].size() / 2), "chunk 6: "},  // its data
+    };
+    for (const auto& [bad, want] : cases) {
+      for (Kinds k : kAllKinds) {
+        SCOPED_TRACE(std::string(name) + " " + want + k.label());
+        try {
+          decompress(p, bad, k);
+          ADD_FAILURE() << "no DecodeError";
+        } catch (const DecodeError& e) {
+          EXPECT_EQ(std::string(e.what()).rfind(want, 0), 0u) << e.what();
+        }
+        EXPECT_EQ(decompress(p, stream, k), input);
+      }
+    }
+  }
+}
+
+// Forwards to a real codec, but its n-th compress or decompress call throws.
+class FailingCodec final : public DeviceCodec {
+ public:
+  FailingCodec(const DeviceCodec& real, int fail_at) : real_(real), fail_at_(fail_at) {}
+  const CodecInfo& info() const override { return real_.info(); }
+  std::uint64_t max_compressed_size(std::uint64_t n, const Params& p) const override {
+    return real_.max_compressed_size(n, p);
+  }
+  std::size_t compress_temp_bytes(std::uint64_t n, const Params& p) const override {
+    return real_.compress_temp_bytes(n, p);
+  }
+  void compress_async(const CompressBuffers& b, const Params& p, DeviceStream s) const override {
+    maybe_fail();
+    real_.compress_async(b, p, s);
+  }
+  DecodePlan plan_decompress(ByteSpan c, const Params& p) const override {
+    return real_.plan_decompress(c, p);
+  }
+  void decompress_async(const DecodePlan& plan, const DecompressBuffers& b, const Params& p,
+                        DeviceStream s) const override {
+    maybe_fail();
+    real_.decompress_async(plan, b, p, s);
+  }
+  void reset(int fail_at) {
+    calls_ = 0;
+    fail_at_ = fail_at;
+  }
+
+ private:
+  void maybe_fail() const {
+    if (calls_++ == fail_at_) throw std::runtime_error("launch failed");
+  }
+  const DeviceCodec& real_;
+  mutable int calls_ = 0;
+  int fail_at_;
+};
+
+// The issuing side throws with chunks in flight on every slot: the error propagates, and the
+// pipeline (its drain thread gone, its streams idle) works again afterwards.
+TEST_F(Pipeline, ExceptionWhileChunksAreInFlight) {
+  const DeviceCodec& fl = device_codec("fl");
+  FailingCodec failing(fl, 5);
+  gpu::PipelineOptions o;
+  o.chunk_bytes = 64 << 10;
+  gpu::Pipeline p(failing, defaults(fl), o);
+  const Bytes input = runs(12 * o.chunk_bytes, 4);
+  for (Kinds k : kAllKinds) {
+    SCOPED_TRACE(k.label());
+    failing.reset(5);
+    EXPECT_THROW(compress(p, input, k), std::runtime_error);
+    failing.reset(-1);
+    const Bytes stream = compress(p, input, k);
+    failing.reset(7);
+    EXPECT_THROW(decompress(p, stream, k), std::runtime_error);
+    failing.reset(-1);
+    EXPECT_EQ(decompress(p, stream, k), input);
+  }
+}
+
+}  // namespace
+}  // namespace gcbench
