@@ -28,7 +28,7 @@ static_assert(kWarps == 8, "the warp tree has three levels");
 
 // x^32 (a 4-byte word), then for rows the gap: a row's last word and the other threads'
 // vectors up to the thread's next one.
-struct StepTables {
+struct alignas(16) StepTables {
   crc::MulTable t[2];
 };
 
@@ -65,7 +65,7 @@ __device__ __forceinline__ std::uint32_t mul_global(const crc::MulTable& m, std:
 // Shared memory of a kernel that computes tile CRCs: the step tables it needs (2 for rows, 1
 // for blocked) and the tree's scratch.
 template <int Tables>
-struct CrcSharedOf {
+struct alignas(16) CrcSharedOf {
   crc::MulTable table[Tables];
   std::uint32_t warp_crc[crc_detail::kWarps];
 };
