@@ -4,6 +4,7 @@
 // zeros leave a raw CRC unchanged); the unaligned head and tail bytes are folded in at the
 // end. Tiles a kernel has already computed (fused) are combined first.
 #include <algorithm>
+#include <array>
 
 #include "codecs/common/crc32.cuh"
 #include "codecs/common/crc32_tile.cuh"
@@ -45,28 +46,70 @@ __global__ void __launch_bounds__(kCrcThreads)
   }
 }
 
-// The raw CRC of `count` consecutive tiles of `tile_bytes` each, in thread 0 (the tiles are
-// padded in front to a multiple of the threads). Every thread of the block calls it.
-__device__ u32 combine_tiles(const u32* tiles, u64 count, u64 tile_bytes, u32* scratch) {
+// x^(8 * 2^k) mod P for k < 64: x^(8n) is the product of those of n's set bits.
+constexpr std::array<u32, 64> make_powers() {
+  std::array<u32, 64> p{};
+  p[0] = crc::x8nmodp(1);
+  for (u32 k = 1; k < 64; ++k) p[k] = crc::multmodp(p[k - 1], p[k - 1]);
+  return p;
+}
+__device__ const std::array<u32, 64> kPowers = make_powers();
+
+// x^(8 * bytes) mod P, by a whole warp: each lane multiplies two of the powers, then a
+// butterfly (every lane returns it).
+__device__ u32 x8n_warp(u64 bytes) {
+  constexpr u32 kOne = 1u << 31;  // x^0
+  const u32 lane = threadIdx.x % 32;
+  const u32 lo = (bytes >> lane) & 1 ? kPowers[lane] : kOne;
+  const u32 hi = (bytes >> (lane + 32)) & 1 ? kPowers[lane + 32] : kOne;
+  u32 p = crc::multmodp(lo, hi);
+#pragma unroll
+  for (u32 d = 16; d >= 1; d /= 2) p = crc::multmodp(p, __shfl_xor_sync(0xFFFFFFFFu, p, d));
+  return p;
+}
+
+struct FinalShared {
+  crc::MulTable shift;  // multiplication by x^(8 * the current stride)
+  u32 value[kFinalThreads];
+};
+
+// s.shift = multiplication by x^(8 * bytes), one entry per thread.
+__device__ void build_shift(FinalShared& s, u64 bytes) {
+  static_assert(kFinalThreads == 4 * 256);
+  const u32 m = x8n_warp(bytes);
+  __syncthreads();  // nobody reads the previous table any more
+  const u32 k = threadIdx.x / 256, b = threadIdx.x % 256;
+  s.shift.t[k][b] = crc::multmodp(m, b << (8 * k));
+  __syncthreads();
+}
+
+// The raw CRC of `count` consecutive tiles of `tile_bytes` each (padded in front to a multiple
+// of the threads), in thread 0: Horner's rule with table multiplications, three stages (each
+// thread over its tiles, 32 threads over 32 threads' results, thread 0 over those). Every
+// thread of the block calls it.
+__device__ u32 combine_tiles(const u32* tiles, u64 count, u64 tile_bytes, FinalShared& s) {
+  if (count == 0) return 0;
   const u64 per = (count + kFinalThreads - 1) / kFinalThreads;
   const u64 vpad = per * kFinalThreads - count;
-  const u32 tile_shift = crc::x8nmodp(tile_bytes);
+  build_shift(s, tile_bytes);
   u32 c = 0;
   for (u64 u = threadIdx.x * per; u < (threadIdx.x + 1) * per; ++u) {
-    if (u >= vpad) c = crc::multmodp(tile_shift, c) ^ tiles[u - vpad];
+    if (u >= vpad) c = crc::mul(s.shift.t, c) ^ tiles[u - vpad];
   }
-  scratch[threadIdx.x] = c;
-  __syncthreads();
-  u32 shift = crc::x8nmodp(per * tile_bytes);
-  for (u32 d = 1; d < kFinalThreads; d *= 2) {
-    if ((threadIdx.x & (2 * d - 1)) == 0) {
-      scratch[threadIdx.x] = crc::multmodp(shift, scratch[threadIdx.x]) ^ scratch[threadIdx.x + d];
-    }
-    shift = crc::multmodp(shift, shift);
-    __syncthreads();
+  s.value[threadIdx.x] = c;
+  build_shift(s, per * tile_bytes);
+  if (threadIdx.x < 32) {
+    c = 0;
+    for (u32 j = 0; j < 32; ++j) c = crc::mul(s.shift.t, c) ^ s.value[threadIdx.x * 32 + j];
   }
-  c = count > 0 ? scratch[0] : 0u;
+  build_shift(s, 32 * per * tile_bytes);
+  if (threadIdx.x < 32) s.value[threadIdx.x] = c;
   __syncthreads();
+  if (threadIdx.x == 0) {
+    c = 0;
+    for (u32 j = 0; j < 32; ++j) c = crc::mul(s.shift.t, c) ^ s.value[j];
+  }
+  __syncthreads();  // s is free again
   return c;
 }
 
@@ -96,15 +139,18 @@ Rest rest_of(const u8* data, u64 size) {
 __global__ void __launch_bounds__(kFinalThreads)
     final_kernel(const u32* __restrict__ fused_tiles, FusedCrcTiles fused,
                  const u32* __restrict__ rest_tiles, Rest rest, u64 size, CrcTarget target) {
-  __shared__ u32 scratch[kFinalThreads];
-  const u32 fused_raw = combine_tiles(fused_tiles, fused.count, fused.tile_bytes, scratch);
-  const u32 body_raw = combine_tiles(rest_tiles, rest.tiles, kTile, scratch);
+  __shared__ FinalShared shared;
+  const u32 fused_raw = combine_tiles(fused_tiles, fused.count, fused.tile_bytes, shared);
+  const u32 body_raw = combine_tiles(rest_tiles, rest.tiles, kTile, shared);
+  if (threadIdx.x >= 32) return;
+  const u32 body_shift = x8n_warp(rest.body_bytes);
+  const u32 size_shift = x8n_warp(size);
   if (threadIdx.x != 0) return;
   u32 raw = fused_raw;
   for (u32 i = 0; i < rest.head_bytes; ++i) raw = crc::update_byte(raw, rest.head[i]);
-  raw = crc::shift(raw, rest.body_bytes) ^ body_raw;
+  raw = crc::multmodp(body_shift, raw) ^ body_raw;
   for (u32 i = 0; i < rest.tail_bytes; ++i) raw = crc::update_byte(raw, rest.tail[i]);
-  const u32 crc32 = crc::finish(raw, size);
+  const u32 crc32 = ~(raw ^ crc::multmodp(size_shift, 0xFFFFFFFFu));  // crc::finish
   if (target.out) *target.out = crc32;
   if (target.expected_le) {
     const u8* e = target.expected_le;
