@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # The suite: runs the gcbench driver over a corpus (default Canterbury) and every available
 # codec (GPU ones when a GPU is usable), then the report tool, and ends by printing the GPU vs
-# CPU vs gzip table and where the report is. Builds nothing (see scripts/build.sh).
+# CPU vs gzip table, where the report is, and the harness share of the whole suite (the
+# drivers' timed seconds / the suite's wall seconds; see gcbench --help) with the drivers'
+# peak RSS. Builds nothing (see scripts/build.sh).
+#
+# The main job sweeps each codec axis's default sweep one axis at a time (gcbench's default
+# --sweep axes: the points the report's tables read); pass --sweep product for every
+# combination (the full sweep, several times longer).
 #
 # usage: bench/run_suite.sh [--ci] [--build DIR] [--out DIR] [--fresh] [gcbench flags...]
 #   --ci          CPU sweep on Canterbury and Calgary with zlib and the CPU references
@@ -12,7 +18,7 @@
 # Other flags go to gcbench, e.g. --corpus calgary, --finder hash,z,brute, --work-items 2048.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-start=$(date +%s)
+start=$EPOCHREALTIME
 
 build=build
 out=
@@ -45,19 +51,37 @@ else
 fi
 [[ $fresh == 1 ]] && rm -rf "$out"
 mkdir -p "$out"
+# Each gcbench run appends its timed seconds, wall seconds and peak RSS here.
+harness=$(mktemp)
+trap 'rm -f "$harness"' EXIT
 
 # A failed cell is recorded as an error; the report is still written, and the exit status
 # says so at the end.
 status=0
 echo "== gcbench sweep -> $out"
-"$gcbench" "${sweep[@]}" --out-dir "$out" "${extra[@]}" || status=$?
-# T6's sequential column: LZ77 decompression on one thread (a decompression-only axis).
+"$gcbench" "${sweep[@]}" --out-dir "$out" --harness-file "$harness" "${extra[@]}" || status=$?
+# T6's sequential column: LZ77 decompression on one thread (a decompression-only axis), at
+# the default point the table reads. The first run fetched (or failed to fetch) the corpus.
 if [[ $status -lt 2 ]]; then
   "$gcbench" "${sweep[@]}" --codecs lz77 --device cpu --direction decompress \
-    --decode-mode sequential --out-dir "$out" "${extra[@]}" || status=$?
+    --decode-mode sequential --sweep defaults --no-download --out-dir "$out" \
+    --harness-file "$harness" "${extra[@]}" || status=$?
 fi
 
 echo "== report"
 "$report_tool" --out "$out/report" --print-summary "$out" || status=$?
-echo "== run_suite finished in $(( $(date +%s) - start )) s (results in $out, report $out/report/report.md)"
+wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+# timed seconds of both runs / the suite's wall (the report and the gaps count as harness).
+awk -v wall="$wall" '
+  { for (i = 1; i <= NF; ++i) { split($i, kv, "="); v[kv[1]] = kv[2] }
+    timed += v["timed_s"]; runs_wall += v["wall_s"]; cells += v["cells"]
+    if (v["peak_rss_bytes"] > peak) peak = v["peak_rss_bytes"]
+    if (v["largest_input_bytes"] > largest) largest = v["largest_input_bytes"] }
+  END {
+    printf "== harness share %.1f%%: %.1f s timed of %.1f s wall (%d gcbench runs, %.1f s, %d cells)\n",
+      (wall > 0 ? 100 * timed / wall : 0), timed, wall, NR, runs_wall, cells
+    printf "== peak RSS %.2f GiB (%.0f bytes); bound 3 x largest input (%.1f MB) + 1 GiB = %.2f GiB\n",
+      peak / 2^30, peak, largest / 1e6, (3 * largest + 2^30) / 2^30
+  }' "$harness"
+echo "== run_suite finished in $wall s (results in $out, report $out/report/report.md)"
 exit "$status"

@@ -1,6 +1,7 @@
-// The sweep driver: cell names, flags, axis points, codec selection, cell enumeration, and
-// cells run through Google Benchmark with small fake codecs (good, wrong output, GPU
-// container differing from the CPU reference, GPU reporting no kernel time).
+// The sweep driver: cell names, flags, axis points, codec selection, cell enumeration, the
+// harness share's accounting, and cells run through Google Benchmark with small fake codecs
+// (good, wrong output, GPU container differing from the CPU reference, GPU reporting no
+// kernel time, output changing between calls).
 #include <gtest/gtest.h>
 
 #include <benchmark/benchmark.h>
@@ -12,7 +13,9 @@
 #include "bench/driver/axes.hpp"
 #include "bench/driver/cell_name.hpp"
 #include "bench/driver/cells.hpp"
+#include "bench/driver/entropy_counter.hpp"
 #include "bench/driver/execute.hpp"
+#include "bench/driver/harness.hpp"
 #include "bench/driver/inputs.hpp"
 #include "bench/driver/options.hpp"
 #include "bench/driver/progress.hpp"
@@ -20,7 +23,9 @@
 #include "bench/driver/reporter.hpp"
 #include "bench/driver/run_status.hpp"
 #include "bench/driver/verify.hpp"
+#include "codecs/entropy/entropy.hpp"
 #include "gcbench/errors.hpp"
+#include "gcbench/registry.hpp"
 
 namespace gcbench::driver {
 namespace {
@@ -33,6 +38,7 @@ class FakeCodec final : public Codec {
     std::uint8_t tag = 0x42;
     bool corrupt_decode = false;
     double kernel_s = 1e-6;
+    int change_after = -1;  // >= 0: compress calls after this many write another tag
   };
   FakeCodec(std::string name, Knobs knobs) : knobs_(knobs) {
     info_.name = std::move(name);
@@ -54,18 +60,23 @@ class FakeCodec final : public Codec {
   const CodecInfo& info() const override { return info_; }
   std::uint64_t max_compressed_size(std::uint64_t n, const Params&) const override { return n + 1; }
   Bytes compress(ByteSpan in, const Params&, RunStats* stats) const override {
-    Bytes out(in.size() + 1, knobs_.tag);
+    ++compress_calls;
+    const bool changed = knobs_.change_after >= 0 && compress_calls > knobs_.change_after;
+    Bytes out(in.size() + 1, static_cast<std::uint8_t>(knobs_.tag + (changed ? 1 : 0)));
     std::copy(in.begin(), in.end(), out.begin() + 1);
     if (stats != nullptr && knobs_.device == Device::gpu) stats->kernel_s = knobs_.kernel_s;
     return out;
   }
   Bytes decompress(ByteSpan c, const Params&, RunStats* stats) const override {
+    ++decompress_calls;
     if (c.empty()) throw DecodeError("empty");
     Bytes out(c.begin() + 1, c.end());
     if (knobs_.corrupt_decode && out.size() > 5) out[5] ^= 1;
     if (stats != nullptr && knobs_.device == Device::gpu) stats->kernel_s = knobs_.kernel_s;
     return out;
   }
+
+  mutable int compress_calls = 0, decompress_calls = 0;
 
  private:
   CodecInfo info_;
@@ -128,6 +139,21 @@ TEST(Options, ParsesOwnFlagsAndMapsAxisFlagsGenerically) {
   EXPECT_EQ(axis_flag("work_items"), "--work-items");
 }
 
+TEST(Options, SweepDownloadAndHarnessFile) {
+  const Options defaults = parse_options({});
+  EXPECT_EQ(defaults.sweep, "axes");
+  EXPECT_TRUE(defaults.download);
+  EXPECT_FALSE(defaults.harness_file);
+  const Options o =
+      parse_options({"--sweep=product", "--no-download", "--harness-file", "/tmp/h.txt"});
+  EXPECT_EQ(o.sweep, "product");
+  EXPECT_FALSE(o.download);
+  EXPECT_EQ(o.harness_file, std::filesystem::path("/tmp/h.txt"));
+  EXPECT_THROW(parse_options({"--sweep", "star"}), std::invalid_argument);
+  EXPECT_THROW(parse_options({"--no-download=1"}), std::invalid_argument);
+  EXPECT_THROW(parse_options({"--harness-file="}), std::invalid_argument);
+}
+
 TEST(Options, GpuIterationsArePositive) {
   EXPECT_EQ(parse_options({}).gpu_iterations, 10);
   EXPECT_EQ(parse_options({"--gpu-iterations", "3"}).gpu_iterations, 3);
@@ -145,16 +171,44 @@ TEST(Options, RejectsBadInput) {
 
 TEST(Axes, DefaultSweepKeepsOnlyAcceptedPointsAndGivenValuesAreChecked) {
   FakeCodec codec("fake", {});
-  std::vector<Params> points = param_points(codec.info(), {});
+  std::vector<Params> points = param_points(codec.info(), {}, Sweep::product);
   // element_width 1,2,4 x work_items 1024,1536,2048 (2560.. rejected by this codec).
   ASSERT_EQ(points.size(), 9u);
   EXPECT_EQ(points.front(), (Params{{"element_width", 1}, {"work_items", 1024}}));
   EXPECT_EQ(points.back(), (Params{{"element_width", 4}, {"work_items", 2048}}));
-  points = param_points(codec.info(), {{"work_items", {"7"}}, {"element_width", {"2"}}});
-  ASSERT_EQ(points.size(), 1u);
-  EXPECT_EQ(points[0].at("work_items"), 7);
-  EXPECT_THROW(param_points(codec.info(), {{"element_width", {"3"}}}), ParamError);
-  EXPECT_THROW(param_points(codec.info(), {{"work_items", {"5120"}}}), ParamError);
+  for (Sweep sweep : {Sweep::axes, Sweep::product, Sweep::defaults}) {
+    points = param_points(codec.info(), {{"work_items", {"7"}}, {"element_width", {"2"}}}, sweep);
+    ASSERT_EQ(points.size(), 1u);
+    EXPECT_EQ(points[0].at("work_items"), 7);
+  }
+  EXPECT_THROW(param_points(codec.info(), {{"element_width", {"3"}}}, Sweep::axes), ParamError);
+  EXPECT_THROW(param_points(codec.info(), {{"work_items", {"5120"}}}, Sweep::axes), ParamError);
+}
+
+TEST(Axes, SweepsVaryOneAxisAtATimeAllAxesOrNone) {
+  FakeCodec codec("fake", {});
+  using P = Params;
+  // One axis at a time: the default point, then each axis's other values.
+  EXPECT_EQ(param_points(codec.info(), {}, Sweep::axes),
+            (std::vector<P>{{{"element_width", 1}, {"work_items", 1024}},
+                            {{"element_width", 2}, {"work_items", 1024}},
+                            {{"element_width", 4}, {"work_items", 1024}},
+                            {{"element_width", 1}, {"work_items", 1536}},
+                            {{"element_width", 1}, {"work_items", 2048}}}));
+  EXPECT_EQ(param_points(codec.info(), {}, Sweep::defaults),
+            (std::vector<P>{{{"element_width", 1}, {"work_items", 1024}}}));
+  // Given axes take every combination of their values; the rest as the sweep says.
+  const AxisValues given{{"element_width", {"2", "4"}}};
+  EXPECT_EQ(param_points(codec.info(), given, Sweep::axes),
+            (std::vector<P>{{{"element_width", 2}, {"work_items", 1024}},
+                            {{"element_width", 2}, {"work_items", 1536}},
+                            {{"element_width", 2}, {"work_items", 2048}},
+                            {{"element_width", 4}, {"work_items", 1024}},
+                            {{"element_width", 4}, {"work_items", 1536}},
+                            {{"element_width", 4}, {"work_items", 2048}}}));
+  EXPECT_EQ(param_points(codec.info(), given, Sweep::defaults).size(), 2u);
+  EXPECT_EQ(parse_sweep("product"), Sweep::product);
+  EXPECT_THROW(parse_sweep("all"), std::invalid_argument);
 }
 
 TEST(Cells, SelectsByNameAndGroupAndDevice) {
@@ -174,6 +228,7 @@ TEST(Cells, EnumeratesEveryPointWithCpuBeforeGpuAndReferences) {
   FakeCodec gpu("a", {.device = Device::gpu}), cpu("a", {});
   std::vector<const Codec*> all{&gpu, &cpu};
   Options o;
+  o.sweep = "product";
   o.axis_values = {{"work_items", {"1024", "2048"}}};
   std::vector<CellSpec> cells = enumerate_cells(all, all, two_inputs(), o);
   // 2 files x 2 devices x (3 widths x 2 work-item counts) x 2 directions
@@ -186,6 +241,10 @@ TEST(Cells, EnumeratesEveryPointWithCpuBeforeGpuAndReferences) {
   EXPECT_EQ(cells[24].id.file, "b.bin");
   o.direction = "decompress";
   EXPECT_EQ(enumerate_cells({&cpu}, all, two_inputs(), o).size(), 2u * 6);
+  o.sweep = "axes";  // the widths one at a time: 1, 2, 4 at the given work-item counts
+  EXPECT_EQ(enumerate_cells({&cpu}, all, two_inputs(), o).size(), 2u * 6);
+  o.sweep = "defaults";
+  EXPECT_EQ(enumerate_cells({&cpu}, all, two_inputs(), o).size(), 2u * 2);
 }
 
 TEST(Verify, NamesTheFirstDifferingByte) {
@@ -234,6 +293,95 @@ TEST(Progress, EstimatesFromInputBytes) {
   EXPECT_EQ(format_duration(65), "1m05s");
 }
 
+TEST(EntropyCounter, CodesEachDistinctLz77ContainerAndNothingElse) {
+  const Codec* lz77 = nullptr;
+  for (const CodecPtr& c : registry()) {
+    if (c->info().name == "lz77" && c->info().device == Device::cpu) lz77 = c.get();
+  }
+  ASSERT_NE(lz77, nullptr);
+  Bytes input(20000);
+  for (std::size_t i = 0; i < input.size(); ++i)
+    input[i] = static_cast<std::uint8_t>(i % 251 ^ i / 97);
+  const Params params = resolve_params(lz77->info().axes, {});
+  const Bytes a = lz77->compress(input, params);
+  input[123] ^= 0x55;
+  const Bytes b = lz77->compress(input, params);
+  ASSERT_NE(a, b);
+  // Asked again (the memo) or for other bytes of the same size: the coder's own answer.
+  for (const Bytes* c : {&a, &b, &a, &b}) {
+    EXPECT_EQ(entropy_bytes(*c), entropy::lz77_entropy_size(*c));
+  }
+  FakeCodec other("x", {});
+  EXPECT_EQ(entropy_bytes(other.compress(input, {}, nullptr)), std::nullopt);
+}
+
+benchmark::BenchmarkReporter::Run fake_run(const std::string& name, double accumulated_s) {
+  benchmark::BenchmarkReporter::Run r;
+  r.run_name.function_name = name;
+  r.iterations = 4;
+  r.real_accumulated_time = accumulated_s;
+  return r;
+}
+
+TEST(Harness, TimedSecondsAreTheReportedIterationsPlusEndToEndRunsOnce) {
+  using Run = benchmark::BenchmarkReporter::Run;
+  const std::string cpu = "fl/cpu/compress/c/f/element_width:1";
+  const std::string gpu = "fl/gpu/decompress/c/f/element_width:1";
+  Run plain = fake_run(cpu, 0.5);
+  EXPECT_DOUBLE_EQ(HarnessTally::timed_seconds(plain, true), 0.5);
+  Run with_e2e = fake_run(gpu, 0.25);
+  with_e2e.counters["e2e_timed_s"] = benchmark::Counter(2.0);
+  EXPECT_DOUBLE_EQ(HarnessTally::timed_seconds(with_e2e, true), 2.25);
+  EXPECT_DOUBLE_EQ(HarnessTally::timed_seconds(with_e2e, false), 0.25);
+  Run aggregate = fake_run(cpu, 9);
+  aggregate.run_type = Run::RT_Aggregate;
+  EXPECT_DOUBLE_EQ(HarnessTally::timed_seconds(aggregate, true), 0);
+
+  HarnessTally tally;
+  tally.add({plain}, 2.0);
+  // Two repetitions of one GPU cell, then their aggregate: its end-to-end runs count once.
+  Run second = with_e2e;
+  second.repetition_index = 1;
+  tally.add({with_e2e, second}, 3.0);
+  tally.add({aggregate}, 0.0);
+  EXPECT_EQ(tally.cells(), 2);
+  EXPECT_DOUBLE_EQ(tally.timed_s(), 0.5 + 2.25 + 0.25);
+  EXPECT_DOUBLE_EQ(tally.cells_wall_s(), 5.0);
+  ASSERT_EQ(tally.groups().size(), 2u);
+  const HarnessGroup& g = tally.groups().at("fl/gpu/decompress");
+  EXPECT_EQ(g.cells, 1);
+  EXPECT_DOUBLE_EQ(g.wall_s, 3.0);
+  EXPECT_DOUBLE_EQ(g.timed_s, 2.5);
+}
+
+TEST(Harness, SummaryStatesShareWallAndMemoryBound) {
+  HarnessSummary s;
+  s.wall_s = 200;
+  s.timed_s = 50;
+  s.setup_s = 12.5;
+  s.cells = 7;
+  s.peak_rss_bytes = std::uint64_t{3} << 29;  // 1.5 GiB
+  s.largest_input_bytes = 100'000'000;
+  EXPECT_DOUBLE_EQ(s.share(), 0.25);
+  const std::string text = format_summary(s, {{"lz77/gpu/compress", {3, 120, 30}}});
+  EXPECT_NE(text.find("harness share 25.0%: 50.0 s timed of 200.0 s wall, 7 cells (12.5 s "
+                      "before the first cell)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("peak RSS 1.50 GiB"), std::string::npos) << text;
+  EXPECT_NE(text.find("3 x largest input (100.0 MB) + 1 GiB = 1.28 GiB"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("lz77/gpu/compress"), std::string::npos) << text;
+  EXPECT_NE(text.find("25.0%\n"), std::string::npos) << text;
+  EXPECT_EQ(harness_line(s),
+            "timed_s=50.000 wall_s=200.000 setup_s=12.500 cells=7 peak_rss_bytes=1610612736 "
+            "largest_input_bytes=100000000");
+  const auto context = harness_context(s);
+  ASSERT_FALSE(context.empty());
+  EXPECT_EQ(context[0], (std::pair<std::string, std::string>{"peak_rss_bytes", "1610612736"}));
+  EXPECT_GT(peak_rss_bytes(), 0u);
+}
+
 // Captures what Google Benchmark reports.
 class Capture : public benchmark::BenchmarkReporter {
  public:
@@ -257,8 +405,9 @@ class DriverRun : public ::testing::Test {
   // Runs every cell of `selected` over the inputs, at one point, compress and decompress.
   template <typename Reporter>
   void run(const std::vector<const Codec*>& selected, const std::vector<const Codec*>& all,
-           Reporter& reporter) {
+           Reporter& reporter, const std::string& direction = "all") {
     Options o;
+    o.direction = direction;
     o.axis_values = {{"work_items", {"1024"}}, {"element_width", {"2"}}};
     cells_ = enumerate_cells(selected, all, inputs_, o);
     for (const CellSpec& cell : cells_) {
@@ -287,6 +436,43 @@ TEST_F(DriverRun, GoodCellsReportVerifiedCounters) {
     EXPECT_EQ(r.counters.count("entropy_bytes"), 0u);  // not an LZ77 container
   }
   EXPECT_EQ(cap.got[0].counters.at("input_bytes").value, 1000);
+}
+
+TEST_F(DriverRun, VerifiesOncePerCellAndComparesEveryTimedOutput) {
+  FakeCodec cpu("a", {});
+  Capture cap;
+  run({&cpu}, {&cpu}, cap, "compress");
+  ASSERT_EQ(cap.got.size(), 2u);
+  // Google Benchmark runs each cell's body once per trial (1, 10, 100... iterations until the
+  // min time): the container is decoded once per cell all the same, the untimed call's.
+  std::int64_t reported = 0;
+  for (const auto& r : cap.got) {
+    EXPECT_FALSE(run_failed(r)) << run_message(r);
+    reported += r.iterations;
+  }
+  EXPECT_GT(cpu.compress_calls, reported + 2);  // trial runs, and one untimed call per cell
+  EXPECT_EQ(cpu.decompress_calls, 2);
+
+  benchmark::ClearRegisteredBenchmarks();
+  // From the second trial on, other bytes: they round-trip, so they are verified in full
+  // (one more decode) and pass; a GPU cell's must still equal the CPU reference's.
+  FakeCodec changing("b", {.change_after = 3});
+  Capture ok;
+  run({&changing}, {&changing}, ok, "compress");
+  ASSERT_EQ(ok.got.size(), 2u);
+  for (const auto& r : ok.got) EXPECT_FALSE(run_failed(r)) << run_message(r);
+  EXPECT_EQ(changing.decompress_calls, 2 + 1);  // a.bin's changed output; b.bin's all alike
+
+  benchmark::ClearRegisteredBenchmarks();
+  FakeCodec cpu_b("c", {}), gpu_b("c", {.device = Device::gpu, .change_after = 3});
+  Capture bad;
+  run({&gpu_b}, {&cpu_b, &gpu_b}, bad, "compress");
+  ASSERT_EQ(bad.got.size(), 2u);
+  EXPECT_TRUE(run_failed(bad.got[0]));
+  EXPECT_NE(
+      run_message(bad.got[0]).find("GPU container differs from the CPU reference's container"),
+      std::string::npos)
+      << run_message(bad.got[0]);
 }
 
 TEST_F(DriverRun, WrongOutputIsAnErrorNamingTheOffset) {
@@ -344,13 +530,21 @@ TEST_F(DriverRun, RecorderWritesOneJsonPerFileAndResumes) {
     SweepReporter reporter(std::nullopt, &recorder);
     run({&good, &bad}, {&good, &bad}, reporter);
     EXPECT_TRUE(reporter.any_error());
+    // Every cell is tallied, failed ones with their wall time but no timed seconds.
+    EXPECT_EQ(reporter.tally().cells(), 8);
+    EXPECT_GT(reporter.tally().timed_s(), 0);
+    EXPECT_GE(reporter.tally().cells_wall_s(), reporter.tally().timed_s());
+    EXPECT_EQ(reporter.tally().groups().at("b/cpu/compress").timed_s, 0);
+    EXPECT_TRUE(reporter.cells_began().has_value());
+    recorder.add_context({{"peak_rss_bytes", "123"}});
   }
   ASSERT_TRUE(std::filesystem::exists(dir / "test" / "a.bin.json"));
   ASSERT_TRUE(std::filesystem::exists(dir / "test" / "b.bin.json"));
   std::ifstream in(dir / "test" / "a.bin.json");
   auto doc = nlohmann::json::parse(in);
   EXPECT_TRUE(doc["context"].contains("host_name"));
-  EXPECT_EQ(doc["benchmarks"].size(), 4u);  // a and b, compress and decompress
+  EXPECT_EQ(doc["context"]["peak_rss_bytes"], "123");  // added at the run's end
+  EXPECT_EQ(doc["benchmarks"].size(), 4u);             // a and b, compress and decompress
 
   Recorder again(dir);
   // Good cells are recorded; failed ones are not, so that a rerun retries them.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "gcbench/errors.hpp"
 
@@ -42,8 +43,18 @@ std::string describe_default_sweeps() {
   return text;
 }
 
-std::vector<Params> param_points(const CodecInfo& info, const AxisValues& given) {
+Sweep parse_sweep(const std::string& text) {
+  if (text == "axes") return Sweep::axes;
+  if (text == "product") return Sweep::product;
+  if (text == "defaults") return Sweep::defaults;
+  throw std::invalid_argument("--sweep must be one of axes|product|defaults, not '" + text + "'");
+}
+
+std::vector<Params> param_points(const CodecInfo& info, const AxisValues& given, Sweep sweep) {
+  // Per axis, the values it takes in the product; an axis not given is swept in the product
+  // only with Sweep::product, else held at its default here and varied alone below.
   std::vector<Params> points{Params{}};
+  std::vector<const AxisSpec*> alone;
   for (const AxisSpec& axis : info.axes) {
     std::vector<std::int64_t> values;
     if (auto it = given.find(axis.name); it != given.end()) {
@@ -54,8 +65,11 @@ std::vector<Params> param_points(const CodecInfo& info, const AxisValues& given)
           throw ParamError(info.name + " (" + to_string(info.device) + "): " + e.what());
         }
       }
-    } else {
+    } else if (sweep == Sweep::product) {
       values = default_points(axis);
+    } else {
+      values = {axis.default_value};
+      if (sweep == Sweep::axes) alone.push_back(&axis);
     }
     std::vector<Params> next;
     for (const Params& p : points) {
@@ -67,7 +81,20 @@ std::vector<Params> param_points(const CodecInfo& info, const AxisValues& given)
     }
     points = std::move(next);
   }
-  return points;
+  if (alone.empty()) return points;
+  std::vector<Params> out;
+  for (const Params& p : points) {
+    out.push_back(p);
+    for (const AxisSpec* axis : alone) {
+      for (std::int64_t v : default_points(*axis)) {
+        if (v == axis->default_value) continue;
+        Params q = p;
+        q[axis->name] = v;
+        out.push_back(std::move(q));
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace gcbench::driver

@@ -1,6 +1,7 @@
 #pragma once
 // Which values of each codec axis a sweep visits: the ones given on the command line, or the
-// driver's short default sweep.
+// driver's short default sweeps, visited one axis at a time (the main job) or in every
+// combination.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -19,8 +20,24 @@ std::vector<std::int64_t> default_points(const AxisSpec& axis);
 // One line per axis that has a default sweep wider than its default, for --help.
 std::string describe_default_sweeps();
 
-// The parameter points of one codec: the product over its axes, in axis order. Given values
-// are parsed with the axis's own parser; one it rejects throws ParamError naming the codec.
-std::vector<Params> param_points(const CodecInfo& info, const AxisValues& given);
+// How the axes that are not given on the command line are visited.
+enum class Sweep {
+  // Each axis's default sweep on its own, every other such axis at its default: the points the
+  // report's tables read (they vary one axis at a time). The default, and the main job's.
+  axes,
+  // Every combination of the default sweeps (e.g. fl: 3 element widths x 3 frame sizes).
+  product,
+  // Every such axis at its default only.
+  defaults,
+};
+
+// "axes" | "product" | "defaults"; throws std::invalid_argument otherwise.
+Sweep parse_sweep(const std::string& text);
+
+// The parameter points of one codec. Given axes take every combination of the values given
+// (parsed with the axis's own parser; one it rejects throws ParamError naming the codec); the
+// others are visited as `sweep` says. Points come in axis order, the default point of the
+// axes not given first.
+std::vector<Params> param_points(const CodecInfo& info, const AxisValues& given, Sweep sweep);
 
 }  // namespace gcbench::driver

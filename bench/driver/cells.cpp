@@ -92,6 +92,7 @@ std::vector<CellSpec> enumerate_cells(const std::vector<const Codec*>& selected,
   if (options.direction != "decompress") directions.push_back(Direction::compress);
   if (options.direction != "compress") directions.push_back(Direction::decompress);
 
+  const Sweep sweep = parse_sweep(options.sweep);
   std::vector<CellSpec> cells;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     for (const Codec* codec : ordered) {
@@ -103,7 +104,7 @@ std::vector<CellSpec> enumerate_cells(const std::vector<const Codec*>& selected,
         });
         if (it != all.end()) reference = *it;
       }
-      for (const Params& point : param_points(info, options.axis_values)) {
+      for (const Params& point : param_points(info, options.axis_values, sweep)) {
         Params resolved = resolve_params(info.axes, point);
         for (Direction dir : directions) {
           CellSpec cell{

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <list>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,7 +27,16 @@ class Workspace {
   const Bytes& input(std::size_t index);
   // The container of `codec` at `params` for the current input, compressed on a miss.
   const Bytes& container(const Codec& codec, const Params& params);
-  void remember(const Codec& codec, const Params& params, const Bytes& container);
+  // The kept container when a cell has verified it in full (remember(..., true)), else
+  // nullptr; nothing is compressed.
+  const Bytes* verified(const Codec& codec, const Params& params);
+  void remember(const Codec& codec, const Params& params, Bytes container,
+                bool is_verified = false);
+
+  // True on the first call for `cell` in this process, false after. Google Benchmark calls a
+  // cell's body once per trial run and repetition; the once-per-cell work (the untimed call
+  // that warms up and is verified in full) keys on this.
+  bool first_call(const std::string& cell) { return called_.insert(cell).second; }
 
   // Where GPU cells with a device API run (null: through the host API, as other GPU cells).
   void set_device_cells(DeviceCells* cells) { device_cells_ = cells; }
@@ -39,7 +49,15 @@ class Workspace {
   const std::vector<InputFile>& inputs_;
   std::optional<std::size_t> loaded_;
   Bytes input_;
-  std::list<std::pair<std::string, Bytes>> containers_;  // most recent first
+  struct Kept {
+    std::string key;
+    Bytes container;
+    bool verified = false;
+  };
+  Kept* find(const Codec& codec, const Params& params);  // moved to the front when found
+
+  std::list<Kept> containers_;  // most recent first
+  std::set<std::string> called_;
   DeviceCells* device_cells_ = nullptr;
 };
 

@@ -41,6 +41,16 @@ gcbench flags (--flag=value or --flag value; lists are comma-separated):
   --direction D       compress | decompress | all (default)
   --out-dir DIR       one JSON per corpus file (DIR/<corpus>/<file>.json, Google Benchmark
                       format), written after every cell; a rerun skips recorded cells
+  --sweep MODE        which points of the default axis sweeps (below) a codec visits; axes
+                      given as flags always take every combination of their given values:
+                        axes (default; the main job): each default sweep on its own, the
+                          other axes at their defaults - every point the report's tables read
+                        product: every combination of the default sweeps (the full sweep,
+                          e.g. fl: 3 element widths x 3 frame sizes = 9 points, not 5)
+                        defaults: each codec at its default point only
+  --no-download       corpus files in no mirror or cache are reported missing, not downloaded
+  --harness-file FILE append this run's harness figures to FILE as one line of key=value
+                      (timed_s, wall_s, setup_s, cells, peak_rss_bytes, largest_input_bytes)
   --list              print the codecs with their axes and defaults, and exit
   --no-progress       no "cell k of N" lines on stderr
   --gpu-iterations N  timed calls per GPU cell of a codec without a device API (nvCOMP;
@@ -64,14 +74,27 @@ Axis flags of the registered codecs:
   for (const auto& [axis, names] : owners) {
     out << fmt::format("  {} LIST  {} [{}]\n", axis_flag(axis), help[axis], fmt::join(names, ","));
   }
-  out << R"(Without an axis flag a sweep visits the axis's default, and for these axes also:
+  out << R"(Without an axis flag a sweep visits the axis's default, and for these axes also
+(one at a time, or in every combination with --sweep product):
 )" << describe_default_sweeps()
       << R"(
 Timing: CPU cells report wall time; GPU cells report the kernel time from CUDA events as
 manual time. Counters: input_bytes, compressed_bytes, ratio (input/compressed), verified,
 e2e_s (wall time per call), kernel_s and transfer_s (GPU), entropy_bytes (LZ77, SPEC 1.4).
-gcbench sets --benchmark_min_time=0.02)" GCBENCH_BENCHMARK_MIN_TIME_SUFFIX R"( and
---benchmark_min_warmup_time=0.01 unless given.
+Each cell makes one untimed call first: it warms up, and its output is verified in full
+(GPU cells with a device API: the device call, then the end-to-end path once). CPU cells
+also compare the output of their timed calls with the verified bytes. No warm-up time
+(the untimed call is the warm-up), and --benchmark_min_time=0.02)" GCBENCH_BENCHMARK_MIN_TIME_SUFFIX
+         R"( unless given.
+
+At its end a run prints its harness share, timed seconds / wall seconds, per codec, device
+and direction too, and its peak RSS (also recorded in the results' context as
+peak_rss_bytes, harness_timed_s, harness_wall_s). Timed seconds: for every cell, the
+seconds inside the timed regions whose measurements it reports - the iterations Google
+Benchmark reports (CPU: wall time; GPU: kernel time from CUDA events), plus its end-to-end
+runs where it reports their sum (counter e2e_timed_s). Warm-up calls, the trial runs Google
+Benchmark discards while it picks an iteration count, set-up, verification, corpus fetching
+and the GPU probe are not timed. Wall seconds: the whole run, start to results written.
 
 Google Benchmark flags (filtering, repetitions, JSON output) work as usual; the console
 always shows the table (--benchmark_out=FILE --benchmark_out_format=json|csv for files):

@@ -34,9 +34,10 @@ InputFile synthetic_input(const std::string& spec_text) {
 
 // concat:<corpus>: one input, the corpus's available files back to back in manifest order,
 // named after how many of them it holds (a missing file shrinks it, and the name says so).
-InputFile concatenated_input(const corpora::Manifest& manifest, const std::string& spec_text) {
+InputFile concatenated_input(const corpora::Manifest& manifest, const std::string& spec_text,
+                             const corpora::FetchOptions& fetch_options) {
   const std::string corpus = spec_text.substr(kConcatPrefix.size());
-  corpora::FetchResult fetched = corpora::fetch(manifest, corpus, corpora::default_fetch_options());
+  corpora::FetchResult fetched = corpora::fetch(manifest, corpus, fetch_options);
   std::vector<std::filesystem::path> paths;
   std::uint64_t size = 0;
   for (const corpora::LocalFile& f : fetched.present) {
@@ -74,9 +75,11 @@ std::uint64_t parse_size(const std::string& text) {
   return value * scale;
 }
 
-Inputs gather_inputs(const std::vector<std::string>& corpora,
-                     const std::vector<std::string>& files) {
+Inputs gather_inputs(const std::vector<std::string>& corpora, const std::vector<std::string>& files,
+                     bool download) {
   Inputs inputs;
+  corpora::FetchOptions fetch_options = corpora::default_fetch_options();
+  fetch_options.allow_download = download;
   std::optional<corpora::Manifest> manifest;
   for (const std::string& corpus : corpora) {
     if (corpus.starts_with(kSyntheticPrefix)) {
@@ -88,11 +91,10 @@ Inputs gather_inputs(const std::vector<std::string>& corpora,
       inputs.manifest_digest = manifest->digest;
     }
     if (corpus.starts_with(kConcatPrefix)) {
-      inputs.present.push_back(concatenated_input(*manifest, corpus));
+      inputs.present.push_back(concatenated_input(*manifest, corpus, fetch_options));
       continue;
     }
-    corpora::FetchResult fetched =
-        corpora::fetch(*manifest, corpus, corpora::default_fetch_options());
+    corpora::FetchResult fetched = corpora::fetch(*manifest, corpus, fetch_options);
     for (const corpora::LocalFile& f : fetched.present) {
       inputs.present.push_back(InputFile{f.entry.corpus, f.entry.name,
                                          std::filesystem::file_size(f.path),

@@ -31,9 +31,11 @@ struct Inputs {
 };
 
 // `files` (when not empty) keeps only those names; a name found in no chosen corpus throws
-// std::invalid_argument, as does an unknown corpus.
-Inputs gather_inputs(const std::vector<std::string>& corpora,
-                     const std::vector<std::string>& files);
+// std::invalid_argument, as does an unknown corpus. Without `download`, a file in no mirror
+// or cache is missing rather than downloaded (a second sweep of the same corpus need not
+// wait for downloads the first one could not make).
+Inputs gather_inputs(const std::vector<std::string>& corpora, const std::vector<std::string>& files,
+                     bool download = true);
 
 // "64MiB" -> 67108864; plain numbers are bytes. Throws std::invalid_argument.
 std::uint64_t parse_size(const std::string& text);

@@ -1,6 +1,9 @@
 // gcbench: the sweep driver. Google Benchmark takes its flags first; the rest are gcbench's.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -15,6 +18,7 @@
 #include "bench/driver/device_cells.hpp"
 #endif
 #include "bench/driver/execute.hpp"
+#include "bench/driver/harness.hpp"
 #include "bench/driver/help.hpp"
 #include "bench/driver/reporter.hpp"
 #include "gcbench/device_codec.hpp"
@@ -33,11 +37,11 @@ void help_printer() {
   print_help(std::cout, registered_codecs());
 }
 
-// gcbench's defaults for Google Benchmark flags go first, so the user's own win.
+// gcbench's defaults for Google Benchmark flags go first, so the user's own win. No warm-up
+// time: every cell makes one untimed call of its own before timing (see execute.cpp).
 std::vector<char*> with_defaults(int argc, char** argv) {
   static std::string min_time = "--benchmark_min_time=0.02" GCBENCH_BENCHMARK_MIN_TIME_SUFFIX;
-  static std::string warmup = "--benchmark_min_warmup_time=0.01";
-  std::vector<char*> args{argv[0], min_time.data(), warmup.data()};
+  std::vector<char*> args{argv[0], min_time.data()};
   args.insert(args.end(), argv + 1, argv + argc);
   return args;
 }
@@ -51,7 +55,25 @@ bool filter_accepts(const std::string& filter, const std::string& name) {
   return std::regex_search(name, re) != negative;
 }
 
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// Prints the run's harness share and peak RSS, and appends them to --harness-file.
+void report_harness(const HarnessSummary& summary,
+                    const std::map<std::string, HarnessGroup>& groups, const Options& options) {
+  std::cerr << format_summary(summary, groups);
+  if (options.harness_file) {
+    std::ofstream out(*options.harness_file, std::ios::app);
+    out << harness_line(summary) << "\n";
+    if (!out) std::cerr << "[gcbench] cannot write " << options.harness_file->string() << "\n";
+  }
+}
+
 int run(int argc, char** argv) {
+  const Clock::time_point start = Clock::now();
   std::vector<char*> args = with_defaults(argc, argv);
   int count = static_cast<int>(args.size());
   benchmark::Initialize(&count, args.data(), help_printer);
@@ -75,7 +97,7 @@ int run(int argc, char** argv) {
     }
   }
 
-  const Inputs inputs = gather_inputs(options.corpora, options.files);
+  const Inputs inputs = gather_inputs(options.corpora, options.files, options.download);
   for (const MissingInput& m : inputs.missing) {
     std::cerr << "[gcbench] " << m.corpus << "/" << m.name << " not available: " << m.reason
               << "\n";
@@ -94,6 +116,10 @@ int run(int argc, char** argv) {
   }
   if (cells.empty()) {
     std::cerr << "[gcbench] no cells to run\n";
+    HarnessSummary summary;
+    summary.wall_s = summary.setup_s = seconds_since(start);
+    summary.peak_rss_bytes = peak_rss_bytes();
+    report_harness(summary, {}, options);
     return recorder ? 0 : 2;
   }
 
@@ -112,6 +138,7 @@ int run(int argc, char** argv) {
   }
 #endif
   std::map<std::string, double> weights;
+  std::uint64_t largest_input = 0;
   const std::string filter = benchmark::GetBenchmarkFilter();
   for (const CellSpec& cell : cells) {
     auto* b = benchmark::RegisterBenchmark(
@@ -127,6 +154,7 @@ int run(int argc, char** argv) {
     }
     if (filter_accepts(filter, cell.name)) {
       weights[cell.name] = static_cast<double>(inputs.present[cell.input].size);
+      largest_input = std::max(largest_input, inputs.present[cell.input].size);
     }
   }
 
@@ -135,6 +163,18 @@ int run(int argc, char** argv) {
   SweepReporter reporter(std::move(progress), recorder.get());
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
+
+  HarnessSummary summary;
+  summary.timed_s = reporter.tally().timed_s();
+  summary.cells = reporter.tally().cells();
+  if (auto began = reporter.cells_began()) {
+    summary.setup_s = std::chrono::duration<double>(*began - start).count();
+  }
+  summary.peak_rss_bytes = peak_rss_bytes();
+  summary.largest_input_bytes = largest_input;
+  summary.wall_s = seconds_since(start);  // the final rewrite of the results below: ~ms
+  if (recorder) recorder->add_context(harness_context(summary));
+  report_harness(summary, reporter.tally().groups(), options);
   if (reporter.any_error()) {
     std::cerr << "[gcbench] some cells failed (see their error above)\n";
     return 1;

@@ -68,12 +68,14 @@ Options parse_options(const std::vector<std::string>& args) {
       value = name.substr(eq + 1);
       name.resize(eq);
     }
-    if (name == "list" || name == "no-progress") {
+    if (name == "list" || name == "no-progress" || name == "no-download") {
       if (value) throw std::invalid_argument("--" + name + " takes no value");
       if (name == "list")
         o.list = true;
-      else
+      else if (name == "no-progress")
         o.progress = false;
+      else
+        o.download = false;
       continue;
     }
     if (!value) {
@@ -93,6 +95,12 @@ Options parse_options(const std::vector<std::string>& args) {
     } else if (name == "direction") {
       check_choice(flag, *value, {"compress", "decompress", "all"});
       o.direction = *value;
+    } else if (name == "sweep") {
+      check_choice(flag, *value, {"axes", "product", "defaults"});
+      o.sweep = *value;
+    } else if (name == "harness-file") {
+      if (value->empty()) throw std::invalid_argument("--harness-file needs a file name");
+      o.harness_file = *value;
     } else if (name == "out-dir") {
       if (value->empty()) throw std::invalid_argument("--out-dir needs a directory");
       o.out_dir = *value;

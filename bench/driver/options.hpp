@@ -18,6 +18,12 @@ struct Options {
   // Axis name (dashes turned into underscores) -> the values given, as typed.
   std::map<std::string, std::vector<std::string>> axis_values;
   std::optional<std::filesystem::path> out_dir;  // one JSON per corpus file, resumable
+  // Which points of the axes' default sweeps a codec visits (see axes.hpp): axes, product,
+  // defaults. Axes given as flags always take exactly the values given.
+  std::string sweep = "axes";
+  bool download = true;  // false: corpus files in no mirror or cache are missing, not fetched
+  // Appends one line with the run's harness figures (harness.hpp) when set.
+  std::optional<std::filesystem::path> harness_file;
   // GPU cells time only their kernels (manual time), far shorter than a call's wall time, so
   // Google Benchmark's min-time rule would run thousands of calls: they run this many instead.
   // GPU codecs with a device API time their device calls alone, adaptively; these settings

@@ -61,16 +61,28 @@ void Recorder::record(const benchmark::BenchmarkReporter::Context& context,
     if (all.is_null()) all = json::array();
     for (json& b : doc["benchmarks"]) all.push_back(std::move(b));
     doc["benchmarks"] = all;
-    fs::create_directories(path.parent_path());
-    fs::path tmp = path;
-    tmp += ".tmp";
-    {
-      std::ofstream out(tmp, std::ios::trunc);
-      out << doc.dump(2) << "\n";
-      if (!out) throw std::runtime_error("cannot write " + tmp.string());
-    }
-    fs::rename(tmp, path);  // atomic: a kill leaves the previous complete file
+    contexts_[path] = doc["context"];
+    write(path, doc);
   }
+}
+
+void Recorder::add_context(const std::vector<std::pair<std::string, std::string>>& entries) {
+  for (auto& [path, context] : contexts_) {
+    for (const auto& [key, value] : entries) context[key] = value;
+    write(path, json{{"context", context}, {"benchmarks", benchmarks_.at(path)}});
+  }
+}
+
+void Recorder::write(const fs::path& path, const json& doc) const {
+  fs::create_directories(path.parent_path());
+  fs::path tmp = path;
+  tmp += ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << doc.dump(2) << "\n";
+    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  fs::rename(tmp, path);  // atomic: a kill leaves the previous complete file
 }
 
 }  // namespace gcbench::driver

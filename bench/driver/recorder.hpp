@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -28,12 +29,19 @@ class Recorder {
   void record(const benchmark::BenchmarkReporter::Context& context,
               const std::vector<benchmark::BenchmarkReporter::Run>& runs);
 
+  // Adds `entries` to the context of every file this run has written, and rewrites them: what
+  // the run knows only at its end (its peak RSS, its harness share).
+  void add_context(const std::vector<std::pair<std::string, std::string>>& entries);
+
   std::filesystem::path file_for(const std::string& cell_name) const;
 
  private:
+  void write(const std::filesystem::path& path, const nlohmann::json& doc) const;
+
   std::filesystem::path dir_;
   std::set<std::string> recorded_;
   std::map<std::filesystem::path, nlohmann::json> benchmarks_;  // per file: kept entries
+  std::map<std::filesystem::path, nlohmann::json> contexts_;    // per file written: its context
 };
 
 // Google Benchmark's own JSON for `runs`: {"context": ..., "benchmarks": [...]}.

@@ -15,6 +15,8 @@ SweepReporter::SweepReporter(std::optional<Progress> progress, Recorder* recorde
       recorder_(recorder) {}
 
 bool SweepReporter::ReportContext(const Context& context) {
+  last_ = std::chrono::steady_clock::now();
+  if (!began_) began_ = last_;
   context_.emplace(context);
   return console_.ReportContext(context);
 }
@@ -26,6 +28,10 @@ void SweepReporter::ReportRuns(const std::vector<Run>& runs) {
     any_error_ = any_error_ || run_failed(run);
     if (progress_) progress_->cell_done(run.run_name.function_name);
   }
+  // The cell's wall time includes reporting and recording it.
+  const auto now = std::chrono::steady_clock::now();
+  tally_.add(runs, std::chrono::duration<double>(now - last_).count());
+  last_ = now;
 }
 
 void SweepReporter::Finalize() {

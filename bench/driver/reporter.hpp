@@ -1,11 +1,14 @@
 #pragma once
-// The display reporter of a sweep: Google Benchmark's console table, plus progress lines and,
-// with --out-dir, the per-file JSON recorder.
+// The display reporter of a sweep: Google Benchmark's console table, plus progress lines, the
+// harness tally (wall and timed seconds per cell) and, with --out-dir, the per-file JSON
+// recorder.
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <optional>
 #include <vector>
 
+#include "bench/driver/harness.hpp"
 #include "bench/driver/progress.hpp"
 #include "bench/driver/recorder.hpp"
 
@@ -20,6 +23,9 @@ class SweepReporter : public benchmark::BenchmarkReporter {
   void Finalize() override;
 
   bool any_error() const { return any_error_; }
+  const HarnessTally& tally() const { return tally_; }
+  // When the first cell began (Google Benchmark reports the context just before it).
+  std::optional<std::chrono::steady_clock::time_point> cells_began() const { return began_; }
 
  private:
   benchmark::ConsoleReporter console_;
@@ -27,6 +33,9 @@ class SweepReporter : public benchmark::BenchmarkReporter {
   Recorder* recorder_;
   std::optional<Context> context_;
   bool any_error_ = false;
+  HarnessTally tally_;
+  std::optional<std::chrono::steady_clock::time_point> began_;
+  std::chrono::steady_clock::time_point last_;
 };
 
 }  // namespace gcbench::driver
