@@ -13,7 +13,8 @@
 #   --ci          CPU sweep on Canterbury and Calgary with zlib and the CPU references
 #   --build DIR   build directory holding the binaries (default: build)
 #   --out DIR     results directory (default: results/main, or results/ci with --ci); one
-#                 JSON per corpus file, so an interrupted sweep resumes where it stopped
+#                 JSON per corpus file (DIR/<corpus>/<file>.json; the sequential LZ77 decoding
+#                 run's in DIR/lz77-sequential/), so an interrupted sweep resumes where it stopped
 #   --fresh       delete the results directory first (otherwise recorded cells are skipped)
 # Other flags go to gcbench, e.g. --corpus calgary, --finder hash,z,brute, --work-items 2048.
 set -euo pipefail
@@ -62,9 +63,11 @@ echo "== gcbench sweep -> $out"
 "$gcbench" "${sweep[@]}" --out-dir "$out" --harness-file "$harness" "${extra[@]}" || status=$?
 # T6's sequential column: LZ77 decompression on one thread (a decompression-only axis), at
 # the default point the table reads. The first run fetched (or failed to fetch) the corpus.
+# Its own results folder, so that each result file's context (peak RSS, harness share, GPU
+# ceilings) is that of the one run that wrote all of its cells; the report reads both.
 if [[ $status -lt 2 ]]; then
   "$gcbench" "${sweep[@]}" --codecs lz77 --device cpu --direction decompress \
-    --decode-mode sequential --sweep defaults --no-download --out-dir "$out" \
+    --decode-mode sequential --sweep defaults --no-download --out-dir "$out/lz77-sequential" \
     --harness-file "$harness" "${extra[@]}" || status=$?
 fi
 
