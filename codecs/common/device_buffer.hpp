@@ -67,7 +67,10 @@ class Stream {
 
 class Event {
  public:
-  Event() { GCB_CUDA(cudaEventCreate(&e_)); }
+  // cudaEventBlockingSync: a host thread waiting on the event sleeps instead of spinning.
+  explicit Event(unsigned flags = cudaEventDefault) {
+    GCB_CUDA(cudaEventCreateWithFlags(&e_, flags));
+  }
   ~Event() { cudaEventDestroy(e_); }
   Event(const Event&) = delete;
   Event& operator=(const Event&) = delete;

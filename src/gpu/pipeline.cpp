@@ -22,6 +22,8 @@ using u64 = std::uint64_t;
 
 constexpr u64 kMinChunk = u64{64} << 10;
 constexpr u64 kCopyPiece = u64{1} << 20;  // one pool thread's share of a copy at a time
+// Waiting threads sleep: a spinning one would take a core from the copy pool.
+constexpr unsigned kHostWaited = cudaEventBlockingSync | cudaEventDisableTiming;
 
 using cuda::PinnedBuffer;
 
@@ -36,9 +38,9 @@ bool is_pinned(const void* p) {
 
 int staging_threads(int asked) {
   if (asked > 0) return asked;
-  // Host memory copies saturate well before all cores are busy; the rest stay free for the
-  // threads issuing and draining chunks and the CUDA driver's own.
-  return std::clamp(static_cast<int>(std::thread::hardware_concurrency()) / 2, 1, 8);
+  // One core copies pageable memory at a few GB/s (H100 host: ~2-3), so the copies take
+  // every core but two, which stay free for the threads issuing and draining chunks.
+  return std::clamp(static_cast<int>(std::thread::hardware_concurrency()) - 2, 1, 16);
 }
 
 // Threads copying between pageable memory and pinned staging: one core copies at a fraction
@@ -142,7 +144,8 @@ struct Handoff {
 // One chunk in flight: its stream, device buffers and pinned staging.
 struct Slot {
   cuda::Stream stream;
-  cuda::Event sized, uploaded, downloaded;
+  // The host waits on sized and downloaded; uploaded only orders streams.
+  cuda::Event sized{kHostWaited}, uploaded{cudaEventDisableTiming}, downloaded{kHostWaited};
   cuda::DeviceBuffer<u8> in, out, temp;
   cuda::DeviceBuffer<u64> size;
   cuda::DeviceBuffer<DeviceStatus> status;

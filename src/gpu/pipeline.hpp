@@ -20,8 +20,8 @@ struct PipelineOptions {
   std::uint64_t chunk_bytes = std::uint64_t{64} << 20;
   int depth = 4;                       // chunks in flight, one stream each
   std::uint64_t gpu_memory_limit = 0;  // bytes; 0 = none. Chunks shrink to fit under it.
-  // Host threads copying between pageable memory and pinned staging; 0 = half the cores, at
-  // most 8.
+  // Host threads copying between pageable memory and pinned staging; 0 = all cores but two,
+  // at most 16.
   int staging_threads = 0;
 };
 

@@ -59,7 +59,7 @@ struct Kinds {
 };
 constexpr Kinds kAllKinds[] = {{false, false}, {false, true}, {true, false}, {true, true}};
 
-const DeviceCodec& device_codec(const std::string& name) {
+const DeviceCodec& device_codec(const char* name) {
   return *find_codec(name, Device::gpu)->device_codec();
 }
 
