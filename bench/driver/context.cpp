@@ -51,9 +51,9 @@ std::string git_revision() {
 
 }  // namespace
 
-GpuStatus probe_gpu() {
+GpuStatus probe_gpu([[maybe_unused]] bool ceilings) {
 #if GCBENCH_HAVE_CUDA
-  return probe_cuda_gpu();
+  return probe_cuda_gpu(ceilings);
 #else
   return GpuStatus{false, {{"gpu", "none: built without CUDA"}}};
 #endif

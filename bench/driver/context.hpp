@@ -23,9 +23,11 @@ struct GpuStatus {
   GpuCeilings ceilings{};  // filled when usable and the measurement succeeded
 };
 
-GpuStatus probe_gpu();
+// `ceilings`: also measure the copy ceilings (a second or so; a sweep without GPU cells
+// needs none, and records none).
+GpuStatus probe_gpu(bool ceilings = true);
 #if GCBENCH_HAVE_CUDA
-GpuStatus probe_cuda_gpu();  // gpu_context.cpp, built only with CUDA
+GpuStatus probe_cuda_gpu(bool ceilings);  // gpu_context.cpp, built only with CUDA
 #endif
 
 // Everything but the GPU: versions, CPU, the corpora and their missing files, the codecs.

@@ -88,7 +88,10 @@ int run(int argc, char** argv) {
   std::vector<const Codec*> selected = select_codecs(all, options.codecs, options.device);
   check_axis_flags(selected, options.axis_values);
 
-  const GpuStatus gpu = probe_gpu();
+  const bool gpu_cells = std::any_of(selected.begin(), selected.end(), [](const Codec* c) {
+    return c->info().device == Device::gpu;
+  });
+  const GpuStatus gpu = probe_gpu(gpu_cells);
   if (!gpu.usable) {
     auto dropped =
         std::erase_if(selected, [](const Codec* c) { return c->info().device == Device::gpu; });
