@@ -9,6 +9,8 @@
 #include <memory>
 #include <string>
 
+#include "gcbench/bytes.hpp"
+
 #include "bench/driver/cells.hpp"
 #include "bench/driver/context.hpp"
 
@@ -26,6 +28,13 @@ struct PipelineSettings {
 // end-to-end times), so that each thing is set up and measured once.
 struct DeviceCellState;
 
+// The verified chunked stream of the last compression cell, for the decompression cell of the
+// same point and input that follows it (it need not compress again).
+struct LastStream {
+  std::string key;
+  Bytes stream;
+};
+
 class DeviceCells {
  public:
   DeviceCells(PipelineSettings settings, GpuCeilings ceilings);
@@ -37,6 +46,7 @@ class DeviceCells {
   GpuCeilings ceilings_;
   std::string current_;
   std::unique_ptr<DeviceCellState> cell_;
+  LastStream last_stream_;
 };
 
 }  // namespace gcbench::driver
