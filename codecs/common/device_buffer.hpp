@@ -67,7 +67,7 @@ class Stream {
 
 class Event {
  public:
-  // cudaEventBlockingSync: a host thread waiting on the event sleeps instead of spinning.
+  // `flags` as cudaEventCreateWithFlags takes them, e.g. cudaEventDisableTiming.
   explicit Event(unsigned flags = cudaEventDefault) {
     GCB_CUDA(cudaEventCreateWithFlags(&e_, flags));
   }
