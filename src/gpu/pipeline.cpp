@@ -201,9 +201,14 @@ struct Pipeline::State {
            codec.compress_temp_bytes(bytes, params);
   }
 
+  // The last chunk's bound is its own: an input shorter than a chunk needs no buffer sized
+  // for a whole chunk (for RLE, five times the chunk).
   u64 max_stream_size(u64 input_size) const {
     const u64 count = (input_size + chunk - 1) / chunk;
-    return kStreamHeaderSize + count * codec.max_compressed_size(chunk, params);
+    if (count == 0) return kStreamHeaderSize;
+    const u64 last = input_size - (count - 1) * chunk;
+    return kStreamHeaderSize + (count - 1) * codec.max_compressed_size(chunk, params) +
+           codec.max_compressed_size(last, params);
   }
 
   Slot& slot(u64 chunk_index) { return slots[chunk_index % slots.size()]; }
@@ -263,15 +268,19 @@ struct Pipeline::State {
     const bool pinned_in = input.empty() || is_pinned(input.data());
     const bool pinned_out = is_pinned(output.data());
     const u64 count = (input.size() + chunk - 1) / chunk;
-    const u64 capacity = codec.max_compressed_size(chunk, params);
+    // Buffers for the chunks this call has: an input shorter than a chunk, or with fewer
+    // chunks than slots, allocates no more than it uses.
+    const u64 biggest = std::min<u64>(chunk, input.size());
+    const u64 capacity = codec.max_compressed_size(biggest, params);
     const Bytes header = stream_header(input.size(), chunk);
     std::copy(header.begin(), header.end(), output.begin());
     u64 written = header.size();
-    for (Slot& s : slots) {
-      s.ensure(s.in, chunk);
+    for (u64 i = 0; i < std::min<u64>(count, slots.size()); ++i) {
+      Slot& s = slot(i);
+      s.ensure(s.in, biggest);
       s.ensure(s.out, capacity);
-      s.ensure(s.temp, codec.compress_temp_bytes(chunk, params));
-      if (!pinned_in) s.ensure(s.staged_in, chunk);
+      s.ensure(s.temp, codec.compress_temp_bytes(biggest, params));
+      if (!pinned_in) s.ensure(s.staged_in, biggest);
       if (!pinned_out) s.ensure(s.staged_out, capacity);
     }
     auto issue = [&](u64 i) {
@@ -315,7 +324,7 @@ struct Pipeline::State {
                                   " bytes, the stream " + std::to_string(view.original_size));
     }
     std::vector<DecodePlan> plans;
-    u64 max_container = 0, max_temp = 0;
+    u64 max_container = 0, max_temp = 0, max_original = 0;
     for (ByteSpan c : view.containers) {
       try {
         plans.push_back(codec.plan_decompress(c, params));
@@ -324,15 +333,17 @@ struct Pipeline::State {
       }
       max_container = std::max<u64>(max_container, c.size());
       max_temp = std::max<u64>(max_temp, plans.back().temp_bytes);
+      max_original = std::max<u64>(max_original, plans.back().original_size);
     }
     const bool pinned_in = stream.empty() || is_pinned(stream.data());
     const bool pinned_out = output.empty() || is_pinned(output.data());
-    for (Slot& s : slots) {
+    for (u64 i = 0; i < std::min<u64>(plans.size(), slots.size()); ++i) {
+      Slot& s = slot(i);
       s.ensure(s.in, max_container);
-      s.ensure(s.out, view.chunk_bytes);
+      s.ensure(s.out, max_original);
       s.ensure(s.temp, max_temp);
       if (!pinned_in) s.ensure(s.staged_in, max_container);
-      if (!pinned_out) s.ensure(s.staged_out, view.chunk_bytes);
+      if (!pinned_out) s.ensure(s.staged_out, max_original);
     }
     auto issue = [&](u64 i) {
       Slot& s = slot(i);
