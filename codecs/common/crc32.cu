@@ -46,6 +46,13 @@ __global__ void __launch_bounds__(kCrcThreads)
   }
 }
 
+// Multiplication by a constant m, given as m * x^(31 - i) for each bit i of the other factor
+// (computed on the host, where the sizes are known): one shift per entry, no bit-serial
+// multiplication on the device.
+struct Basis {
+  u32 v[32];
+};
+
 // x^(8 * 2^k) mod P for k < 64: x^(8n) is the product of those of n's set bits.
 constexpr std::array<u32, 64> make_powers() {
   std::array<u32, 64> p{};
@@ -53,64 +60,92 @@ constexpr std::array<u32, 64> make_powers() {
   for (u32 k = 1; k < 64; ++k) p[k] = crc::multmodp(p[k - 1], p[k - 1]);
   return p;
 }
-__device__ const std::array<u32, 64> kPowers = make_powers();
+constexpr std::array<u32, 64> kPowers = make_powers();
 
-// x^(8 * bytes) mod P, by a whole warp: each lane multiplies two of the powers, then a
-// butterfly (every lane returns it).
-__device__ u32 x8n_warp(u64 bytes) {
-  constexpr u32 kOne = 1u << 31;  // x^0
-  const u32 lane = threadIdx.x % 32;
-  const u32 lo = (bytes >> lane) & 1 ? kPowers[lane] : kOne;
-  const u32 hi = (bytes >> (lane + 32)) & 1 ? kPowers[lane + 32] : kOne;
-  u32 p = crc::multmodp(lo, hi);
-#pragma unroll
-  for (u32 d = 16; d >= 1; d /= 2) p = crc::multmodp(p, __shfl_xor_sync(0xFFFFFFFFu, p, d));
+u32 x8n(u64 bytes) {
+  u32 p = 1u << 31;  // x^0
+  for (u32 k = 0; bytes != 0; ++k, bytes >>= 1) {
+    if (bytes & 1) p = crc::multmodp(kPowers[k], p);
+  }
   return p;
 }
 
+Basis basis_of(u32 m) {
+  Basis b{};
+  b.v[31] = m;  // bit 31 is x^0
+  for (int i = 30; i >= 0; --i) {
+    const u32 v = b.v[i + 1];
+    b.v[i] = v & 1 ? (v >> 1) ^ crc::kPoly : v >> 1;  // times x
+  }
+  return b;
+}
+
+__device__ u32 mul_basis(const Basis& b, u32 c) {
+  u32 r = 0;
+  for (u32 i = 0; i < 32; ++i) r ^= (c >> i) & 1 ? b.v[i] : 0u;
+  return r;
+}
+
+// How a run of equal tiles combines: three stages of Horner's rule (each thread over `per`
+// tiles, 32 threads over 32 threads' results, thread 0 over those), each with its multiplier.
+struct Combine {
+  u64 count = 0;
+  u64 per = 0;
+  Basis stage[3];
+};
+
+Combine combine_of(u64 count, u64 tile_bytes) {
+  Combine c{};
+  c.count = count;
+  c.per = (count + kFinalThreads - 1) / kFinalThreads;
+  const u64 strides[3] = {tile_bytes, c.per * tile_bytes, 32 * c.per * tile_bytes};
+  if (count > 0) {
+    for (int k = 0; k < 3; ++k) c.stage[k] = basis_of(x8n(strides[k]));
+  }
+  return c;
+}
+
 struct FinalShared {
-  crc::MulTable shift;  // multiplication by x^(8 * the current stride)
+  crc::MulTable shift;
   u32 value[kFinalThreads];
 };
 
-// s.shift = multiplication by x^(8 * bytes), one entry per thread.
-__device__ void build_shift(FinalShared& s, u64 bytes) {
+// s.shift = multiplication by the basis' constant, one entry per thread.
+__device__ void build_shift(FinalShared& s, const Basis& m) {
   static_assert(kFinalThreads == 4 * 256);
-  const u32 m = x8n_warp(bytes);
-  __syncthreads();  // nobody reads the previous table any more
   const u32 k = threadIdx.x / 256, b = threadIdx.x % 256;
-  s.shift.t[k][b] = crc::multmodp(m, b << (8 * k));
+  u32 entry = 0;
+  for (u32 j = 0; j < 8; ++j) entry ^= (b >> j) & 1 ? m.v[8 * k + j] : 0u;
+  __syncthreads();  // nobody reads the previous table any more
+  s.shift.t[k][b] = entry;
   __syncthreads();
 }
 
-// The raw CRC of `count` consecutive tiles of `tile_bytes` each (padded in front to a multiple
-// of the threads), in thread 0: Horner's rule with table multiplications, three stages (each
-// thread over its tiles, 32 threads over 32 threads' results, thread 0 over those). Every
-// thread of the block calls it.
-__device__ u32 combine_tiles(const u32* tiles, u64 count, u64 tile_bytes, FinalShared& s) {
-  if (count == 0) return 0;
-  const u64 per = (count + kFinalThreads - 1) / kFinalThreads;
-  const u64 vpad = per * kFinalThreads - count;
-  build_shift(s, tile_bytes);
-  u32 c = 0;
-  for (u64 u = threadIdx.x * per; u < (threadIdx.x + 1) * per; ++u) {
-    if (u >= vpad) c = crc::mul(s.shift.t, c) ^ tiles[u - vpad];
+// The raw CRC of c.count consecutive tiles (padded in front to a multiple of the threads), in
+// thread 0. Every thread of the block calls it.
+__device__ u32 combine_tiles(const u32* tiles, const Combine& c, FinalShared& s) {
+  if (c.count == 0) return 0;
+  const u64 vpad = c.per * kFinalThreads - c.count;
+  build_shift(s, c.stage[0]);
+  u32 v = 0;
+  for (u64 u = threadIdx.x * c.per; u < (threadIdx.x + 1) * c.per; ++u) {
+    if (u >= vpad) v = crc::mul(s.shift.t, v) ^ tiles[u - vpad];
   }
-  s.value[threadIdx.x] = c;
-  build_shift(s, per * tile_bytes);
+  s.value[threadIdx.x] = v;
+  build_shift(s, c.stage[1]);
   if (threadIdx.x < 32) {
-    c = 0;
-    for (u32 j = 0; j < 32; ++j) c = crc::mul(s.shift.t, c) ^ s.value[threadIdx.x * 32 + j];
+    v = 0;
+    for (u32 j = 0; j < 32; ++j) v = crc::mul(s.shift.t, v) ^ s.value[threadIdx.x * 32 + j];
   }
-  build_shift(s, 32 * per * tile_bytes);
-  if (threadIdx.x < 32) s.value[threadIdx.x] = c;
+  build_shift(s, c.stage[2]);
+  if (threadIdx.x < 32) s.value[threadIdx.x] = v;
   __syncthreads();
   if (threadIdx.x == 0) {
-    c = 0;
-    for (u32 j = 0; j < 32; ++j) c = crc::mul(s.shift.t, c) ^ s.value[j];
+    v = 0;
+    for (u32 j = 0; j < 32; ++j) v = crc::mul(s.shift.t, v) ^ s.value[j];
   }
   __syncthreads();  // s is free again
-  return c;
+  return v;
 }
 
 // Where the data not covered by fused tiles lies.
@@ -135,22 +170,26 @@ Rest rest_of(const u8* data, u64 size) {
   return r;
 }
 
+// What the final kernel needs from the host: the combinations, and the two shifts by sizes.
+struct FinalParams {
+  Combine fused, rest;
+  Basis body_shift;  // x^(8 * the rest's body bytes)
+  u32 size_term;     // crc::finish's shift of the initial 0xFFFFFFFF over the whole size
+};
+
 // Combines the fused tiles, the rest's tiles and its head and tail bytes, and delivers the CRC.
 __global__ void __launch_bounds__(kFinalThreads)
-    final_kernel(const u32* __restrict__ fused_tiles, FusedCrcTiles fused,
-                 const u32* __restrict__ rest_tiles, Rest rest, u64 size, CrcTarget target) {
+    final_kernel(const u32* __restrict__ fused_tiles, const u32* __restrict__ rest_tiles, Rest rest,
+                 u64 size, FinalParams p, CrcTarget target) {
   __shared__ FinalShared shared;
-  const u32 fused_raw = combine_tiles(fused_tiles, fused.count, fused.tile_bytes, shared);
-  const u32 body_raw = combine_tiles(rest_tiles, rest.tiles, kTile, shared);
-  if (threadIdx.x >= 32) return;
-  const u32 body_shift = x8n_warp(rest.body_bytes);
-  const u32 size_shift = x8n_warp(size);
+  const u32 fused_raw = combine_tiles(fused_tiles, p.fused, shared);
+  const u32 body_raw = combine_tiles(rest_tiles, p.rest, shared);
   if (threadIdx.x != 0) return;
   u32 raw = fused_raw;
   for (u32 i = 0; i < rest.head_bytes; ++i) raw = crc::update_byte(raw, rest.head[i]);
-  raw = crc::multmodp(body_shift, raw) ^ body_raw;
+  raw = mul_basis(p.body_shift, raw) ^ body_raw;
   for (u32 i = 0; i < rest.tail_bytes; ++i) raw = crc::update_byte(raw, rest.tail[i]);
-  const u32 crc32 = ~(raw ^ crc::multmodp(size_shift, 0xFFFFFFFFu));  // crc::finish
+  const u32 crc32 = ~(raw ^ p.size_term);  // crc::finish
   if (target.out) *target.out = crc32;
   if (target.expected_le) {
     const u8* e = target.expected_le;
@@ -201,7 +240,12 @@ void crc32_async(const std::uint8_t* data, std::uint64_t size, void* temp, std::
         reinterpret_cast<const uint4*>(rest.head + rest.head_bytes), pad, rest.tiles, t.rest);
     GCB_CUDA_LAUNCHED();
   }
-  final_kernel<<<1, kFinalThreads, 0, stream>>>(t.fused, fused, t.rest, rest, size, target);
+  FinalParams p{};
+  p.fused = combine_of(fused.count, fused.tile_bytes);
+  p.rest = combine_of(rest.tiles, kTile);
+  p.body_shift = basis_of(x8n(rest.body_bytes));
+  p.size_term = crc::multmodp(x8n(size), 0xFFFFFFFFu);
+  final_kernel<<<1, kFinalThreads, 0, stream>>>(t.fused, t.rest, rest, size, p, target);
   GCB_CUDA_LAUNCHED();
 }
 
