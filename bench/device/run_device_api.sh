@@ -5,6 +5,8 @@
 # the run's ceilings (device copy, pinned and pageable PCIe) in the JSON context.
 # From the repository root, with .carry/prefix and .carry/corpora carried:
 #   bash bench/device/run_device_api.sh            (SKIP_TESTS=1: the benchmark only)
+# TEST_FILTER: a ctest -R regex over the GPU tests (e.g. 'DeviceApi|Pipeline'); BUILD: the
+# build folder (default build-device).
 OUT=${OUT:-$PWD/out-device-api}
 source "$(dirname "$0")/common.sh" device-api
 BUILD=${BUILD:-build-device}
@@ -37,11 +39,11 @@ fi
 
 step "end-to-end cells"
 "$BUILD/bench/driver/gcbench" --corpus synthetic:small_ints:1GiB,synthetic:runs:1GiB \
-  --codecs fl,rle,rle-cub --device gpu --element-width 4 --no-progress \
+  --codecs fl,rle,rle-cub --device gpu --element-width 4 --frame-size 1024 --no-progress \
   --benchmark_out="$OUT/e2e.json" > "$OUT/e2e.log" 2>&1
 echo "exit status: $?" >> "$OUT/e2e.log"
 "$BUILD/bench/driver/gcbench" --corpus concat:silesia --codecs lz77 --device gpu --design warp \
-  --finder hash --no-progress --benchmark_out="$OUT/e2e_lz77.json" > "$OUT/e2e_lz77.log" 2>&1
+  --finder hash --work-items 1024 --no-progress --benchmark_out="$OUT/e2e_lz77.json" > "$OUT/e2e_lz77.log" 2>&1
 echo "exit status: $?" >> "$OUT/e2e_lz77.log"
 
 step summary
