@@ -17,6 +17,7 @@
 #include "bench/driver/execute.hpp"
 #include "bench/driver/harness.hpp"
 #include "bench/driver/inputs.hpp"
+#include "corpora/synthetic.hpp"
 #include "bench/driver/options.hpp"
 #include "bench/driver/progress.hpp"
 #include "bench/driver/recorder.hpp"
@@ -262,6 +263,20 @@ TEST(Inputs, ParsesSizes) {
   EXPECT_EQ(parse_size("2KiB"), 2048u);
   EXPECT_THROW(parse_size("12MB"), std::invalid_argument);
   EXPECT_THROW(parse_size("x"), std::invalid_argument);
+}
+
+TEST(Inputs, SyntheticTakesAnElementWidth) {
+  const InputFile bytes = gather_inputs({"synthetic:small_ints:4KiB"}, {}).present.at(0);
+  const InputFile words = gather_inputs({"synthetic:small_ints:4KiB:4"}, {}).present.at(0);
+  EXPECT_EQ(bytes.name, "small_ints-4KiB");
+  EXPECT_EQ(words.name, "small_ints-4KiB-w4");
+  EXPECT_EQ(words.size, 4096u);
+  const Bytes w = words.load();
+  EXPECT_EQ(w, synthetic::generate({.kind = synthetic::Kind::small_ints,
+                                    .size_bytes = 4096,
+                                    .element_width = 4}));
+  EXPECT_NE(w, bytes.load());
+  EXPECT_THROW(gather_inputs({"synthetic:small_ints:4KiB:3"}, {}), std::invalid_argument);
 }
 
 TEST(Inputs, ConcatenatesACorpusIntoOneInput) {

@@ -38,7 +38,7 @@ if [[ -z ${SKIP_TESTS:-} ]]; then
 fi
 
 step "end-to-end cells"
-"$BUILD/bench/driver/gcbench" --corpus synthetic:small_ints:1GiB,synthetic:runs:1GiB \
+"$BUILD/bench/driver/gcbench" --corpus synthetic:small_ints:1GiB:4,synthetic:runs:1GiB:4 \
   --codecs fl,rle,rle-cub --device gpu --element-width 4 --frame-size 1024 --no-progress \
   --benchmark_out="$OUT/e2e.json" > "$OUT/e2e.log" 2>&1
 echo "exit status: $?" >> "$OUT/e2e.log"

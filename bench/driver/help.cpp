@@ -30,9 +30,10 @@ Every cell decompresses its result and compares it with the input (and a GPU con
 the CPU reference's) outside the timed region; a mismatch is an error, never a number.
 
 gcbench flags (--flag=value or --flag value; lists are comma-separated):
-  --corpus LIST       corpora (default canterbury); also synthetic:<kind>:<size>, e.g.
-                      synthetic:runs:64MiB (kinds: runs, small_ints, sorted_keys,
-                      random_bytes, all_equal); and concat:<corpus>, the corpus's
+  --corpus LIST       corpora (default canterbury); also synthetic:<kind>:<size>[:<width>],
+                      e.g. synthetic:runs:64MiB or synthetic:small_ints:1GiB:4 (kinds: runs,
+                      small_ints, sorted_keys, random_bytes, all_equal; width 1, 2 or 4, the
+                      integer view the data is generated in, default 1); and concat:<corpus>, the corpus's
                       available files back to back as one input
   --files LIST        only these files of the chosen corpora
   --codecs LIST       codec names and groups: all (default), cpu, gpu, peers, baselines,

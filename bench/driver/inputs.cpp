@@ -17,17 +17,29 @@ constexpr std::string_view kSyntheticPrefix = "synthetic:";
 constexpr std::string_view kConcatPrefix = "concat:";
 
 InputFile synthetic_input(const std::string& spec_text) {
-  // synthetic:<kind>:<size>
-  std::string rest = spec_text.substr(kSyntheticPrefix.size());
-  std::size_t colon = rest.find(':');
+  // synthetic:<kind>:<size>[:<element width>]; the width (1, 2 or 4) is the integer view the
+  // data is generated in, so that small_ints at width 4 are small 32-bit values.
+  const std::string rest = spec_text.substr(kSyntheticPrefix.size());
+  const std::size_t colon = rest.find(':');
   if (colon == std::string::npos) {
-    throw std::invalid_argument("synthetic corpus must be synthetic:<kind>:<size>, not '" +
-                                spec_text + "'");
+    throw std::invalid_argument(
+        "synthetic corpus must be synthetic:<kind>:<size>[:<width>], not '" + spec_text + "'");
   }
   synthetic::Spec spec;
   spec.kind = synthetic::parse_kind(rest.substr(0, colon));
-  spec.size_bytes = parse_size(rest.substr(colon + 1));
-  std::string name = std::string(synthetic::kind_name(spec.kind)) + "-" + rest.substr(colon + 1);
+  std::string size_text = rest.substr(colon + 1);
+  std::string name = std::string(synthetic::kind_name(spec.kind)) + "-" + size_text;
+  if (const std::size_t width_colon = size_text.find(':'); width_colon != std::string::npos) {
+    const std::string width = size_text.substr(width_colon + 1);
+    if (width != "1" && width != "2" && width != "4") {
+      throw std::invalid_argument("synthetic corpus '" + spec_text +
+                                  "': the element width must be 1, 2 or 4, not '" + width + "'");
+    }
+    spec.element_width = static_cast<std::uint32_t>(std::stoul(width));
+    size_text.resize(width_colon);
+    name = std::string(synthetic::kind_name(spec.kind)) + "-" + size_text + "-w" + width;
+  }
+  spec.size_bytes = parse_size(size_text);
   return InputFile{"synthetic", name, spec.size_bytes,
                    [spec] { return synthetic::generate(spec); }};
 }

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The README's main job on a device machine (issue 12: Silesia within 3 minutes on one H100,
+# harness share printed): builds as scripts/build.sh does (no nvCOMP), then times
+# bench/run_suite.sh on a corpus. apt-get cannot run there, so scripts/bench.sh's install step
+# is left out. From the repository root, with .carry/prefix and .carry/corpora carried:
+#   bash bench/device/run_main_job.sh [corpus]      (default silesia; BUILD: build folder)
+OUT=${OUT:-$PWD/out-main-job}
+source "$(dirname "$0")/common.sh" main-job
+BUILD=${BUILD:-build-device}
+corpus=${1:-silesia}
+
+step build
+cmake_options=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20
+  -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20)
+build "$BUILD" . gcbench gcbench-report
+
+step "main job: $corpus"
+start=$SECONDS
+bash bench/run_suite.sh --build "$BUILD" --corpus "$corpus" --out "$OUT/main" --fresh \
+  --no-download > "$OUT/main.log" 2>&1
+echo "exit status: $?" >> "$OUT/main.log"
+echo "main job wall: $((SECONDS - start)) s"
+grep -E "harness share|peak RSS|run_suite finished|exit status" "$OUT/main.log"
+tail -30 "$OUT/main.log"
