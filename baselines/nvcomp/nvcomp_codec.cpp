@@ -1,36 +1,90 @@
 #include "baselines/nvcomp/nvcomp_codec.hpp"
 
 #include <nvcomp/cascaded.h>
+#include <nvcomp/crc32.h>
 #include <nvcomp/deflate.h>
 #include <nvcomp/lz4.h>
 #include <nvcomp/snappy.h>
 #include <nvcomp/zstd.h>
 
-#include <numeric>
+#include <atomic>
+#include <mutex>
 #include <string>
 
-#include "codecs/common/device_buffer.hpp"
+#include "baselines/nvcomp/nvcomp_format.hpp"
+#include "baselines/nvcomp/nvcomp_kernels.hpp"
+#include "codecs/common/cuda_check.hpp"
+#include "codecs/common/temp_storage.hpp"
 #include "gcbench/container.hpp"
+#include "gcbench/device_codec.hpp"
+#include "gcbench/errors.hpp"
+#include "src/gpu/host_codec.hpp"
 
-// Payload (FormatId::nvcomp): u8 algorithm, u32 chunk_size, u64 chunk_count, u32 CRC-32 of
-// the rest, u64 compressed_bytes[chunk_count], then the compressed chunks back to back.
-// nvCOMP's decoders can fault on damaged input (seen: an illegal instruction on one flipped
-// byte, which poisons the CUDA context), so the CRC rejects damage on the host before launch.
+// nvCOMP's batched low-level API behind gcbench's device API (include/gcbench/device_codec.hpp).
+//
+// Compression, all on the device in the caller's stream: a kernel writes the per-chunk input
+// and slot pointers into temporary storage; nvCOMP compresses every chunk into its slot (of
+// nvCOMP's maximum chunk size, zeroed first); a kernel writes the sizes table and CUB scans the
+// padded sizes into chunk offsets; nvCOMP's batched CRC-32 checksums every compressed chunk into
+// the CRC table; a kernel packs the chunks into the container (nvcomp_format.hpp); the CRC-32 of
+// the input and the container header follow (codecs/common).
+//
+// Decompression. nvCOMP's decoders can fault on damaged input (seen: an illegal instruction on
+// one flipped byte, which poisons the CUDA context for the whole process), and nothing can stop
+// a launched batch on the device. So plan_decompress, which has the host container anyway,
+// validates it completely before anything is launched: the fixed fields, every chunk size
+// against nvCOMP's bound and their sum against the payload, the zero padding, and the CRC-32 of
+// every compressed chunk (chunks in parallel on the host cores). decompress_async then only
+// launches nvCOMP on input the host has validated, provided the device holds the planned
+// container: the device re-checks the header (a different one gives nvCOMP zero bytes of every
+// chunk, and the status says so) and the chunk table against the plan's bounds (pointers never
+// leave the container), and after decoding checks nvCOMP's statuses, the decoded sizes and the
+// CRC-32 of the output. A container crafted to pass the checksums can still reach nvCOMP's
+// decoders; they are trusted as far as nvCOMP makes them.
 
 namespace gcbench::nvcomp {
 namespace {
 
-constexpr std::size_t kDeviceAlign = 256;  // every chunk pointer handed to nvCOMP
+using u8 = std::uint8_t;
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+
+constexpr std::size_t kSlotAlign = 256;
 constexpr std::uint32_t kMinChunk = 4096, kMaxChunk = 1u << 24, kDefaultChunk = 65536;
 
-std::size_t align_up(std::size_t n) {
-  return (n + kDeviceAlign - 1) / kDeviceAlign * kDeviceAlign;
+// Every pointer handed to nvCOMP is format::kAlign aligned; the strictest of the algorithms
+// used here asks for no more.
+static_assert(nvcompLZ4RequiredCompressionAlignment <= format::kAlign &&
+              nvcompLZ4RequiredDecompressionAlignment <= format::kAlign &&
+              nvcompSnappyRequiredCompressionAlignment <= format::kAlign &&
+              nvcompSnappyRequiredDecompressionAlignment <= format::kAlign &&
+              nvcompCascadedRequiredCompressionAlignment <= format::kAlign &&
+              nvcompCascadedRequiredDecompressionAlignment <= format::kAlign &&
+              nvcompDeflateRequiredCompressionAlignment <= format::kAlign &&
+              nvcompDeflateRequiredDecompressionAlignment <= format::kAlign &&
+              nvcompZstdRequiredCompressionAlignment <= format::kAlign &&
+              nvcompZstdRequiredDecompressionAlignment <= format::kAlign);
+static_assert(sizeof(std::size_t) == sizeof(u64), "nvCOMP's size arrays are the scan's u64");
+
+u64 align_up(u64 n, u64 a) {
+  return (n + a - 1) / a * a;
+}
+
+u64 chunks_of(u64 size, u64 chunk) {
+  return (size + chunk - 1) / chunk;
 }
 
 void check(nvcompStatus_t s, const char* what) {
   if (s != nvcompSuccess) {
     throw std::runtime_error(std::string("nvCOMP ") + what + " failed with status " +
                              std::to_string(static_cast<int>(s)));
+  }
+}
+
+void require_aligned(const void* p, const char* what) {
+  if (reinterpret_cast<std::uintptr_t>(p) % format::kAlign != 0) {
+    throw std::invalid_argument(std::string("nvCOMP device API: the ") + what + " must be " +
+                                std::to_string(format::kAlign) + "-byte aligned");
   }
 }
 
@@ -55,48 +109,27 @@ struct BatchedApi {
                                nvcompStatus_t*, cudaStream_t);
 };
 
-// Device copies of a batch's per-chunk pointer and size arrays.
-struct Batch {
-  cuda::DeviceBuffer<const void*> in_ptrs;
-  cuda::DeviceBuffer<void*> out_ptrs;
-  cuda::DeviceBuffer<std::size_t> in_bytes, out_bytes, actual_bytes;
-  cuda::DeviceBuffer<nvcompStatus_t> statuses;
-  explicit Batch(std::size_t n)
-      : in_ptrs(n), out_ptrs(n), in_bytes(n), out_bytes(n), actual_bytes(n), statuses(n) {}
+// The validated layout of a container, kept in the DecodePlan.
+struct Plan {
+  u32 chunk_size = 0;
+  u64 chunks = 0;
+  u64 data_bytes = 0;
 };
 
-template <typename T>
-void upload(cuda::DeviceBuffer<T>& dst, const std::vector<T>& src, cudaStream_t s) {
-  GCB_CUDA(
-      cudaMemcpyAsync(dst.data(), src.data(), src.size() * sizeof(T), cudaMemcpyHostToDevice, s));
-}
-
-void expect_all_succeeded(const Batch& batch, std::size_t n, cudaStream_t s, const char* what) {
-  std::vector<nvcompStatus_t> statuses(n);
-  GCB_CUDA(cudaMemcpyAsync(statuses.data(), batch.statuses.data(), n * sizeof(nvcompStatus_t),
-                           cudaMemcpyDeviceToHost, s));
-  GCB_CUDA(cudaStreamSynchronize(s));
-  for (std::size_t i = 0; i < n; ++i) {
-    if (statuses[i] != nvcompSuccess) {
-      throw DecodeError(std::string("nvCOMP ") + what + " failed on chunk " + std::to_string(i) +
-                        " with status " + std::to_string(static_cast<int>(statuses[i])));
-    }
-  }
-}
-
 template <typename COpts, typename DOpts>
-class NvcompCodec final : public Codec {
+class NvcompDeviceCodec final : public DeviceCodec {
  public:
-  explicit NvcompCodec(BatchedApi<COpts, DOpts> api) : api_(api) {
+  explicit NvcompDeviceCodec(BatchedApi<COpts, DOpts> api) : api_(api) {
     info_.name = std::string("nvcomp-") + api.name;
-    info_.version = "1/nvcomp-" + std::to_string(NVCOMP_VER_MAJOR) + "." +
-                    std::to_string(NVCOMP_VER_MINOR) + "." + std::to_string(NVCOMP_VER_PATCH);
+    info_.version = std::to_string(format::kVersion) + "/nvcomp-" +
+                    std::to_string(NVCOMP_VER_MAJOR) + "." + std::to_string(NVCOMP_VER_MINOR) +
+                    "." + std::to_string(NVCOMP_VER_PATCH);
     info_.device = Device::gpu;
     info_.role = Role::peer;
     info_.description = std::string("NVIDIA nvCOMP batched ") + api.name;
     AxisSpec chunk;
     chunk.name = "chunk_size";
-    chunk.help = "bytes per nvCOMP chunk";
+    chunk.help = "bytes per nvCOMP chunk (a multiple of 8)";
     chunk.default_value = kDefaultChunk;
     chunk.min = kMinChunk;
     chunk.max = kMaxChunk;
@@ -106,169 +139,275 @@ class NvcompCodec final : public Codec {
 
   const CodecInfo& info() const override { return info_; }
 
-  std::uint64_t max_compressed_size(std::uint64_t n, const Params& params) const override {
-    std::size_t chunk = resolve_params(info_.axes, params).at("chunk_size");
-    std::size_t chunks = (n + chunk - 1) / chunk;
-    return kContainerHeaderSize + 17 + chunks * (8 + max_output_chunk(chunk));
+  u64 max_compressed_size(u64 input_size, const Params& params) const override {
+    const u64 chunk = chunk_size(params);
+    return kContainerHeaderSize + format::kFixedBytes +
+           chunks_of(input_size, chunk) *
+               (format::kTableEntryBytes + format::padded(max_output_chunk(chunk)));
   }
 
-  Bytes compress(ByteSpan input, const Params& params, RunStats* stats) const override {
-    cuda::require_device();
-    const std::size_t chunk = resolve_params(info_.axes, params).at("chunk_size");
-    const std::size_t n = (input.size() + chunk - 1) / chunk;
-    const std::size_t out_stride = align_up(max_output_chunk(chunk));
-    cuda::Stream stream;
-    cudaStream_t s = stream.get();
+  std::size_t compress_temp_bytes(u64 input_size, const Params& params) const override {
+    cuda::TempCarver carve;
+    carve_compress(carve, input_size, chunk_size(params));
+    return carve.bytes();
+  }
 
-    std::size_t temp_bytes = 0;
+  void compress_async(const CompressBuffers& b, const Params& params,
+                      DeviceStream stream) const override {
+    const u64 chunk = chunk_size(params);
+    require_aligned(b.input, "input");
+    require_aligned(b.output, "output");
+    cuda::TempCarver carve(b.temp, b.temp_bytes);
+    const CompressTemp t = carve_compress(carve, b.input_size, chunk);
+    const u64 n = t.layout.chunks;
+    u8* payload = b.output + kContainerHeaderSize;
+    prepare_compress_async(b.input, payload, t.layout, t.batch, stream);
     if (n > 0) {
-      check(api_.compress_temp(n, chunk, api_.compress_opts, &temp_bytes, input.size(), s),
-            "compress temp size");
-    }
-    cuda::DeviceBuffer<std::uint8_t> d_in(input.size()), d_out(n * out_stride), d_temp(temp_bytes);
-    Batch batch(n);
-    std::vector<const void*> in_ptrs(n);
-    std::vector<void*> out_ptrs(n);
-    std::vector<std::size_t> in_bytes(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      in_ptrs[i] = d_in.data() + i * chunk;
-      out_ptrs[i] = d_out.data() + i * out_stride;
-      in_bytes[i] = std::min(chunk, input.size() - i * chunk);
-    }
-
-    cuda::PhaseTimer timer(s);
-    timer.begin();
-    GCB_CUDA(cudaMemcpyAsync(d_in.data(), input.data(), input.size(), cudaMemcpyHostToDevice, s));
-    upload(batch.in_ptrs, in_ptrs, s);
-    upload(batch.out_ptrs, out_ptrs, s);
-    upload(batch.in_bytes, in_bytes, s);
-    timer.end_transfer();
-    if (n > 0) {
-      check(api_.compress(batch.in_ptrs.data(), batch.in_bytes.data(), chunk, n, d_temp.data(),
-                          temp_bytes, batch.out_ptrs.data(), batch.out_bytes.data(),
-                          api_.compress_opts, batch.statuses.data(), s),
+      // nvCOMP leaves some bytes inside a chunk's output unwritten (seen with cascaded: a chunk
+      // compressed in reused memory differed from the same bytes compressed in fresh memory),
+      // so the slots start zeroed and a container depends on its input alone.
+      GCB_CUDA(cudaMemsetAsync(t.layout.slots, 0, n * t.layout.slot_stride, stream));
+      check(api_.compress(t.batch.in_ptrs, t.batch.in_bytes, chunk, n, t.nvcomp_temp,
+                          t.nvcomp_temp_bytes, t.batch.out_ptrs, t.batch.out_bytes,
+                          api_.compress_opts, t.batch.statuses, stream),
             "compress");
+      size_compressed_async(payload, t.layout, t.batch, stream);
+      nvcompBatchedCRC32Opts_t crc{};
+      crc.spec = nvcompCRC32;
+      crc.kernel_conf = crc_conf(n, t.layout.max_chunk_out);
+      check(nvcompBatchedCRC32Async(t.batch.out_ptrs, t.batch.out_bytes, n,
+                                    reinterpret_cast<u32*>(payload + format::crcs_offset(n)), crc,
+                                    nvcompCRC32OnlySegment, nullptr, stream),
+            "CRC-32");
     }
-    timer.end_kernel();
-    // One copy of the whole strided output beats thousands of per-chunk copies.
-    Bytes strided(n * out_stride);
-    std::vector<std::size_t> out_bytes(n);
-    GCB_CUDA(
-        cudaMemcpyAsync(strided.data(), d_out.data(), strided.size(), cudaMemcpyDeviceToHost, s));
-    GCB_CUDA(cudaMemcpyAsync(out_bytes.data(), batch.out_bytes.data(), n * sizeof(std::size_t),
-                             cudaMemcpyDeviceToHost, s));
-    timer.end_transfer();
-    expect_all_succeeded(batch, n, s, "compression");
-    if (stats) *stats = {timer.kernel_s(), timer.transfer_s()};
-
-    Bytes chunks;
-    for (std::size_t b : out_bytes) put_le<std::uint64_t>(chunks, b);
-    for (std::size_t i = 0; i < n; ++i) {
-      chunks.insert(chunks.end(), strided.begin() + i * out_stride,
-                    strided.begin() + i * out_stride + out_bytes[i]);
-    }
-    Bytes payload;
-    payload.push_back(static_cast<std::uint8_t>(api_.id));
-    put_le<std::uint32_t>(payload, static_cast<std::uint32_t>(chunk));
-    put_le<std::uint64_t>(payload, n);
-    put_le<std::uint32_t>(payload, crc32_of(chunks));
-    payload.insert(payload.end(), chunks.begin(), chunks.end());
-    return wrap_container(FormatId::nvcomp, input, payload);
+    pack_compressed_async(payload, t.layout, t.batch, t.payload_size, stream);
+    finish_compress_async(b.input, b.input_size, b.output, t.crc, t.crc_bytes, t.crc_value,
+                          t.payload_size, b.output_size, stream);
   }
 
-  Bytes decompress(ByteSpan container, const Params&, RunStats* stats) const override {
-    auto opened = open_container(container, FormatId::nvcomp);
-    ByteReader r(opened.payload);
-    if (r.read<std::uint8_t>("algorithm") != static_cast<std::uint8_t>(api_.id)) {
+  DecodePlan plan_decompress(ByteSpan container, const Params&) const override {
+    const OpenedContainer c = open_container(container, FormatId::nvcomp);
+    const ByteSpan p = c.payload;
+    const u64 original = c.header.original_size;
+    if (p.size() < format::kFixedBytes) throw DecodeError("truncated nvCOMP payload header");
+    if (p[0] != static_cast<u8>(api_.id)) {
       throw DecodeError("nvCOMP container holds another algorithm than " + info_.name);
     }
-    const std::size_t chunk = r.read<std::uint32_t>("chunk size");
-    if (chunk < kMinChunk || chunk > kMaxChunk) throw DecodeError("nvCOMP chunk size out of range");
-    const std::uint64_t original = opened.header.original_size;
-    const std::uint64_t n = r.read<std::uint64_t>("chunk count");
-    if (n != (original + chunk - 1) / chunk) throw DecodeError("nvCOMP chunk count mismatch");
-    const std::uint32_t crc = r.read<std::uint32_t>("chunk checksum");
-    if (crc != crc32_of(opened.payload.subspan(r.position()))) {
-      throw DecodeError("nvCOMP chunk data damaged (checksum mismatch)");
+    if (p[1] == format::kCompressFailed) {
+      throw DecodeError("nvCOMP reported a failed chunk when this container was compressed");
     }
-    if (n > r.remaining() / 8) throw DecodeError("truncated nvCOMP chunk size table");
-    std::vector<std::size_t> comp_bytes(n), out_bytes(n), offsets(n);
-    const std::size_t bound = max_output_chunk(chunk);
-    std::size_t staged = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      comp_bytes[i] = r.read<std::uint64_t>("chunk size table");
-      if (comp_bytes[i] > bound) throw DecodeError("nvCOMP chunk larger than its bound");
-      out_bytes[i] = std::min<std::uint64_t>(chunk, original - i * chunk);
-      offsets[i] = staged;
-      staged += align_up(comp_bytes[i]);
+    if (p[1] != 0 || p[2] != 0 || p[3] != 0) throw DecodeError("nvCOMP payload flags damaged");
+    const u64 chunk = load_le<u32>(p.data() + 4);
+    if (chunk < kMinChunk || chunk > kMaxChunk || chunk % format::kAlign != 0) {
+      throw DecodeError("nvCOMP chunk size out of range");
     }
-    if (std::accumulate(comp_bytes.begin(), comp_bytes.end(), std::size_t{0}) != r.remaining()) {
+    const u64 n = load_le<u64>(p.data() + 8);
+    if (n != chunks_of(original, chunk)) throw DecodeError("nvCOMP chunk count mismatch");
+    if (n > (p.size() - format::kFixedBytes) / format::kTableEntryBytes) {
+      throw DecodeError("truncated nvCOMP chunk table");
+    }
+    const u64 bound = max_output_chunk(chunk);
+    const u64 data_at = format::data_offset(n);
+    const u64 data_bytes = p.size() - data_at;
+    std::vector<u64> offsets(n + 1, 0);
+    for (u64 i = 0; i < n; ++i) {
+      const u64 size = load_le<u32>(p.data() + format::kSizesOffset + 4 * i);
+      if (size == 0 || size > bound) throw DecodeError("nvCOMP chunk size outside its bound");
+      offsets[i + 1] = offsets[i] + format::padded(size);
+    }
+    if (offsets[n] != data_bytes) {
       throw DecodeError("nvCOMP chunk sizes do not add up to the payload");
     }
-    cuda::require_device();
-    Bytes aligned(staged);
-    for (std::size_t i = 0; i < n; ++i) {
-      ByteSpan c = r.take(comp_bytes[i], "chunk");
-      std::copy(c.begin(), c.end(), aligned.begin() + offsets[i]);
+    // Every chunk's CRC-32 and padding, chunks in parallel; the first bad chunk is reported.
+    std::atomic<u64> first_bad{n};
+    const u8* data = p.data() + data_at;
+#pragma omp parallel for schedule(dynamic, 64) if (data_bytes > (u64{1} << 20))
+    for (u64 i = 0; i < n; ++i) {
+      const u64 size = load_le<u32>(p.data() + format::kSizesOffset + 4 * i);
+      const u32 want = load_le<u32>(p.data() + format::crcs_offset(n) + 4 * i);
+      bool ok = crc32_of(ByteSpan(data + offsets[i], size)) == want;
+      for (u64 k = offsets[i] + size; ok && k < offsets[i + 1]; ++k) ok = data[k] == 0;
+      if (!ok) {
+        u64 seen = first_bad.load();
+        while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
+        }
+      }
     }
+    if (first_bad.load() < n) {
+      throw DecodeError("nvCOMP chunk " + std::to_string(first_bad.load()) +
+                        " damaged (checksum mismatch)");
+    }
+    cuda::TempCarver carve;
+    carve_decompress(carve, n, chunk, original);
+    return make_plan(container, original, carve.bytes(),
+                     Plan{static_cast<u32>(chunk), n, data_bytes});
+  }
 
-    cuda::Stream stream;
-    cudaStream_t s = stream.get();
-    std::size_t temp_bytes = 0;
-    if (n > 0) {
-      check(api_.decompress_temp(n, chunk, api_.decompress_opts, &temp_bytes, original, s),
-            "decompress temp size");
-    }
-    cuda::DeviceBuffer<std::uint8_t> d_in(staged), d_out(original), d_temp(temp_bytes);
-    Batch batch(n);
-    std::vector<const void*> in_ptrs(n);
-    std::vector<void*> out_ptrs(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      in_ptrs[i] = d_in.data() + offsets[i];
-      out_ptrs[i] = d_out.data() + i * chunk;
-    }
-    cuda::PhaseTimer timer(s);
-    timer.begin();
-    GCB_CUDA(cudaMemcpyAsync(d_in.data(), aligned.data(), staged, cudaMemcpyHostToDevice, s));
-    upload(batch.in_ptrs, in_ptrs, s);
-    upload(batch.out_ptrs, out_ptrs, s);
-    upload(batch.in_bytes, comp_bytes, s);
-    upload(batch.out_bytes, out_bytes, s);
-    timer.end_transfer();
-    if (n > 0) {
-      check(api_.decompress(batch.in_ptrs.data(), batch.in_bytes.data(), batch.out_bytes.data(),
-                            batch.actual_bytes.data(), n, d_temp.data(), temp_bytes,
-                            batch.out_ptrs.data(), api_.decompress_opts, batch.statuses.data(), s),
+  void decompress_async(const DecodePlan& plan, const DecompressBuffers& b, const Params&,
+                        DeviceStream stream) const override {
+    const Plan& l = std::any_cast<const Plan&>(plan.detail);
+    require_aligned(b.container, "container");
+    require_aligned(b.output, "output");
+    cuda::TempCarver carve(b.temp, b.temp_bytes);
+    const DecompressTemp t = carve_decompress(carve, l.chunks, l.chunk_size, plan.original_size);
+    const DecompressLayout layout{l.chunk_size, l.chunks, plan.original_size, l.data_bytes,
+                                  max_output_chunk(l.chunk_size)};
+    const u8* payload = b.container + kContainerHeaderSize;
+    begin_decompress_async(b.container, plan.header, b.status, stream);
+    if (l.chunks > 0) {
+      prepare_decompress_async(payload, b.output, layout, t.batch, b.status, stream);
+      check(api_.decompress(t.batch.in_ptrs, t.batch.in_bytes, t.batch.out_bytes,
+                            t.batch.actual_bytes, l.chunks, t.nvcomp_temp, t.nvcomp_temp_bytes,
+                            t.batch.out_ptrs, api_.decompress_opts, t.batch.statuses, stream),
             "decompress");
+      check_decompressed_async(layout, t.batch, b.status, stream);
     }
-    timer.end_kernel();
-    Bytes out(original);
-    std::vector<std::size_t> actual(n);
-    GCB_CUDA(cudaMemcpyAsync(out.data(), d_out.data(), original, cudaMemcpyDeviceToHost, s));
-    GCB_CUDA(cudaMemcpyAsync(actual.data(), batch.actual_bytes.data(), n * sizeof(std::size_t),
-                             cudaMemcpyDeviceToHost, s));
-    timer.end_transfer();
-    expect_all_succeeded(batch, n, s, "decompression");
-    if (actual != out_bytes) throw DecodeError("nvCOMP chunk decoded to the wrong size");
-    if (stats) *stats = {timer.kernel_s(), timer.transfer_s()};
-    verify_original(opened.header, out);
-    return out;
+    finish_decompress_async(b.container, b.output, plan.original_size, t.crc, t.crc_bytes, b.status,
+                            stream);
+  }
+
+  std::string describe(const DeviceStatus& s) const override {
+    const std::string chunk = " chunk " + std::to_string(s.detail);
+    switch (s.error) {
+      case kChunkDecodeFailed:
+        return info_.name + ": nvCOMP could not decompress" + chunk;
+      case kChunkWrongSize:
+        return info_.name + ": nvCOMP decompressed" + chunk + " to the wrong size";
+      case kChunkTableChanged:
+        return info_.name + ": the chunk table on the device differs from the planned one at" +
+               chunk;
+      default:
+        return describe_common(info_.name.c_str(), s);
+    }
   }
 
  private:
-  std::size_t max_output_chunk(std::size_t chunk) const {
+  struct CompressTemp {
+    CompressLayout layout;
+    BatchArrays batch;
+    void* nvcomp_temp = nullptr;
+    std::size_t nvcomp_temp_bytes = 0;
+    void* crc = nullptr;
+    std::size_t crc_bytes = 0;
+    u64* payload_size = nullptr;
+    u32* crc_value = nullptr;
+  };
+
+  struct DecompressTemp {
+    BatchArrays batch;
+    void* nvcomp_temp = nullptr;
+    std::size_t nvcomp_temp_bytes = 0;
+    void* crc = nullptr;
+    std::size_t crc_bytes = 0;
+  };
+
+  template <typename T>
+  static T load_le(const u8* p) {
+    u64 v = 0;
+    for (std::size_t i = 0; i < sizeof(T); ++i) v |= u64{p[i]} << (8 * i);
+    return static_cast<T>(v);
+  }
+
+  // The chunk_size axis; nvCOMP's pointers into the input must stay aligned.
+  static u64 chunk_size(const Params& params) {
+    const auto chunk = static_cast<u64>(params.at("chunk_size"));
+    if (chunk % format::kAlign != 0) {
+      throw ParamError("nvCOMP chunk_size must be a multiple of " + std::to_string(format::kAlign) +
+                       ", not " + std::to_string(chunk));
+    }
+    return chunk;
+  }
+
+  u64 max_output_chunk(u64 chunk) const {
     std::size_t bytes = 0;
     check(api_.max_output_chunk(chunk, api_.compress_opts, &bytes), "max output chunk size");
     return bytes;
   }
 
+  static void carve_batch(cuda::TempCarver& carve, u64 n, bool decompress, BatchArrays& b) {
+    b.in_ptrs = carve.take<const void*>(n);
+    b.in_bytes = carve.take<std::size_t>(n);
+    b.out_ptrs = carve.take<void*>(n);
+    b.out_bytes = carve.take<std::size_t>(n);
+    b.actual_bytes = decompress ? carve.take<std::size_t>(n) : nullptr;
+    b.statuses = carve.take<nvcompStatus_t>(n);
+    b.padded = carve.take<u64>(n + 1);
+    b.offsets = carve.take<u64>(n + 1);
+    b.scan_bytes = scan_temp_bytes(n);
+    b.scan = carve.take<u8>(b.scan_bytes);
+  }
+
+  // The same sequence of take() when sizing and when running.
+  CompressTemp carve_compress(cuda::TempCarver& carve, u64 input_size, u64 chunk) const {
+    CompressTemp t;
+    CompressLayout& l = t.layout;
+    l.algorithm = static_cast<u8>(api_.id);
+    l.chunk_size = static_cast<u32>(chunk);
+    l.chunks = chunks_of(input_size, chunk);
+    l.input_size = input_size;
+    l.max_chunk_out = max_output_chunk(chunk);
+    l.slot_stride = align_up(l.max_chunk_out, kSlotAlign);
+    carve_batch(carve, l.chunks, false, t.batch);
+    if (l.chunks > 0) {
+      check(api_.compress_temp(l.chunks, chunk, api_.compress_opts, &t.nvcomp_temp_bytes,
+                               input_size, nullptr),
+            "compress temp size");
+    }
+    t.nvcomp_temp = carve.take<u8>(t.nvcomp_temp_bytes);
+    l.slots = carve.take<u8>(l.chunks * l.slot_stride);
+    t.crc_bytes = crc_temp_bytes(input_size);
+    t.crc = carve.take<u8>(t.crc_bytes);
+    t.payload_size = carve.take<u64>(1);
+    t.crc_value = carve.take<u32>(1);
+    return t;
+  }
+
+  DecompressTemp carve_decompress(cuda::TempCarver& carve, u64 n, u64 chunk,
+                                  u64 original_size) const {
+    DecompressTemp t;
+    carve_batch(carve, n, true, t.batch);
+    if (n > 0) {
+      check(api_.decompress_temp(n, chunk, api_.decompress_opts, &t.nvcomp_temp_bytes,
+                                 original_size, nullptr),
+            "decompress temp size");
+    }
+    t.nvcomp_temp = carve.take<u8>(t.nvcomp_temp_bytes);
+    t.crc_bytes = crc_temp_bytes(original_size);
+    t.crc = carve.take<u8>(t.crc_bytes);
+    return t;
+  }
+
+  // nvCOMP's heuristic kernel configuration for the chunk CRCs: a host-only query (it reads
+  // the device's properties), kept for the last batch shape.
+  nvcompCRC32KernelConf_t crc_conf(u64 n, u64 max_chunk) const {
+    int device = 0;
+    GCB_CUDA(cudaGetDevice(&device));
+    std::lock_guard lock(crc_mutex_);
+    if (!crc_cached_ || crc_key_[0] != n || crc_key_[1] != max_chunk ||
+        crc_key_[2] != static_cast<u64>(device)) {
+      nvcompCRC32KernelConf_t conf{};
+      check(nvcompBatchedCRC32GetHeuristicConf(nullptr, n, &conf, max_chunk, nullptr),
+            "CRC-32 configuration");
+      crc_conf_ = conf;
+      crc_key_[0] = n;
+      crc_key_[1] = max_chunk;
+      crc_key_[2] = static_cast<u64>(device);
+      crc_cached_ = true;
+    }
+    return crc_conf_;
+  }
+
   BatchedApi<COpts, DOpts> api_;
   CodecInfo info_;
+  mutable std::mutex crc_mutex_;
+  mutable bool crc_cached_ = false;
+  mutable u64 crc_key_[3] = {0, 0, 0};
+  mutable nvcompCRC32KernelConf_t crc_conf_{};
 };
 
 template <typename COpts, typename DOpts>
 CodecPtr make(BatchedApi<COpts, DOpts> api) {
-  return std::make_unique<NvcompCodec<COpts, DOpts>>(api);
+  return gpu::make_host_codec(std::make_unique<NvcompDeviceCodec<COpts, DOpts>>(api));
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 #pragma once
-// NVIDIA nvCOMP's batched low-level API as GPU peers: the input is cut into chunks of
-// `chunk_size` bytes, compressed in one batched call, and stored in a gcbench container
-// (FormatId::nvcomp) with each chunk's compressed size, so decompression needs nothing else.
+// NVIDIA nvCOMP's batched low-level API as GPU peers, each a DeviceCodec (the host API is
+// gpu::make_host_codec over it): the input is cut into chunks of `chunk_size` bytes, compressed
+// in one batched call, and stored in a gcbench container (FormatId::nvcomp, layout in
+// nvcomp_format.hpp) with each chunk's compressed size and CRC-32, so decompression needs
+// nothing else.
 #include <vector>
 
 #include "gcbench/codec.hpp"

@@ -1,13 +1,29 @@
-// nvCOMP peers: round trip on the corpus and rejection of damaged containers.
+// nvCOMP peers through the device API (include/gcbench/device_codec.hpp): round trips on edge
+// sizes and the mirrored corpora, device-API containers equal to the host API's, the container
+// layout, the pipelined path, and damaged containers rejected with DecodeError (the host plan
+// validates every chunk before nvCOMP's decoders see it; a crash would end this binary).
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <random>
+#include <string>
+
 #include "codecs/common/cuda_check.hpp"
+#include "codecs/common/device_buffer.hpp"
 #include "corpora/synthetic.hpp"
+#include "gcbench/container.hpp"
+#include "gcbench/device_codec.hpp"
+#include "gcbench/errors.hpp"
 #include "gcbench/registry.hpp"
+#include "gcbench/stream.hpp"
+#include "src/gpu/pipeline.hpp"
 #include "support/codec_checks.hpp"
 
 namespace gcbench {
 namespace {
+
+using u8 = std::uint8_t;
+using u64 = std::uint64_t;
 
 std::vector<const Codec*> nvcomp_codecs() {
   std::vector<const Codec*> found;
@@ -15,6 +31,67 @@ std::vector<const Codec*> nvcomp_codecs() {
     if (c->info().name.rfind("nvcomp-", 0) == 0) found.push_back(c.get());
   }
   return found;
+}
+
+Bytes random_bytes(std::size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  Bytes b(n);
+  for (auto& x : b) x = static_cast<u8>(rng());
+  return b;
+}
+
+template <typename T>
+T load_le(const u8* p) {
+  u64 v = 0;
+  for (std::size_t i = 0; i < sizeof(T); ++i) v |= u64{p[i]} << (8 * i);
+  return static_cast<T>(v);
+}
+
+// Compresses through the device API on buffers this test owns; the output and temporary
+// buffers are filled with a pattern first, so that bytes the codec (or nvCOMP) leaves
+// unwritten show up as differences from the host API's container, made in fresh memory.
+Bytes device_compress(const DeviceCodec& d, ByteSpan input, const Params& p) {
+  const u64 bound = d.max_compressed_size(input.size(), p);
+  cuda::DeviceBuffer<u8> in(input.size()), out(bound);
+  cuda::DeviceBuffer<u8> temp(d.compress_temp_bytes(input.size(), p));
+  cuda::DeviceBuffer<u64> size(1);
+  cuda::Stream s;
+  GCB_CUDA(cudaMemcpyAsync(in.data(), input.data(), input.size(), cudaMemcpyHostToDevice, s.get()));
+  GCB_CUDA(cudaMemsetAsync(out.data(), 0xA5, out.bytes(), s.get()));
+  GCB_CUDA(cudaMemsetAsync(temp.data(), 0x5A, temp.bytes(), s.get()));
+  d.compress_async({in.data(), input.size(), temp.data(), temp.bytes(), out.data(), size.data()}, p,
+                   s.get());
+  u64 n = 0;
+  GCB_CUDA(cudaMemcpyAsync(&n, size.data(), sizeof n, cudaMemcpyDeviceToHost, s.get()));
+  s.sync();
+  EXPECT_LE(n, bound);
+  Bytes c(std::min(n, bound));
+  GCB_CUDA(cudaMemcpy(c.data(), out.data(), c.size(), cudaMemcpyDeviceToHost));
+  return c;
+}
+
+// Plans on the host and decompresses `on_device` (the planned container unless given) through
+// the device API; the status's error turned into DecodeError as the host wrapper does.
+Bytes device_decompress(const DeviceCodec& d, ByteSpan container, const Params& p,
+                        ByteSpan on_device = {}) {
+  if (on_device.empty()) on_device = container;
+  const DecodePlan plan = d.plan_decompress(container, p);
+  cuda::DeviceBuffer<u8> in(std::max(container.size(), on_device.size()));
+  cuda::DeviceBuffer<u8> out(plan.original_size), temp(plan.temp_bytes);
+  cuda::DeviceBuffer<DeviceStatus> status(1);
+  cuda::Stream s;
+  GCB_CUDA(cudaMemcpyAsync(in.data(), on_device.data(), on_device.size(), cudaMemcpyHostToDevice,
+                           s.get()));
+  d.decompress_async(plan, {in.data(), temp.data(), temp.bytes(), out.data(), status.data()}, p,
+                     s.get());
+  DeviceStatus st;
+  GCB_CUDA(cudaMemcpyAsync(&st, status.data(), sizeof st, cudaMemcpyDeviceToHost, s.get()));
+  s.sync();
+  if (st.error != kDeviceOk) throw DecodeError(d.describe(st));
+  EXPECT_EQ(st.size, plan.original_size);
+  Bytes decoded(plan.original_size);
+  GCB_CUDA(cudaMemcpy(decoded.data(), out.data(), decoded.size(), cudaMemcpyDeviceToHost));
+  return decoded;
 }
 
 class NvcompTest : public ::testing::Test {
@@ -30,37 +107,182 @@ class NvcompTest : public ::testing::Test {
     }
     if (!cuda::available()) GTEST_SKIP() << "no CUDA device";
   }
+
+  // Device API round trip, equal to the host API's container, and the host API's round trip.
+  static void expect_device_round_trip(const Codec& c, ByteSpan data, const Params& given = {}) {
+    const DeviceCodec* d = c.device_codec();
+    ASSERT_NE(d, nullptr) << c.info().name << " has no device API";
+    const Params p = resolve_params(c.info().axes, given);
+    const Bytes container = device_compress(*d, data, p);
+    EXPECT_EQ(container, c.compress(data, p)) << "device API and host API containers differ";
+    const Bytes decoded = device_decompress(*d, container, p);
+    ASSERT_EQ(decoded.size(), data.size());
+    EXPECT_TRUE(std::equal(decoded.begin(), decoded.end(), data.begin())) << "device round trip";
+    const Bytes host = c.decompress(container, p);
+    EXPECT_TRUE(host.size() == data.size() && std::equal(host.begin(), host.end(), data.begin()))
+        << "host API round trip";
+  }
+
   std::vector<const Codec*> codecs_;
 };
 
-TEST_F(NvcompTest, RoundTripOnCalgaryAndCanterbury) {
-  for (const char* corpus : {"calgary", "canterbury"}) {
-    for (const auto& file : testing::corpus_files(corpus)) {
-      Bytes data = corpora::read_file(file.path);
-      for (const Codec* c : codecs_) {
-        SCOPED_TRACE(c->info().name + " " + file.entry.name);
-        testing::expect_round_trip(*c, data);
+TEST_F(NvcompTest, EveryPeerHasTheDeviceApi) {
+  for (const Codec* c : codecs_) {
+    EXPECT_NE(c->device_codec(), nullptr) << c->info().name;
+    EXPECT_EQ(c->info().version.rfind("2/", 0), 0u) << c->info().version;
+  }
+}
+
+TEST_F(NvcompTest, DeviceApiRoundTripsEdgeSizes) {
+  for (const Codec* c : codecs_) {
+    for (u64 n : {0, 1, 7, 4095, 4096, 4097, 65536, 65537, 3 * 65536 + 5, 1000003}) {
+      const Bytes runs =
+          synthetic::generate({.kind = synthetic::Kind::runs, .size_bytes = n, .seed = n + 1});
+      const Bytes noise = random_bytes(n, static_cast<unsigned>(n));  // near the size bound
+      for (std::int64_t chunk : {4096, 65536}) {
+        SCOPED_TRACE(c->info().name + " n=" + std::to_string(n) +
+                     " chunk=" + std::to_string(chunk));
+        expect_device_round_trip(*c, runs, {{"chunk_size", chunk}});
+        expect_device_round_trip(*c, noise, {{"chunk_size", chunk}});
       }
     }
   }
 }
 
-TEST_F(NvcompTest, EdgeSizesAndChunkSizes) {
-  for (const Codec* c : codecs_) {
-    for (std::uint64_t n : {0, 1, 4095, 65536, 65537, 1000003}) {
-      Bytes data = synthetic::generate({.kind = synthetic::Kind::runs, .size_bytes = n});
-      for (std::int64_t chunk : {4096, 65536}) {
-        SCOPED_TRACE(c->info().name + " n=" + std::to_string(n) +
-                     " chunk=" + std::to_string(chunk));
-        testing::expect_round_trip(*c, data, {{"chunk_size", chunk}});
+TEST_F(NvcompTest, DeviceApiRoundTripsCalgaryAndCanterbury) {
+  std::size_t files = 0;
+  for (const char* corpus : {"calgary", "canterbury"}) {
+    for (const auto& file : testing::corpus_files(corpus)) {
+      const Bytes data = corpora::read_file(file.path);
+      for (const Codec* c : codecs_) {
+        SCOPED_TRACE(c->info().name + " " + file.entry.name);
+        expect_device_round_trip(*c, data);
       }
+      ++files;
+    }
+  }
+  if (files == 0) GTEST_SKIP() << "no corpus file available (see the [ corpus ] lines)";
+}
+
+// Version 2: fixed fields, a size and a CRC per chunk, chunks 8-byte aligned and zero-padded.
+TEST_F(NvcompTest, ContainerLayout) {
+  const Bytes data = synthetic::generate({.kind = synthetic::Kind::runs, .size_bytes = 300001});
+  for (const Codec* c : codecs_) {
+    SCOPED_TRACE(c->info().name);
+    const Bytes container = c->compress(data, {{"chunk_size", 65536}});
+    const OpenedContainer opened = open_container(container, FormatId::nvcomp);
+    const u8* p = opened.payload.data();
+    EXPECT_EQ(p[1], 0);
+    EXPECT_EQ(load_le<std::uint32_t>(p + 4), 65536u);
+    const u64 n = load_le<u64>(p + 8);
+    ASSERT_EQ(n, 5u);
+    u64 at = 16 + 8 * n;
+    for (u64 i = 0; i < n; ++i) {
+      const u64 size = load_le<std::uint32_t>(p + 16 + 4 * i);
+      const std::uint32_t crc = load_le<std::uint32_t>(p + 16 + 4 * n + 4 * i);
+      EXPECT_EQ((kContainerHeaderSize + at) % 8, 0u);
+      EXPECT_EQ(crc, crc32_of(ByteSpan(p + at, size))) << "chunk " << i;
+      for (u64 k = at + size; k < at + (size + 7) / 8 * 8; ++k) EXPECT_EQ(p[k], 0) << k;
+      at += (size + 7) / 8 * 8;
+    }
+    EXPECT_EQ(at, opened.payload.size());
+  }
+}
+
+TEST_F(NvcompTest, ChunkSizeNotAMultipleOfEightIsAParamError) {
+  for (const Codec* c : codecs_) {
+    EXPECT_THROW(c->compress(Bytes(10000, 1), {{"chunk_size", 4100}}), ParamError);
+  }
+}
+
+// The pipelined path over the device API: buffers reused from chunk to chunk, every chunk's
+// container equal to the host API's container of its bytes, and the stream round-trips.
+TEST_F(NvcompTest, PipelineChunksEqualTheHostApi) {
+  const Bytes input = random_bytes((3 << 20) + 5, 9);
+  Bytes mixed = synthetic::generate({.kind = synthetic::Kind::runs, .size_bytes = input.size()});
+  for (std::size_t i = 0; i < mixed.size(); i += 2) mixed[i] = input[i];  // half noise
+  for (const Codec* c : codecs_) {
+    SCOPED_TRACE(c->info().name);
+    const Params p = resolve_params(c->info().axes, {});
+    gpu::PipelineOptions o;
+    o.depth = 3;
+    o.chunk_bytes = 256 << 10;
+    gpu::Pipeline pipeline(*c->device_codec(), p, o);
+    const Bytes stream = pipeline.compress(mixed);
+    const StreamView view = parse_stream(stream);
+    ASSERT_EQ(view.containers.size(), 13u);
+    for (std::size_t i = 0; i < view.containers.size(); ++i) {
+      const std::size_t at = i * view.chunk_bytes;
+      const ByteSpan chunk =
+          ByteSpan(mixed).subspan(at, std::min<std::size_t>(view.chunk_bytes, mixed.size() - at));
+      const Bytes want = c->compress(chunk, p);
+      EXPECT_TRUE(std::equal(want.begin(), want.end(), view.containers[i].begin(),
+                             view.containers[i].end()))
+          << "chunk " << i;
+    }
+    EXPECT_EQ(pipeline.decompress(stream), mixed);
+  }
+}
+
+// What the pipeline's memory cap has to hold per chunk (printed): nvCOMP's own temporary
+// storage dominates for deflate and zstd.
+TEST_F(NvcompTest, TemporaryStorageIsReported) {
+  for (const Codec* c : codecs_) {
+    const DeviceCodec& d = *c->device_codec();
+    const Params p = resolve_params(c->info().axes, {});
+    for (u64 n : {u64{65536}, u64{1} << 20}) {
+      const std::size_t temp = d.compress_temp_bytes(n, p);
+      const DecodePlan plan = d.plan_decompress(c->compress(Bytes(n, 7), p), p);
+      std::printf("[ temp ] %s %llu bytes: compress %zu, decompress %zu\n", c->info().name.c_str(),
+                  static_cast<unsigned long long>(n), temp, plan.temp_bytes);
+      EXPECT_GT(temp, n);  // the slots alone hold the input's chunks
     }
   }
 }
 
 TEST_F(NvcompTest, DamagedContainersRejected) {
-  Bytes data = synthetic::generate({.kind = synthetic::Kind::runs, .size_bytes = 200, .seed = 3});
+  const Bytes data =
+      synthetic::generate({.kind = synthetic::Kind::runs, .size_bytes = 200, .seed = 3});
   for (const Codec* c : codecs_) testing::expect_hostile_inputs_rejected(*c, data);
+}
+
+// Flipped bytes all over a container of several chunks: DecodeError from the host plan (the
+// device API) and from the host API, never a fault.
+TEST_F(NvcompTest, DamagedMultiChunkContainersRejected) {
+  const Bytes data = synthetic::generate({.kind = synthetic::Kind::runs, .size_bytes = 200000});
+  for (const Codec* c : codecs_) {
+    SCOPED_TRACE(c->info().name);
+    const Params p = resolve_params(c->info().axes, {{"chunk_size", 16384}});
+    const Bytes good = c->compress(data, p);
+    std::mt19937 rng(7);
+    for (int k = 0; k < 40; ++k) {
+      Bytes bad = good;
+      const std::size_t at = kContainerHeaderSize + rng() % (good.size() - kContainerHeaderSize);
+      bad[at] ^= static_cast<u8>(1 + rng() % 255);
+      SCOPED_TRACE("byte " + std::to_string(at));
+      EXPECT_THROW(device_decompress(*c->device_codec(), bad, p), DecodeError);
+      testing::expect_rejected_or_exact(*c, bad, data, "host API");
+    }
+  }
+}
+
+// The plan is made on the host; a different container on the device is reported as an error
+// status (a DecodeError). Both containers here are valid and of one layout (runs of one byte
+// value each), so nvCOMP decodes only streams it wrote.
+TEST_F(NvcompTest, ContainerOtherThanThePlannedOneIsReported) {
+  const Bytes a(100000, 'a'), b(100000, 'b');
+  for (const Codec* c : codecs_) {
+    SCOPED_TRACE(c->info().name);
+    const DeviceCodec& d = *c->device_codec();
+    const Params p = resolve_params(c->info().axes, {{"chunk_size", 8192}});
+    const Bytes ca = device_compress(d, a, p), cb = device_compress(d, b, p);
+    EXPECT_THROW(device_decompress(d, ca, p, cb), DecodeError);
+    // The planned header over the other payload: the output's CRC-32 reports it.
+    ASSERT_EQ(ca.size(), cb.size());
+    Bytes mixed = cb;
+    std::copy_n(ca.begin(), kContainerHeaderSize, mixed.begin());
+    EXPECT_THROW(device_decompress(d, ca, p, mixed), DecodeError);
+  }
 }
 
 }  // namespace

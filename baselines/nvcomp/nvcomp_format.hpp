@@ -1,0 +1,39 @@
+#pragma once
+// The payload of an nvCOMP container (FormatId::nvcomp), version 2, written and read on the
+// device (nvcomp_kernels.cu) and validated on the host (nvcomp_codec.cpp):
+//
+//   offset      size  field
+//   0           1     algorithm (nvcomp::Algorithm)
+//   1           1     flags: 0, or kCompressFailed when nvCOMP reported a failed chunk
+//   2           2     zero
+//   4           4     chunk_size (a multiple of kAlign)
+//   8           8     chunk_count = ceil(original_size / chunk_size)
+//   16          4n    compressed_bytes[n] (u32; each at most nvCOMP's bound for a chunk)
+//   16 + 4n     4n    crc32[n]: CRC-32 (zlib's) of each compressed chunk
+//   16 + 8n     ...   the chunks in order, each followed by zeros up to a multiple of kAlign
+//
+// The payload starts 32 bytes into the container, so every chunk starts at a multiple of
+// kAlign from the container's start: nvCOMP decodes the chunks in place (its decoders want
+// up to 8-byte aligned inputs), with no copy into aligned staging.
+#include <cstdint>
+
+namespace gcbench::nvcomp::format {
+
+inline constexpr std::uint32_t kVersion = 2;  // CodecInfo::version "2/nvcomp-x.y.z"
+inline constexpr std::uint64_t kAlign = 8;    // chunk starts, chunk sizes, buffer pointers
+inline constexpr std::uint64_t kFixedBytes = 16;
+inline constexpr std::uint64_t kTableEntryBytes = 8;  // compressed size and CRC-32
+inline constexpr std::uint8_t kCompressFailed = 1;
+
+inline constexpr std::uint64_t kSizesOffset = kFixedBytes;
+inline constexpr std::uint64_t crcs_offset(std::uint64_t chunks) {
+  return kFixedBytes + 4 * chunks;
+}
+inline constexpr std::uint64_t data_offset(std::uint64_t chunks) {
+  return kFixedBytes + kTableEntryBytes * chunks;
+}
+inline constexpr std::uint64_t padded(std::uint64_t bytes) {
+  return (bytes + kAlign - 1) / kAlign * kAlign;
+}
+
+}  // namespace gcbench::nvcomp::format
