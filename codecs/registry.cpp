@@ -1,6 +1,7 @@
 // The codec table. Adding a codec: a folder under codecs/ (or baselines/) and one line here.
 #include "gcbench/registry.hpp"
 
+#include "baselines/gzip/gzip_codec.hpp"
 #include "baselines/nvcomp/nvcomp_codec.hpp"
 #include "baselines/peers/peers.hpp"
 #include "baselines/zlib/zlib_codec.hpp"
@@ -17,6 +18,7 @@ std::vector<CodecPtr> make_registry() {
   codecs.push_back(rle::make_cpu_codec());
   codecs.push_back(lz77::make_cpu_codec());
   codecs.push_back(zlib::make_codec());
+  if (auto program = gzip::find_program(nullptr)) codecs.push_back(gzip::make_codec(*program));
 #if GCBENCH_HAVE_LIBDEFLATE
   codecs.push_back(peers::make_libdeflate_codec());
 #endif
@@ -43,6 +45,8 @@ std::vector<UnavailableCodec> make_unavailable() {
   std::vector<UnavailableCodec> missing;
   [[maybe_unused]] const std::string peer_hint =
       "its library was not found at configure time (install ";
+  // The gzip program is looked for at run time ($GCBENCH_GZIP, else PATH).
+  if (std::string reason; !gzip::find_program(&reason)) missing.push_back({"gzip", reason});
 #if !GCBENCH_HAVE_LIBDEFLATE
   missing.push_back({"libdeflate", peer_hint + "libdeflate-dev)"});
 #endif

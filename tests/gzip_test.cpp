@@ -1,0 +1,178 @@
+// gzip program baseline: exact size equality with `gzip -6 -n -c`, round trips, hostile input,
+// and what happens without a gzip program or with one that fails.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "baselines/gzip/gzip_codec.hpp"
+#include "corpora/synthetic.hpp"
+#include "gcbench/errors.hpp"
+#include "gcbench/registry.hpp"
+#include "support/codec_checks.hpp"
+
+namespace {
+
+using gcbench::Bytes;
+using gcbench::DecodeError;
+namespace gz = gcbench::gzip;
+
+// The installed program, or nullptr (tests that need it skip, saying why).
+const gcbench::Codec* installed() {
+  static const gcbench::CodecPtr c = [] {
+    std::string reason;
+    auto p = gz::find_program(&reason);
+    return p ? gz::make_codec(*p) : gcbench::CodecPtr{};
+  }();
+  return c.get();
+}
+
+#define REQUIRE_GZIP()                                            \
+  const gcbench::Codec* codec = installed();                      \
+  if (codec == nullptr) {                                         \
+    std::string why;                                              \
+    gz::find_program(&why);                                       \
+    GTEST_SKIP() << "the gzip program is not installed: " << why; \
+  }
+
+Bytes run_capture(const std::string& command) {
+  Bytes out;
+  FILE* p = ::popen(command.c_str(), "r");
+  if (p == nullptr) return out;
+  std::uint8_t buf[1 << 16];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;)
+    out.insert(out.end(), buf, buf + n);
+  EXPECT_EQ(::pclose(p), 0) << command;
+  return out;
+}
+
+// An executable shell script in a fresh temporary folder; removed with the object.
+class Script {
+ public:
+  explicit Script(const std::string& body) {
+    char dir[] = "/tmp/gcbench-gzip-XXXXXX";
+    dir_ = ::mkdtemp(dir);
+    path_ = dir_ + "/fake-gzip";
+    std::ofstream(path_) << "#!/bin/sh\n" << body << "\n";
+    ::chmod(path_.c_str(), 0755);
+  }
+  ~Script() {
+    std::remove(path_.c_str());
+    ::rmdir(dir_.c_str());
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string dir_, path_;
+};
+
+TEST(Gzip, DescribesItselfWithVersionAndPath) {
+  REQUIRE_GZIP();
+  const auto& info = codec->info();
+  EXPECT_EQ(info.name, "gzip");
+  EXPECT_EQ(info.device, gcbench::Device::cpu);
+  EXPECT_EQ(info.role, gcbench::Role::baseline);
+  EXPECT_TRUE(info.axes.empty());
+  EXPECT_EQ(info.version.rfind("gzip ", 0), 0u) << info.version;
+  EXPECT_NE(info.version.find('/'), std::string::npos) << "path missing: " << info.version;
+  EXPECT_NE(info.description.find("wall time"), std::string::npos);
+  EXPECT_NE(gcbench::find_codec("gzip", gcbench::Device::cpu), nullptr) << "not registered";
+}
+
+TEST(Gzip, RoundTrips) {
+  REQUIRE_GZIP();
+  using gcbench::synthetic::Kind;
+  std::vector<Bytes> inputs = {Bytes{}, Bytes{42}};
+  for (Kind kind : {Kind::random_bytes, Kind::runs}) {  // larger than a pipe's buffer
+    gcbench::synthetic::Spec s;
+    s.kind = kind;
+    s.size_bytes = 3 << 20;
+    inputs.push_back(gcbench::synthetic::generate(s));
+  }
+  for (const Bytes& in : inputs) gcbench::testing::expect_round_trip(*codec, in);
+}
+
+TEST(Gzip, RejectsHostileInput) {
+  REQUIRE_GZIP();
+  const std::string text = "hostile input, hostile input, hostile input; the end";
+  gcbench::testing::expect_hostile_inputs_rejected(*codec, Bytes(text.begin(), text.end()));
+  EXPECT_THROW(codec->decompress(Bytes(100, 0), {}), DecodeError);
+  // A valid member whose trailer declares less than it holds.
+  Bytes member = codec->compress(Bytes(5000, 'a'), {});
+  member[member.size() - 4] = 10;
+  member[member.size() - 3] = 0;
+  EXPECT_THROW(codec->decompress(member, {}), DecodeError);
+}
+
+// Sizes equal the program's own output, byte for byte, on every mirrored file.
+TEST(Gzip, EqualsGzipMinus6OnCalgaryAndCanterbury) {
+  REQUIRE_GZIP();
+  std::size_t files = 0;
+  for (const std::string corpus : {"calgary", "canterbury"}) {
+    for (const auto& f : gcbench::testing::corpus_files(corpus)) {
+      ++files;
+      const Bytes original = gcbench::corpora::read_file(f.path);
+      const Bytes ours = codec->compress(original, {});
+      const Bytes theirs = run_capture("gzip -6 -n -c '" + f.path.string() + "'");
+      EXPECT_EQ(ours.size(), theirs.size()) << f.path;
+      EXPECT_TRUE(ours == theirs) << f.path << ": bytes differ";
+      EXPECT_EQ(codec->decompress(ours, {}), original) << f.path;
+    }
+  }
+  if (files == 0) GTEST_SKIP() << "no Calgary or Canterbury files (see the corpus lines above)";
+  EXPECT_EQ(files, 29u);
+}
+
+TEST(Gzip, WithoutAProgramItIsUnavailableWithAReason) {
+  ::setenv("GCBENCH_GZIP", "/nonexistent/gzip", 1);
+  std::string reason;
+  const auto p = gz::find_program(&reason);
+  ::unsetenv("GCBENCH_GZIP");
+  EXPECT_FALSE(p.has_value());
+  EXPECT_NE(reason.find("/nonexistent/gzip"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("install gzip"), std::string::npos) << reason;
+
+  const std::string old_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  ::setenv("PATH", "/nonexistent", 1);
+  const auto q = gz::find_program(&reason);
+  ::setenv("PATH", old_path.c_str(), 1);
+  EXPECT_FALSE(q.has_value());
+  EXPECT_NE(reason.find("on PATH"), std::string::npos) << reason;
+
+  // A program that vanished after it was found is an error for the call, not a crash.
+  const auto gone = gz::make_codec({"/nonexistent/gzip", "gzip 0"});
+  EXPECT_THROW(gone->compress(Bytes(100, 1), {}), std::runtime_error);
+}
+
+TEST(Gzip, AFailingProgramIsAnErrorNeverASize) {
+  const Bytes input(100000, 'x');
+  const Script fails("cat >/dev/null; echo broken >&2; exit 1");
+  const auto c1 = gz::make_codec({fails.path(), "fake"});
+  try {
+    c1->compress(input, {});
+    ADD_FAILURE() << "a failing program gave a size";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("broken"), std::string::npos) << e.what();
+  }
+  const Script silent("cat >/dev/null; exit 0");
+  const auto c2 = gz::make_codec({silent.path(), "fake"});
+  EXPECT_THROW(c2->compress(input, {}), std::runtime_error);
+  const Script early("exit 0");  // stops reading at once: EPIPE, not SIGPIPE
+  const auto c3 = gz::make_codec({early.path(), "fake"});
+  EXPECT_THROW(c3->compress(input, {}), std::runtime_error);
+
+  if (const gcbench::Codec* real = installed()) {
+    const Bytes member = real->compress(input, {});
+    EXPECT_THROW(c1->decompress(member, {}), DecodeError);
+    EXPECT_THROW(c2->decompress(member, {}), DecodeError);
+    const Script floods("cat >/dev/null; head -c 50000000 /dev/zero");
+    const auto c4 = gz::make_codec({floods.path(), "fake"});
+    EXPECT_THROW(c4->decompress(member, {}), DecodeError) << "more output than declared";
+  }
+}
+
+}  // namespace
