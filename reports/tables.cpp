@@ -8,7 +8,6 @@
 namespace gcbench::reports {
 namespace {
 
-constexpr const char* kGzip = "zlib";  // deflate -6 in a gzip member: the thesis's gzip column
 const std::vector<std::string> kFinders = {"hash", "brute", "z"};
 
 Column col(std::string header, std::string csv, Unit unit, Query query) {
@@ -19,6 +18,35 @@ Query q(std::string codec, std::string device, std::string direction,
         std::map<std::string, std::string> fixed, Quantity quantity) {
   return Query{std::move(codec), std::move(device), std::move(direction), std::move(fixed),
                quantity};
+}
+
+// The gzip reference columns: the gzip program's (`gzip -6 -n`, its wall time) where it was
+// measured, and zlib's beside it under its own name; without gzip cells, zlib's alone, named
+// zlib (never gzip); with neither, a gzip column that says "not measured".
+// Headers are "<codec><suffix>", CSV names "<codec>_<csv>".
+std::vector<Column> reference_cols(const TableBuilder& b, const std::string& direction,
+                                   Quantity quantity, Unit unit, const std::string& suffix,
+                                   const std::string& csv) {
+  std::vector<std::string> codecs;
+  for (const std::string codec : {"gzip", "zlib"}) {
+    if (b.has_codec(codec)) codecs.push_back(codec);
+  }
+  if (codecs.empty()) codecs.push_back("gzip");
+  std::vector<Column> cols;
+  for (const std::string& codec : codecs) {
+    cols.push_back(
+        col(codec + suffix, codec + "_" + csv, unit, q(codec, "cpu", direction, {}, quantity)));
+  }
+  return cols;
+}
+
+// The codec whose cells give the original size: the gzip reference, as above.
+std::string size_codec(const TableBuilder& b) {
+  return b.has_codec("gzip") || !b.has_codec("zlib") ? "gzip" : "zlib";
+}
+
+void append(std::vector<Column>& to, std::vector<Column> more) {
+  for (Column& c : more) to.push_back(std::move(c));
 }
 
 std::string shorten(const std::string& text) {
@@ -211,8 +239,7 @@ std::vector<Table> lz77_tables(const TableBuilder& b) {
     t5.push_back(col("CPU " + f, "cpu_" + f + "_s", Unit::seconds,
                      q("lz77", "cpu", "compress", {{"finder", f}}, Quantity::time)));
   }
-  t5.push_back(
-      col("gzip", "gzip_s", Unit::seconds, q(kGzip, "cpu", "compress", {}, Quantity::time)));
+  append(t5, reference_cols(b, "compress", Quantity::time, Unit::seconds, "", "s"));
   tables.push_back(b.make("lz77_t3", "T3: LZ77 compression time per match finder on GPU [s], " + c,
                           "Kernel and host/device transfer time (CUDA events), default work items.",
                           t3));
@@ -237,8 +264,7 @@ std::vector<Table> lz77_tables(const TableBuilder& b) {
                        q("lz77", device, "decompress", fixed, Quantity::time)));
     }
   }
-  t6.push_back(
-      col("gzip", "gzip_s", Unit::seconds, q(kGzip, "cpu", "decompress", {}, Quantity::time)));
+  append(t6, reference_cols(b, "decompress", Quantity::time, Unit::seconds, "", "s"));
   tables.push_back(
       b.make("lz77_t6", "T6: LZ77 decompression time [s], " + c,
              "Sequential (one thread), parallel per work-item count (CPU: all cores; GPU: "
@@ -246,18 +272,22 @@ std::vector<Table> lz77_tables(const TableBuilder& b) {
              t6));
 
   const std::map<std::string, std::string> hash{{"finder", "hash"}};
+  std::vector<Column> t7{
+      col("size", "size", Unit::bytes, q(size_codec(b), "cpu", "compress", {}, Quantity::size))};
+  for (const Column& bytes :
+       reference_cols(b, "compress", Quantity::compressed_bytes, Unit::bytes, "", "bytes")) {
+    t7.push_back(bytes);
+    t7.push_back(col(bytes.header + " ratio", bytes.query.codec + "_ratio", Unit::ratio,
+                     q(bytes.query.codec, "cpu", "compress", {}, Quantity::ratio)));
+  }
+  t7.push_back(col("LZ77 hash (entropy)", "lz77_hash_entropy_bytes", Unit::bytes,
+                   q("lz77", "cpu", "compress", hash, Quantity::entropy_bytes)));
+  t7.push_back(col("LZ77 ratio", "lz77_hash_ratio", Unit::ratio,
+                   q("lz77", "cpu", "compress", hash, Quantity::entropy_ratio)));
   tables.push_back(b.make(
       "lz77_t7", "T7: sizes [bytes], " + c,
       "Ratio = original / compressed. LZ77 hash, entropy-coded (SPEC 1.4), default work items.",
-      {col("size", "size", Unit::bytes, q(kGzip, "cpu", "compress", {}, Quantity::size)),
-       col("gzip", "gzip_bytes", Unit::bytes,
-           q(kGzip, "cpu", "compress", {}, Quantity::compressed_bytes)),
-       col("gzip ratio", "gzip_ratio", Unit::ratio,
-           q(kGzip, "cpu", "compress", {}, Quantity::ratio)),
-       col("LZ77 hash (entropy)", "lz77_hash_entropy_bytes", Unit::bytes,
-           q("lz77", "cpu", "compress", hash, Quantity::entropy_bytes)),
-       col("LZ77 ratio", "lz77_hash_ratio", Unit::ratio,
-           q("lz77", "cpu", "compress", hash, Quantity::entropy_ratio))}));
+      t7));
   return tables;
 }
 
@@ -299,17 +329,18 @@ std::vector<Table> family_tables(const TableBuilder& b, const std::string& codec
         dec.push_back(t);
       }
     }
-    dec.push_back(
-        col("gzip", "gzip_s", Unit::seconds, q(kGzip, "cpu", "decompress", {}, Quantity::time)));
+    append(dec, reference_cols(b, "decompress", Quantity::time, Unit::seconds, "", "s"));
     tables.push_back(b.make(id + "_t6",
                             fmt::format("{} decompression time per {} [s], {}", codec, axis, c),
                             "CPU: wall time, all cores; GPU: kernel time; gzip: wall time.", dec));
     std::vector<Column> sizes{
-        col("size", "size", Unit::bytes, q(kGzip, "cpu", "compress", {}, Quantity::size)),
-        col("gzip", "gzip_bytes", Unit::bytes,
-            q(kGzip, "cpu", "compress", {}, Quantity::compressed_bytes)),
-        col("gzip ratio", "gzip_ratio", Unit::ratio,
-            q(kGzip, "cpu", "compress", {}, Quantity::ratio))};
+        col("size", "size", Unit::bytes, q(size_codec(b), "cpu", "compress", {}, Quantity::size))};
+    for (const Column& bytes :
+         reference_cols(b, "compress", Quantity::compressed_bytes, Unit::bytes, "", "bytes")) {
+      sizes.push_back(bytes);
+      sizes.push_back(col(bytes.header + " ratio", bytes.query.codec + "_ratio", Unit::ratio,
+                          q(bytes.query.codec, "cpu", "compress", {}, Quantity::ratio)));
+    }
     for (const std::string& v : values) {
       sizes.push_back(col(fmt::format("{} {}={}", codec, axis, v),
                           fmt::format("{}_{}_{}_bytes", codec, axis, v), Unit::bytes,
@@ -321,13 +352,15 @@ std::vector<Table> family_tables(const TableBuilder& b, const std::string& codec
                             "Ratio = original / compressed (container with its 32-byte header).",
                             sizes));
   }
+  std::vector<Column> t5{
+      col("GPU", "gpu_s", Unit::seconds, q(codec, "gpu", "compress", {}, Quantity::e2e)),
+      col("CPU", "cpu_s", Unit::seconds, q(codec, "cpu", "compress", {}, Quantity::time))};
+  append(t5, reference_cols(b, "compress", Quantity::time, Unit::seconds, "", "s"));
   tables.push_back(b.make(
       codec + "_t5", fmt::format("{} compression time, GPU vs CPU vs gzip [s], {}", codec, c),
       "Default parameters. GPU: end-to-end time of a call (transfers included); CPU, gzip: wall "
       "time.",
-      {col("GPU", "gpu_s", Unit::seconds, q(codec, "gpu", "compress", {}, Quantity::e2e)),
-       col("CPU", "cpu_s", Unit::seconds, q(codec, "cpu", "compress", {}, Quantity::time)),
-       col("gzip", "gzip_s", Unit::seconds, q(kGzip, "cpu", "compress", {}, Quantity::time))}));
+      t5));
   return tables;
 }
 
@@ -354,10 +387,11 @@ Table summary_table(const TableBuilder& b) {
         col(lz ? "lz77 ratio (entropy)" : codec + " ratio", codec + "_ratio", Unit::ratio,
             q(codec, "cpu", "compress", {}, lz ? Quantity::entropy_ratio : Quantity::ratio)));
   }
-  cols.push_back(
-      col("gzip s", "gzip_s", Unit::seconds, q(kGzip, "cpu", "compress", {}, Quantity::time)));
-  cols.push_back(col("gzip ratio", "gzip_ratio", Unit::ratio,
-                     q(kGzip, "cpu", "compress", {}, Quantity::ratio)));
+  for (const Column& t : reference_cols(b, "compress", Quantity::time, Unit::seconds, " s", "s")) {
+    cols.push_back(t);
+    cols.push_back(col(t.query.codec + " ratio", t.query.codec + "_ratio", Unit::ratio,
+                       q(t.query.codec, "cpu", "compress", {}, Quantity::ratio)));
+  }
   return b.make(
       "summary", "GPU vs CPU vs gzip: compression, " + b.corpus(),
       "Default parameters (LZ77 GPU: also each other design measured). GPU: end-to-end time "

@@ -118,12 +118,40 @@ TEST(Tables, T7HasTheExactCsvColumnsAndATotalOverAvailableFiles) {
   const Table& t7 = tables.back();
   ASSERT_EQ(t7.id, "lz77_t7");
   EXPECT_EQ(to_csv(t7),
-            "file,size,gzip_bytes,gzip_ratio,lz77_hash_entropy_bytes,lz77_hash_ratio\n"
+            "file,size,zlib_bytes,zlib_ratio,lz77_hash_entropy_bytes,lz77_hash_ratio\n"
             "a.txt,1000,400,2.500,500,2.000\n"
             "b.txt,3000,1000,3.000,1500,2.000\n"
             "c.txt,n/a (file not available),n/a (file not available),n/a (file not available),"
             "n/a (file not available),n/a (file not available)\n"
             "total (2 of 3 files),4000,1400,2.857,2000,2.000\n");
+}
+
+// With the gzip program's cells, the gzip columns are the program's and zlib keeps its own
+// columns, named zlib; without them (above), zlib's columns are named zlib, never gzip.
+TEST(Tables, GzipColumnsAreTheProgramsAndZlibKeepsItsOwn) {
+  json doc = sample();
+  for (auto [file, size, gz] : std::vector<std::tuple<std::string, double, double>>{
+           {"a.txt", 1000, 410}, {"b.txt", 3000, 990}}) {
+    doc["benchmarks"].push_back(row("gzip/cpu/compress/cant/" + file, 5,
+                                    {{"input_bytes", size}, {"compressed_bytes", gz}}));
+    doc["benchmarks"].push_back(row("gzip/cpu/decompress/cant/" + file, 1,
+                                    {{"input_bytes", size}, {"compressed_bytes", gz}}));
+  }
+  ResultSet set;
+  add_results(set, doc);
+  TableBuilder b(set, kDefaults, "cant", set.files_of("cant"));
+  std::vector<Table> tables = lz77_tables(b);
+  const Table& t7 = tables.back();
+  ASSERT_EQ(t7.id, "lz77_t7");
+  EXPECT_EQ(to_csv(t7).substr(0, to_csv(t7).find('\n')),
+            "file,size,gzip_bytes,gzip_ratio,zlib_bytes,zlib_ratio,lz77_hash_entropy_bytes,"
+            "lz77_hash_ratio");
+  EXPECT_NE(to_csv(t7).find("a.txt,1000,410,2.439,400,2.500,"), std::string::npos) << to_csv(t7);
+  const Table summary = summary_table(b);
+  std::vector<std::string> headers;
+  for (const Column& c : summary.columns) headers.push_back(c.header);
+  EXPECT_NE(std::find(headers.begin(), headers.end(), "gzip s"), headers.end());
+  EXPECT_NE(std::find(headers.begin(), headers.end(), "zlib ratio"), headers.end());
 }
 
 TEST(Tables, BlanksCarryTheirReason) {
