@@ -236,14 +236,20 @@ class FlCpuCodec final : public Codec {
 
   Bytes decompress(ByteSpan container, const Params& params, RunStats* /*stats*/) const override {
     int threads = thread_count(resolve_params(info_.axes, params));
-    OpenedContainer c = open_container(container, FormatId::fl);
-    ParsedPayload p = parse_payload(c.payload, c.header.original_size);
-    Bytes out(c.header.original_size);
-    with_element_type(p.layout.element_width,
-                      [&](auto tag) { decompress_as<decltype(tag)>(p, threads, out.data()); });
-    std::copy(p.tail.begin(), p.tail.end(), out.end() - static_cast<std::ptrdiff_t>(p.tail.size()));
-    verify_original(c.header, out);
-    return out;
+    return decode_guarded("fl", [&] {
+      OpenedContainer c = open_container(container, FormatId::fl);
+      // The payload holds at least one bit per element, so the size is at most 32x the
+      // payload; still checked against the decode limit before allocating.
+      ParsedPayload p = parse_payload(c.payload, c.header.original_size);
+      check_decode_limit("fl", "decoded size", c.header.original_size, container.size());
+      Bytes out(c.header.original_size);
+      with_element_type(p.layout.element_width,
+                        [&](auto tag) { decompress_as<decltype(tag)>(p, threads, out.data()); });
+      std::copy(p.tail.begin(), p.tail.end(),
+                out.end() - static_cast<std::ptrdiff_t>(p.tail.size()));
+      verify_original(c.header, out);
+      return out;
+    });
   }
 
  private:

@@ -3,10 +3,10 @@
 #include <string>
 #include <vector>
 
+#include "codecs/common/parallel.hpp"
 #include "codecs/lz77/decode.hpp"
 #include "codecs/lz77/finder.hpp"
 #include "codecs/lz77/lz77.hpp"
-#include "codecs/common/parallel.hpp"
 #include "codecs/lz77/payload.hpp"
 #include "codecs/lz77/triple.hpp"
 #include "gcbench/container.hpp"
@@ -116,13 +116,19 @@ class CpuCodec final : public Codec {
 
   Bytes decompress(ByteSpan container, const Params& params, RunStats* /*stats*/) const override {
     const Params p = resolve_params(info_.axes, params);
-    const OpenedContainer opened = open_container(container, FormatId::lz77);
-    const ParsedPayload payload = parse_payload(opened.payload, opened.header.original_size);
-    Bytes out = p.at("decode_mode") == kDecodeSequential
-                    ? decode_sequential(payload)
-                    : decode_parallel(payload, thread_count(p));
-    verify_original(opened.header, out);
-    return out;
+    return decode_guarded("lz77", [&] {
+      const OpenedContainer opened = open_container(container, FormatId::lz77);
+      // parse_payload checks that the triple counts can produce the size (its tables are
+      // bounded by the payload); the size is checked against the decode limit before the
+      // output is allocated.
+      const ParsedPayload payload = parse_payload(opened.payload, opened.header.original_size);
+      check_decode_limit("lz77", "decoded size", opened.header.original_size, container.size());
+      Bytes out = p.at("decode_mode") == kDecodeSequential
+                      ? decode_sequential(payload)
+                      : decode_parallel(payload, thread_count(p));
+      verify_original(opened.header, out);
+      return out;
+    });
   }
 
  private:

@@ -125,17 +125,24 @@ class RleCpuCodec final : public Codec {
 
   Bytes decompress(ByteSpan container, const Params& params, RunStats* /*stats*/) const override {
     int threads = thread_count(resolve_params(info_.axes, params));
-    OpenedContainer c = open_container(container, FormatId::rle);
-    ParsedPayload p = parse_payload(c.payload, c.header.original_size);
-    // One chunk when sequential; never more chunks than runs (0 runs: 0 elements, no chunk).
-    auto chunks = std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), p.layout.run_count);
-    std::vector<std::uint64_t> start = run_offsets(p, chunks);
-    Bytes out(c.header.original_size);
-    with_element_type(p.layout.element_width,
-                      [&](auto tag) { expand_all<decltype(tag)>(p, start, out.data()); });
-    std::copy(p.tail.begin(), p.tail.end(), out.end() - static_cast<std::ptrdiff_t>(p.tail.size()));
-    verify_original(c.header, out);
-    return out;
+    return decode_guarded("rle", [&] {
+      OpenedContainer c = open_container(container, FormatId::rle);
+      ParsedPayload p = parse_payload(c.payload, c.header.original_size);
+      // One chunk when sequential; never more chunks than runs (0 runs: 0 elements, no chunk).
+      auto chunks =
+          std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), p.layout.run_count);
+      // The counts now sum to element_count (O(runs), allocates nothing big): the expansion
+      // they prove is checked against the decode limit before the output is allocated.
+      std::vector<std::uint64_t> start = run_offsets(p, chunks);
+      check_decode_limit("rle", "run counts expanding", c.header.original_size, container.size());
+      Bytes out(c.header.original_size);
+      with_element_type(p.layout.element_width,
+                        [&](auto tag) { expand_all<decltype(tag)>(p, start, out.data()); });
+      std::copy(p.tail.begin(), p.tail.end(),
+                out.end() - static_cast<std::ptrdiff_t>(p.tail.size()));
+      verify_original(c.header, out);
+      return out;
+    });
   }
 
  private:

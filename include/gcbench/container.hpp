@@ -13,8 +13,11 @@
 //
 // All fields little-endian. CPU and GPU implementations of a codec write identical bytes.
 #include <cstdint>
+#include <new>
+#include <string>
 
 #include "gcbench/bytes.hpp"
+#include "gcbench/errors.hpp"
 
 namespace gcbench {
 
@@ -53,5 +56,69 @@ OpenedContainer open_container(ByteSpan container, FormatId expected);
 
 // Throws DecodeError unless `decoded` has the header's size and checksum.
 void verify_original(const ContainerHeader& header, ByteSpan decoded);
+
+// The decoder memory policy. The header's original size is only a claim: the CRC can be checked
+// only after decoding, so a decoder must not allocate what the container cannot justify. What a
+// container can justify, per codec, at its maximum legal expansion:
+//   fl    at least 1 bit per element: at most 8 * element_width (<= 32) bytes per payload byte;
+//   lz77  each triple yields at most max_length + 1 bytes: about 5x (thesis), about 50x (wide);
+//   rle   each 4-byte count may stand for 2^32-1 elements: about 10^9 bytes per payload byte,
+//         so its counts prove nothing and only this limit bounds it.
+// Every decoder calls check_decode_limit(codec, bytes, container size) before it allocates its
+// output (RLE after summing its counts, which must equal the claimed size); GPU decoders and the
+// device API are meant to call the same function before they allocate or launch.
+//
+// The limit for a container of C bytes is min(absolute, max(floor, ratio * C)). Defaults:
+// absolute kMaxOriginalSize (64 GiB), floor 64 MiB (anything up to it is always allowed, so a
+// small file of one repeated byte still decodes), ratio 4096 (far above fl's and lz77's legal
+// expansion and above RLE's on the corpora; a larger, extremely repetitive input needs a larger
+// limit, set by the caller). The policy is process-wide so that the Codec interface stays as it
+// is; set_decode_limit() changes it (thread-safe; tests use ScopedDecodeLimit).
+struct DecodeLimit {
+  std::uint64_t absolute = kMaxOriginalSize;
+  std::uint64_t floor = std::uint64_t{64} << 20;
+  std::uint64_t ratio = 4096;
+
+  friend bool operator==(const DecodeLimit&, const DecodeLimit&) = default;
+};
+
+DecodeLimit decode_limit();
+void set_decode_limit(const DecodeLimit& limit);
+
+// Sets the policy for its lifetime and restores the previous one after.
+class ScopedDecodeLimit {
+ public:
+  explicit ScopedDecodeLimit(const DecodeLimit& limit) : previous_(decode_limit()) {
+    set_decode_limit(limit);
+  }
+  ~ScopedDecodeLimit() { set_decode_limit(previous_); }
+  ScopedDecodeLimit(const ScopedDecodeLimit&) = delete;
+  ScopedDecodeLimit& operator=(const ScopedDecodeLimit&) = delete;
+
+ private:
+  DecodeLimit previous_;
+};
+
+// The most bytes one decoder may allocate for its output from a container of `container_size`
+// bytes under the current policy.
+std::uint64_t decode_limit_for(std::uint64_t container_size);
+
+// Throws DecodeError("<codec>: <what> of N bytes exceeds the decode limit of M bytes for a C-byte
+// container") when `bytes` is above decode_limit_for(container_size).
+void check_decode_limit(const std::string& codec, const std::string& what, std::uint64_t bytes,
+                        std::uint64_t container_size);
+
+// Runs `decode` and turns std::bad_alloc into DecodeError: a decoder throws nothing else.
+template <typename F>
+auto decode_guarded(const std::string& codec, F&& decode) -> decltype(decode());
+
+template <typename F>
+auto decode_guarded(const std::string& codec, F&& decode) -> decltype(decode()) {
+  try {
+    return decode();
+  } catch (const std::bad_alloc&) {
+    throw DecodeError(codec + ": out of memory while decoding (allocation failed)");
+  }
+}
 
 }  // namespace gcbench

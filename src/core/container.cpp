@@ -3,7 +3,8 @@
 #include <zlib.h>
 
 #include <algorithm>
-
+#include <atomic>
+#include <limits>
 #include <string>
 
 namespace gcbench {
@@ -25,7 +26,40 @@ const char* format_name(FormatId id) {
   return "unknown";
 }
 
+std::atomic<std::uint64_t> g_absolute{DecodeLimit{}.absolute};
+std::atomic<std::uint64_t> g_floor{DecodeLimit{}.floor};
+std::atomic<std::uint64_t> g_ratio{DecodeLimit{}.ratio};
+
 }  // namespace
+
+DecodeLimit decode_limit() {
+  return {g_absolute.load(), g_floor.load(), g_ratio.load()};
+}
+
+void set_decode_limit(const DecodeLimit& limit) {
+  g_absolute.store(limit.absolute);
+  g_floor.store(limit.floor);
+  g_ratio.store(limit.ratio);
+}
+
+std::uint64_t decode_limit_for(std::uint64_t container_size) {
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+  const DecodeLimit l = decode_limit();
+  // ratio * size, saturating.
+  const std::uint64_t justified =
+      l.ratio != 0 && container_size > kMax / l.ratio ? kMax : l.ratio * container_size;
+  return std::min(l.absolute, std::max(l.floor, justified));
+}
+
+void check_decode_limit(const std::string& codec, const std::string& what, std::uint64_t bytes,
+                        std::uint64_t container_size) {
+  const std::uint64_t limit = decode_limit_for(container_size);
+  if (bytes > limit) {
+    throw DecodeError(codec + ": " + what + " of " + std::to_string(bytes) +
+                      " bytes exceeds the decode limit of " + std::to_string(limit) +
+                      " bytes for a " + std::to_string(container_size) + "-byte container");
+  }
+}
 
 std::uint32_t crc32_of(ByteSpan data) {
   uLong crc = crc32(0L, Z_NULL, 0);
