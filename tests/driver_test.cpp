@@ -3,9 +3,12 @@
 // (good, wrong output, GPU container differing from the CPU reference, GPU reporting no
 // kernel time, output changing between calls).
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -17,7 +20,6 @@
 #include "bench/driver/execute.hpp"
 #include "bench/driver/harness.hpp"
 #include "bench/driver/inputs.hpp"
-#include "corpora/synthetic.hpp"
 #include "bench/driver/options.hpp"
 #include "bench/driver/progress.hpp"
 #include "bench/driver/recorder.hpp"
@@ -25,6 +27,7 @@
 #include "bench/driver/run_status.hpp"
 #include "bench/driver/verify.hpp"
 #include "codecs/entropy/entropy.hpp"
+#include "corpora/synthetic.hpp"
 #include "gcbench/errors.hpp"
 #include "gcbench/registry.hpp"
 
@@ -272,9 +275,8 @@ TEST(Inputs, SyntheticTakesAnElementWidth) {
   EXPECT_EQ(words.name, "small_ints-4KiB-w4");
   EXPECT_EQ(words.size, 4096u);
   const Bytes w = words.load();
-  EXPECT_EQ(w, synthetic::generate({.kind = synthetic::Kind::small_ints,
-                                    .size_bytes = 4096,
-                                    .element_width = 4}));
+  EXPECT_EQ(w, synthetic::generate(
+                   {.kind = synthetic::Kind::small_ints, .size_bytes = 4096, .element_width = 4}));
   EXPECT_NE(w, bytes.load());
   EXPECT_THROW(gather_inputs({"synthetic:small_ints:4KiB:3"}, {}), std::invalid_argument);
 }
@@ -566,6 +568,104 @@ TEST_F(DriverRun, RecorderWritesOneJsonPerFileAndResumes) {
   EXPECT_EQ(again.recorded().size(), 4u);
   EXPECT_TRUE(again.recorded().count("a/cpu/compress/test/a.bin/element_width:2/work_items:1024"));
   EXPECT_FALSE(again.recorded().count("b/cpu/compress/test/a.bin/element_width:2/work_items:1024"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(RecorderLock, SecondRecorderOnOneDirectoryGetsAClearError) {
+  const auto dir = std::filesystem::temp_directory_path() / "gcbench_driver_test_lock";
+  std::filesystem::remove_all(dir);
+  {
+    Recorder first(dir);
+    try {
+      Recorder second(dir);
+      FAIL() << "two recorders hold one directory";
+    } catch (const std::runtime_error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("in use by another gcbench run"), std::string::npos) << what;
+      EXPECT_NE(what.find("pid " + std::to_string(::getpid())), std::string::npos) << what;
+      EXPECT_NE(what.find("started "), std::string::npos) << what;
+    }
+  }
+  // Released with the first recorder.
+  EXPECT_NO_THROW(Recorder again(dir));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(RecorderLock, ConcurrentDriverProcessGetsAClearError) {
+  const auto dir = std::filesystem::temp_directory_path() / "gcbench_driver_test_lock_fork";
+  std::filesystem::remove_all(dir);
+  int ready[2], done[2];
+  ASSERT_EQ(pipe(ready), 0);
+  ASSERT_EQ(pipe(done), 0);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {  // the other run: holds the lock until told to stop
+    Recorder holder(dir);
+    char c = 1;
+    if (::write(ready[1], &c, 1) != 1) _exit(1);
+    if (::read(done[0], &c, 1) != 1) _exit(1);
+    _exit(0);
+  }
+  char c = 0;
+  ASSERT_EQ(::read(ready[0], &c, 1), 1);
+  try {
+    Recorder mine(dir);
+    ADD_FAILURE() << "two processes hold one directory";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("pid " + std::to_string(child)), std::string::npos)
+        << e.what();
+  }
+  ASSERT_EQ(::write(done[1], &c, 1), 1);
+  int status = 0;
+  waitpid(child, &status, 0);
+  EXPECT_EQ(status, 0);
+  EXPECT_NO_THROW(Recorder after(dir));
+  for (int fd : {ready[0], ready[1], done[0], done[1]}) ::close(fd);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_F(DriverRun, DamagedResultFileIsSetAsideAndItsCellsMeasuredAgain) {
+  const auto dir = std::filesystem::temp_directory_path() / "gcbench_driver_test_damaged";
+  std::filesystem::remove_all(dir);
+  FakeCodec good("a", {});
+  {
+    Recorder recorder(dir);
+    SweepReporter reporter(std::nullopt, &recorder);
+    run({&good}, {&good}, reporter);
+  }
+  const auto a = dir / "test" / "a.bin.json";
+  ASSERT_TRUE(std::filesystem::exists(a));
+  std::size_t all_cells = Recorder(dir).recorded().size();
+  ASSERT_GT(all_cells, 0u);
+  // A truncated write, as a full disk or a crash of another tool leaves it.
+  std::filesystem::resize_file(a, std::filesystem::file_size(a) / 2);
+  std::ostringstream log;
+  {
+    Recorder recorder(dir, &log);
+    ASSERT_EQ(recorder.set_aside().size(), 1u);
+    EXPECT_EQ(recorder.set_aside()[0].second, dir / "test" / "a.bin.json.damaged-not-json");
+    EXPECT_TRUE(std::filesystem::exists(recorder.set_aside()[0].second));
+    EXPECT_FALSE(std::filesystem::exists(a));
+    EXPECT_LT(recorder.recorded().size(), all_cells);  // a.bin's cells run again
+    EXPECT_NE(log.str().find("a.bin.json is damaged (not-json): set aside as "
+                             "a.bin.json.damaged-not-json, its cells will be measured again"),
+              std::string::npos)
+        << log.str();
+    const std::string said = log.str();
+    EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 1);  // one line
+    benchmark::ClearRegisteredBenchmarks();
+    SweepReporter reporter(std::nullopt, &recorder);
+    run({&good}, {&good}, reporter);
+  }
+  EXPECT_TRUE(std::filesystem::exists(a));
+  EXPECT_EQ(Recorder(dir).recorded().size(), all_cells);
+  // Valid JSON without results is set aside too, with its own reason; no temp file is left.
+  std::ofstream(a) << "{\"context\": {}}\n";
+  Recorder again(dir, &log);
+  ASSERT_EQ(again.set_aside().size(), 1u);
+  EXPECT_EQ(again.set_aside()[0].second.filename(), "a.bin.json.damaged-no-benchmarks");
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+    EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
   std::filesystem::remove_all(dir);
 }
 

@@ -1,6 +1,15 @@
 #include "bench/driver/recorder.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ctime>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <stdexcept>
 
@@ -25,24 +34,127 @@ json runs_to_json(const benchmark::BenchmarkReporter::Context& context,
   return json::parse(out.str());
 }
 
-Recorder::Recorder(fs::path dir) : dir_(std::move(dir)) {
-  fs::create_directories(dir_);
-  for (const auto& entry : fs::recursive_directory_iterator(dir_)) {
-    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
-    std::ifstream in(entry.path());
-    json doc = json::parse(in, nullptr, false);
-    if (doc.is_discarded() || !doc.contains("benchmarks")) {
-      throw std::runtime_error(entry.path().string() + " is not a Google Benchmark JSON file");
-    }
-    json kept = json::array();
-    for (const json& b : doc["benchmarks"]) {
-      if (b.value("error_occurred", false)) continue;
-      kept.push_back(b);
-      if (auto id = parse_cell_name(b.value("run_name", "")))
-        recorded_.insert(format_cell_name(*id));
-    }
-    benchmarks_[entry.path()] = std::move(kept);
+namespace {
+
+constexpr const char* kLockName = ".gcbench.lock";
+
+std::string host_name() {
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0) return "unknown host";
+  return host;
+}
+
+std::string now_utc() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+[[noreturn]] void fail_errno(const std::string& what, const fs::path& path) {
+  throw std::runtime_error("cannot " + what + " " + path.string() + ": " + std::strerror(errno));
+}
+
+// Writes all of `data` to fd, then fsyncs it.
+void write_all(int fd, const std::string& data, const fs::path& path) {
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail_errno("write", path);
+    done += static_cast<std::size_t>(n);
   }
+  if (::fsync(fd) != 0) fail_errno("fsync", path);
+}
+
+void fsync_dir(const fs::path& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;  // best effort: the file itself is synced
+  ::fsync(fd);
+  ::close(fd);
+}
+
+// Why `doc` is not a result file this driver can resume from, or "" when it is.
+std::string damage_of(const json& doc) {
+  if (doc.is_discarded()) return "not-json";
+  if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array())
+    return "no-benchmarks";
+  for (const json& b : doc["benchmarks"]) {
+    if (!b.is_object()) return "bad-entry";
+  }
+  return "";
+}
+
+}  // namespace
+
+void Recorder::lock() {
+  const fs::path path = dir_ / kLockName;
+  lock_fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock_fd_ < 0) fail_errno("open the lock file", path);
+  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int err = errno;
+    std::ifstream in(path);
+    std::string holder((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
+    ::close(lock_fd_);
+    lock_fd_ = -1;
+    if (err != EWOULDBLOCK) {
+      errno = err;
+      fail_errno("lock", path);
+    }
+    throw std::runtime_error("--out-dir " + dir_.string() + " is in use by another gcbench run (" +
+                             (holder.empty() ? "holder unknown" : holder) + "; lock " +
+                             path.string() + "): wait for it to finish or use another --out-dir");
+  }
+  const std::string me =
+      "pid " + std::to_string(::getpid()) + " on " + host_name() + ", started " + now_utc() + "\n";
+  if (::ftruncate(lock_fd_, 0) != 0) fail_errno("truncate", path);
+  if (::pwrite(lock_fd_, me.data(), me.size(), 0) != static_cast<ssize_t>(me.size()))
+    fail_errno("write", path);
+}
+
+Recorder::Recorder(fs::path dir, std::ostream* log) : dir_(std::move(dir)) {
+  fs::create_directories(dir_);
+  lock();
+  try {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::recursive_directory_iterator(dir_)) {
+      if (entry.is_regular_file() && entry.path().extension() == ".json")
+        files.push_back(entry.path());
+    }
+    for (const fs::path& path : files) {
+      std::ifstream in(path);
+      json doc = json::parse(in, nullptr, false);
+      in.close();
+      if (const std::string damage = damage_of(doc); !damage.empty()) {
+        fs::path aside = path;
+        aside += ".damaged-" + damage;
+        fs::rename(path, aside);
+        set_aside_.emplace_back(path, aside);
+        (log != nullptr ? *log : std::cerr)
+            << "[gcbench] " << path.string() << " is damaged (" << damage << "): set aside as "
+            << aside.filename().string() << ", its cells will be measured again\n";
+        continue;
+      }
+      json kept = json::array();
+      for (const json& b : doc["benchmarks"]) {
+        if (b.value("error_occurred", false)) continue;
+        kept.push_back(b);
+        if (auto id = parse_cell_name(b.value("run_name", "")))
+          recorded_.insert(format_cell_name(*id));
+      }
+      benchmarks_[path] = std::move(kept);
+    }
+  } catch (...) {
+    ::close(lock_fd_);
+    throw;
+  }
+}
+
+Recorder::~Recorder() {
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock; the file stays, naming the last run
 }
 
 fs::path Recorder::file_for(const std::string& cell_name) const {
@@ -73,16 +185,23 @@ void Recorder::add_context(const std::vector<std::pair<std::string, std::string>
   }
 }
 
-void Recorder::write(const fs::path& path, const json& doc) const {
+void Recorder::write(const fs::path& path, const json& doc) {
   fs::create_directories(path.parent_path());
+  // Unique per writer (pid and sequence number), so that no two writers share a temp file.
   fs::path tmp = path;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << doc.dump(2) << "\n";
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+  tmp += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(writes_++);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail_errno("write", tmp);
+  try {
+    write_all(fd, doc.dump(2) + "\n", tmp);
+  } catch (...) {
+    ::close(fd);
+    fs::remove(tmp);
+    throw;
   }
+  if (::close(fd) != 0) fail_errno("close", tmp);
   fs::rename(tmp, path);  // atomic: a kill leaves the previous complete file
+  fsync_dir(path.parent_path());
 }
 
 }  // namespace gcbench::driver

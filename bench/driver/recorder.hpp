@@ -4,8 +4,10 @@
 // a rerun skips the cells already recorded without error.
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
+#include <ostream>
 #include <set>
 #include <string>
 #include <utility>
@@ -15,12 +17,26 @@
 
 namespace gcbench::driver {
 
+// One run per directory: the Recorder holds an exclusive flock on <dir>/.gcbench.lock for its
+// lifetime (the file names the holder: pid, host, start time). Files are written to a temp name
+// unique to this writer, fsynced, then renamed over the result (and the directory fsynced).
 class Recorder {
  public:
-  // Reads the results already in `dir` (created when absent). Entries of cells that failed
-  // are dropped so that those cells run again. Throws std::runtime_error for a file that is
-  // not valid JSON (it is not overwritten).
-  explicit Recorder(std::filesystem::path dir);
+  // Takes the directory's lock (created when absent), then reads the results already there.
+  // Throws std::runtime_error naming the other run (pid, host, start time) when another
+  // Recorder, in this process or another, holds it. Entries of cells that failed are dropped
+  // so that those cells run again. A damaged result file (not JSON, or without a "benchmarks"
+  // array) is set aside as FILE.damaged-<reason>, said in one line on `log`, and its cells are
+  // measured again.
+  explicit Recorder(std::filesystem::path dir, std::ostream* log = nullptr);
+  ~Recorder();
+  Recorder(const Recorder&) = delete;
+  Recorder& operator=(const Recorder&) = delete;
+
+  // Damaged files set aside by the constructor: {original path, new path}.
+  const std::vector<std::pair<std::filesystem::path, std::filesystem::path>>& set_aside() const {
+    return set_aside_;
+  }
 
   // Cell names (format_cell_name) with a result that is not an error.
   const std::set<std::string>& recorded() const { return recorded_; }
@@ -36,9 +52,13 @@ class Recorder {
   std::filesystem::path file_for(const std::string& cell_name) const;
 
  private:
-  void write(const std::filesystem::path& path, const nlohmann::json& doc) const;
+  void write(const std::filesystem::path& path, const nlohmann::json& doc);
+  void lock();
 
   std::filesystem::path dir_;
+  int lock_fd_ = -1;
+  std::uint64_t writes_ = 0;  // makes every temp name of this writer unique
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> set_aside_;
   std::set<std::string> recorded_;
   std::map<std::filesystem::path, nlohmann::json> benchmarks_;  // per file: kept entries
   std::map<std::filesystem::path, nlohmann::json> contexts_;    // per file written: its context
