@@ -27,11 +27,20 @@ ManifestFile parse_file(const fs::path& path, const std::string& corpus, const n
   if (f.name.empty() || f.name.find('/') != std::string::npos || f.name.front() == '.') {
     bad_manifest(path, corpus + ": file name '" + f.name + "' is not a plain file name");
   }
-  if (!j.contains("url") || !j["url"].is_string()) bad_manifest(path, f.name + ": no url");
-  f.url = j["url"].get<std::string>();
+  if (j.contains("url")) {
+    if (!j["url"].is_string() || j["url"].get<std::string>().empty())
+      bad_manifest(path, f.name + ": url is not a non-empty string");
+    f.url = j["url"].get<std::string>();
+  }
+  if (j.contains("uncertain")) {
+    if (!j["uncertain"].is_string() || j["uncertain"].get<std::string>().empty())
+      bad_manifest(path, f.name + ": uncertain must say why, as a string");
+    f.uncertain = j["uncertain"].get<std::string>();
+  }
   if (j.contains("size")) {
     if (!j["size"].is_number_unsigned()) bad_manifest(path, f.name + ": size is not a count");
-    f.size = j["size"].get<std::uint64_t>();
+    f.declared_size = j["size"].get<std::uint64_t>();
+    if (f.uncertain.empty()) f.size = f.declared_size;
   }
   if (j.contains("sha256")) {
     const auto& h = j["sha256"];

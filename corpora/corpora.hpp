@@ -15,7 +15,11 @@ struct ManifestFile {
   std::string name;                   // file name inside the corpus
   std::optional<std::uint64_t> size;  // bytes of the plain file, where known
   std::optional<std::string> sha256;  // of the plain file, where known
-  std::string url;                    // canonical download (file or archive)
+  std::string url;                    // canonical download (file or archive); "" if none known
+  // Set where the published name or size is in doubt ("uncertain" in the manifest): why. Such
+  // an entry's size is the published one, recorded in `declared_size` and not checked.
+  std::string uncertain;
+  std::optional<std::uint64_t> declared_size;  // the manifest's size, checked or not
 };
 
 // What the manifest says about a corpus as a whole.

@@ -245,6 +245,10 @@ class Fetcher {
   }
 
   void download(const ManifestFile& f, const fs::path& out) {
+    if (f.url.empty()) {
+      throw std::runtime_error(
+          "the manifest has no download URL for it (get it from the corpus page into a mirror)");
+    }
     if (ends_with(f.url, ".tar.gz") || ends_with(f.url, ".tgz")) {
       if (!archives_) archives_ = std::make_unique<Archives>(options_.cache_dir);
       fs::path member = find_member(archives_->unpacked(f.url), f.name);
@@ -272,7 +276,7 @@ FetchResult fetch(const Manifest& manifest, const std::string& corpus,
   FetchResult result;
   const std::vector<ManifestFile> files = manifest.files_of(corpus);
   if (files.empty()) {
-    ManifestFile whole{corpus, "*", std::nullopt, std::nullopt, info.page};
+    ManifestFile whole{corpus, "*", std::nullopt, std::nullopt, info.page, "", std::nullopt};
     result.missing.push_back(
         {whole, info.title + ": the manifest lists none of its " +
                     std::to_string(info.expected_files) + " files, so none can be fetched" +

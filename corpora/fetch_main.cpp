@@ -56,8 +56,10 @@ int list(const corpora::Manifest& m) {
     if (!info.note.empty()) std::printf("  note: %s\n", info.note.c_str());
     for (const auto& f : files) {
       std::string size = f.size ? std::to_string(*f.size) : "?";
-      std::printf("  %-14s %10s  sha256 %-7s %s\n", f.name.c_str(), size.c_str(),
-                  f.sha256 ? "known" : "unknown", f.url.c_str());
+      if (!f.size && f.declared_size) size = std::to_string(*f.declared_size) + "?";
+      std::printf("  %-14s %10s  sha256 %-7s %s%s\n", f.name.c_str(), size.c_str(),
+                  f.sha256 ? "known" : "unknown", f.url.empty() ? "(no URL)" : f.url.c_str(),
+                  f.uncertain.empty() ? "" : ("  uncertain: " + f.uncertain).c_str());
     }
   }
   return 0;

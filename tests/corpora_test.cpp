@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "corpora/corpora.hpp"
@@ -108,6 +109,7 @@ TEST(Manifest, ListsTheFourCorporaWithTheirPublishedFileCounts) {
 TEST(Manifest, KnowsSizesChecksumsAndUrls) {
   const Manifest m = load_manifest();
   for (const auto& f : m.files) {
+    if (f.corpus == "prague") continue;  // below
     EXPECT_TRUE(f.size.has_value()) << f.corpus << "/" << f.name;
     EXPECT_TRUE(f.url.starts_with("https://") || f.url.starts_with("http://")) << f.url;
     if (f.corpus != "silesia") {
@@ -127,13 +129,43 @@ TEST(Manifest, KnowsSizesChecksumsAndUrls) {
   EXPECT_EQ(size_of("dickens"), 10192446u);
 }
 
+// Prague: the 30 names and published sizes, no checksums, no per-file URL (the corpus page is
+// the source); the entries in doubt are marked and their sizes are not checked.
+TEST(Manifest, PragueListsItsThirtyFilesWithUncertainOnesMarked) {
+  const Manifest m = load_manifest();
+  const auto files = m.files_of("prague");
+  ASSERT_EQ(files.size(), 30u);
+  EXPECT_EQ(m.corpus("prague").page, "http://www.stringology.org/PragueCorpus/");
+  std::vector<std::string> uncertain;
+  std::uint64_t declared = 0;
+  for (const auto& f : files) {
+    ASSERT_TRUE(f.declared_size.has_value()) << f.name;
+    declared += *f.declared_size;
+    EXPECT_FALSE(f.sha256.has_value()) << f.name;
+    EXPECT_TRUE(f.url.empty()) << f.name;
+    if (f.uncertain.empty()) {
+      EXPECT_EQ(f.size, f.declared_size) << f.name;
+    } else {
+      uncertain.push_back(f.name);
+      EXPECT_FALSE(f.size.has_value()) << f.name << ": an uncertain size must not be checked";
+    }
+  }
+  EXPECT_EQ(uncertain, (std::vector<std::string>{"lzlindmt", "nightsh", "venus"}));
+  EXPECT_EQ(files.front().name, "abbot");
+  EXPECT_EQ(files.front().size, 349055u);
+  EXPECT_EQ(declared, 44815064u);  // the sum of prague-files.tsv
+}
+
 TEST(Manifest, RejectsBrokenManifestsWithAClearError) {
   TempTree t;
   const std::string file_ok = R"({"name": "a", "size": 1, "url": "https://x/a"})";
   const std::vector<std::string> broken = {
       "not json",
       R"({"schema": 2, "corpora": []})",
-      R"({"schema": 1, "corpora": [{"name": "c", "files": [{"name": "a"}]}]})",
+      R"({"schema": 1, "corpora": [{"name": "c", "files": [{"name": "a", "url": 5}]}]})",
+      R"({"schema": 1, "corpora": [{"name": "c", "files": [{"name": "a", "url": ""}]}]})",
+      R"({"schema": 1, "corpora": [{"name": "c", "files": [{"name": "a", "uncertain": ""}]}]})",
+      R"({"schema": 1, "corpora": [{"name": "c", "files": [{"name": "a", "uncertain": 1}]}]})",
       R"({"schema": 1, "corpora": [{"name": "c", "files": [{"name": "../a", "url": "u"}]}]})",
       R"({"schema": 1, "corpora": [{"name": "c", "files": [{"name": "a", "url": "u", "sha256": "xyz"}]}]})",
       R"({"schema": 1, "corpora": [{"name": "c", "files": [{"name": "a", "url": "u", "size": -1}]}]})",
@@ -167,16 +199,47 @@ TEST(Fetch, DefaultOptionsFollowTheEnvironment) {
   EXPECT_TRUE(o.allow_download);
 }
 
-TEST(Fetch, PragueCorpusIsReportedMissingWithAReason) {
+// No Prague file is mirrored: each of the 30 is reported missing once, with the reason.
+TEST(Fetch, PragueFilesAreEachReportedMissingOnceWithAReason) {
   TempTree t;
   FetchOptions o = default_fetch_options();
   o.cache_dir = t.path();
+  o.mirrors = {t.path() / "mirror"};
   o.allow_download = false;
   const Manifest m = load_manifest();
   const FetchResult r = fetch(m, "prague", o);
   EXPECT_TRUE(r.present.empty());
-  ASSERT_FALSE(r.missing.empty());
-  for (const auto& x : r.missing) EXPECT_TRUE(contains(x.reason, "Prague Corpus")) << x.reason;
+  ASSERT_EQ(r.missing.size(), 30u);
+  std::set<std::string> names;
+  for (const auto& x : r.missing) {
+    names.insert(x.entry.name);
+    EXPECT_TRUE(contains(x.reason, "not in mirror")) << x.reason;
+  }
+  EXPECT_EQ(names.size(), 30u);
+  o.allow_download = true;  // nothing to download from: said so, and nothing is fetched
+  const FetchResult d = fetch(m, "prague", o);
+  ASSERT_EQ(d.missing.size(), 30u);
+  EXPECT_TRUE(contains(d.missing[0].reason, "no download URL")) << d.missing[0].reason;
+}
+
+// An uncertain entry is found by its name alone: its declared size is not checked.
+TEST(Fetch, UncertainSizesAreNotChecked) {
+  TempTree t;
+  write_text(t.path() / "m.json", R"({"schema": 1, "corpora": [{"name": "p", "files": [)"
+                                  R"({"name": "venus", "size": 3, "uncertain": "size in doubt"},)"
+                                  R"({"name": "flower", "size": 3}]}]})");
+  fs::create_directories(t.path() / "mirror" / "p");
+  write_text(t.path() / "mirror" / "p" / "venus", "longer than three bytes");
+  write_text(t.path() / "mirror" / "p" / "flower", "longer than three bytes");
+  FetchOptions o = default_fetch_options();
+  o.cache_dir = t.path() / "cache";
+  o.mirrors = {t.path() / "mirror"};
+  o.allow_download = false;
+  const FetchResult r = fetch(load_manifest(t.path() / "m.json"), "p", o);
+  ASSERT_EQ(r.present.size(), 1u);
+  EXPECT_EQ(r.present[0].entry.name, "venus");
+  ASSERT_EQ(r.missing.size(), 1u);
+  EXPECT_EQ(r.missing[0].entry.name, "flower");
 }
 
 TEST(Fetch, CalgaryAndCanterburyMirrorCopiesAreVerifiedAndUsedInPlace) {
