@@ -10,6 +10,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
@@ -92,17 +93,32 @@ class Child {
 };
 
 // Writing to a pipe whose reader has exited must be an error (EPIPE), not SIGPIPE killing the
-// benchmark. The child gets the default action back (POSIX_SPAWN_SETSIGDEF).
-void ignore_sigpipe_once() {
-  static const bool done = [] {
-    struct sigaction old {};
-    if (::sigaction(SIGPIPE, nullptr, &old) == 0 && old.sa_handler == SIG_DFL) {
-      ::signal(SIGPIPE, SIG_IGN);
+// benchmark. SIGPIPE for a pipe write goes to the writing thread, so this thread blocks it while
+// it feeds the child, and takes a pending one off before unblocking; the process's disposition
+// is left alone. The child gets the default action (POSIX_SPAWN_SETSIGDEF).
+class SigpipeBlocked {
+ public:
+  SigpipeBlocked() {
+    sigemptyset(&pipe_);
+    sigaddset(&pipe_, SIGPIPE);
+    ::pthread_sigmask(SIG_BLOCK, &pipe_, &old_);
+  }
+  ~SigpipeBlocked() {
+    sigset_t pending;
+    sigemptyset(&pending);
+    if (::sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1 &&
+        sigismember(&old_, SIGPIPE) == 0) {
+      const timespec zero{};
+      ::sigtimedwait(&pipe_, nullptr, &zero);
     }
-    return true;
-  }();
-  (void)done;
-}
+    ::pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+  SigpipeBlocked(const SigpipeBlocked&) = delete;
+  SigpipeBlocked& operator=(const SigpipeBlocked&) = delete;
+
+ private:
+  sigset_t pipe_{}, old_{};
+};
 
 std::string describe_status(int status) {
   if (WIFEXITED(status)) return "exit status " + std::to_string(WEXITSTATUS(status));
@@ -122,7 +138,6 @@ struct RunResult {
 // exception type for anything that goes wrong.
 template <typename Error>
 RunResult run_filter(const std::vector<std::string>& argv, ByteSpan input, std::uint64_t max_out) {
-  ignore_sigpipe_once();
   Pipe in = make_pipe(), out = make_pipe(), err = make_pipe();
 
   posix_spawn_file_actions_t actions;
@@ -151,6 +166,7 @@ RunResult run_filter(const std::vector<std::string>& argv, ByteSpan input, std::
   out.write.reset();
   err.write.reset();
   ::fcntl(in.write.get(), F_SETFL, O_NONBLOCK);
+  const SigpipeBlocked no_sigpipe;
 
   RunResult r;
   std::size_t written = 0;
