@@ -18,8 +18,8 @@ namespace {
 std::string gzip_program(const ResultSet& set) {
   if (auto it = set.context.find("codec:gzip/cpu"); it != set.context.end()) return it->second;
   if (auto it = set.context.find("unavailable_codec:gzip"); it != set.context.end())
-    return "unavailable (" + it->second + ")";
-  return "unknown";
+    return "gzip program unavailable (" + it->second + ")";
+  return "gzip program unknown";
 }
 
 void write_file(const fs::path& path, const std::string& text) {
@@ -142,7 +142,7 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
   std::size_t errors = 0;
   for (const Measurement& m : set.cells) errors += m.error ? 1 : 0;
   md += fmt::format(
-      "{} cells ({} failed). CPU: {} ({} threads). GPU: {}. git {}, zlib {}, gzip {}.\n\n"
+      "{} cells ({} failed). CPU: {} ({} threads). GPU: {}. git {}, zlib {}, {}.\n\n"
       "Times in seconds (medians over repetitions), sizes in bytes, ratio = original / "
       "compressed. A blank is written `n/a (reason)`: `no device` (no GPU on the machine that "
       "ran the sweep), `file not available` (the corpus file could not be fetched), `not "
