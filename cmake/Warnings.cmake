@@ -18,7 +18,9 @@ endfunction()
 
 if(GCBENCH_FUZZ)
   # Coverage feedback from every library the fuzzers reach, not only from their entry points.
-  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=fuzzer-no-link,address,undefined>)
+  # UBSan not recoverable, as in GCBENCH_SANITIZE: undefined behaviour aborts the fuzzer.
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=fuzzer-no-link,address,undefined>
+                      $<$<COMPILE_LANGUAGE:CXX>:-fno-sanitize-recover=all>)
   add_link_options(-fsanitize=address,undefined)
 endif()
 

@@ -23,11 +23,21 @@ if command -v clang++ >/dev/null; then
   echo "== libFuzzer smoke (each decoder ${GCBENCH_FUZZ_SECONDS:-10} s)"
   bash scripts/build.sh build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DGCBENCH_FUZZ=ON \
     -DGCBENCH_WITH_CUDA=OFF -DGCBENCH_BUILD_TESTS=OFF -DGCBENCH_BUILD_BENCH=OFF
+  # Allocation limits make an unbounded allocation a finding; the committed seeds (valid
+  # containers, tests/fuzz/corpus/<decoder>) are read, new inputs go to a scratch directory.
+  scratch=$(mktemp -d)
   for fuzzer in build-fuzz/tests/fuzz/fuzz_*; do
     [[ -x $fuzzer ]] || continue
-    echo "$(basename "$fuzzer"):"
-    "$fuzzer" -max_total_time="${GCBENCH_FUZZ_SECONDS:-10}" 2>&1 | grep -E "DONE|ERROR|SUMMARY" | tail -n 2
+    name=$(basename "$fuzzer")
+    seeds=()
+    [[ -d tests/fuzz/corpus/${name#fuzz_} ]] && seeds=("tests/fuzz/corpus/${name#fuzz_}")
+    mkdir -p "$scratch/$name"
+    echo "$name:"
+    "$fuzzer" -max_total_time="${GCBENCH_FUZZ_SECONDS:-10}" -rss_limit_mb=2048 \
+      -malloc_limit_mb=1024 "$scratch/$name" "${seeds[@]}" 2>&1 |
+      grep -E "DONE|ERROR|SUMMARY|finding" | tail -n 2
   done
+  rm -rf "$scratch"
 else
   echo "== libFuzzer smoke skipped: clang++ not found"
 fi

@@ -1,12 +1,18 @@
 // libFuzzer entry: any payload given to a decoder must decode or throw DecodeError; a crash,
-// hang, sanitizer report or any other exception is a finding. The fuzz input goes behind a
-// valid container header (size from its first 3 bytes) so that the fuzzer reaches the payload
-// parser instead of stopping at the header checksum; the baselines' and peers' native streams
+// hang, sanitizer report (UBSan is not recoverable here), an allocation above -malloc_limit_mb
+// or any other exception is a finding (printed, then abort). The fuzz input goes behind a valid
+// container header (original size from its first 5 bytes, up to 1 TiB: past the 64 GiB cap)
+// so that the fuzzer reaches the payload parser and the decode limit instead of stopping at the
+// header checksum; seeds of valid containers are in tests/fuzz/corpus/<decoder> (written by
+// make_fuzz_seeds.cpp); the baselines' and peers' native streams
 // (gzip member, LZ4 frame, zstd frame) are fuzzed as they are, from valid streams that their
 // mutator makes now and then (see LLVMFuzzerCustomMutator).
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
 
 #include "baselines/peers/peers.hpp"
 #include "baselines/zlib/zlib_codec.hpp"
@@ -39,6 +45,9 @@ const gcbench::CodecPtr codec = gcbench::peers::make_zstd_codec();
 #error "define GCBENCH_FUZZ_<decoder>"
 #endif
 
+// Little-endian original size before the payload of fl, rle and lz77 inputs.
+[[maybe_unused]] constexpr std::size_t kSizeBytes = 5;
+
 struct DecoderCall {
   gcbench::Bytes input;
   gcbench::Params params;
@@ -54,19 +63,36 @@ DecoderCall as_decoder_call(gcbench::ByteSpan data) {
 #elif defined(GCBENCH_FUZZ_zlib) || defined(GCBENCH_FUZZ_zstd)
   return {{data.begin(), data.end()}, {}};
 #else
-  if (data.size() < 3) return {{data.begin(), data.end()}, {}};
-  std::uint64_t original_size = data[0] | (data[1] << 8) | (data[2] << 16);
-  return {gcbench::make_container({kFormat, original_size, 0, 0}, data.subspan(3)), {}};
+  if (data.size() < kSizeBytes) return {{data.begin(), data.end()}, {}};
+  std::uint64_t original_size = 0;
+  for (std::size_t i = 0; i < kSizeBytes; ++i) original_size |= std::uint64_t{data[i]} << (8 * i);
+  return {gcbench::make_container({kFormat, original_size, 0, 0}, data.subspan(kSizeBytes)), {}};
 #endif
 }
+
+// Decoding in the fuzzer is bounded by a decode limit far below -malloc_limit_mb (256 MiB of
+// output at most, 16 MiB for any small container), so that a claimed size the container cannot
+// justify must be rejected by the policy rather than reach the allocator.
+const bool kLimitSet = [] {
+  gcbench::set_decode_limit({std::uint64_t{256} << 20, std::uint64_t{16} << 20, 4096});
+  return true;
+}();
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  (void)kLimitSet;
+  const DecoderCall call = as_decoder_call(gcbench::ByteSpan(data, size));
   try {
-    const DecoderCall call = as_decoder_call(gcbench::ByteSpan(data, size));
     codec->decompress(call.input, call.params);
   } catch (const gcbench::DecodeError&) {
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "finding: the decoder threw something other than DecodeError: %s\n",
+                 e.what());
+    std::abort();
+  } catch (...) {
+    std::fprintf(stderr, "finding: the decoder threw a non-std exception\n");
+    std::abort();
   }
   return 0;
 }
