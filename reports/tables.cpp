@@ -45,6 +45,19 @@ std::string size_codec(const TableBuilder& b) {
   return b.has_codec("gzip") || !b.has_codec("zlib") ? "gzip" : "zlib";
 }
 
+// The original size, then each gzip reference's compressed bytes and ratio (T7's layout).
+std::vector<Column> size_and_reference_cols(const TableBuilder& b) {
+  std::vector<Column> cols{
+      col("size", "size", Unit::bytes, q(size_codec(b), "cpu", "compress", {}, Quantity::size))};
+  for (const Column& bytes :
+       reference_cols(b, "compress", Quantity::compressed_bytes, Unit::bytes, "", "bytes")) {
+    cols.push_back(bytes);
+    cols.push_back(col(bytes.header + " ratio", bytes.query.codec + "_ratio", Unit::ratio,
+                       q(bytes.query.codec, "cpu", "compress", {}, Quantity::ratio)));
+  }
+  return cols;
+}
+
 void append(std::vector<Column>& to, std::vector<Column> more) {
   for (Column& c : more) to.push_back(std::move(c));
 }
@@ -272,14 +285,7 @@ std::vector<Table> lz77_tables(const TableBuilder& b) {
              t6));
 
   const std::map<std::string, std::string> hash{{"finder", "hash"}};
-  std::vector<Column> t7{
-      col("size", "size", Unit::bytes, q(size_codec(b), "cpu", "compress", {}, Quantity::size))};
-  for (const Column& bytes :
-       reference_cols(b, "compress", Quantity::compressed_bytes, Unit::bytes, "", "bytes")) {
-    t7.push_back(bytes);
-    t7.push_back(col(bytes.header + " ratio", bytes.query.codec + "_ratio", Unit::ratio,
-                     q(bytes.query.codec, "cpu", "compress", {}, Quantity::ratio)));
-  }
+  std::vector<Column> t7 = size_and_reference_cols(b);
   t7.push_back(col("LZ77 hash (entropy)", "lz77_hash_entropy_bytes", Unit::bytes,
                    q("lz77", "cpu", "compress", hash, Quantity::entropy_bytes)));
   t7.push_back(col("LZ77 ratio", "lz77_hash_ratio", Unit::ratio,
@@ -333,14 +339,7 @@ std::vector<Table> family_tables(const TableBuilder& b, const std::string& codec
     tables.push_back(b.make(id + "_t6",
                             fmt::format("{} decompression time per {} [s], {}", codec, axis, c),
                             "CPU: wall time, all cores; GPU: kernel time; gzip: wall time.", dec));
-    std::vector<Column> sizes{
-        col("size", "size", Unit::bytes, q(size_codec(b), "cpu", "compress", {}, Quantity::size))};
-    for (const Column& bytes :
-         reference_cols(b, "compress", Quantity::compressed_bytes, Unit::bytes, "", "bytes")) {
-      sizes.push_back(bytes);
-      sizes.push_back(col(bytes.header + " ratio", bytes.query.codec + "_ratio", Unit::ratio,
-                          q(bytes.query.codec, "cpu", "compress", {}, Quantity::ratio)));
-    }
+    std::vector<Column> sizes = size_and_reference_cols(b);
     for (const std::string& v : values) {
       sizes.push_back(col(fmt::format("{} {}={}", codec, axis, v),
                           fmt::format("{}_{}_{}_bytes", codec, axis, v), Unit::bytes,

@@ -14,6 +14,7 @@
 #include "gcbench/errors.hpp"
 #include "gcbench/registry.hpp"
 #include "support/codec_checks.hpp"
+#include "support/shell.hpp"
 
 namespace {
 
@@ -39,16 +40,7 @@ const gcbench::Codec* installed() {
     GTEST_SKIP() << "the gzip program is not installed: " << why; \
   }
 
-Bytes run_capture(const std::string& command) {
-  Bytes out;
-  FILE* p = ::popen(command.c_str(), "r");
-  if (p == nullptr) return out;
-  std::uint8_t buf[1 << 16];
-  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;)
-    out.insert(out.end(), buf, buf + n);
-  EXPECT_EQ(::pclose(p), 0) << command;
-  return out;
-}
+using gcbench::testing::run_capture;
 
 // An executable shell script in a fresh temporary folder; removed with the object.
 class Script {

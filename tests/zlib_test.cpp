@@ -12,6 +12,7 @@
 #include "corpora/synthetic.hpp"
 #include "gcbench/errors.hpp"
 #include "support/codec_checks.hpp"
+#include "support/shell.hpp"
 
 namespace {
 
@@ -32,17 +33,7 @@ bool have_gzip() {
   return std::system("command -v gzip >/dev/null 2>&1") == 0;
 }
 
-// Standard output of a shell command, as bytes.
-Bytes run_capture(const std::string& command) {
-  Bytes out;
-  FILE* p = ::popen(command.c_str(), "r");
-  if (p == nullptr) return out;
-  std::uint8_t buf[1 << 16];
-  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;)
-    out.insert(out.end(), buf, buf + n);
-  EXPECT_EQ(::pclose(p), 0) << command;
-  return out;
-}
+using gcbench::testing::run_capture;
 
 TEST(Zlib, DescribesItself) {
   const auto& info = codec().info();

@@ -1,0 +1,26 @@
+#pragma once
+// Tests that compare with a program's own output (the gzip program, for instance).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "gcbench/bytes.hpp"
+
+namespace gcbench::testing {
+
+// Standard output of a shell command, as bytes; a non-zero exit fails the test.
+inline Bytes run_capture(const std::string& command) {
+  Bytes out;
+  FILE* p = ::popen(command.c_str(), "r");
+  if (p == nullptr) return out;
+  std::uint8_t buf[1 << 16];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) {
+    out.insert(out.end(), buf, buf + n);
+  }
+  EXPECT_EQ(::pclose(p), 0) << command;
+  return out;
+}
+
+}  // namespace gcbench::testing
