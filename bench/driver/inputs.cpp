@@ -28,7 +28,7 @@ InputFile synthetic_input(const std::string& spec_text) {
   synthetic::Spec spec;
   spec.kind = synthetic::parse_kind(rest.substr(0, colon));
   std::string size_text = rest.substr(colon + 1);
-  std::string name = std::string(synthetic::kind_name(spec.kind)) + "-" + size_text;
+  std::string width_suffix;  // "-w4" when a width is given
   if (const std::size_t width_colon = size_text.find(':'); width_colon != std::string::npos) {
     const std::string width = size_text.substr(width_colon + 1);
     if (width != "1" && width != "2" && width != "4") {
@@ -36,10 +36,12 @@ InputFile synthetic_input(const std::string& spec_text) {
                                   "': the element width must be 1, 2 or 4, not '" + width + "'");
     }
     spec.element_width = static_cast<std::uint32_t>(std::stoul(width));
+    width_suffix = "-w" + width;
     size_text.resize(width_colon);
-    name = std::string(synthetic::kind_name(spec.kind)) + "-" + size_text + "-w" + width;
   }
   spec.size_bytes = parse_size(size_text);
+  const std::string name =
+      std::string(synthetic::kind_name(spec.kind)) + "-" + size_text + width_suffix;
   return InputFile{"synthetic", name, spec.size_bytes,
                    [spec] { return synthetic::generate(spec); }};
 }
