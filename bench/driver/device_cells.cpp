@@ -3,6 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "bench/driver/entropy_counter.hpp"
@@ -30,7 +36,9 @@ struct DeviceCellState {
   double e2e_s = 0, e2e_pageable_s = 0, kernel_s_sum = 0;
   double e2e_timed_s = 0;  // all end-to-end runs, pinned and pageable (the harness share)
   u64 kernel_calls = 0;
-  Bytes container;  // the container the cell compressed to, or decompressed from
+  // The container the cell compressed to, or decompressed from.
+  u64 compressed_bytes = 0;
+  std::optional<u64> entropy_bytes;
 };
 
 namespace {
@@ -71,19 +79,33 @@ gpu::PipelineOptions pipeline_options(const PipelineSettings& s) {
   return o;
 }
 
-cuda::PinnedBuffer pinned_copy(ByteSpan bytes) {
-  cuda::PinnedBuffer p(bytes.size());
-  std::copy(bytes.begin(), bytes.end(), p.data());
-  return p;
-}
-
 void upload(cuda::DeviceBuffer<u8>& d, ByteSpan host, cudaStream_t s) {
   d.resize(host.size());
   GCB_CUDA(cudaMemcpyAsync(d.data(), host.data(), host.size(), cudaMemcpyHostToDevice, s));
   GCB_CUDA(cudaStreamSynchronize(s));
 }
 
+// What a cell reports of its container; the bytes themselves stay in the workspace's cache.
+void note_container(DeviceCellState& c, ByteSpan container) {
+  c.compressed_bytes = container.size();
+  c.entropy_bytes = entropy_bytes(container);
+}
+
+// Pageable memory that only the bytes written make resident (no zero fill).
+std::unique_ptr<u8[]> pageable_buffer(u64 bytes) {
+  return std::make_unique_for_overwrite<u8[]>(std::max<u64>(bytes, 1));
+}
+
+// The end-to-end output of every timed run after the last is compared with the verified one.
+std::optional<std::string> check_timed_output(ByteSpan output, ByteSpan verified,
+                                              const char* path) {
+  return describe_difference(
+      output, verified, std::string("timed end-to-end output (") + path + ")", "the verified one");
+}
+
 // Sets up, verifies and times the end-to-end path of a compression cell; nullopt or the error.
+// Host memory: one output of the stream's bound at a time (pinned, then pageable), and the
+// input page-locked in place for the pinned path rather than copied.
 std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& cell,
                                           Workspace& workspace, const Bytes& input,
                                           const PipelineSettings& settings, LastStream& last) {
@@ -103,52 +125,66 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
   GCB_CUDA(cudaMemcpyAsync(&written, c.size.data(), sizeof written, cudaMemcpyDeviceToHost, s));
   GCB_CUDA(cudaStreamSynchronize(s));
   if (written > c.out.bytes()) return "device compression wrote past its bound";
-  c.container.resize(written);
-  GCB_CUDA(cudaMemcpy(c.container.data(), c.out.data(), written, cudaMemcpyDeviceToHost));
-  if (auto problem = check_container(cell, workspace, input, c.container)) return problem;
+  Bytes container(written);
+  GCB_CUDA(cudaMemcpy(container.data(), c.out.data(), written, cudaMemcpyDeviceToHost));
+  if (auto problem = check_container(cell, workspace, input, container)) return problem;
+  note_container(c, container);
   // Verified: the decompression cell of this point takes it instead of compressing again.
-  workspace.remember(*cell.codec, cell.params, c.container, true);
+  workspace.remember(*cell.codec, cell.params, std::move(container), true);
 
   gpu::Pipeline pipeline(dev, cell.params, pipeline_options(settings));
-  last.key.clear();
+  last = {};
   Bytes stream = pipeline.compress(input);  // also allocates the pipeline's buffers: untimed
   if (auto diff = describe_difference(pipeline.decompress(stream), input, "end-to-end round trip",
                                       "the input")) {
     return diff;
   }
-  last = LastStream{stream_key(cell), std::move(stream)};
-  // Outputs allocated and touched once: a user compressing many inputs reuses its buffers.
   const u64 bound = pipeline.max_stream_size(input.size());
-  const cuda::PinnedBuffer pinned = pinned_copy(input);
-  cuda::PinnedBuffer pinned_out(bound);
-  Bytes out(bound);
-  c.e2e_s = median_wall_s(
-      [&] {
-        pipeline.compress(ByteSpan(pinned.data(), input.size()),
-                          std::span<u8>(pinned_out.data(), bound));
-      },
-      c.e2e_timed_s);
-  c.e2e_pageable_s = median_wall_s([&] { pipeline.compress(input, out); }, c.e2e_timed_s);
+  auto timed = [&](std::span<u8> out, double& seconds, const char* path) {
+    u64 size = 0;
+    seconds = median_wall_s([&] { size = pipeline.compress(input, out); }, c.e2e_timed_s);
+    return check_timed_output(ByteSpan(out.data(), size), stream, path);
+  };
+  {
+    const cuda::HostRegistration pinned_input(input.data(), input.size());
+    const cuda::PinnedBuffer out(bound);
+    if (auto diff = timed({out.data(), bound}, c.e2e_s, "pinned")) return diff;
+  }
+  const auto out = pageable_buffer(bound);
+  if (auto diff = timed({out.get(), bound}, c.e2e_pageable_s, "pageable")) return diff;
+  last = LastStream{stream_key(cell), std::move(stream)};
   return std::nullopt;
+}
+
+// The container a decompression cell decodes, equal to the CPU reference's: the compression
+// cell's when it verified one (the usual order), else compressed and compared here.
+std::variant<Bytes, std::string> checked_container(const CellSpec& cell, Workspace& workspace) {
+  if (const Bytes* verified = workspace.verified(*cell.codec, cell.params)) return *verified;
+  Bytes container = workspace.container(*cell.codec, cell.params);  // a copy: may be evicted
+  if (cell.reference != nullptr) {
+    const Bytes& expected =
+        workspace.container(*cell.reference, reference_params(*cell.reference, cell.params));
+    if (auto diff = describe_difference(container, expected, "GPU container",
+                                        "the CPU reference's container")) {
+      return *diff;
+    }
+  }
+  return container;
 }
 
 std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& cell,
                                             Workspace& workspace, const Bytes& input,
-                                            const PipelineSettings& settings,
-                                            const LastStream& last) {
+                                            const PipelineSettings& settings, LastStream& last) {
   const DeviceCodec& dev = *cell.codec->device_codec();
   const cudaStream_t s = c.stream.get();
-  c.container = workspace.container(*cell.codec, cell.params);
-  if (cell.reference != nullptr) {
-    const Bytes& expected =
-        workspace.container(*cell.reference, reference_params(*cell.reference, cell.params));
-    if (auto diff = describe_difference(c.container, expected, "GPU container",
-                                        "the CPU reference's container")) {
-      return diff;
-    }
+  {
+    auto checked = checked_container(cell, workspace);
+    if (auto* problem = std::get_if<std::string>(&checked)) return *problem;
+    const Bytes& container = std::get<Bytes>(checked);
+    note_container(c, container);
+    c.plan = dev.plan_decompress(container, cell.params);
+    upload(c.in, container, s);
   }
-  c.plan = dev.plan_decompress(c.container, cell.params);
-  upload(c.in, c.container, s);
   c.out.resize(c.plan.original_size);
   c.temp.resize(c.plan.temp_bytes);
   c.call = [&c, &dev, &cell] {
@@ -162,29 +198,34 @@ std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& 
   GCB_CUDA(cudaMemcpyAsync(&status, c.status.data(), sizeof status, cudaMemcpyDeviceToHost, s));
   GCB_CUDA(cudaStreamSynchronize(s));
   if (status.error != kDeviceOk) return "device decoder: " + dev.describe(status);
-  Bytes decoded(c.plan.original_size);
-  GCB_CUDA(cudaMemcpy(decoded.data(), c.out.data(), decoded.size(), cudaMemcpyDeviceToHost));
-  if (auto diff = describe_difference(decoded, input, "decompressed output", "the input")) {
-    return diff;
+  {
+    Bytes decoded(c.plan.original_size);
+    GCB_CUDA(cudaMemcpy(decoded.data(), c.out.data(), decoded.size(), cudaMemcpyDeviceToHost));
+    if (auto diff = describe_difference(decoded, input, "decompressed output", "the input")) {
+      return diff;
+    }
   }
 
   gpu::Pipeline pipeline(dev, cell.params, pipeline_options(settings));
   // The compression cell's verified stream when it just ran (the usual order), else made here.
-  const Bytes stream = last.key == stream_key(cell) ? last.stream : pipeline.compress(input);
-  Bytes out(input.size());
-  pipeline.decompress(stream, out);  // also allocates the pipeline's buffers: untimed
-  if (auto diff = describe_difference(out, input, "end-to-end decompression", "the input")) {
-    return diff;
+  const Bytes stream =
+      last.key == stream_key(cell) ? std::exchange(last, {}).stream : pipeline.compress(input);
+  const u64 n = input.size();
+  auto timed = [&](std::span<u8> out, double& seconds, const char* path) {
+    pipeline.decompress(stream, out);  // also allocates the pipeline's buffers: untimed
+    if (auto diff = describe_difference(out, input, "end-to-end decompression", "the input")) {
+      return diff;
+    }
+    seconds = median_wall_s([&] { pipeline.decompress(stream, out); }, c.e2e_timed_s);
+    return check_timed_output(out, input, path);
+  };
+  {
+    const cuda::HostRegistration pinned_stream(stream.data(), stream.size());
+    const cuda::PinnedBuffer out(n);
+    if (auto diff = timed({out.data(), n}, c.e2e_s, "pinned")) return diff;
   }
-  const cuda::PinnedBuffer pinned_stream = pinned_copy(stream);
-  cuda::PinnedBuffer pinned_out(input.size());
-  c.e2e_s = median_wall_s(
-      [&] {
-        pipeline.decompress(ByteSpan(pinned_stream.data(), stream.size()),
-                            std::span<u8>(pinned_out.data(), input.size()));
-      },
-      c.e2e_timed_s);
-  c.e2e_pageable_s = median_wall_s([&] { pipeline.decompress(stream, out); }, c.e2e_timed_s);
+  const auto out = pageable_buffer(n);
+  if (auto diff = timed({out.get(), n}, c.e2e_pageable_s, "pageable")) return diff;
   return std::nullopt;
 }
 
@@ -231,12 +272,12 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
   auto& k = state.counters;
   const u64 n = input.size();
   k["input_bytes"] = Counter(static_cast<double>(n));
-  k["compressed_bytes"] = Counter(static_cast<double>(c.container.size()));
-  k["ratio"] = Counter(
-      c.container.empty() ? 0.0 : static_cast<double>(n) / static_cast<double>(c.container.size()));
+  k["compressed_bytes"] = Counter(static_cast<double>(c.compressed_bytes));
+  k["ratio"] = Counter(c.compressed_bytes == 0
+                           ? 0.0
+                           : static_cast<double>(n) / static_cast<double>(c.compressed_bytes));
   k["verified"] = Counter(1);
-  if (auto entropy = entropy_bytes(c.container))
-    k["entropy_bytes"] = Counter(static_cast<double>(*entropy));
+  if (c.entropy_bytes) k["entropy_bytes"] = Counter(static_cast<double>(*c.entropy_bytes));
   k["kernel_s"] = Counter(kernel_s);
   k["e2e_s"] = Counter(c.e2e_s);
   k["e2e_pageable_s"] = Counter(c.e2e_pageable_s);

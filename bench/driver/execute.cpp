@@ -198,7 +198,15 @@ void Workspace::remember(const Codec& codec, const Params& params, Bytes contain
   const std::string k = key(codec, params);
   std::erase_if(containers_, [&](const Kept& entry) { return entry.key == k; });
   containers_.push_front(Kept{k, std::move(container), is_verified});
-  if (containers_.size() > kCachedContainers) containers_.pop_back();
+  // Bounded by bytes as well as by count (host memory stays near the input's size, whatever
+  // the codecs' ratios); the newest is always kept.
+  const std::size_t budget = input_.size() + kCacheSlack;
+  std::size_t bytes = 0;
+  for (const Kept& kept : containers_) bytes += kept.container.size();
+  while (containers_.size() > 1 && (containers_.size() > kCachedContainers || bytes > budget)) {
+    bytes -= containers_.back().container.size();
+    containers_.pop_back();
+  }
 }
 
 Params reference_params(const Codec& reference, const Params& gpu_params) {

@@ -19,7 +19,8 @@ namespace gcbench::driver {
 class DeviceCells;
 
 // The current input file and a few recent containers (untimed set-up for decompression cells
-// and CPU references). Cells of one file run consecutively, so one input is kept at a time.
+// and CPU references), at most the input's size and 64 MiB together, the newest always kept. Cells
+// of one file run consecutively, so one input is kept at a time.
 class Workspace {
  public:
   explicit Workspace(const std::vector<InputFile>& inputs) : inputs_(inputs) {}
@@ -44,6 +45,8 @@ class Workspace {
 
  private:
   static constexpr std::size_t kCachedContainers = 6;
+  static constexpr std::size_t kCacheSlack = std::size_t{64}
+                                             << 20;  // bytes beyond the input's size
   static std::string key(const Codec& codec, const Params& params);
 
   const std::vector<InputFile>& inputs_;

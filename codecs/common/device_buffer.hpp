@@ -1,5 +1,6 @@
 #pragma once
-// RAII owners for device memory, pinned host memory, CUDA streams and events.
+// RAII owners for device memory, pinned host memory, host-memory registrations, CUDA streams
+// and events.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -145,6 +146,24 @@ class PinnedBuffer {
   }
   void* ptr_ = nullptr;
   std::size_t bytes_ = 0;
+};
+
+// Memory the caller already holds, page-locked for as long as this lives (cudaHostRegister):
+// pinned-path copies without a second copy of the bytes. Read only through the registration.
+class HostRegistration {
+ public:
+  HostRegistration(const void* p, std::size_t bytes)
+      : ptr_(bytes > 0 ? const_cast<void*>(p) : nullptr) {
+    if (ptr_) GCB_CUDA(cudaHostRegister(ptr_, bytes, cudaHostRegisterDefault));
+  }
+  ~HostRegistration() {
+    if (ptr_) cudaHostUnregister(ptr_);
+  }
+  HostRegistration(const HostRegistration&) = delete;
+  HostRegistration& operator=(const HostRegistration&) = delete;
+
+ private:
+  void* ptr_;
 };
 
 }  // namespace gcbench::cuda

@@ -1,5 +1,5 @@
 #pragma once
-// Checks shared by every codec's tests: round trip, and hostile containers.
+// Checks shared by every codec's tests: round trip, chunked streams, and hostile containers.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include "corpora/corpora.hpp"
 #include "gcbench/codec.hpp"
 #include "gcbench/errors.hpp"
+#include "gcbench/stream.hpp"
 
 namespace gcbench::testing {
 
@@ -27,6 +28,22 @@ inline Bytes expect_round_trip(const Codec& codec, ByteSpan input, const Params&
         << (mismatch.first - unpacked.begin());
   }
   return packed;
+}
+
+// Every chunk's container in the chunked `stream` of `input` equals `compress_chunk` of the
+// chunk's bytes (the pipeline writes what the host API writes). Returns the chunk count.
+template <typename CompressChunk>
+std::size_t expect_chunks_equal(ByteSpan stream, ByteSpan input, CompressChunk&& compress_chunk) {
+  const StreamView view = parse_stream(stream);
+  for (std::size_t i = 0; i < view.containers.size(); ++i) {
+    const std::size_t at = i * view.chunk_bytes;
+    const Bytes want = compress_chunk(
+        input.subspan(at, std::min<std::size_t>(view.chunk_bytes, input.size() - at)));
+    EXPECT_TRUE(
+        std::equal(want.begin(), want.end(), view.containers[i].begin(), view.containers[i].end()))
+        << "chunk " << i;
+  }
+  return view.containers.size();
 }
 
 // Decoding `bad` must either throw DecodeError or (for a change the format cannot see, such
