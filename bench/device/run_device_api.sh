@@ -42,7 +42,11 @@ step "end-to-end cells"
   --codecs fl,rle,rle-cub --device gpu --element-width 4 --frame-size 1024 --no-progress \
   --benchmark_out="$OUT/e2e.json" > "$OUT/e2e.log" 2>&1
 echo "exit status: $?" >> "$OUT/e2e.log"
-"$BUILD/bench/driver/gcbench" --corpus concat:silesia --codecs lz77 --device gpu --design warp \
+# The nvCOMP peers through the same device cells and pipeline, where nvCOMP was carried.
+lz_codecs=lz77
+[[ -d $root/.carry/nvcomp/include ]] &&
+  lz_codecs+=,nvcomp-lz4,nvcomp-snappy,nvcomp-cascaded,nvcomp-deflate,nvcomp-zstd
+"$BUILD/bench/driver/gcbench" --corpus concat:silesia --codecs $lz_codecs --device gpu --design warp \
   --finder hash --work-items 1024 --no-progress --benchmark_out="$OUT/e2e_lz77.json" > "$OUT/e2e_lz77.log" 2>&1
 echo "exit status: $?" >> "$OUT/e2e_lz77.log"
 
@@ -65,4 +69,4 @@ for path in sys.argv[1:]:
         print(f"{b['name'][:70]:70} {g('kernel_gbps'):8.1f} {g('e2e_gbps'):7.1f} "
               f"{g('e2e_pageable_gbps'):7.1f} {g('pct_copy'):6.1f} {g('pct_h2d'):6.1f}")
 PY
-grep -E "exit status" "$OUT"/e2e*.log
+grep -E "exit status|peak RSS" "$OUT"/e2e*.log
