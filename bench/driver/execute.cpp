@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "bench/driver/entropy_counter.hpp"
+#include "bench/driver/harness.hpp"
 #if GCBENCH_HAVE_CUDA
 #include "bench/driver/device_cells.hpp"
 #endif
@@ -54,6 +55,8 @@ void set_counters(benchmark::State& state, const CellSpec& cell, const Totals& t
                                              : static_cast<double>(input_bytes) /
                                                    static_cast<double>(compressed_bytes));
   c["verified"] = Counter(1);
+  // The process's peak so far: the first cell where it jumps is the one that holds the most.
+  c["peak_rss_bytes"] = Counter(static_cast<double>(peak_rss_bytes()));
   if (auto entropy = entropy_bytes(container))
     c["entropy_bytes"] = Counter(static_cast<double>(*entropy));
   c["e2e_s"] = Counter(totals.e2e_s, Counter::kAvgIterations);
