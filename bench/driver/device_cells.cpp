@@ -97,7 +97,7 @@ std::unique_ptr<u8[]> pageable_buffer(u64 bytes) {
   return std::make_unique_for_overwrite<u8[]>(std::max<u64>(bytes, 1));
 }
 
-// The end-to-end output of every timed run after the last is compared with the verified one.
+// A path's output (its first run's and its last timed run's) compared with the verified one.
 std::optional<std::string> check_timed_output(ByteSpan output, ByteSpan verified,
                                               const char* path) {
   return describe_difference(
@@ -105,8 +105,8 @@ std::optional<std::string> check_timed_output(ByteSpan output, ByteSpan verified
 }
 
 // Sets up, verifies and times the end-to-end path of a compression cell; nullopt or the error.
-// Host memory: one output of the stream's bound at a time (pageable, then pinned), and the
-// input page-locked in place for the pinned path rather than copied.
+// Host memory: one end-to-end output at a time, of the stream's size (pageable, then pinned),
+// and the input page-locked in place for the pinned path rather than copied.
 std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& cell,
                                           Workspace& workspace, const Bytes& input,
                                           const PipelineSettings& settings, LastStream& last) {
@@ -133,28 +133,35 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
   // Verified: the decompression cell of this point takes it instead of compressing again.
   workspace.remember(*cell.codec, cell.params, std::move(container), true);
 
-  gpu::Pipeline pipeline(dev, cell.params, pipeline_options(settings));
   last = {};
-  Bytes stream = pipeline.compress(input);  // also allocates the pipeline's buffers: untimed
-  if (auto diff = describe_difference(pipeline.decompress(stream), input, "end-to-end round trip",
-                                      "the input")) {
-    return diff;
+  Bytes stream;
+  {
+    gpu::Pipeline pipeline(dev, cell.params, pipeline_options(settings));
+    stream = pipeline.compress(input);
+    if (auto diff = describe_difference(pipeline.decompress(stream), input, "end-to-end round trip",
+                                        "the input")) {
+      return diff;
+    }
   }
-  const u64 bound = pipeline.max_stream_size(input.size());
+  // Each path with a pipeline of its own (the pinned path needs no staging) and an output of
+  // the stream's size, one path at a time; a first untimed run allocates and is checked.
   auto timed = [&](std::span<u8> out, double& seconds, const char* path) {
-    u64 size = 0;
+    gpu::Pipeline pipeline(dev, cell.params, pipeline_options(settings));
+    u64 size = pipeline.compress(input, out);
+    if (auto diff = check_timed_output(out.first(size), stream, path)) return diff;
     seconds = median_wall_s([&] { size = pipeline.compress(input, out); }, c.e2e_timed_s);
-    return check_timed_output(ByteSpan(out.data(), size), stream, path);
+    return check_timed_output(out.first(size), stream, path);
   };
+  const u64 m = stream.size();
   // Pageable first: the pinned path page-locks the input in place for its runs.
   {
-    const auto out = pageable_buffer(bound);
-    if (auto diff = timed({out.get(), bound}, c.e2e_pageable_s, "pageable")) return diff;
+    const auto out = pageable_buffer(m);
+    if (auto diff = timed({out.get(), m}, c.e2e_pageable_s, "pageable")) return diff;
   }
   {
     const cuda::HostRegistration pinned_input(input.data(), input.size());
-    const cuda::PinnedBuffer out(bound);
-    if (auto diff = timed({out.data(), bound}, c.e2e_s, "pinned")) return diff;
+    const cuda::PinnedBuffer out(m);
+    if (auto diff = timed({out.data(), m}, c.e2e_s, "pinned")) return diff;
   }
   last = LastStream{stream_key(cell), std::move(stream)};
   return std::nullopt;
@@ -210,13 +217,17 @@ std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& 
     }
   }
 
-  gpu::Pipeline pipeline(dev, cell.params, pipeline_options(settings));
   // The compression cell's verified stream when it just ran (the usual order), else made here.
   const Bytes stream =
-      last.key == stream_key(cell) ? std::exchange(last, {}).stream : pipeline.compress(input);
+      last.key == stream_key(cell)
+          ? std::exchange(last, {}).stream
+          : gpu::Pipeline(dev, cell.params, pipeline_options(settings)).compress(input);
   const u64 n = input.size();
+  // Each path with a pipeline of its own, one path at a time; a first untimed run allocates
+  // and is checked.
   auto timed = [&](std::span<u8> out, double& seconds, const char* path) {
-    pipeline.decompress(stream, out);  // also allocates the pipeline's buffers: untimed
+    gpu::Pipeline pipeline(dev, cell.params, pipeline_options(settings));
+    pipeline.decompress(stream, out);
     if (auto diff = describe_difference(out, input, "end-to-end decompression", "the input")) {
       return diff;
     }

@@ -6,7 +6,9 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -262,8 +264,9 @@ struct Pipeline::State {
   }
 
   u64 compress(ByteSpan input, std::span<u8> output) {
-    if (output.size() < max_stream_size(input.size())) {
-      throw std::invalid_argument("Pipeline::compress: output smaller than max_stream_size()");
+    const Bytes header = stream_header(input.size(), chunk);
+    if (output.size() < header.size()) {
+      throw std::length_error("Pipeline::compress: output smaller than the stream's header");
     }
     const bool pinned_in = input.empty() || is_pinned(input.data());
     const bool pinned_out = is_pinned(output.data());
@@ -272,7 +275,6 @@ struct Pipeline::State {
     // chunks than slots, allocates no more than it uses.
     const u64 biggest = std::min<u64>(chunk, input.size());
     const u64 capacity = codec.max_compressed_size(biggest, params);
-    const Bytes header = stream_header(input.size(), chunk);
     std::copy(header.begin(), header.end(), output.begin());
     u64 written = header.size();
     for (u64 i = 0; i < std::min<u64>(count, slots.size()); ++i) {
@@ -305,6 +307,12 @@ struct Pipeline::State {
       Slot& s = slot(j);
       GCB_CUDA(cudaEventSynchronize(s.sized.get()));
       const u64 n = *s.host_size();
+      if (n > output.size() - written) {
+        throw std::length_error("Pipeline::compress: the stream does not fit in the output (" +
+                                std::to_string(output.size()) + " bytes; chunk " +
+                                std::to_string(j) + " ends at " + std::to_string(written + n) +
+                                "); max_stream_size() always does");
+      }
       ordered_copy(j, pinned_out ? output.data() + written : s.staged_out.data(), s.out.data(), n,
                    cudaMemcpyDeviceToHost);
       if (!pinned_out) {
@@ -395,9 +403,12 @@ u64 Pipeline::max_stream_size(u64 input_size) const {
 }
 
 Bytes Pipeline::compress(ByteSpan input) {
-  Bytes out(max_stream_size(input.size()));
-  out.resize(compress(input, out));
-  return out;
+  // The bound (for RLE twice the input) is only reserved: its pages become resident as the
+  // stream is written, and the result holds the stream alone.
+  const u64 bound = max_stream_size(input.size());
+  const auto buffer = std::make_unique_for_overwrite<u8[]>(bound);
+  const u64 n = compress(input, std::span<u8>(buffer.get(), bound));
+  return Bytes(buffer.get(), buffer.get() + n);
 }
 
 void Pipeline::decompress(ByteSpan stream, std::span<u8> output) {

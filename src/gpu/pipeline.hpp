@@ -34,8 +34,9 @@ class Pipeline {
   Pipeline(const Pipeline&) = delete;
   Pipeline& operator=(const Pipeline&) = delete;
 
-  // The chunked stream of `input` into `output` (at least max_stream_size() bytes; pinned
-  // memory is copied to directly); returns the stream's size.
+  // The chunked stream of `input` into `output` (pinned memory is copied to directly);
+  // returns the stream's size. max_stream_size() bytes always suffice; a smaller output that
+  // the stream does not fit throws std::length_error, and nothing is written past its end.
   std::uint64_t compress(ByteSpan input, std::span<std::uint8_t> output);
   std::uint64_t max_stream_size(std::uint64_t input_size) const;
   Bytes compress(ByteSpan input);

@@ -1,9 +1,11 @@
 // The pipelined end-to-end path (src/gpu/pipeline.hpp) itself: every mix of pageable and
-// pinned input and output, chunk counts and odd final chunks, a memory cap, empty input,
-// damaged chunks reported by index, and exceptions thrown while chunks are in flight.
+// pinned input and output, chunk counts and odd final chunks, outputs sized to the stream, a
+// memory cap, empty input, damaged chunks reported by index, and exceptions thrown while
+// chunks are in flight.
 #include <gtest/gtest.h>
 
 #include <random>
+#include <stdexcept>
 #include <string>
 
 #include "codecs/common/device_buffer.hpp"
@@ -112,6 +114,32 @@ TEST_F(Pipeline, EveryMemoryKindRoundTripsManyChunks) {
         EXPECT_EQ(decompress(p, expected, k), input);
       }
     }
+  }
+}
+
+// An output that holds the stream but not its bound is enough (the driver times into one);
+// one byte short is a std::length_error, with nothing written past the output's end.
+TEST_F(Pipeline, OutputOfTheStreamsSizeIsEnough) {
+  const DeviceCodec& d = device_codec("rle");
+  gpu::PipelineOptions o;
+  o.chunk_bytes = (64 << 10) + 3;
+  gpu::Pipeline p(d, defaults(d), o);
+  const Bytes input = runs(9 * o.chunk_bytes + 5, 2);
+  const Bytes expected = compress(p, input, {false, false});
+  ASSERT_LT(expected.size(), p.max_stream_size(input.size()));
+  constexpr u8 kGuard = 0x5A;
+  for (Kinds k : kAllKinds) {
+    SCOPED_TRACE(k.label());
+    HostBytes in(input, k.pinned_in), out(expected.size() + 1, k.pinned_out);
+    const std::span<u8> exact = out.span().first(expected.size());
+    out.span().back() = kGuard;
+    ASSERT_EQ(p.compress(in.span(), exact), expected.size());
+    EXPECT_TRUE(std::equal(expected.begin(), expected.end(), exact.begin()));
+    const std::span<u8> short_by_one = out.span().first(expected.size() - 1);
+    out.span()[expected.size() - 1] = kGuard;
+    EXPECT_THROW(p.compress(in.span(), short_by_one), std::length_error);
+    EXPECT_EQ(out.span()[expected.size() - 1], kGuard);
+    EXPECT_EQ(out.span().back(), kGuard);
   }
 }
 
