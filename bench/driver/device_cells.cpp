@@ -11,10 +11,13 @@
 #include <variant>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "bench/driver/entropy_counter.hpp"
 #include "bench/driver/execute.hpp"
 #include "bench/driver/harness.hpp"
 #include "bench/driver/verify.hpp"
+#include "codecs/common/crc32.cuh"
 #include "codecs/common/device_buffer.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/errors.hpp"
@@ -40,6 +43,13 @@ struct DeviceCellState {
   // The container the cell compressed to, or decompressed from.
   u64 compressed_bytes = 0;
   std::optional<u64> entropy_bytes;
+  // Every timed call's output is compared with the verified one through its CRC-32, taken on
+  // the GPU after the call's stop event (outside the timed region).
+  cuda::DeviceBuffer<u8> check_temp;
+  cuda::DeviceBuffer<std::uint32_t> check_crc{1};
+  u64 check_bytes = 0;  // of output: the verified size
+  std::uint32_t verified_crc = 0;
+  bool check_size = false;  // compression: the written size must match too
 };
 
 namespace {
@@ -104,6 +114,44 @@ std::optional<std::string> check_timed_output(ByteSpan output, ByteSpan verified
       output, verified, std::string("timed end-to-end output (") + path + ")", "the verified one");
 }
 
+// The CRC-32 of the output of the call just enqueued, and (compression) the size it wrote.
+std::pair<std::uint32_t, u64> output_crc(DeviceCellState& c) {
+  const cudaStream_t s = c.stream.get();
+  cuda::crc32_async(c.out.data(), c.check_bytes, c.check_temp.data(), c.check_temp.bytes(),
+                    {c.check_crc.data()}, s);
+  std::uint32_t crc = 0;
+  u64 size = c.check_bytes;
+  GCB_CUDA(cudaMemcpyAsync(&crc, c.check_crc.data(), sizeof crc, cudaMemcpyDeviceToHost, s));
+  if (c.check_size) {
+    GCB_CUDA(cudaMemcpyAsync(&size, c.size.data(), sizeof size, cudaMemcpyDeviceToHost, s));
+  }
+  GCB_CUDA(cudaStreamSynchronize(s));
+  return {crc, size};
+}
+
+// Called once the verified output of the device call is in c.out.
+void arm_output_check(DeviceCellState& c, u64 output_bytes, bool check_size) {
+  c.check_bytes = output_bytes;
+  c.check_size = check_size;
+  c.check_temp.resize(cuda::crc32_temp_bytes(output_bytes));
+  c.verified_crc = output_crc(c).first;
+}
+
+std::optional<std::string> check_iteration(DeviceCellState& c, u64 iteration) {
+  const auto [crc, size] = output_crc(c);
+  if (size != c.check_bytes) {
+    return fmt::format("timed call {} wrote {} bytes, the verified one {}", iteration, size,
+                       c.check_bytes);
+  }
+  if (crc != c.verified_crc) {
+    return fmt::format(
+        "timed call {}: output differs from the verified one (CRC-32 {:08x}, "
+        "verified {:08x})",
+        iteration, crc, c.verified_crc);
+  }
+  return std::nullopt;
+}
+
 // Sets up, verifies and times the end-to-end path of a compression cell; nullopt or the error.
 // Host memory: one end-to-end output at a time, of the stream's size (pageable, then pinned),
 // and the input page-locked in place for the pinned path rather than copied.
@@ -130,6 +178,7 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
   GCB_CUDA(cudaMemcpy(container.data(), c.out.data(), written, cudaMemcpyDeviceToHost));
   if (auto problem = check_container(cell, workspace, input, container)) return problem;
   note_container(c, container);
+  arm_output_check(c, written, true);
   // Verified: the decompression cell of this point takes it instead of compressing again.
   workspace.remember(*cell.codec, cell.params, std::move(container), true);
 
@@ -216,6 +265,7 @@ std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& 
       return diff;
     }
   }
+  arm_output_check(c, c.plan.original_size, false);
 
   // The compression cell's verified stream when it just ran (the usual order), else made here.
   const Bytes stream =
@@ -281,7 +331,12 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
     state.SetIterationTime(t);
     c.kernel_s_sum += t;
     ++c.kernel_calls;
+    if (auto problem = check_iteration(c, c.kernel_calls)) {
+      state.SkipWithError(problem->c_str());
+      break;
+    }
   }
+  if (state.error_occurred()) return;
   const double kernel_s = c.kernel_s_sum / static_cast<double>(std::max<u64>(c.kernel_calls, 1));
   using benchmark::Counter;
   auto& k = state.counters;

@@ -1,8 +1,10 @@
 #pragma once
 // GPU cells of codecs with a device API (include/gcbench/device_codec.hpp): the timed loop is
 // the device call alone on buffers allocated once per cell; the end-to-end path (src/gpu/
-// pipeline.hpp) is timed beside it, from pinned and from pageable host memory; every output
-// is verified once per cell, outside the timed regions. Built only with CUDA.
+// pipeline.hpp) is timed beside it, from pinned and from pageable host memory. Outputs are
+// verified in full once per cell, and every timed device call's output is compared with the
+// verified one through its CRC-32 on the GPU, all outside the timed regions. Built only with
+// CUDA.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
