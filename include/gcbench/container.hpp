@@ -22,6 +22,7 @@
 namespace gcbench {
 
 enum class FormatId : std::uint16_t { fl = 1, rle = 2, lz77 = 3, nvcomp = 16 };
+const char* format_name(FormatId id);  // "fl", ..., "unknown"
 
 inline constexpr std::size_t kContainerHeaderSize = 32;
 inline constexpr std::uint16_t kContainerVersion = 1;
@@ -65,8 +66,8 @@ void verify_original(const ContainerHeader& header, ByteSpan decoded);
 //   rle   each 4-byte count may stand for 2^32-1 elements: about 10^9 bytes per payload byte,
 //         so its counts prove nothing and only this limit bounds it.
 // Every decoder calls check_decode_limit(codec, bytes, container size) before it allocates its
-// output (RLE after summing its counts, which must equal the claimed size); GPU decoders and the
-// device API are meant to call the same function before they allocate or launch.
+// output (RLE after summing its counts, which must equal the claimed size); the device API's
+// plans (make_plan) call it too, so no caller sizes buffers from an unjustified claim.
 //
 // The limit for a container of C bytes is min(absolute, max(floor, ratio * C)). Defaults:
 // absolute kMaxOriginalSize (64 GiB), floor 64 MiB (anything up to it is always allowed, so a

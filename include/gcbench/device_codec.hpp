@@ -50,7 +50,7 @@ struct CompressBuffers {
   std::uint64_t input_size = 0;
   void* temp = nullptr;  // device, compress_temp_bytes() bytes, 256-byte aligned
   std::size_t temp_bytes = 0;
-  std::uint8_t* output = nullptr;  // device, max_compressed_size() bytes
+  std::uint8_t* output = nullptr;        // device, max_compressed_size() bytes
   std::uint64_t* output_size = nullptr;  // device: the container's size once done
 };
 
@@ -60,16 +60,18 @@ struct DecodePlan {
   std::uint64_t original_size = 0;
   std::size_t temp_bytes = 0;
   std::array<std::uint8_t, 32> header{};  // the container header the plan was made from
-  std::any detail;                         // the codec's own validated layout
+  std::any detail;                        // the codec's own validated layout
 };
 
-// The shared fields of a plan for `container`, whose header the codec has validated.
+// The shared fields of a plan for `container`, whose header the codec has validated. Throws
+// DecodeError when `original_size` is above the decode limit for the container's size
+// (include/gcbench/container.hpp): callers size their output buffers from plans.
 DecodePlan make_plan(ByteSpan container, std::uint64_t original_size, std::size_t temp_bytes,
                      std::any detail);
 
 struct DecompressBuffers {
   const std::uint8_t* container = nullptr;  // device, plan.container_size bytes
-  void* temp = nullptr;                      // device, plan.temp_bytes, 256-byte aligned
+  void* temp = nullptr;                     // device, plan.temp_bytes, 256-byte aligned
   std::size_t temp_bytes = 0;
   std::uint8_t* output = nullptr;  // device, plan.original_size bytes
   DeviceStatus* status = nullptr;  // device

@@ -12,6 +12,12 @@ namespace {
 
 constexpr std::uint8_t kMagic[4] = {'G', 'C', 'B', 'C'};
 
+std::atomic<std::uint64_t> g_absolute{DecodeLimit{}.absolute};
+std::atomic<std::uint64_t> g_floor{DecodeLimit{}.floor};
+std::atomic<std::uint64_t> g_ratio{DecodeLimit{}.ratio};
+
+}  // namespace
+
 const char* format_name(FormatId id) {
   switch (id) {
     case FormatId::fl:
@@ -25,12 +31,6 @@ const char* format_name(FormatId id) {
   }
   return "unknown";
 }
-
-std::atomic<std::uint64_t> g_absolute{DecodeLimit{}.absolute};
-std::atomic<std::uint64_t> g_floor{DecodeLimit{}.floor};
-std::atomic<std::uint64_t> g_ratio{DecodeLimit{}.ratio};
-
-}  // namespace
 
 DecodeLimit decode_limit() {
   return {g_absolute.load(), g_floor.load(), g_ratio.load()};

@@ -9,6 +9,9 @@ namespace gcbench {
 
 DecodePlan make_plan(ByteSpan container, std::uint64_t original_size, std::size_t temp_bytes,
                      std::any detail) {
+  // The plan sizes the caller's output buffer: the claim is held to the decode limit first.
+  const auto id = static_cast<FormatId>(container[6] | container[7] << 8);
+  check_decode_limit(format_name(id), "decoded size", original_size, container.size());
   DecodePlan plan;
   plan.container_size = container.size();
   plan.original_size = original_size;
@@ -21,8 +24,10 @@ DecodePlan make_plan(ByteSpan container, std::uint64_t original_size, std::size_
 std::string describe_common(const char* codec, const DeviceStatus& status) {
   switch (status.error) {
     case kHeaderMismatch:
-      return std::string(codec) + ": the container on the device differs from the planned one "
-             "(header byte " + std::to_string(status.detail) + ")";
+      return std::string(codec) +
+             ": the container on the device differs from the planned one "
+             "(header byte " +
+             std::to_string(status.detail) + ")";
     case kChecksumMismatch:
       return std::string(codec) + ": checksum mismatch: payload is corrupted (found on the GPU)";
     default:

@@ -1,6 +1,7 @@
 #include "src/gpu/host_codec.hpp"
 
 #include "codecs/common/device_buffer.hpp"
+#include "gcbench/container.hpp"
 #include "gcbench/errors.hpp"
 
 namespace gcbench::gpu {
@@ -33,9 +34,9 @@ class HostCodec final : public Codec {
     GCB_CUDA(cudaMemcpyAsync(in.data(), input.data(), input.size(), cudaMemcpyHostToDevice,
                              stream.get()));
     timer.end_transfer();
-    device_->compress_async({in.data(), input.size(), temp.data(), temp.bytes(), out.data(),
-                             size.data()},
-                            p, stream.get());
+    device_->compress_async(
+        {in.data(), input.size(), temp.data(), temp.bytes(), out.data(), size.data()}, p,
+        stream.get());
     timer.end_kernel();
     u64 written = 0;
     GCB_CUDA(cudaMemcpyAsync(&written, size.data(), sizeof written, cudaMemcpyDeviceToHost,
@@ -53,6 +54,11 @@ class HostCodec final : public Codec {
 
   Bytes decompress(ByteSpan container, const Params& params, RunStats* stats) const override {
     cuda::require_device();
+    return decode_guarded(info().name, [&] { return decode(container, params, stats); });
+  }
+
+ private:
+  Bytes decode(ByteSpan container, const Params& params, RunStats* stats) const {
     const Params p = resolve_params(info().axes, params);
     const DecodePlan plan = device_->plan_decompress(container, p);
     cuda::DeviceBuffer<u8> in(container.size()), out(plan.original_size), temp(plan.temp_bytes);
@@ -63,8 +69,8 @@ class HostCodec final : public Codec {
     GCB_CUDA(cudaMemcpyAsync(in.data(), container.data(), container.size(), cudaMemcpyHostToDevice,
                              stream.get()));
     timer.end_transfer();
-    device_->decompress_async(plan, {in.data(), temp.data(), temp.bytes(), out.data(), status.data()},
-                              p, stream.get());
+    device_->decompress_async(
+        plan, {in.data(), temp.data(), temp.bytes(), out.data(), status.data()}, p, stream.get());
     timer.end_kernel();
     DeviceStatus result;
     GCB_CUDA(cudaMemcpyAsync(&result, status.data(), sizeof result, cudaMemcpyDeviceToHost,
@@ -80,7 +86,6 @@ class HostCodec final : public Codec {
     return decoded;
   }
 
- private:
   std::unique_ptr<const DeviceCodec> device_;
 };
 

@@ -1,7 +1,7 @@
 // The device API of every GPU codec that has one (include/gcbench/device_codec.hpp), and the
 // pipelined end-to-end path above it (src/gpu/pipeline.hpp): round trips on edge cases and the
 // mirrored corpora, containers equal to the CPU reference's, chunked streams through a memory
-// cap, and a device container that differs from its plan.
+// cap, a device container that differs from its plan, and plans held to the decode limit.
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -199,6 +199,30 @@ TEST_F(DeviceApi, ContainerOtherThanThePlannedOneIsReported) {
     GCB_CUDA(cudaMemcpyAsync(&st, status.data(), sizeof st, cudaMemcpyDeviceToHost, s.get()));
     s.sync();
     EXPECT_NE(st.error, kDeviceOk);
+  }
+}
+
+// A plan sizes the caller's output buffer, so the container's claimed size is held to the decode
+// limit before any buffer exists.
+TEST_F(DeviceApi, PlansBeyondTheDecodeLimitAreDecodeErrors) {
+  const Bytes zeros(1 << 20, 0);
+  for (const char* name : {"fl", "rle", "lz77"}) {
+    SCOPED_TRACE(name);
+    const Codec* gpu = find_codec(name, Device::gpu);
+    ASSERT_NE(gpu, nullptr);
+    const DeviceCodec& d = *gpu->device_codec();
+    const Params params = resolve_params(d.info().axes, {});
+    const Bytes container = find_codec(name, Device::cpu)->compress(zeros, {});
+    ASSERT_LT(2 * container.size(), zeros.size());  // the claim exceeds the limit below
+    EXPECT_EQ(d.plan_decompress(container, params).original_size, zeros.size());
+    const ScopedDecodeLimit tight({.absolute = kMaxOriginalSize, .floor = 0, .ratio = 2});
+    try {
+      d.plan_decompress(container, params);
+      ADD_FAILURE() << "a plan beyond the decode limit";
+    } catch (const DecodeError& e) {
+      EXPECT_NE(std::string(e.what()).find("exceeds the decode limit"), std::string::npos)
+          << e.what();
+    }
   }
 }
 
