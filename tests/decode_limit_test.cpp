@@ -15,6 +15,7 @@
 #include "codecs/rle/rle.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/errors.hpp"
+#include "gcbench/registry.hpp"
 
 namespace gcbench {
 namespace {
@@ -150,6 +151,23 @@ TEST(DecodeLimit, AbsoluteCapAppliesToEveryCodec) {
     const Bytes c = codec->compress(input, {});
     expect_rejected_cheaply([&] { codec->decompress(c, {}); });
   }
+}
+
+// zlib and the CPU peers (where built) hold their output to the same limit: zeros compress far
+// beyond the ratio set here.
+TEST(DecodeLimit, BaselinesAndPeersHoldTheirOutputToTheLimit) {
+  const Bytes zeros(std::size_t{4} << 20, 0);
+  std::size_t tried = 0;
+  for (const char* name : {"zlib", "libdeflate", "lz4", "zstd"}) {
+    const Codec* codec = find_codec(name, Device::cpu);
+    if (codec == nullptr) continue;
+    SCOPED_TRACE(name);
+    const Bytes c = codec->compress(zeros, {});
+    ScopedDecodeLimit scoped({kMaxOriginalSize, 0, 2});
+    expect_rejected_cheaply([&] { codec->decompress(c, {}); });
+    ++tried;
+  }
+  EXPECT_GE(tried, 1u);  // zlib is always built
 }
 
 TEST(DecodeLimit, AllocationFailureBecomesDecodeError) {

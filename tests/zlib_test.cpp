@@ -101,6 +101,20 @@ TEST(Zlib, HostileInputsAreRejected) {
   gcbench::testing::expect_hostile_inputs_rejected(codec(), gcbench::synthetic::generate(s));
 }
 
+TEST(Zlib, ShortOrEmptyInputSaysItIsNoGzipMember) {
+  const gcbench::CodecPtr codec = gcbench::zlib::make_codec();
+  for (const Bytes& bad : {Bytes{}, Bytes(19, 0x1f)}) {
+    try {
+      codec->decompress(bad, {});
+      ADD_FAILURE() << bad.size() << " bytes decoded";
+    } catch (const DecodeError& e) {
+      EXPECT_NE(std::string(e.what()).find("not a gzip member: " + std::to_string(bad.size())),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(Zlib, AClaimedHugeSizeAllocatesNothingAbsurd) {
   Bytes out = codec().compress(text_bytes("tiny"), {});
   for (int i = 1; i <= 4; ++i) out[out.size() - i] = 0xff;  // ISIZE = 4 GiB - 1

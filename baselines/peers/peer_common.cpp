@@ -33,6 +33,7 @@ void check_claimed_size(std::uint64_t claimed, std::uint64_t input_size, const c
     throw DecodeError(std::string(format) + " stream claims an absurd size of " +
                       std::to_string(claimed) + " bytes");
   }
+  check_decode_limit(format, "claimed size", claimed, input_size);
 }
 
 CodecInfo peer_info(const char* name, const std::string& library_version, const char* help,

@@ -21,6 +21,9 @@ constexpr int kMemLevel = 8;              // zlib's and gzip's default
 constexpr int kGzipOsUnix = 3;            // what gzip writes on every platform it is built for
 // Inflate can produce at most 258 bytes from 2 bits (a length-258 match with 1-bit codes).
 constexpr std::uint64_t kMaxInflateRatio = 1032;
+// The smallest gzip member: a 10-byte header, an empty final block of fixed codes (2 bytes), an
+// 8-byte trailer.
+constexpr std::uint64_t kMinMember = 20;
 // zlib counts in uInt; feed it at most this much per call.
 constexpr std::size_t kChunk = std::size_t{1} << 30;
 
@@ -119,17 +122,17 @@ class ZlibCodec final : public Codec {
 
   Bytes decompress(ByteSpan container, const Params& params, RunStats* /*stats*/) const override {
     resolve_params(info_.axes, params);  // rejects unknown names; no axis changes decoding
-    // Output is bounded twice: by what deflate can expand to at all, and by the suite's limit
-    // on any decoded buffer; the trailer's size (mod 2^32) only sizes the first allocation.
-    const std::uint64_t bound =
-        std::min<std::uint64_t>(kMaxOriginalSize, container.size() * kMaxInflateRatio);
-    Bytes out;
-    if (container.size() >= 18) {
-      const std::uint64_t isize = load_le<std::uint32_t>(container.data() + container.size() - 4);
-      out.resize(static_cast<std::size_t>(std::min(isize, bound)));
+    if (container.size() < kMinMember) {
+      throw DecodeError("zlib: not a gzip member: " + std::to_string(container.size()) +
+                        " bytes, the smallest is " + std::to_string(kMinMember));
     }
-    if (out.size() < 1024)
-      out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(1024, bound)));
+    // Output is bounded by what deflate can expand to at all and by the decode limit
+    // (container.hpp); the trailer's size (mod 2^32) only sizes the first allocation.
+    const std::uint64_t expand = container.size() * kMaxInflateRatio;
+    const std::uint64_t limit = decode_limit_for(container.size());
+    const std::uint64_t bound = std::min(expand, limit);
+    const std::uint64_t isize = load_le<std::uint32_t>(container.data() + container.size() - 4);
+    Bytes out(static_cast<std::size_t>(std::min(std::max<std::uint64_t>(isize, 1024), bound)));
 
     InflateStream inf;
     z_stream* s = inf.get();
@@ -137,7 +140,11 @@ class ZlibCodec final : public Codec {
     for (;;) {
       if (out_pos == out.size()) {
         if (out.size() >= bound) {
-          throw DecodeError("zlib: output exceeds " + std::to_string(bound) + " bytes");
+          if (bound == limit)
+            check_decode_limit("zlib", "decoded size", bound + 1, container.size());
+          throw DecodeError("zlib: output exceeds deflate's largest expansion (" +
+                            std::to_string(bound) + " bytes for a " +
+                            std::to_string(container.size()) + "-byte member)");
         }
         out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(bound, 2 * out.size())));
       }
