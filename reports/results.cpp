@@ -152,6 +152,11 @@ ResultSet load_results(const std::vector<fs::path>& paths) {
       files.push_back(p);
     }
   }
+  if (files.empty()) {
+    std::string where;
+    for (const fs::path& p : paths) where += (where.empty() ? "" : ", ") + p.string();
+    throw std::runtime_error("no result files (*.json) in " + where);
+  }
   std::sort(files.begin(), files.end());
   ResultSet set;
   for (const fs::path& f : files) {

@@ -43,7 +43,8 @@ struct ResultSet {
 void add_results(ResultSet& set, const nlohmann::json& doc);
 
 // Reads files, and directories recursively (*.json). Throws std::runtime_error for a file
-// that is not a Google Benchmark JSON document.
+// that is not a Google Benchmark JSON document, and when the paths hold no result file at all
+// (an empty or mistyped directory is not an empty report).
 ResultSet load_results(const std::vector<std::filesystem::path>& paths);
 
 }  // namespace gcbench::reports

@@ -110,6 +110,33 @@ TEST(Params, EnumeratedAxesParseAndFormatByName) {
   EXPECT_THROW(n.parse("10"), ParamError);
 }
 
+// A rejected value names what the axis accepts.
+TEST(Params, ErrorsNameTheValidValues) {
+  auto message = [](auto&& f) -> std::string {
+    try {
+      f();
+    } catch (const ParamError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  AxisSpec frame;
+  frame.name = "frame_size";
+  frame.min = 1;
+  frame.max = 4096;
+  EXPECT_EQ(message([&] { frame.parse("0"); }),
+            "invalid value '0' for frame_size (an integer from 1 to 4096)");
+  EXPECT_EQ(message([&] { finder_axis().parse("zz"); }),
+            "invalid value 'zz' for finder (one of hash, z, brute)");
+  AxisSpec width;
+  width.name = "element_width";
+  width.allowed = {1, 2, 4};
+  EXPECT_EQ(message([&] {
+              resolve_params({width}, {{"element_width", 3}});
+            }),
+            "parameter element_width=3 is out of range (one of 1, 2, 4)");
+}
+
 TEST(Params, ThreadCountZeroMeansAllCores) {
   EXPECT_GE(thread_count({{"threads", 0}}), 1);
   EXPECT_EQ(thread_count({{"threads", 3}}), 3);

@@ -281,6 +281,14 @@ TEST(Inputs, SyntheticTakesAnElementWidth) {
   EXPECT_THROW(gather_inputs({"synthetic:small_ints:4KiB:3"}, {}), std::invalid_argument);
 }
 
+TEST(Inputs, ACorpusNamedTwiceIsGatheredOnce) {
+  const Inputs once = gather_inputs({"canterbury", "synthetic:runs:1KiB"}, {});
+  const Inputs twice =
+      gather_inputs({"canterbury", "synthetic:runs:1KiB", "canterbury", "synthetic:runs:1KiB"}, {});
+  EXPECT_EQ(twice.present.size(), once.present.size());
+  EXPECT_EQ(twice.missing.size(), once.missing.size());
+}
+
 TEST(Inputs, ConcatenatesACorpusIntoOneInput) {
   Inputs whole = gather_inputs({"canterbury"}, {});
   Inputs concat = gather_inputs({"concat:canterbury"}, {});

@@ -1,6 +1,7 @@
 // The report tool: reading Google Benchmark JSON into cells, table layouts (T7's exact CSV
 // columns and total row), blanks with reasons, medians, and the written report.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -99,6 +100,14 @@ TEST(Results, TakesMediansOverRepetitionsAndRejectsOtherDocuments) {
   EXPECT_EQ(set.cells[0].repetitions, 3u);
   EXPECT_GT(set.cells[0].cv, 0.5);
   EXPECT_THROW(add_results(set, json{{"context", json::object()}}), std::runtime_error);
+}
+
+TEST(Results, AnEmptyDirectoryIsAnErrorNotAnEmptyReport) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("gcbench-empty-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  EXPECT_THROW(load_results({dir}), std::runtime_error);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Results, AGoodRerunReplacesAnErrorButNotTheOtherWayRound) {

@@ -95,7 +95,9 @@ Inputs gather_inputs(const std::vector<std::string>& corpora, const std::vector<
   corpora::FetchOptions fetch_options = corpora::default_fetch_options();
   fetch_options.allow_download = download;
   std::optional<corpora::Manifest> manifest;
+  std::set<std::string> gathered;
   for (const std::string& corpus : corpora) {
+    if (!gathered.insert(corpus).second) continue;  // named twice: measured once
     if (corpus.starts_with(kSyntheticPrefix)) {
       inputs.present.push_back(synthetic_input(corpus));
       continue;

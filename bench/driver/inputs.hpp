@@ -30,10 +30,10 @@ struct Inputs {
   std::string manifest_digest;
 };
 
-// `files` (when not empty) keeps only those names; a name found in no chosen corpus throws
-// std::invalid_argument, as does an unknown corpus. Without `download`, a file in no mirror
-// or cache is missing rather than downloaded (a second sweep of the same corpus need not
-// wait for downloads the first one could not make).
+// A corpus named twice is gathered once. `files` (when not empty) keeps only those names; a name
+// found in no chosen corpus throws std::invalid_argument, as does an unknown corpus. Without
+// `download`, a file in no mirror or cache is missing rather than downloaded (a second sweep of the
+// same corpus need not wait for downloads the first one could not make).
 Inputs gather_inputs(const std::vector<std::string>& corpora, const std::vector<std::string>& files,
                      bool download = true);
 

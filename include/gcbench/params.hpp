@@ -23,6 +23,7 @@ struct AxisSpec {
   bool accepts(std::int64_t v) const;
   std::string format(std::int64_t v) const;           // "hash" for enumerated axes, else the number
   std::int64_t parse(const std::string& text) const;  // throws ParamError
+  std::string valid_values() const;  // "one of hash, z, brute", "an integer from 1 to 64"
 };
 
 // Values given by the caller; absent axes take their default.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <thread>
+#include <type_traits>
 
 #include "gcbench/errors.hpp"
 
@@ -18,6 +19,24 @@ std::string AxisSpec::format(std::int64_t v) const {
   return std::to_string(v);
 }
 
+std::string AxisSpec::valid_values() const {
+  auto join = [](const auto& items) {
+    std::string out;
+    for (const auto& item : items) {
+      if (!out.empty()) out += ", ";
+      if constexpr (std::is_same_v<std::decay_t<decltype(item)>, std::string>) {
+        out += item;
+      } else {
+        out += std::to_string(item);
+      }
+    }
+    return out;
+  };
+  if (!names.empty()) return "one of " + join(names);
+  if (!allowed.empty()) return "one of " + join(allowed);
+  return "an integer from " + std::to_string(min) + " to " + std::to_string(max);
+}
+
 std::int64_t AxisSpec::parse(const std::string& text) const {
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (names[i] == text) return static_cast<std::int64_t>(i);
@@ -25,7 +44,7 @@ std::int64_t AxisSpec::parse(const std::string& text) const {
   std::int64_t v = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || end != text.data() + text.size() || !names.empty() || !accepts(v)) {
-    throw ParamError("invalid value '" + text + "' for " + name);
+    throw ParamError("invalid value '" + text + "' for " + name + " (" + valid_values() + ")");
   }
   return v;
 }
@@ -38,7 +57,8 @@ Params resolve_params(const std::vector<AxisSpec>& axes, const Params& given) {
                            [&name = key](const AxisSpec& a) { return a.name == name; });
     if (it == axes.end()) throw ParamError("unknown parameter '" + key + "'");
     if (!it->accepts(value)) {
-      throw ParamError("parameter " + key + "=" + std::to_string(value) + " is out of range");
+      throw ParamError("parameter " + key + "=" + std::to_string(value) + " is out of range (" +
+                       it->valid_values() + ")");
     }
     out[key] = value;
   }
