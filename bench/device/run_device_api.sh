@@ -22,15 +22,25 @@ if [[ -z ${SKIP_TESTS:-} ]]; then
   step "tests and sanitizers"
   (cd "$BUILD" && timeout 300 ctest -L gpu -R "${TEST_FILTER:-.}" --output-on-failure -j4) \
     > "$OUT/ctest.log" 2>&1 &
-  sanitize() {  # tool binary log gtest-filter [sanitizer options]
-    timeout 300 compute-sanitizer --tool "$1" --error-exitcode 99 "${@:5}" "$2" \
-      --gtest_filter="$4" > "$OUT/$3" 2>&1
-    echo "exit status: $?" >> "$OUT/$3"
+  sanitize() {  # tool log binary gtest-filter [sanitizer options]; appends to the log
+    {
+      echo "== $(basename "$3") --gtest_filter=$4"
+      timeout 240 compute-sanitizer --tool "$1" --error-exitcode 99 "${@:5}" "$3" \
+        --gtest_filter="$4" 2>&1
+      echo "exit status: $?"
+    } >> "$OUT/$2"
   }
-  sanitize memcheck "$T/gpu_device_api_test" memcheck.log '*EdgeCases*:*Damaged*:*Planned*' &
+  # memcheck: the device API, then every GPU decoder fed the damaged containers of its tests.
+  (
+    sanitize memcheck memcheck.log "$T/gpu_device_api_test" \
+      '*EdgeCases*:*Damaged*:*Planned*:*DecodeLimit*'
+    for codec in fl rle lz77; do
+      sanitize memcheck memcheck.log "$T/gpu_${codec}_gpu_test" '*Hostile*:*BadCounts*'
+    done
+  ) &
   # Our kernels only: nvCOMP's own decoders (unsnap_kernel, inflate_kernel) report shared-memory
   # hazards inside the library, which we can neither see nor change.
-  sanitize racecheck "$T/gpu_device_api_test" racecheck.log '*EdgeCases*' \
+  sanitize racecheck racecheck.log "$T/gpu_device_api_test" '*EdgeCases*' \
     --kernel-name-exclude kns=nvcomp &
   wait
   grep -E "tests passed|tests failed|Total Test time|\(Failed\)|\(Timeout\)|Not Run" "$OUT/ctest.log"
