@@ -22,6 +22,9 @@ timeout "${LIMIT:-480}" bash bench/run_suite.sh --build "$BUILD" --preset thesis
 echo "exit status: $?" >> "$OUT/thesis.log"
 echo "preset thesis wall: $((SECONDS - start)) s"
 grep -E "preset thesis|harness share|peak RSS|design=|run_suite finished|exit status" "$OUT/thesis.log"
+# Cut off by LIMIT: the report of the cells recorded so far.
+[[ -f $results/report/report.md ]] ||
+  "$BUILD/reports/gcbench-report" --out "$results/report" "$results" >> "$OUT/thesis.log" 2>&1
 cp "$results/report/report.md" "$OUT/" 2>/dev/null
 for corpus in silesia calgary; do
   for table in lz77_t5 lz77_t7; do
