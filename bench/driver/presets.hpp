@@ -3,6 +3,7 @@
 // their codecs, device, direction, inputs and axis values. Its cells are the union of what the
 // steps enumerate; flags may narrow it (corpora, files, codecs, device, direction) but never
 // change its axes or sweep.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -14,14 +15,15 @@
 namespace gcbench::driver {
 
 struct PresetStep {
-  std::string purpose;               // what it measures: the tables it feeds
-  std::vector<std::string> corpora;  // input corpora (InputFile::corpus) it runs on; empty: all
-  bool first_file_only = false;      // only the first present file of each of those corpora
-  std::vector<std::string> codecs;   // codec names, or "all"; ones this build lacks are skipped
-  std::string device = "all";        // cpu | gpu | all
-  std::string direction = "all";     // compress | decompress | all
-  AxisValues axes = {};              // every other axis at the codec's default
-  std::string sweep = "defaults";    // how the axes not named are visited
+  std::string purpose;                // what it measures: the tables it feeds
+  std::vector<std::string> corpora;   // input corpora (InputFile::corpus) it runs on; empty: all
+  bool first_file_only = false;       // only the first present file of each of those corpora
+  std::uint64_t min_input_bytes = 0;  // only inputs larger than this
+  std::vector<std::string> codecs;    // codec names, or "all"; ones this build lacks are skipped
+  std::string device = "all";         // cpu | gpu | all
+  std::string direction = "all";      // compress | decompress | all
+  AxisValues axes = {};               // every other axis at the codec's default
+  std::string sweep = "defaults";     // how the axes not named are visited
 };
 
 struct Preset {
