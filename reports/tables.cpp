@@ -144,6 +144,10 @@ Value TableBuilder::value(const std::string& file, const Query& query) const {
     if (const Measurement* e = find(file, query, true))
       return Value::blank("error: " + shorten(*e->error));
     if (query.device == "gpu" && !set_.gpu_present) return Value::blank("no device");
+    if (one_launch_block(file, query)) {
+      return Value::blank("one launch block: as at " +
+                          default_value(query.codec + "/" + query.device, "work_items"));
+    }
     return Value::blank("not measured");
   }
   auto counter = [&](const char* name) -> Value {
@@ -178,6 +182,19 @@ Value TableBuilder::value(const std::string& file, const Query& query) const {
       return ratio("entropy_bytes");
   }
   return Value::blank("unknown quantity");
+}
+
+bool TableBuilder::one_launch_block(const std::string& file, const Query& query) const {
+  const auto wi = query.fixed.find("work_items");
+  const std::string codec = query.codec + "/" + query.device;
+  const std::string chunk = default_value(codec, "chunk"), def = default_value(codec, "work_items");
+  if (wi == query.fixed.end() || chunk.empty() || def.empty()) return false;
+  for (const Measurement& m : set_.cells) {
+    if (m.id.corpus != corpus_ || m.id.file != file || m.counter("input_bytes") < 0) continue;
+    return m.counter("input_bytes") <=
+           std::stod(chunk) * std::min(std::stod(def), std::stod(wi->second));
+  }
+  return false;
 }
 
 Row TableBuilder::total_row(const std::vector<Column>& columns,

@@ -98,6 +98,10 @@ class TableBuilder {
 
  private:
   const Measurement* find(const std::string& file, const Query& query, bool errors) const;
+  // A query at some work items of a file no longer than one launch block at the default (or
+  // that) work-item count: the same single block either way, so a preset sweeps it only at the
+  // default.
+  bool one_launch_block(const std::string& file, const Query& query) const;
   Row total_row(const std::vector<Column>& columns, const std::vector<Row>& rows) const;
 
   const ResultSet& set_;
