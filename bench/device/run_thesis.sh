@@ -21,7 +21,7 @@ timeout "${LIMIT:-480}" bash bench/run_suite.sh --build "$BUILD" --preset thesis
   --fresh --no-download > "$OUT/thesis.log" 2>&1
 echo "exit status: $?" >> "$OUT/thesis.log"
 echo "preset thesis wall: $((SECONDS - start)) s"
-grep -E "preset thesis|harness share|peak RSS|design=|run_suite finished|exit status" "$OUT/thesis.log"
+grep -E "preset thesis|harness share|peak RSS|^\[gcbench\] lz77/gpu|run_suite finished|exit status" "$OUT/thesis.log"
 # Cut off by LIMIT: the report of the cells recorded so far.
 [[ -f $results/report/report.md ]] ||
   "$BUILD/reports/gcbench-report" --out "$results/report" "$results" >> "$OUT/thesis.log" 2>&1
