@@ -9,10 +9,14 @@
 # --sweep axes: the points the report's tables read); pass --sweep product for every
 # combination (the full sweep, several times longer).
 #
+# With --preset NAME (gcbench --help lists the presets: thesis, quick) the driver runs the
+# preset's whole declared sweep in one run, its own corpora and sequential decoding included.
+#
 # usage: bench/run_suite.sh [--ci] [--build DIR] [--out DIR] [--fresh] [gcbench flags...]
-#   --ci          CPU sweep on Canterbury and Calgary with zlib and the CPU references
+#   --ci          CPU sweep on Canterbury and Calgary with gzip, zlib and the CPU references
 #   --build DIR   build directory holding the binaries (default: build)
-#   --out DIR     results directory (default: results/main, or results/ci with --ci); one
+#   --out DIR     results directory (default: results/main, results/ci with --ci,
+#                 results/<preset> with --preset); one
 #                 JSON per corpus file (DIR/<corpus>/<file>.json; the sequential LZ77 decoding
 #                 run's in DIR/lz77-sequential/), so an interrupted sweep resumes where it stopped
 #   --fresh       delete the results directory first (otherwise recorded cells are skipped)
@@ -25,6 +29,7 @@ build=build
 out=
 ci=0
 fresh=0
+preset=
 extra=()
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -32,6 +37,8 @@ while [[ $# -gt 0 ]]; do
     --build) build=$2; shift ;;
     --out) out=$2; shift ;;
     --fresh) fresh=1 ;;
+    --preset) preset=$2; extra+=("$1" "$2"); shift ;;
+    --preset=*) preset=${1#--preset=}; extra+=("$1") ;;
     *) extra+=("$1") ;;
   esac
   shift
@@ -45,7 +52,10 @@ done
 
 if [[ $ci == 1 ]]; then
   out=${out:-results/ci}
-  sweep=(--corpus canterbury,calgary --codecs fl,rle,lz77,zlib --device cpu)
+  sweep=(--corpus canterbury,calgary --codecs fl,rle,lz77,gzip,zlib --device cpu)
+elif [[ -n $preset ]]; then
+  out=${out:-results/$preset}
+  sweep=()
 else
   out=${out:-results/main}
   sweep=(--corpus canterbury)
@@ -65,7 +75,7 @@ echo "== gcbench sweep -> $out"
 # the default point the table reads. The first run fetched (or failed to fetch) the corpus.
 # Its own results folder, so that each result file's context (peak RSS, harness share, GPU
 # ceilings) is that of the one run that wrote all of its cells; the report reads both.
-if [[ $status -lt 2 ]]; then
+if [[ $status -lt 2 && -z $preset ]]; then
   "$gcbench" "${sweep[@]}" --codecs lz77 --device cpu --direction decompress \
     --decode-mode sequential --sweep defaults --no-download --out-dir "$out/lz77-sequential" \
     --harness-file "$harness" "${extra[@]}" || status=$?

@@ -66,6 +66,44 @@ std::string shorten(const std::string& text) {
   return text.size() <= 80 ? text : text.substr(0, 77) + "...";
 }
 
+// The GPU designs LZ77 compressed with `finder` in: the thesis's thread design first, then the
+// default (auto), then the others; the default alone when none was measured (its blanks say
+// why).
+std::vector<std::string> gpu_designs(const TableBuilder& b, const std::string& finder) {
+  const std::string def = b.default_value("lz77/gpu", "design");
+  std::vector<std::string> designs =
+      b.axis_values("lz77", "design", "compress", {{"finder", finder}});
+  if (designs.empty()) return {def};
+  std::stable_partition(designs.begin(), designs.end(),
+                        [&](const std::string& d) { return d == "thread" || d == def; });
+  std::stable_partition(designs.begin(), designs.end(),
+                        [](const std::string& d) { return d == "thread"; });
+  return designs;
+}
+
+// A GPU LZ77 query's axes: `fixed`, plus the design unless it is the default one.
+std::map<std::string, std::string> with_design(const TableBuilder& b,
+                                               std::map<std::string, std::string> fixed,
+                                               const std::string& design) {
+  if (!design.empty() && design != b.default_value("lz77/gpu", "design")) fixed["design"] = design;
+  return fixed;
+}
+
+// What design=auto chose per finder, from the results' context: " (auto: hash warp, z block)".
+std::string auto_note(const TableBuilder& b) {
+  std::vector<std::string> picks;
+  for (const std::string& f : kFinders) {
+    const std::string key = "auto:lz77/gpu/finder:" + f + "/";
+    for (const auto& [k, v] : b.results().context) {
+      if (!k.starts_with(key) || !v.starts_with("design=")) continue;
+      picks.push_back(f + " " + v.substr(7, v.find(':') - 7));
+      break;
+    }
+  }
+  if (picks.empty()) return "";
+  return fmt::format(" design=auto chose, on this GPU: {}.", fmt::join(picks, ", "));
+}
+
 }  // namespace
 
 TableBuilder::TableBuilder(const ResultSet& set, Defaults defaults, std::string corpus,
@@ -106,6 +144,10 @@ Value TableBuilder::value(const std::string& file, const Query& query) const {
     if (const Measurement* e = find(file, query, true))
       return Value::blank("error: " + shorten(*e->error));
     if (query.device == "gpu" && !set_.gpu_present) return Value::blank("no device");
+    if (one_launch_block(file, query)) {
+      return Value::blank("one launch block: as at " +
+                          default_value(query.codec + "/" + query.device, "work_items"));
+    }
     return Value::blank("not measured");
   }
   auto counter = [&](const char* name) -> Value {
@@ -140,6 +182,19 @@ Value TableBuilder::value(const std::string& file, const Query& query) const {
       return ratio("entropy_bytes");
   }
   return Value::blank("unknown quantity");
+}
+
+bool TableBuilder::one_launch_block(const std::string& file, const Query& query) const {
+  const auto wi = query.fixed.find("work_items");
+  const std::string codec = query.codec + "/" + query.device;
+  const std::string chunk = default_value(codec, "chunk"), def = default_value(codec, "work_items");
+  if (wi == query.fixed.end() || chunk.empty() || def.empty()) return false;
+  for (const Measurement& m : set_.cells) {
+    if (m.id.corpus != corpus_ || m.id.file != file || m.counter("input_bytes") < 0) continue;
+    return m.counter("input_bytes") <=
+           std::stod(chunk) * std::min(std::stod(def), std::stod(wi->second));
+  }
+  return false;
 }
 
 Row TableBuilder::total_row(const std::vector<Column>& columns,
@@ -187,12 +242,18 @@ Table TableBuilder::make(std::string id, std::string title, std::string caption,
   return t;
 }
 
-std::vector<std::string> TableBuilder::axis_values(const std::string& codec,
-                                                   const std::string& axis,
-                                                   const std::string& direction) const {
+std::vector<std::string> TableBuilder::axis_values(
+    const std::string& codec, const std::string& axis, const std::string& direction,
+    const std::map<std::string, std::string>& where) const {
   std::set<std::string> seen;
   for (const Measurement& m : set_.cells) {
     if (m.id.codec != codec || m.id.corpus != corpus_ || m.id.direction != direction) continue;
+    if (!std::all_of(where.begin(), where.end(), [&](const auto& w) {
+          const std::string* v = m.id.param(w.first);
+          return v != nullptr && *v == w.second;
+        })) {
+      continue;
+    }
     if (const std::string* v = m.id.param(axis)) seen.insert(*v);
   }
   std::vector<std::string> out(seen.begin(), seen.end());
@@ -219,34 +280,54 @@ std::string TableBuilder::default_value(const std::string& codec_device,
 std::vector<Table> lz77_tables(const TableBuilder& b) {
   const std::vector<std::string> wis = b.axis_values("lz77", "work_items");
   const std::string c = b.corpus();
+  const std::string auto_chose = auto_note(b);
   std::vector<Table> tables;
-  for (const std::string device : {"gpu", "cpu"}) {
+  // T1 once per GPU design measured (the thesis's thread design first), then T2.
+  const std::vector<std::string> t1_designs = gpu_designs(b, "hash");
+  for (const std::string& design : t1_designs) {
+    const bool first = &design == &t1_designs.front();
+    std::vector<Column> cols;
+    for (const std::string& wi : wis) {
+      cols.push_back(
+          col(wi, "work_items_" + wi, Unit::seconds,
+              q("lz77", "gpu", "compress",
+                with_design(b, {{"finder", "hash"}, {"work_items", wi}}, design), Quantity::time)));
+    }
+    const std::string named = t1_designs.size() > 1 ? ", design " + design : "";
+    tables.push_back(
+        b.make(first ? "lz77_t1" : "lz77_t1_" + design,
+               fmt::format("T1: LZ77 hash compression time on GPU [s]{}, {}", named, c),
+               "Kernel time (CUDA events) per work-item count (PVPP)." + auto_chose, cols));
+  }
+  {
     std::vector<Column> cols;
     for (const std::string& wi : wis) {
       cols.push_back(col(
           wi, "work_items_" + wi, Unit::seconds,
-          q("lz77", device, "compress", {{"finder", "hash"}, {"work_items", wi}}, Quantity::time)));
+          q("lz77", "cpu", "compress", {{"finder", "hash"}, {"work_items", wi}}, Quantity::time)));
     }
-    bool gpu = device == std::string("gpu");
-    tables.push_back(b.make(gpu ? "lz77_t1" : "lz77_t2",
-                            fmt::format("T{}: LZ77 hash compression time on {} [s], {}",
-                                        gpu ? 1 : 2, gpu ? "GPU" : "CPU", c),
-                            gpu ? "Kernel time (CUDA events) per work-item count (PVPP)."
-                                : "Wall time per work-item count, all cores.",
-                            cols));
+    tables.push_back(b.make("lz77_t2", "T2: LZ77 hash compression time on CPU [s], " + c,
+                            "Wall time per work-item count, all cores.", cols));
   }
+  // GPU columns per finder and design; a finder measured in its default design alone keeps
+  // the plain header ("hash kernel", "GPU hash").
   std::vector<Column> t3, t4, t5;
   for (const std::string& f : kFinders) {
-    t3.push_back(col(f + " kernel", f + "_kernel_s", Unit::seconds,
-                     q("lz77", "gpu", "compress", {{"finder", f}}, Quantity::kernel)));
-    t3.push_back(col(f + " transfer", f + "_transfer_s", Unit::seconds,
-                     q("lz77", "gpu", "compress", {{"finder", f}}, Quantity::transfer)));
+    const std::vector<std::string> designs = gpu_designs(b, f);
+    for (const std::string& d : designs) {
+      const bool plain = designs.size() == 1 && d == b.default_value("lz77/gpu", "design");
+      const std::string head = plain ? f : f + " " + d;
+      const std::string csv = plain ? f : f + "_" + d;
+      const auto fixed = with_design(b, {{"finder", f}}, d);
+      t3.push_back(col(head + " kernel", csv + "_kernel_s", Unit::seconds,
+                       q("lz77", "gpu", "compress", fixed, Quantity::kernel)));
+      t3.push_back(col(head + " transfer", csv + "_transfer_s", Unit::seconds,
+                       q("lz77", "gpu", "compress", fixed, Quantity::transfer)));
+      t5.push_back(col("GPU " + head, "gpu_" + csv + "_s", Unit::seconds,
+                       q("lz77", "gpu", "compress", fixed, Quantity::e2e)));
+    }
     t4.push_back(col(f, f + "_s", Unit::seconds,
                      q("lz77", "cpu", "compress", {{"finder", f}}, Quantity::time)));
-  }
-  for (const std::string& f : kFinders) {
-    t5.push_back(col("GPU " + f, "gpu_" + f + "_s", Unit::seconds,
-                     q("lz77", "gpu", "compress", {{"finder", f}}, Quantity::e2e)));
   }
   for (const std::string& f : kFinders) {
     t5.push_back(col("CPU " + f, "cpu_" + f + "_s", Unit::seconds,
@@ -254,14 +335,19 @@ std::vector<Table> lz77_tables(const TableBuilder& b) {
   }
   append(t5, reference_cols(b, "compress", Quantity::time, Unit::seconds, "", "s"));
   tables.push_back(b.make("lz77_t3", "T3: LZ77 compression time per match finder on GPU [s], " + c,
-                          "Kernel and host/device transfer time (CUDA events), default work items.",
+                          "Kernel and host/device transfer time (CUDA events), default work items. "
+                          "Designs: thread is the thesis's one thread per chunk." +
+                              auto_chose,
                           t3));
   tables.push_back(b.make("lz77_t4", "T4: LZ77 compression time per match finder on CPU [s], " + c,
                           "Wall time, all cores, default work items (host memory: no transfers).",
                           t4));
   tables.push_back(
       b.make("lz77_t5", "T5: LZ77 compression time, GPU vs CPU vs gzip [s], " + c,
-             "GPU: end-to-end time of a call (transfers included); CPU and gzip: wall time.", t5));
+             "GPU: end-to-end time of a call (transfers included), per finder and design (thread: "
+             "the thesis's one thread per chunk); CPU and gzip: wall time." +
+                 auto_chose,
+             t5));
 
   std::vector<Column> t6;
   t6.push_back(
@@ -371,8 +457,8 @@ Table summary_table(const TableBuilder& b) {
     cols.push_back(col(codec + " GPU s", codec + "_gpu_s", Unit::seconds,
                        q(codec, "gpu", "compress", {}, Quantity::e2e)));
     if (lz) {
-      // The default GPU design is the thesis's thread per chunk; the others, where measured,
-      // beside it.
+      // The default GPU design (auto: the fastest verified on the GPU that measured it); the
+      // others, where measured, beside it.
       const std::string thesis = b.default_value("lz77/gpu", "design");
       for (const std::string& design : b.axis_values("lz77", "design")) {
         if (design == thesis) continue;

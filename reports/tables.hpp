@@ -84,17 +84,24 @@ class TableBuilder {
   Table make(std::string id, std::string title, std::string caption, std::vector<Column> columns,
              bool with_total = true) const;
 
-  // The values of `axis` seen in cells of `codec` (any device), numerically sorted.
+  // The values of `axis` seen in cells of `codec` (any device) that have the `where` values,
+  // numerically sorted.
   std::vector<std::string> axis_values(const std::string& codec, const std::string& axis,
-                                       const std::string& direction = "compress") const;
+                                       const std::string& direction = "compress",
+                                       const std::map<std::string, std::string>& where = {}) const;
 
   bool has_codec(const std::string& codec) const;
   // The default of `axis` for "<codec>/<device>", or "" when none is known.
   std::string default_value(const std::string& codec_device, const std::string& axis) const;
   const std::string& corpus() const { return corpus_; }
+  const ResultSet& results() const { return set_; }
 
  private:
   const Measurement* find(const std::string& file, const Query& query, bool errors) const;
+  // A query at some work items of a file no longer than one launch block at the default (or
+  // that) work-item count: the same single block either way, so a preset sweeps it only at the
+  // default.
+  bool one_launch_block(const std::string& file, const Query& query) const;
   Row total_row(const std::vector<Column>& columns, const std::vector<Row>& rows) const;
 
   const ResultSet& set_;

@@ -34,6 +34,14 @@ std::vector<std::int64_t> default_points(const AxisSpec& axis) {
   return points;
 }
 
+std::vector<std::string> default_sweep(const std::string& axis) {
+  std::vector<std::string> values;
+  if (auto it = default_sweeps().find(axis); it != default_sweeps().end()) {
+    for (std::int64_t v : it->second) values.push_back(std::to_string(v));
+  }
+  return values;
+}
+
 std::string describe_default_sweeps() {
   std::string text;
   for (const auto& [axis, values] : default_sweeps()) {

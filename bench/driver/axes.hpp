@@ -17,6 +17,10 @@ using AxisValues = std::map<std::string, std::vector<std::string>>;
 // frame sizes; every other axis only at its default. Points the axis rejects are dropped.
 std::vector<std::int64_t> default_points(const AxisSpec& axis);
 
+// The values of an axis's default sweep as typed on the command line (empty: none), for
+// presets that name them.
+std::vector<std::string> default_sweep(const std::string& axis);
+
 // One line per axis that has a default sweep wider than its default, for --help.
 std::string describe_default_sweeps();
 

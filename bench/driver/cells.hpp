@@ -23,7 +23,8 @@ struct CellSpec {
   const Codec* reference = nullptr;  // the CPU codec of the same name, for GPU codecs
   Params params;                     // resolved: every axis of the codec
   Direction direction = Direction::compress;
-  std::size_t input = 0;  // index into the present inputs
+  std::size_t input = 0;   // index into the present inputs
+  std::string label = {};  // a run-time choice made for it (choices.hpp), in its results
 };
 
 // Tokens: "all", "cpu", "gpu" or a codec name (e.g. "lz77"); `device` (cpu|gpu|all) then

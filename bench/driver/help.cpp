@@ -9,6 +9,7 @@
 
 #include "bench/driver/axes.hpp"
 #include "bench/driver/options.hpp"
+#include "bench/driver/presets.hpp"
 #include "gcbench/registry.hpp"
 
 namespace gcbench::driver {
@@ -30,6 +31,11 @@ Every cell decompresses its result and compares it with the input (and a GPU con
 the CPU reference's) outside the timed region; a mismatch is an error, never a number.
 
 gcbench flags (--flag=value or --flag value; lists are comma-separated):
+  --preset NAME       a declared sweep (see Presets below): its inputs, codecs, axes and
+                      steps. --corpus (of its corpora; "synthetic" for its synthetic inputs),
+                      --files, --codecs, --device and --direction narrow it; axis flags and
+                      --sweep contradict it and are an error. It prints its estimated time
+                      before it starts and the time it took at the end
   --corpus LIST       corpora (default canterbury); also synthetic:<kind>:<size>[:<width>],
                       e.g. synthetic:runs:64MiB or synthetic:small_ints:1GiB:4 (kinds: runs,
                       small_ints, sorted_keys, random_bytes, all_equal; width 1, 2 or 4, the
@@ -78,6 +84,15 @@ Axis flags of the registered codecs:
   out << R"(Without an axis flag a sweep visits the axis's default, and for these axes also
 (one at a time, or in every combination with --sweep product):
 )" << describe_default_sweeps()
+      << R"(
+Run-time choices: an axis value left to the codec (lz77 GPU --design auto, the default: per
+finder, the fastest design whose container equals the CPU reference's, each design timed once
+on a 4 MiB sample on this GPU) is chosen before the first cell runs, printed, recorded in the
+results' context as auto:<codec>/<device>/<axes> and as the label of each of its cells. The
+cell names keep "design:auto". Without a GPU nothing is calibrated (GPU cells do not run).
+
+Presets (--preset NAME):
+)" << describe_presets()
       << R"(
 Timing: CPU cells report wall time; GPU cells report the kernel time from CUDA events as
 manual time. Counters: input_bytes, compressed_bytes, ratio (input/compressed), verified,

@@ -1,5 +1,6 @@
 // gcbench: the sweep driver. Google Benchmark takes its flags first; the rest are gcbench's.
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
@@ -10,16 +11,21 @@
 #include <optional>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench/driver/cells.hpp"
+#include "bench/driver/choices.hpp"
 #include "bench/driver/context.hpp"
 #if GCBENCH_HAVE_CUDA
 #include "bench/driver/device_cells.hpp"
 #endif
+#include "bench/driver/estimate.hpp"
 #include "bench/driver/execute.hpp"
 #include "bench/driver/harness.hpp"
 #include "bench/driver/help.hpp"
+#include "bench/driver/presets.hpp"
+#include "bench/driver/progress.hpp"
 #include "bench/driver/reporter.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/registry.hpp"
@@ -80,6 +86,9 @@ int run(int argc, char** argv) {
   const Options options =
       parse_options(std::vector<std::string>(args.begin() + 1, args.begin() + count));
 
+  const Preset* preset = options.preset ? &find_preset(*options.preset) : nullptr;
+  if (preset) check_preset_options(*preset, options);
+
   const std::vector<const Codec*> all = registered_codecs();
   if (options.list) {
     print_codec_list(std::cout, all);
@@ -100,12 +109,16 @@ int run(int argc, char** argv) {
     }
   }
 
-  const Inputs inputs = gather_inputs(options.corpora, options.files, options.download);
+  const std::vector<std::string> corpora =
+      preset ? preset_inputs(*preset, options) : options.corpora;
+  const Inputs inputs = gather_inputs(corpora, options.files, options.download);
   for (const MissingInput& m : inputs.missing) {
     std::cerr << "[gcbench] " << m.corpus << "/" << m.name << " not available: " << m.reason
               << "\n";
   }
-  std::vector<CellSpec> cells = enumerate_cells(selected, all, inputs.present, options);
+  std::vector<CellSpec> cells = preset
+                                    ? preset_cells(*preset, selected, all, inputs.present, options)
+                                    : enumerate_cells(selected, all, inputs.present, options);
 
   std::unique_ptr<Recorder> recorder;
   if (options.out_dir) {
@@ -126,9 +139,24 @@ int run(int argc, char** argv) {
     return recorder ? 0 : 2;
   }
 
-  for (const auto& [key, value] : host_context(inputs, options.corpora))
+  // What the estimate says, before any GPU work (the run-time choices below take seconds).
+  const double estimate_s =
+      estimate_sweep_s(cells, inputs.present, std::thread::hardware_concurrency());
+  if (preset) {
+    std::cerr << fmt::format(
+        "[gcbench] preset {}: {} cells, estimated {} (a model over rates measured on one H100 "
+        "with 16 host cores; CPU rates scaled to {} threads here)\n",
+        preset->name, cells.size(), format_duration(estimate_s),
+        std::thread::hardware_concurrency());
+    benchmark::AddCustomContext("preset", preset->name);
+  }
+  for (const auto& [key, value] : host_context(inputs, corpora))
     benchmark::AddCustomContext(key, value);
   for (const auto& [key, value] : gpu.context) benchmark::AddCustomContext(key, value);
+  if (gpu.usable) {
+    for (const auto& [key, value] : make_run_time_choices(cells, std::cerr))
+      benchmark::AddCustomContext(key, value);
+  }
 
   Workspace workspace(inputs.present);
 #if GCBENCH_HAVE_CUDA
@@ -144,9 +172,11 @@ int run(int argc, char** argv) {
   std::uint64_t largest_input = 0;
   const std::string filter = benchmark::GetBenchmarkFilter();
   for (const CellSpec& cell : cells) {
-    auto* b = benchmark::RegisterBenchmark(
-        cell.name.c_str(),
-        [&cell, &workspace](benchmark::State& s) { run_cell(s, cell, workspace); });
+    auto* b =
+        benchmark::RegisterBenchmark(cell.name.c_str(), [&cell, &workspace](benchmark::State& s) {
+          run_cell(s, cell, workspace);
+          if (!cell.label.empty()) s.SetLabel(cell.label);
+        });
     b->Unit(benchmark::kMillisecond);
     if (cell.codec->device_codec() != nullptr) {
       b->UseManualTime();  // the device call alone, CUDA events; iterations by min time
@@ -178,6 +208,10 @@ int run(int argc, char** argv) {
   summary.wall_s = seconds_since(start);  // the final rewrite of the results below: ~ms
   if (recorder) recorder->add_context(harness_context(summary));
   report_harness(summary, reporter.tally().groups(), options);
+  if (preset) {
+    std::cerr << fmt::format("[gcbench] preset {} took {} (estimated {})\n", preset->name,
+                             format_duration(summary.wall_s), format_duration(estimate_s));
+  }
   if (reporter.any_error()) {
     std::cerr << "[gcbench] some cells failed (see their error above)\n";
     return 1;

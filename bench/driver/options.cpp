@@ -68,6 +68,7 @@ Options parse_options(const std::vector<std::string>& args) {
       value = name.substr(eq + 1);
       name.resize(eq);
     }
+    o.given.insert(name);
     if (name == "list" || name == "no-progress" || name == "no-download") {
       if (value) throw std::invalid_argument("--" + name + " takes no value");
       if (name == "list")
@@ -98,6 +99,8 @@ Options parse_options(const std::vector<std::string>& args) {
     } else if (name == "sweep") {
       check_choice(flag, *value, {"axes", "product", "defaults"});
       o.sweep = *value;
+    } else if (name == "preset") {
+      o.preset = *value;
     } else if (name == "harness-file") {
       if (value->empty()) throw std::invalid_argument("--harness-file needs a file name");
       o.harness_file = *value;

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,8 @@ struct Options {
   std::uint64_t gpu_memory_limit = 0;  // 0 = none
   bool list = false;
   bool progress = true;
+  std::optional<std::string> preset;  // a declared sweep (presets.hpp)
+  std::set<std::string> given;  // the gcbench flags given, without dashes (presets check them)
 };
 
 // Parses `--name=value` and `--name value`; every flag that is not one of the driver's own

@@ -1,4 +1,6 @@
 // The LZ77 GPU codec: the CPU reference's format axes, plus the GPU design and decoder.
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -7,6 +9,7 @@
 #include "codecs/common/crc32.cuh"
 #include "codecs/common/cuda_check.hpp"
 #include "codecs/common/temp_storage.hpp"
+#include "codecs/lz77/design_auto.hpp"
 #include "codecs/lz77/lz77.hpp"
 #include "codecs/lz77/lz77_gpu.cuh"
 #include "codecs/lz77/payload.hpp"
@@ -17,11 +20,15 @@
 namespace gcbench::lz77 {
 namespace {
 
-AxisSpec named_axis(std::string name, std::string help, std::vector<std::string> names) {
+// "auto" is the design axis's last value (the others are gpu::Design's) and its default.
+constexpr std::int64_t kDesignAuto = 3;
+
+AxisSpec named_axis(std::string name, std::string help, std::vector<std::string> names,
+                    std::int64_t default_value = 0) {
   AxisSpec a;
   a.name = std::move(name);
   a.help = std::move(help);
-  a.default_value = 0;
+  a.default_value = default_value;
   a.min = 0;
   a.max = static_cast<std::int64_t>(names.size()) - 1;
   a.names = std::move(names);
@@ -48,8 +55,10 @@ CodecInfo make_info() {
       "design",
       "thread: one GPU thread per chunk (the thesis); block: parallel match pass over 4 KiB "
       "tiles in shared memory, then the greedy parse; warp: a warp per chunk, matches only "
-      "where the parse stops, 32 candidates at a time (hash, brute)",
-      {"thread", "block", "warp"}));
+      "where the parse stops, 32 candidates at a time (hash, brute); auto (default): per finder, "
+      "the fastest of these whose container equals the CPU reference's, timed once per run on "
+      "this GPU on a 4 MiB sample",
+      {"thread", "block", "warp", "auto"}, kDesignAuto));
   info.axes.push_back(named_axis(
       "decode_mode",
       "auto: chunk when window_scope=chunk, else jump; block: one warp per launch block "
@@ -98,7 +107,8 @@ class GpuCodec final : public DeviceCodec {
     return carve.bytes();
   }
 
-  void compress_async(const CompressBuffers& b, const Params& p, DeviceStream stream) const override {
+  void compress_async(const CompressBuffers& b, const Params& p,
+                      DeviceStream stream) const override {
     const Layout layout = layout_for(b.input_size, p);
     cuda::TempCarver carve(b.temp, b.temp_bytes);
     const Temp t(carve, gpu::compress_temp_bytes(layout, finder(p), design(p)), b.input_size);
@@ -137,9 +147,26 @@ class GpuCodec final : public DeviceCodec {
     return gpu::describe_error(status);
   }
 
+  std::optional<RunTimeChoice> run_time_choice(const Params& p) const override {
+    if (p.at("design") != kDesignAuto) return std::nullopt;
+    const AutoDesign& chosen = auto_design(info_.axes, p);
+    return RunTimeChoice{chosen.scope, "design=" + design_names()[chosen.design], chosen.detail};
+  }
+
  private:
   static Finder finder(const Params& p) { return static_cast<Finder>(p.at("finder")); }
-  static gpu::Design design(const Params& p) { return static_cast<gpu::Design>(p.at("design")); }
+  // design=auto calibrates on first use, in compress_temp_bytes() (which callers make before
+  // compress_async()), so that an enqueueing call never waits for it.
+  gpu::Design design(const Params& p) const {
+    const std::int64_t d = p.at("design");
+    return static_cast<gpu::Design>(d == kDesignAuto ? auto_design(info_.axes, p).design : d);
+  }
+  const std::vector<std::string>& design_names() const {
+    for (const AxisSpec& a : info_.axes) {
+      if (a.name == "design") return a.names;
+    }
+    throw std::logic_error("lz77 GPU codec without a design axis");
+  }
 
   CodecInfo info_ = make_info();
 };

@@ -2,6 +2,7 @@
 // The one interface every codec implements (lzbench-style descriptor + virtual calls).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,14 @@ struct RunStats {
   double transfer_s = 0;
 };
 
+// A value that an axis leaves to the codec at run time (lz77's GPU design=auto), as chosen for
+// one parameter point.
+struct RunTimeChoice {
+  std::string scope;   // the axes the choice depends on, e.g. "finder:hash"
+  std::string value;   // what was chosen, e.g. "design=warp"
+  std::string detail;  // how: the candidates' times and checks
+};
+
 class Codec {
  public:
   virtual ~Codec() = default;
@@ -52,6 +61,10 @@ class Codec {
   // Throws DecodeError for anything that is not a valid container of this codec.
   virtual Bytes decompress(ByteSpan container, const Params& params,
                            RunStats* stats = nullptr) const = 0;
+
+  // The choice this codec makes at run time for `params`, if any. May run its calibration (once
+  // per process); callers make it before timing, so that no timed call pays for it.
+  virtual std::optional<RunTimeChoice> run_time_choice(const Params&) const { return std::nullopt; }
 
   // The device-resident API behind a GPU codec (include/gcbench/device_codec.hpp), if any.
   virtual const DeviceCodec* device_codec() const { return nullptr; }

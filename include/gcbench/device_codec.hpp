@@ -95,6 +95,9 @@ class DeviceCodec {
   virtual void decompress_async(const DecodePlan& plan, const DecompressBuffers& buffers,
                                 const Params& params, DeviceStream stream) const = 0;
 
+  // As Codec::run_time_choice(), for resolved `params`.
+  virtual std::optional<RunTimeChoice> run_time_choice(const Params&) const { return std::nullopt; }
+
   // The message of a DecodeError for a status with error != 0.
   virtual std::string describe(const DeviceStatus& status) const;
 };

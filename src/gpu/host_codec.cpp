@@ -16,6 +16,9 @@ class HostCodec final : public Codec {
 
   const CodecInfo& info() const override { return device_->info(); }
   const DeviceCodec* device_codec() const override { return device_.get(); }
+  std::optional<RunTimeChoice> run_time_choice(const Params& params) const override {
+    return device_->run_time_choice(resolve_params(info().axes, params));
+  }
 
   u64 max_compressed_size(u64 input_size, const Params& params) const override {
     return device_->max_compressed_size(input_size, resolve_params(info().axes, params));

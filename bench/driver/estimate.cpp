@@ -1,0 +1,73 @@
+#include "bench/driver/estimate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace gcbench::driver {
+namespace {
+
+constexpr double kMeasuredThreads = 16;  // the host cores of the H100 runs the rates come from
+constexpr double kChunk = 4096;
+
+std::string param(const CellSpec& cell, const char* axis) {
+  const std::string* v = cell.id.param(axis);
+  return v == nullptr ? "" : *v;
+}
+
+// Seconds of one call of the codec on `bytes`.
+double call_s(const CellSpec& cell, double bytes, double cpu_scale) {
+  const std::string& codec = cell.id.codec;
+  const bool gpu = cell.id.device == "gpu";
+  const bool compress = cell.id.direction == "compress";
+  const std::string finder = param(cell, "finder");
+  if (codec == "lz77" && gpu && compress && param(cell, "design") == "thread") {
+    // One thread per chunk: a launch lasts one chunk's serial parse, whatever its size.
+    const double work_items = std::stod(param(cell, "work_items"));
+    const double launches = std::ceil(std::ceil(bytes / kChunk) / work_items);
+    return launches * (finder == "z" ? 1.35 : finder == "brute" ? 0.65 : 0.08);
+  }
+  double rate = 0;  // bytes per second
+  if (codec == "lz77" && gpu) {
+    rate = !compress ? 5e9 : finder == "z" ? 0.067e9 : finder == "brute" ? 0.3e9 : 6e9;
+  } else if (codec == "lz77" && compress) {
+    rate = (finder == "z" ? 4e6 : finder == "brute" ? 15e6 : 450e6) * cpu_scale;
+  } else if (codec == "lz77") {
+    rate = param(cell, "decode_mode") == "sequential" ? 0.5e9 : 2e9 * cpu_scale;
+  } else if (codec == "gzip") {
+    return 0.002 + bytes / (compress ? 15e6 : 150e6);  // a process per call
+  } else if (codec == "zlib") {
+    rate = compress ? 30e6 : 300e6;
+  } else {
+    rate = gpu ? 3e9 : 1e9 * cpu_scale;
+  }
+  return bytes / rate;
+}
+
+}  // namespace
+
+double estimate_cell_s(const CellSpec& cell, std::uint64_t input_bytes, unsigned cpu_threads) {
+  const double bytes = static_cast<double>(input_bytes);
+  const double call = call_s(cell, bytes, std::max(1u, cpu_threads) / kMeasuredThreads);
+  if (cell.id.device == "cpu") {
+    // Warm-up and verification, Google Benchmark's trial and timed calls (0.02 s at least).
+    return 0.04 + 2 * call + std::max(0.02, call);
+  }
+  // The device call verified, the pipelined path verified, then timed pinned and pageable
+  // (0.2 s or 20 runs each, at least one), then Google Benchmark's timed calls.
+  const double e2e = call + bytes / 10e9;
+  return 0.1 + 2 * call + 2 * std::max(std::min(0.2, 20 * e2e), e2e) + std::max(0.02, call);
+}
+
+double estimate_sweep_s(const std::vector<CellSpec>& cells, const std::vector<InputFile>& inputs,
+                        unsigned cpu_threads) {
+  double total = 0;
+  bool gpu = false;
+  for (const CellSpec& cell : cells) {
+    total += estimate_cell_s(cell, inputs.at(cell.input).size, cpu_threads);
+    gpu = gpu || cell.id.device == "gpu";
+  }
+  return total + (gpu ? 5 : 0);  // the GPU probe, its copy ceilings, design=auto's calibration
+}
+
+}  // namespace gcbench::driver

@@ -1,0 +1,234 @@
+#include "bench/driver/presets.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+namespace gcbench::driver {
+namespace {
+
+const std::vector<std::string> kCorpora = {"silesia", "calgary", "canterbury", "prague"};
+const std::string kSynthetic = "synthetic";
+
+// SPEC sections 1.3, 3 and 4: every table T1-T7 per corpus, the FL/RLE tables on synthetic
+// integer columns. GPU LZ77 runs the thesis's thread design and, beside it, the fastest
+// verified design (auto), each named, so that the preset does not move with the default.
+Preset thesis() {
+  const std::vector<std::string> work_items = default_sweep("work_items");
+  // A file of at most one launch block at the default work items (1024 x 4 KiB) is one block at
+  // every work-item count of the sweep: the same work, so the sweeps skip it (the report says
+  // so in those columns).
+  const std::uint64_t one_block = std::uint64_t{1024} * 4096;
+  auto step = [&](std::string purpose, std::string device, std::string direction, AxisValues axes) {
+    return PresetStep{std::move(purpose),   kCorpora,       false, 0, {"lz77"}, std::move(device),
+                      std::move(direction), std::move(axes)};
+  };
+  auto sweep = [&](PresetStep s) {
+    s.axes["work_items"] = work_items;
+    s.min_input_bytes = one_block;
+    return s;
+  };
+  auto first_files = [](PresetStep s) {
+    s.first_file_only = true;
+    return s;
+  };
+  const PresetStep cpu_hash =
+      step("T2, T6: LZ77 hash on the CPU, compressed and decompressed in parallel (all cores)",
+           "cpu", "all", {});
+  const PresetStep thread_hash =
+      step("T1, T3, T5: LZ77 hash on the GPU, the thesis's thread design", "gpu", "compress",
+           {{"design", {"thread"}}});
+  const PresetStep auto_hash = step(
+      "T1, T3, T5, T6: LZ77 hash on the GPU, the fastest verified design (auto), compressed and "
+      "decompressed",
+      "gpu", "all", {{"design", {"auto"}}});
+  return Preset{
+      "thesis",
+      "the thesis's sweep (SPEC 1.3, 3, 4): LZ77 hash/z/brute on CPU and GPU (thread design and "
+      "auto), work items 1024-5120, sequential and parallel decompression, gzip; T1-T7 per "
+      "corpus, FL/RLE tables on synthetic inputs (about 6.5 minutes on one H100)",
+      {"silesia", "calgary", "canterbury", "prague", "synthetic:runs:32MiB",
+       "synthetic:small_ints:32MiB:4", "synthetic:sorted_keys:32MiB:4"},
+      {
+          step("T4, T5, T7: LZ77 on the CPU, each match finder (T7: hash, entropy-coded)", "cpu",
+               "compress", {{"finder", {"hash", "z", "brute"}}}),
+          cpu_hash,
+          sweep(cpu_hash),
+          step("T6: LZ77 sequential decompression (one thread)", "cpu", "decompress",
+               {{"decode_mode", {"sequential"}}}),
+          thread_hash,
+          sweep(thread_hash),
+          // One thread per 4 KiB chunk makes a launch last one chunk's serial parse, whatever
+          // the file's size: about 1.3 s (z) and 0.6 s (brute) per launch on an H100, too long for
+          // every file of every corpus within the preset's 10 minutes.
+          first_files(step("T3, T5: the thread design with the z and brute finders, on the first "
+                           "file of each corpus",
+                           "gpu", "compress",
+                           {{"finder", {"z", "brute"}}, {"design", {"thread"}}})),
+          auto_hash,
+          sweep(auto_hash),
+          step("T3, T5: the fastest verified design (auto) with the z and brute finders", "gpu",
+               "compress", {{"finder", {"z", "brute"}}, {"design", {"auto"}}}),
+          {"T5, T6, T7 and the FL/RLE tables: gzip -6 -n and gzip -d",
+           {},
+           false,
+           0,
+           {"gzip"},
+           "cpu"},
+          {"FL and RLE tables per frame size and element width, on synthetic integer columns",
+           {kSynthetic},
+           false,
+           0,
+           {"fl", "rle"},
+           "all",
+           "all",
+           {},
+           "axes"},
+      }};
+}
+
+Preset quick() {
+  return Preset{"quick",
+                "every codec at its default parameters on the first file of each corpus, "
+                "compressed and decompressed: a first look (about a minute on one GPU)",
+                kCorpora,
+                {{"every codec, default parameters", {}, true, 0, {"all"}}}};
+}
+
+std::string preset_names() {
+  std::vector<std::string> names;
+  for (const Preset& p : presets()) names.push_back(p.name);
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+[[noreturn]] void contradiction(const Preset& preset, const std::string& what) {
+  throw std::invalid_argument(fmt::format("{} contradicts --preset {} (presets: {}; see --help)",
+                                          what, preset.name, preset_names()));
+}
+
+// The corpus an input spec belongs to: "synthetic" for synthetic:<...>, else the spec.
+std::string corpus_of(const std::string& spec) {
+  return spec.starts_with(kSynthetic + ":") ? kSynthetic : spec;
+}
+
+// The narrower of a step's device or direction and the command line's; "" when disjoint.
+std::string narrow(const std::string& step, const std::string& flag) {
+  if (step == "all") return flag;
+  return flag == "all" || flag == step ? step : "";
+}
+
+bool names(const PresetStep& step, const std::string& codec) {
+  return std::find(step.codecs.begin(), step.codecs.end(), "all") != step.codecs.end() ||
+         std::find(step.codecs.begin(), step.codecs.end(), codec) != step.codecs.end();
+}
+
+}  // namespace
+
+const std::vector<Preset>& presets() {
+  static const std::vector<Preset> all = {thesis(), quick()};
+  return all;
+}
+
+const Preset& find_preset(const std::string& name) {
+  for (const Preset& p : presets()) {
+    if (p.name == name) return p;
+  }
+  throw std::invalid_argument(
+      fmt::format("--preset: '{}' is not a preset (presets: {})", name, preset_names()));
+}
+
+void check_preset_options(const Preset& preset, const Options& options) {
+  if (!options.axis_values.empty()) {
+    contradiction(preset,
+                  axis_flag(options.axis_values.begin()->first) + " (a preset sets every axis)");
+  }
+  if (options.given.count("sweep")) contradiction(preset, "--sweep (a preset sets its sweep)");
+  if (options.given.count("corpus")) {
+    std::set<std::string> runs;
+    for (const std::string& spec : preset.inputs) runs.insert(corpus_of(spec));
+    for (const std::string& corpus : options.corpora) {
+      if (!runs.count(corpus)) {
+        contradiction(preset,
+                      fmt::format("--corpus {} (it runs {})", corpus, fmt::join(runs, ",")));
+      }
+    }
+  }
+  for (const std::string& codec : options.codecs) {
+    static const std::set<std::string> groups = {"all", "cpu", "gpu", "peers", "baselines"};
+    if (groups.count(codec)) continue;
+    if (std::none_of(preset.steps.begin(), preset.steps.end(),
+                     [&](const PresetStep& s) { return names(s, codec); })) {
+      contradiction(preset, "--codecs " + codec + " (a codec it does not run)");
+    }
+  }
+}
+
+std::vector<std::string> preset_inputs(const Preset& preset, const Options& options) {
+  if (!options.given.count("corpus")) return preset.inputs;
+  std::vector<std::string> specs;
+  for (const std::string& spec : preset.inputs) {
+    const std::string corpus = corpus_of(spec);
+    if (std::find(options.corpora.begin(), options.corpora.end(), corpus) != options.corpora.end())
+      specs.push_back(spec);
+  }
+  return specs;
+}
+
+std::vector<CellSpec> preset_cells(const Preset& preset, const std::vector<const Codec*>& selected,
+                                   const std::vector<const Codec*>& all,
+                                   const std::vector<InputFile>& inputs, const Options& options) {
+  std::vector<CellSpec> cells;
+  std::set<std::string> seen;
+  for (const PresetStep& step : preset.steps) {
+    Options o = options;
+    o.device = narrow(step.device, options.device);
+    o.direction = narrow(step.direction, options.direction);
+    o.axis_values = step.axes;
+    o.sweep = step.sweep;
+    if (o.device.empty() || o.direction.empty()) continue;
+    std::vector<const Codec*> codecs;
+    for (const Codec* c : selected) {
+      const Device d = c->info().device;
+      if (names(step, c->info().name) && (o.device == "all" || o.device == to_string(d)))
+        codecs.push_back(c);
+    }
+    std::vector<bool> runs(inputs.size());
+    std::set<std::string> corpora_begun;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      const std::string& corpus = inputs[i].corpus;
+      const bool in_corpora =
+          step.corpora.empty() ||
+          std::find(step.corpora.begin(), step.corpora.end(), corpus) != step.corpora.end();
+      runs[i] = in_corpora && inputs[i].size > step.min_input_bytes &&
+                (!step.first_file_only || corpora_begun.insert(corpus).second);
+    }
+    for (CellSpec& cell : enumerate_cells(codecs, all, inputs, o)) {
+      if (runs[cell.input] && seen.insert(cell.name).second) cells.push_back(std::move(cell));
+    }
+  }
+  // One input at a time, as a plain sweep runs: it is loaded once, its containers stay warm.
+  std::stable_sort(cells.begin(), cells.end(),
+                   [](const CellSpec& a, const CellSpec& b) { return a.input < b.input; });
+  return cells;
+}
+
+std::string describe_presets() {
+  std::string text;
+  for (const Preset& p : presets()) {
+    text += fmt::format("    {}: {}\n", p.name, p.summary);
+    for (const PresetStep& s : p.steps) {
+      std::vector<std::string> axes;
+      for (const auto& [axis, values] : s.axes)
+        axes.push_back(fmt::format("{}={}", axis, fmt::join(values, ",")));
+      if (s.first_file_only) axes.push_back("first file of each corpus");
+      if (s.min_input_bytes > 0) axes.push_back(fmt::format("inputs over {} B", s.min_input_bytes));
+      text += fmt::format("      - {} [{} on {}, {}{}{}]\n", s.purpose, fmt::join(s.codecs, ","),
+                          s.device, s.direction, axes.empty() ? "" : "; ", fmt::join(axes, "; "));
+    }
+  }
+  return text;
+}
+
+}  // namespace gcbench::driver

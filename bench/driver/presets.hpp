@@ -1,0 +1,58 @@
+#pragma once
+// Presets (`--preset thesis`, `--preset quick`): a declared sweep, made of steps that each name
+// their codecs, device, direction, inputs and axis values. Its cells are the union of what the
+// steps enumerate; flags may narrow it (corpora, files, codecs, device, direction) but never
+// change its axes or sweep.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bench/driver/axes.hpp"
+#include "bench/driver/cells.hpp"
+#include "bench/driver/inputs.hpp"
+#include "bench/driver/options.hpp"
+
+namespace gcbench::driver {
+
+struct PresetStep {
+  std::string purpose;                // what it measures: the tables it feeds
+  std::vector<std::string> corpora;   // input corpora (InputFile::corpus) it runs on; empty: all
+  bool first_file_only = false;       // only the first present file of each of those corpora
+  std::uint64_t min_input_bytes = 0;  // only inputs larger than this
+  std::vector<std::string> codecs;    // codec names, or "all"; ones this build lacks are skipped
+  std::string device = "all";         // cpu | gpu | all
+  std::string direction = "all";      // compress | decompress | all
+  AxisValues axes = {};               // every other axis at the codec's default
+  std::string sweep = "defaults";     // how the axes not named are visited
+};
+
+struct Preset {
+  std::string name;
+  std::string summary;              // one line for --help and the plan
+  std::vector<std::string> inputs;  // --corpus specs: corpora and synthetic inputs
+  std::vector<PresetStep> steps;
+};
+
+const std::vector<Preset>& presets();
+
+// The preset named so; std::invalid_argument listing the presets otherwise.
+const Preset& find_preset(const std::string& name);
+
+// std::invalid_argument, listing the presets, when `options` (those given on the command line
+// beside --preset) contradict it: an axis flag, --sweep, or a corpus or codec it does not run.
+void check_preset_options(const Preset& preset, const Options& options);
+
+// The --corpus specs the preset gathers: all of its inputs, or those --corpus names ("synthetic"
+// names its synthetic inputs).
+std::vector<std::string> preset_inputs(const Preset& preset, const Options& options);
+
+// Every cell of the preset over `inputs` for the `selected` codecs (those --codecs and --device
+// kept and this machine can run), each once, grouped by input in step order.
+std::vector<CellSpec> preset_cells(const Preset& preset, const std::vector<const Codec*>& selected,
+                                   const std::vector<const Codec*>& all,
+                                   const std::vector<InputFile>& inputs, const Options& options);
+
+// Lines for --help: each preset, its summary and steps.
+std::string describe_presets();
+
+}  // namespace gcbench::driver

@@ -1,0 +1,208 @@
+// Presets: the cells each one expands to (over the registered codecs and made-up inputs, no GPU
+// needed), how flags narrow them, and the errors for flags that contradict them.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "bench/driver/estimate.hpp"
+#include "bench/driver/options.hpp"
+#include "bench/driver/presets.hpp"
+#include "gcbench/registry.hpp"
+
+namespace gcbench::driver {
+namespace {
+
+std::vector<const Codec*> registered() {
+  std::vector<const Codec*> all;
+  for (const CodecPtr& c : registry()) all.push_back(c.get());
+  return all;
+}
+
+bool has(const std::string& name, Device device) {
+  const auto all = registered();
+  return std::any_of(all.begin(), all.end(), [&](const Codec* c) {
+    return c->info().name == name && c->info().device == device;
+  });
+}
+
+// Never loaded: expanding a preset reads names and sizes only.
+InputFile input(std::string corpus, std::string name, std::uint64_t size) {
+  return InputFile{std::move(corpus), std::move(name), size, [] { return Bytes(); }};
+}
+
+constexpr std::uint64_t kLarge = 10 << 20, kSmall = 1 << 20;  // over / under one launch block
+
+// Two large files of Silesia, two small ones of Calgary (Prague absent), and the three
+// synthetic inputs.
+std::vector<InputFile> inputs() {
+  return {input("silesia", "dickens", kLarge),
+          input("silesia", "mr", kLarge),
+          input("calgary", "bib", kSmall),
+          input("calgary", "book1", kSmall),
+          input("synthetic", "runs-32MiB", 32 << 20),
+          input("synthetic", "small_ints-32MiB-w4", 32 << 20),
+          input("synthetic", "sorted_keys-32MiB-w4", 32 << 20)};
+}
+
+// "<codec>/<device>/<direction>" -> cells.
+std::map<std::string, int> count(const std::vector<CellSpec>& cells) {
+  std::map<std::string, int> n;
+  for (const CellSpec& c : cells) ++n[c.id.codec + "/" + c.id.device + "/" + c.id.direction];
+  return n;
+}
+
+std::vector<CellSpec> expand(const std::string& preset, const std::vector<std::string>& flags) {
+  const Options o = parse_options(flags);
+  const Preset& p = find_preset(preset);
+  check_preset_options(p, o);
+  const auto all = registered();
+  return preset_cells(p, select_codecs(all, o.codecs, o.device), all, inputs(), o);
+}
+
+bool named(const std::vector<CellSpec>& cells, const std::string& name) {
+  return std::any_of(cells.begin(), cells.end(), [&](const CellSpec& c) { return c.name == name; });
+}
+
+TEST(Presets, ThesisExpandsToItsDeclaredCells) {
+  const std::vector<CellSpec> cells = expand("thesis", {});
+  std::map<std::string, int> want;
+  const int large = 2, small = 2, first_files = 2, synthetic = 3;
+  // Every file: 3 finders, parallel and sequential decompression at the default work items;
+  // a file over one launch block also 6 more work-item counts, compressed and decompressed.
+  want["lz77/cpu/compress"] = large * (3 + 6) + small * 3;
+  want["lz77/cpu/decompress"] = large * (7 + 1) + small * (1 + 1);
+  if (has("lz77", Device::gpu)) {
+    // thread and auto: hash at the default (and 6 more work-item counts on large files), z and
+    // brute at the default (thread: on the first file of each corpus only); auto also
+    // decompresses hash.
+    want["lz77/gpu/compress"] = large * (7 + 7 + 2) + small * (1 + 1 + 2) + first_files * 2;
+    want["lz77/gpu/decompress"] = large * 7 + small;
+  }
+  if (has("gzip", Device::cpu)) {
+    want["gzip/cpu/compress"] = want["gzip/cpu/decompress"] = large + small + synthetic;
+  }
+  // FL: the default point, two more element widths, two more frame sizes; RLE: three widths.
+  for (const char* device : {"cpu", "gpu"}) {
+    if (!has("fl", device == std::string("cpu") ? Device::cpu : Device::gpu)) continue;
+    for (const char* dir : {"compress", "decompress"}) {
+      want[fmt::format("fl/{}/{}", device, dir)] = synthetic * 5;
+      want[fmt::format("rle/{}/{}", device, dir)] = synthetic * 3;
+    }
+  }
+  EXPECT_EQ(count(cells), want);
+
+  // Each cell once, one input after another.
+  std::set<std::string> names;
+  for (const CellSpec& c : cells) EXPECT_TRUE(names.insert(c.name).second) << c.name;
+  EXPECT_TRUE(std::is_sorted(cells.begin(), cells.end(), [](const CellSpec& a, const CellSpec& b) {
+    return a.input < b.input;
+  }));
+  const std::string cpu =
+      "lz77/cpu/compress/calgary/bib/finder:z/work_items:1024/chunk:4096/"
+      "config:thesis/window_scope:block/decode_mode:parallel/threads:0";
+  EXPECT_TRUE(named(cells, cpu));
+  if (has("lz77", Device::gpu)) {
+    auto gpu = [](const std::string& file, const std::string& finder, const std::string& design) {
+      return "lz77/gpu/compress/calgary/" + file + "/finder:" + finder +
+             "/work_items:1024/chunk:4096/config:thesis/window_scope:block/design:" + design +
+             "/decode_mode:auto";
+    };
+    EXPECT_TRUE(named(cells, gpu("bib", "z", "thread")));
+    EXPECT_FALSE(named(cells, gpu("book1", "z", "thread")));  // first file of the corpus only
+    EXPECT_TRUE(named(cells, gpu("book1", "z", "auto")));
+    EXPECT_FALSE(named(cells, gpu("book1", "z", "warp")));  // designs are named, never implied
+    EXPECT_FALSE(named(cells,
+                       "lz77/gpu/compress/calgary/bib/finder:hash/work_items:2048/"
+                       "chunk:4096/config:thesis/window_scope:block/design:thread/"
+                       "decode_mode:auto"));  // one launch block at any work items
+    EXPECT_TRUE(named(cells,
+                      "lz77/gpu/compress/silesia/mr/finder:hash/work_items:2048/"
+                      "chunk:4096/config:thesis/window_scope:block/design:thread/"
+                      "decode_mode:auto"));
+  }
+}
+
+TEST(Presets, FlagsNarrowThesisToTheCpuPartOnTwoCorpora) {
+  const Options o = parse_options({"--device", "cpu", "--corpus", "calgary,canterbury"});
+  EXPECT_EQ(preset_inputs(find_preset("thesis"), o),
+            (std::vector<std::string>{"calgary", "canterbury"}));
+  const std::vector<CellSpec> cells = expand("thesis", {"--device", "cpu", "--corpus", "calgary"});
+  for (const CellSpec& c : cells) EXPECT_EQ(c.id.device, "cpu") << c.name;
+  // The inputs are gathered from preset_inputs(); here all are given, and the device narrows.
+  const auto n = count(cells);
+  EXPECT_EQ(n.at("lz77/cpu/compress"), 2 * 9 + 2 * 3);
+  EXPECT_EQ(n.count("lz77/gpu/compress"), 0u);
+  EXPECT_EQ(preset_inputs(find_preset("thesis"), parse_options({"--corpus", "synthetic"})),
+            (std::vector<std::string>{"synthetic:runs:32MiB", "synthetic:small_ints:32MiB:4",
+                                      "synthetic:sorted_keys:32MiB:4"}));
+}
+
+TEST(Presets, QuickRunsEveryCodecAtItsDefaultOnTheFirstFileOfEachCorpus) {
+  const std::vector<CellSpec> cells = expand("quick", {});
+  const auto all = registered();
+  // 3 corpora here (silesia, calgary, synthetic: quick's step takes every input's corpus).
+  EXPECT_EQ(cells.size(), all.size() * 2 * 3);
+  for (const CellSpec& c : cells) {
+    EXPECT_TRUE(c.id.file == "dickens" || c.id.file == "bib" || c.id.file == "runs-32MiB")
+        << c.name;
+    for (const AxisSpec& a : c.codec->info().axes) EXPECT_EQ(c.params.at(a.name), a.default_value);
+  }
+  EXPECT_EQ(preset_inputs(find_preset("quick"), Options{}),
+            (std::vector<std::string>{"silesia", "calgary", "canterbury", "prague"}));
+}
+
+TEST(Presets, UnknownOrContradictedPresetsAreErrorsThatListThePresets) {
+  auto error = [](const std::vector<std::string>& flags) -> std::string {
+    try {
+      const Options o = parse_options(flags);
+      check_preset_options(find_preset(*o.preset), o);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  for (const auto& flags :
+       std::vector<std::vector<std::string>>{{"--preset", "thesys"},
+                                             {"--preset", "thesis", "--work-items", "2048"},
+                                             {"--preset", "quick", "--design=warp"},
+                                             {"--preset", "thesis", "--sweep", "product"},
+                                             {"--preset", "thesis", "--corpus", "enwik8"},
+                                             {"--preset", "thesis", "--codecs", "zstd"}}) {
+    const std::string message = error(flags);
+    EXPECT_NE(message.find("presets: thesis, quick"), std::string::npos)
+        << fmt::format("{}", fmt::join(flags, " ")) << ": " << message;
+  }
+  EXPECT_NE(error({"--preset", "thesis", "--work-items", "2048"}).find("--work-items"),
+            std::string::npos);
+  EXPECT_NE(error({"--preset", "thesis", "--corpus", "enwik8"}).find("enwik8"), std::string::npos);
+  // Narrowing flags are no contradiction.
+  EXPECT_EQ(error({"--preset", "thesis", "--device", "cpu", "--corpus", "calgary", "--codecs",
+                   "lz77,gzip", "--direction", "compress", "--out-dir", "x", "--no-download"}),
+            "no error");
+  EXPECT_EQ(error({"--preset", "quick", "--codecs", "zstd"}), "no error");
+}
+
+TEST(Presets, EstimateWeighsTheThreadDesignByItsLaunches) {
+  const std::vector<CellSpec> cells = expand("thesis", {});
+  if (!has("lz77", Device::gpu)) GTEST_SKIP() << "no GPU LZ77 codec in this build";
+  auto find = [&](const std::string& part) {
+    return *std::find_if(cells.begin(), cells.end(), [&](const CellSpec& c) {
+      return c.name.find(part) != std::string::npos && c.id.file == "bib";
+    });
+  };
+  const CellSpec thread_z = find(
+      "gpu/compress/calgary/bib/finder:z/work_items:1024/chunk:4096/"
+      "config:thesis/window_scope:block/design:thread");
+  const CellSpec auto_z = find(
+      "gpu/compress/calgary/bib/finder:z/work_items:1024/chunk:4096/"
+      "config:thesis/window_scope:block/design:auto");
+  // One launch of 1.35 s, made five times (verified, pipelined, pinned, pageable, timed).
+  EXPECT_NEAR(estimate_cell_s(thread_z, 1 << 20, 16), 5 * 1.35, 0.3);
+  EXPECT_LT(estimate_cell_s(auto_z, 1 << 20, 16), 1.0);
+}
+
+}  // namespace
+}  // namespace gcbench::driver
