@@ -39,6 +39,9 @@ struct DeviceCellState {
   std::function<void()> call;  // one device API call, enqueued on `stream`
   double e2e_s = 0, e2e_pageable_s = 0, kernel_s_sum = 0;
   double e2e_timed_s = 0;  // all end-to-end runs, pinned and pageable (the harness share)
+  // The thesis's split of a call (T3): the copies in and out of the device call's buffers,
+  // pinned, one after the other, no overlap.
+  double transfer_s = 0;
   u64 kernel_calls = 0;
   // The container the cell compressed to, or decompressed from.
   u64 compressed_bytes = 0;
@@ -152,6 +155,24 @@ std::optional<std::string> check_iteration(DeviceCellState& c, u64 iteration) {
   return std::nullopt;
 }
 
+// Median seconds (CUDA events) of a pinned host-to-device copy of `in` bytes to `device_in`
+// followed by a device-to-host copy of `out` bytes from c.out: the transfers a call of the
+// device API needs, without the pipeline's overlap.
+double time_transfers(DeviceCellState& c, const u8* pinned_in, u64 in, void* device_in,
+                      u8* pinned_out, u64 out) {
+  const cudaStream_t s = c.stream.get();
+  std::vector<double> times;
+  for (int run = 0; run < 5; ++run) {
+    c.start.record(s);
+    GCB_CUDA(cudaMemcpyAsync(device_in, pinned_in, in, cudaMemcpyHostToDevice, s));
+    GCB_CUDA(cudaMemcpyAsync(pinned_out, c.out.data(), out, cudaMemcpyDeviceToHost, s));
+    c.stop.record(s);
+    times.push_back(cuda::elapsed_s(c.start, c.stop));
+  }
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  return times[times.size() / 2];
+}
+
 // Sets up, verifies and times the end-to-end path of a compression cell; nullopt or the error.
 // Host memory: one end-to-end output at a time, of the stream's size (pageable, then pinned),
 // and the input page-locked in place for the pinned path rather than copied.
@@ -211,6 +232,10 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
     const cuda::HostRegistration pinned_input(input.data(), input.size());
     const cuda::PinnedBuffer out(m);
     if (auto diff = timed({out.data(), m}, c.e2e_s, "pinned")) return diff;
+    // The input into the buffer that holds it already; the container (its bytes up to the
+    // stream's size, which holds it unless chunking shrank it) out.
+    c.transfer_s = time_transfers(c, input.data(), input.size(), c.in.data(), out.data(),
+                                  std::min(c.compressed_bytes, m));
   }
   last = LastStream{stream_key(cell), std::move(stream)};
   return std::nullopt;
@@ -291,6 +316,11 @@ std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& 
   const cuda::HostRegistration pinned_stream(stream.data(), stream.size());
   const cuda::PinnedBuffer out(n);
   if (auto diff = timed({out.data(), n}, c.e2e_s, "pinned")) return diff;
+  // The container's bytes in (from the pinned stream, into a scratch buffer: c.in must keep
+  // the container), the output out.
+  const u64 in = std::min(c.compressed_bytes, stream.size());
+  cuda::DeviceBuffer<u8> scratch(in);
+  c.transfer_s = time_transfers(c, stream.data(), in, scratch.data(), out.data(), n);
   return std::nullopt;
 }
 
@@ -351,6 +381,7 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
   k["peak_rss_bytes"] = Counter(static_cast<double>(peak_rss_bytes()));
   if (c.entropy_bytes) k["entropy_bytes"] = Counter(static_cast<double>(*c.entropy_bytes));
   k["kernel_s"] = Counter(kernel_s);
+  k["transfer_s"] = Counter(c.transfer_s);
   k["e2e_s"] = Counter(c.e2e_s);
   k["e2e_pageable_s"] = Counter(c.e2e_pageable_s);
   k["e2e_timed_s"] = Counter(c.e2e_timed_s);  // once per cell: the harness share counts it once
