@@ -15,6 +15,8 @@ lib=/usr/lib/x86_64-linux-gnu
 snapshot_head() {
   rm -rf "$carry/head" && mkdir -p "$carry/head"
   git archive HEAD | tar -x -C "$carry/head"
+  # Inside this checkout's .carry, git would name this checkout's state: the snapshot says its own.
+  git rev-parse --short=12 HEAD > "$carry/head/REVISION"
 }
 if [[ ${1:-} == --head-only ]]; then
   snapshot_head

@@ -38,8 +38,14 @@ std::string command_output(const std::string& command) {
   return out;
 }
 
-// Read at run time, so that a rebuilt-but-not-reconfigured binary still reports the truth.
+// Read at run time, so that a rebuilt-but-not-reconfigured binary still reports the truth. A
+// snapshot of a commit (git archive, as device runs carry it, possibly inside another
+// checkout) names its commit in a REVISION file instead.
 std::string git_revision() {
+  if (std::ifstream snapshot(GCBENCH_SOURCE_DIR "/REVISION"); snapshot) {
+    std::string rev;
+    if (std::getline(snapshot, rev) && !rev.empty()) return rev + " (snapshot)";
+  }
   const std::string git = "git -C '" GCBENCH_SOURCE_DIR "' ";
   std::string rev = command_output(git + "rev-parse --short=12 HEAD 2>/dev/null");
   if (rev.empty()) return "unknown (not a git checkout)";
