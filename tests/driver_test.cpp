@@ -599,6 +599,20 @@ TEST(RecorderLock, SecondRecorderOnOneDirectoryGetsAClearError) {
   std::filesystem::remove_all(dir);
 }
 
+// An --out-dir the run cannot write (here a path through a regular file) fails when the
+// recorder is made, before any cell runs, and the message names the path.
+TEST(RecorderLock, UnusableOutDirFailsBeforeAnyCell) {
+  const auto file = std::filesystem::temp_directory_path() / "gcbench_driver_test_not_a_dir";
+  std::ofstream(file) << "x";
+  try {
+    Recorder recorder(file / "results");
+    ADD_FAILURE() << "a recorder under a regular file";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(file);
+}
+
 TEST(RecorderLock, ConcurrentDriverProcessGetsAClearError) {
   const auto dir = std::filesystem::temp_directory_path() / "gcbench_driver_test_lock_fork";
   std::filesystem::remove_all(dir);
