@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <utility>
 
 #include "cuda_check.hpp"
@@ -32,9 +33,17 @@ class DeviceBuffer {
   }
 
   // Discards the contents; allocates at least one element so that data() is never null.
+  // Running out of device memory throws std::bad_alloc, as a host allocation does (decoders
+  // turn it into DecodeError); other CUDA errors throw as GCB_CUDA does.
   void resize(std::size_t count) {
     release();
-    GCB_CUDA(cudaMalloc(&ptr_, std::max<std::size_t>(count, 1) * sizeof(T)));
+    const cudaError_t err = cudaMalloc(&ptr_, std::max<std::size_t>(count, 1) * sizeof(T));
+    if (err == cudaErrorMemoryAllocation) {
+      cudaGetLastError();  // not a sticky error: clear it for the next call
+      ptr_ = nullptr;
+      throw std::bad_alloc();
+    }
+    GCB_CUDA(err);
     count_ = count;
   }
 

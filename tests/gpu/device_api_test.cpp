@@ -202,6 +202,20 @@ TEST_F(DeviceApi, ContainerOtherThanThePlannedOneIsReported) {
   }
 }
 
+// Device memory that cannot be had is std::bad_alloc (a decoder's DecodeError), not a CUDA
+// error; the device stays usable.
+TEST_F(DeviceApi, OutOfDeviceMemoryIsBadAlloc) {
+  EXPECT_THROW(cuda::DeviceBuffer<std::uint8_t>(std::size_t{1} << 52), std::bad_alloc);
+  EXPECT_NO_THROW(cuda::DeviceBuffer<std::uint8_t>(1 << 20));
+  try {
+    decode_guarded("test",
+                   [] { return cuda::DeviceBuffer<std::uint8_t>(std::size_t{1} << 52).size(); });
+    ADD_FAILURE() << "4 PiB of device memory";
+  } catch (const DecodeError& e) {
+    EXPECT_NE(std::string(e.what()).find("allocation failed"), std::string::npos) << e.what();
+  }
+}
+
 // A plan sizes the caller's output buffer, so the container's claimed size is held to the decode
 // limit before any buffer exists.
 TEST_F(DeviceApi, PlansBeyondTheDecodeLimitAreDecodeErrors) {
