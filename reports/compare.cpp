@@ -63,6 +63,11 @@ CellComparison compare_cell(const Measurement& b, const Measurement& n,
     c.kernel_change_pct = change_pct(counter_of(b, "kernel_s"), counter_of(n, "kernel_s"));
     c.e2e_change_pct = change_pct(counter_of(b, "e2e_s"), counter_of(n, "e2e_s"));
   }
+  if (b.times_s.empty() || n.times_s.empty()) {
+    // --benchmark_report_aggregates_only: medians, but no repetitions to test.
+    append_note(c.note, "no repetitions recorded (aggregates only)");
+    return c;
+  }
   if (!stats::enough_for_u_test(b.times_s.size(), n.times_s.size(), options.alpha)) {
     append_note(c.note, "too few repetitions");
     return c;

@@ -26,12 +26,12 @@ and e2e_s counters, and a two-sided Mann-Whitney U test over the repetitions (no
 approximation with tie correction, as Google Benchmark's compare.py); then per corpus, codec,
 device and direction the geometric mean of the time ratios NEW/BASE. A cell whose repetitions
 could not reach p < 0.05 even if all differed (fewer than 4 a side) gets "too few repetitions"
-instead of a p-value. With --out, also writes DIR/compare.md, DIR/compare.csv (one row per
-cell) and DIR/compare_groups.csv (the geometric means). Exit status: 0; 1 when some cell is a
-significant regression (p < 0.05 and slower by more than --threshold percent, default 5); 2
-for bad input: a missing path, a file that is not gcbench's JSON, no cell in both runs, or
-different inputs (a cell's input_bytes, the corpus manifest digest) unless
---allow-different-inputs.
+instead of a p-value; one from --benchmark_report_aggregates_only gets no test. With --out,
+also writes DIR/compare.md, DIR/compare.csv (one row per cell) and DIR/compare_groups.csv (the
+geometric means). Exit status: 0; 1 when some cell is a significant regression (p < 0.05 and
+slower by more than --threshold percent, default 5); 2 for bad input: a missing path, a file
+that is not gcbench's JSON, no cell in both runs, or different inputs (a cell's input_bytes,
+the corpus manifest digest) unless --allow-different-inputs.
 )";
 
 gcbench::reports::Defaults registry_defaults() {

@@ -206,6 +206,25 @@ TEST(Compare, TooFewRepetitionsGiveNoPValueAndNoVerdict) {
   EXPECT_NEAR(*x.time_change_pct, 100, 1e-9);
 }
 
+TEST(Compare, AggregatesOnlyFilesHaveMediansButNoTest) {
+  json base = new_doc(), now = new_doc();
+  add_cell(base, kFl, kBase);
+  // --benchmark_report_aggregates_only: a median and a cv row, no repetition rows.
+  for (auto [aggregate, value] : {std::pair{"median", 12.0}, std::pair{"cv", 0.01}}) {
+    now["benchmarks"].push_back({{"name", kFl + "/real_time_" + aggregate},
+                                 {"run_name", kFl + "/real_time"},
+                                 {"run_type", "aggregate"},
+                                 {"aggregate_name", aggregate},
+                                 {"real_time", value},
+                                 {"time_unit", "ms"},
+                                 {"input_bytes", 1000}});
+  }
+  const CellComparison x = compare_docs(base, now).cells.at(0);
+  EXPECT_NEAR(*x.time_change_pct, 20, 1e-9);
+  EXPECT_FALSE(x.p_value);
+  EXPECT_EQ(x.note, "no repetitions recorded (aggregates only)");
+}
+
 TEST(Compare, GpuCellsCompareKernelAndEndToEndTimesAndRatios) {
   json base = new_doc(), now = new_doc();
   add_cell(base, kGpu, kBase, {{"kernel_s", 0.010}, {"e2e_s", 0.020}, {"ratio", 2.0}});
