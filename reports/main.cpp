@@ -1,19 +1,37 @@
-// gcbench-report: regenerates the thesis-style tables from gcbench result JSON files.
+// gcbench-report: regenerates the thesis-style tables from gcbench result JSON files, or
+// compares two runs (--compare).
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "corpora/corpora.hpp"
 #include "gcbench/registry.hpp"
+#include "reports/compare_run.hpp"
 #include "reports/report.hpp"
 
 namespace {
 
 constexpr const char* kUsage = R"(usage: gcbench-report [--out DIR] [--print-summary] RESULTS...
+       gcbench-report --compare BASE NEW [--threshold PCT] [--allow-different-inputs] [--out DIR]
 RESULTS are Google Benchmark JSON files written by gcbench, or directories searched for them
 (e.g. gcbench --out-dir). Writes DIR/report.md (default DIR: report) with, per corpus, the
 tables of SPEC section 4 as Markdown, CSV and LaTeX, and SVG plots. --print-summary prints the
 GPU vs CPU vs gzip table of every corpus.
+
+--compare compares two runs, BASE and NEW (each a result file or directory), cell by cell and
+prints Markdown: each side's median time (GPU cells: kernel time) and its interquartile range
+over repetitions, the time change, the ratio change, for GPU cells the change of the kernel_s
+and e2e_s counters, and a two-sided Mann-Whitney U test over the repetitions (normal
+approximation with tie correction, as Google Benchmark's compare.py); then per corpus, codec,
+device and direction the geometric mean of the time ratios NEW/BASE. A cell whose repetitions
+could not reach p < 0.05 even if all differed (fewer than 4 a side) gets "too few repetitions"
+instead of a p-value; one from --benchmark_report_aggregates_only gets no test. With --out,
+also writes DIR/compare.md, DIR/compare.csv (one row per cell) and DIR/compare_groups.csv (the
+geometric means). Exit status: 0; 1 when some cell is a significant regression (p < 0.05 and
+slower by more than --threshold percent, default 5); 2 for bad input: a missing path, a file
+that is not gcbench's JSON, no cell in both runs, or different inputs (a cell's input_bytes,
+the corpus manifest digest) unless --allow-different-inputs.
 )";
 
 gcbench::reports::Defaults registry_defaults() {
@@ -38,15 +56,32 @@ std::map<std::string, std::vector<std::string>> manifest_order() {
 
 int main(int argc, char** argv) {
   gcbench::reports::ReportOptions options{"report", registry_defaults(), {}};
+  gcbench::reports::CompareOptions compare_options;
+  std::optional<std::filesystem::path> out_dir;
   std::vector<std::filesystem::path> inputs;
-  bool print_summary = false;
+  bool print_summary = false, compare = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
       std::cout << kUsage;
       return 0;
     } else if (arg == "--out" && i + 1 < argc) {
-      options.out_dir = argv[++i];
+      out_dir = argv[++i];
+    } else if (arg == "--compare") {
+      compare = true;
+    } else if (arg == "--threshold" && i + 1 < argc) {
+      const std::string value = argv[++i];
+      std::size_t used = 0;
+      try {
+        compare_options.threshold_pct = std::stod(value, &used);
+      } catch (const std::exception&) {  // not a number: `used` stays 0
+      }
+      if (used == 0 || used != value.size()) {
+        std::cerr << "gcbench-report: --threshold takes a percentage, not " << value << "\n";
+        return 2;
+      }
+    } else if (arg == "--allow-different-inputs") {
+      compare_options.allow_different_inputs = true;
     } else if (arg == "--print-summary") {
       print_summary = true;
     } else if (arg.starts_with("--")) {
@@ -56,10 +91,20 @@ int main(int argc, char** argv) {
       inputs.emplace_back(arg);
     }
   }
+  if (compare) {
+    if (inputs.size() != 2 || print_summary) {
+      std::cerr << "gcbench-report: --compare takes two paths, BASE and NEW, and no "
+                   "--print-summary (see --help)\n";
+      return 2;
+    }
+    return gcbench::reports::run_compare(inputs[0], inputs[1], compare_options, out_dir, std::cout,
+                                         std::cerr);
+  }
   if (inputs.empty()) {
     std::cerr << kUsage;
     return 2;
   }
+  if (out_dir) options.out_dir = *out_dir;
   try {
     options.file_order = manifest_order();
     const gcbench::reports::ResultSet set = gcbench::reports::load_results(inputs);

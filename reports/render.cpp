@@ -5,7 +5,6 @@
 #include <vector>
 
 namespace gcbench::reports {
-namespace {
 
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
@@ -16,6 +15,8 @@ std::string csv_field(const std::string& s) {
   }
   return out + "\"";
 }
+
+namespace {
 
 std::string latex_escape(const std::string& s) {
   std::string out;

@@ -6,6 +6,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "reports/stats.hpp"
+
 namespace gcbench::reports {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -18,12 +20,6 @@ double to_seconds(double value, const std::string& unit) {
   if (unit == "ms") return value * 1e-3;
   if (unit == "s") return value;
   throw std::runtime_error("unknown time unit '" + unit + "'");
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 double coefficient_of_variation(const std::vector<double>& v) {
@@ -55,7 +51,7 @@ bool is_counter(const std::string& key, const json& value) {
 // One cell's rows: repetitions (iteration rows), or only aggregates when the run used
 // --benchmark_report_aggregates_only.
 Measurement summarize(const driver::CellId& id, const std::vector<const json*>& rows) {
-  Measurement m{id, std::nullopt, 0, 0, 0, {}};
+  Measurement m{id, std::nullopt, 0, {}, 0, 0, {}};
   std::vector<const json*> use;
   for (const json* r : rows) {
     if (r->value("error_occurred", false)) {
@@ -82,10 +78,11 @@ Measurement summarize(const driver::CellId& id, const std::vector<const json*>& 
       if (is_counter(key, value)) counters[key].push_back(value.get<double>());
     }
   }
-  m.time_s = median(times);
+  m.time_s = stats::median(times);
   if (times.size() > 1) m.cv = coefficient_of_variation(times);
   m.repetitions = times.size();
-  for (const auto& [key, values] : counters) m.counters[key] = median(values);
+  if (use.front()->value("run_type", "iteration") == "iteration") m.times_s = times;
+  for (const auto& [key, values] : counters) m.counters[key] = stats::median(values);
   return m;
 }
 

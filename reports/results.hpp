@@ -16,6 +16,7 @@ struct Measurement {
   driver::CellId id;
   std::optional<std::string> error;  // the cell failed: no numbers
   double time_s = 0;                 // median time per call (GPU: kernel time)
+  std::vector<double> times_s;       // per repetition; empty when the file has aggregates only
   double cv = 0;                     // spread: stddev / mean over repetitions (0 if one)
   std::size_t repetitions = 0;
   std::map<std::string, double> counters;  // medians over repetitions

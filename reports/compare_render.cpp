@@ -1,0 +1,114 @@
+// The comparison as Markdown (stdout, compare.md) and CSV (compare.csv, compare_groups.csv).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "reports/compare.hpp"
+#include "reports/render.hpp"
+
+namespace gcbench::reports {
+namespace {
+
+// Three significant digits in s, ms or us.
+std::string human_time(double s) {
+  const auto [value, unit] = s >= 1      ? std::pair{s, "s"}
+                             : s >= 1e-3 ? std::pair{s * 1e3, "ms"}
+                                         : std::pair{s * 1e6, "us"};
+  const int decimals = value < 10 ? 2 : value < 100 ? 1 : 0;
+  return fmt::format("{:.{}f} {}", value, decimals, unit);
+}
+
+std::string md(std::optional<double> v, const char* spec) {
+  return v ? fmt::format(fmt::runtime(spec), *v) : "";
+}
+
+std::string csv(std::optional<double> v) {
+  return v ? fmt::format("{:.6g}", *v) : "";
+}
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::regression:
+      return "regression";
+    case Verdict::improvement:
+      return "improvement";
+    case Verdict::none:
+      break;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string to_markdown(const Comparison& c, const CompareOptions& o) {
+  const bool gpu = std::any_of(c.cells.begin(), c.cells.end(), [](const auto& x) {
+    return x.kernel_change_pct || x.e2e_change_pct;
+  });
+  std::string out = fmt::format(
+      "Comparing {} with {}: {} cells in both, {} only in {}, {} only in {}.\n\n"
+      "Times are medians over repetitions (GPU cells: kernel time); IQR is the interquartile "
+      "range as % of the median; p is the two-sided Mann-Whitney U test over repetitions. A "
+      "regression is p < {} and slower by more than {}%.\n\n",
+      o.base_label, o.new_label, c.cells.size(), c.only_base, o.base_label, c.only_new, o.new_label,
+      o.alpha, o.threshold_pct);
+  if (!c.input_note.empty()) out += "**Different inputs** (allowed): " + c.input_note + ".\n\n";
+  out += fmt::format("| cell | {} | {} | time | IQR {} | IQR {} | reps | p | ratio |", o.base_label,
+                     o.new_label, o.base_label, o.new_label);
+  out += gpu ? " kernel_s | e2e_s | result |\n" : " result |\n";
+  out += "|---|---:|---:|---:|---:|---:|---:|---:|---:|";
+  out += gpu ? "---:|---:|---|\n" : "---|\n";
+  for (const CellComparison& x : c.cells) {
+    std::string result =
+        x.verdict == Verdict::regression ? "**regression**" : std::string(verdict_name(x.verdict));
+    if (!x.note.empty()) result += (result.empty() ? "" : "; ") + x.note;
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {}/{} | {} | {} |", x.name,
+                       x.base_time_s ? human_time(*x.base_time_s) : "",
+                       x.new_time_s ? human_time(*x.new_time_s) : "",
+                       md(x.time_change_pct, "{:+.1f}%"), md(x.base_iqr_pct, "{:.1f}%"),
+                       md(x.new_iqr_pct, "{:.1f}%"), x.base_reps, x.new_reps,
+                       md(x.p_value, "{:.3g}"), md(x.ratio_change_pct, "{:+.2f}%"));
+    if (gpu) {
+      out += fmt::format(" {} | {} |", md(x.kernel_change_pct, "{:+.1f}%"),
+                         md(x.e2e_change_pct, "{:+.1f}%"));
+    }
+    out += fmt::format(" {} |\n", result);
+  }
+  out += fmt::format("\nGeometric mean of the time ratios {}/{}:\n\n", o.new_label, o.base_label);
+  out +=
+      "| corpus | codec | device | direction | cells | time ratio | change |\n"
+      "|---|---|---|---|---:|---:|---:|\n";
+  for (const GroupComparison& g : c.groups) {
+    out += fmt::format("| {} | {} | {} | {} | {} | {:.3f} | {:+.1f}% |\n", g.corpus, g.codec,
+                       g.device, g.direction, g.cells, g.time_ratio, (g.time_ratio - 1) * 100);
+  }
+  out += fmt::format("\nSignificant regressions beyond {}%: {}; significant improvements: {}.\n",
+                     o.threshold_pct, c.count(Verdict::regression), c.count(Verdict::improvement));
+  return out;
+}
+
+std::string cells_csv(const Comparison& c) {
+  std::string out =
+      "cell,base_time_s,new_time_s,time_change_pct,base_iqr_pct,new_iqr_pct,base_reps,new_reps,"
+      "p_value,base_ratio,new_ratio,ratio_change_pct,kernel_change_pct,e2e_change_pct,verdict,"
+      "note\n";
+  for (const CellComparison& x : c.cells) {
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(x.name),
+                       csv(x.base_time_s), csv(x.new_time_s), csv(x.time_change_pct),
+                       csv(x.base_iqr_pct), csv(x.new_iqr_pct), x.base_reps, x.new_reps,
+                       csv(x.p_value), csv(x.base_ratio), csv(x.new_ratio), csv(x.ratio_change_pct),
+                       csv(x.kernel_change_pct), csv(x.e2e_change_pct), verdict_name(x.verdict),
+                       csv_field(x.note));
+  }
+  return out;
+}
+
+std::string groups_csv(const Comparison& c) {
+  std::string out = "corpus,codec,device,direction,cells,time_ratio,time_change_pct\n";
+  for (const GroupComparison& g : c.groups) {
+    out += fmt::format("{},{},{},{},{},{:.6g},{:.6g}\n", csv_field(g.corpus), g.codec, g.device,
+                       g.direction, g.cells, g.time_ratio, (g.time_ratio - 1) * 100);
+  }
+  return out;
+}
+
+}  // namespace gcbench::reports

@@ -1,0 +1,44 @@
+#include "reports/compare_run.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+namespace gcbench::reports {
+namespace fs = std::filesystem;
+
+namespace {
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream file(path);
+  file << text;
+  if (!file) throw std::runtime_error("cannot write " + path.string());
+}
+
+}  // namespace
+
+int run_compare(const fs::path& base, const fs::path& now, const CompareOptions& options,
+                const std::optional<fs::path>& out_dir, std::ostream& out, std::ostream& err) {
+  try {
+    const ResultSet b = load_side(base, options.base_label);
+    const ResultSet n = load_side(now, options.new_label);
+    const Comparison c = compare(b, n, options);
+    const std::string md = fmt::format("{}: {}\n{}: {}\n\n", options.base_label, base.string(),
+                                       options.new_label, now.string()) +
+                           to_markdown(c, options);
+    out << md;
+    if (out_dir) {
+      fs::create_directories(*out_dir);
+      write_file(*out_dir / "compare.md", md);
+      write_file(*out_dir / "compare.csv", cells_csv(c));
+      write_file(*out_dir / "compare_groups.csv", groups_csv(c));
+    }
+    return c.count(Verdict::regression) > 0 ? 1 : 0;
+  } catch (const std::exception& e) {
+    // Whatever failed, 1 must keep meaning "a regression" for CI.
+    err << "gcbench-report --compare: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace gcbench::reports

@@ -1,0 +1,33 @@
+#pragma once
+// Small statistics for comparing two runs: quartiles, the geometric mean, and the two-sided
+// Mann-Whitney U test that Google Benchmark's tools/compare.py applies to repetitions.
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace gcbench::reports::stats {
+
+// Linear interpolation between order statistics (numpy's default); `v` must not be empty.
+double quantile(std::vector<double> v, double q);
+double median(const std::vector<double>& v);
+// Interquartile range, q3 - q1.
+double iqr(const std::vector<double>& v);
+
+// Of positive values; nullopt for an empty list or a value <= 0.
+std::optional<double> geometric_mean(const std::vector<double>& v);
+
+struct UTest {
+  double u = 0;  // U of the first sample: pairs (x, y) with x > y, ties counting one half
+  double z = 0;  // with continuity correction, >= 0
+  double p = 1;  // two-sided
+};
+
+// Normal approximation with tie and continuity correction (scipy.stats.mannwhitneyu's
+// asymptotic method). All values tied: p = 1.
+UTest mann_whitney_u(const std::vector<double>& x, const std::vector<double>& y);
+
+// Whether samples of these sizes can reach p < alpha at all (complete separation, no ties):
+// below that the test says nothing, and the caller reports "too few repetitions".
+bool enough_for_u_test(std::size_t n1, std::size_t n2, double alpha);
+
+}  // namespace gcbench::reports::stats

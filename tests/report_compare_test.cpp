@@ -1,0 +1,345 @@
+// gcbench-report --compare: the Mann-Whitney U test against hand-computed values, regressions
+// found and noise not flagged in small fixtures with repetitions, exit statuses, bad input.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "reports/compare.hpp"
+#include "reports/compare_run.hpp"
+#include "reports/stats.hpp"
+
+namespace gcbench::reports {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+// --- the statistics ---
+
+TEST(Stats, MannWhitneyUCompleteSeparation) {
+  // U = 0, mean 12.5, sigma^2 = 5*5/12 * 11 = 22.9167; z = (12.5 - 0.5) / 4.78714 = 2.50672;
+  // p = erfc(z / sqrt 2) = 0.0121858.
+  const stats::UTest t = stats::mann_whitney_u({1, 2, 3, 4, 5}, {6, 7, 8, 9, 10});
+  EXPECT_DOUBLE_EQ(t.u, 0);
+  EXPECT_NEAR(t.z, 2.50672, 1e-5);
+  EXPECT_NEAR(t.p, 0.0121858, 1e-6);
+  // Symmetric: the other order gives U = 25 and the same p.
+  const stats::UTest r = stats::mann_whitney_u({6, 7, 8, 9, 10}, {1, 2, 3, 4, 5});
+  EXPECT_DOUBLE_EQ(r.u, 25);
+  EXPECT_NEAR(r.p, t.p, 1e-12);
+}
+
+TEST(Stats, MannWhitneyUWithTies) {
+  // Ranks of 1 2 2 2 3 3 3 4: 1, 3 3 3, 6 6 6, 8. x = {1,2,2,3}: R = 13, U = 13 - 10 = 3.
+  // Ties: two groups of 3, sum(t^3 - t) = 48; sigma^2 = 16/12 * (9 - 48/56) = 10.857143;
+  // z = (|3 - 8| - 0.5) / 3.295018 = 1.365698; p = 0.172034.
+  const stats::UTest t = stats::mann_whitney_u({1, 2, 2, 3}, {2, 3, 3, 4});
+  EXPECT_DOUBLE_EQ(t.u, 3);
+  EXPECT_NEAR(t.z, 1.365698, 1e-6);
+  EXPECT_NEAR(t.p, 0.172034, 1e-6);
+}
+
+TEST(Stats, MannWhitneyUAllTiedOrIdenticalIsNotSignificant) {
+  EXPECT_DOUBLE_EQ(stats::mann_whitney_u({3, 3, 3}, {3, 3, 3}).p, 1);
+  EXPECT_DOUBLE_EQ(stats::mann_whitney_u({1, 2, 3, 4}, {1, 2, 3, 4}).p, 1);
+}
+
+TEST(Stats, EnoughRepetitionsMeansSomeOutcomeCouldBeSignificant) {
+  // 3 a side: at best z = 4 / 2.2913 = 1.746, p = 0.081; 4 a side: p = 0.030.
+  EXPECT_FALSE(stats::enough_for_u_test(3, 3, 0.05));
+  EXPECT_TRUE(stats::enough_for_u_test(4, 4, 0.05));
+  EXPECT_FALSE(stats::enough_for_u_test(1, 100, 0.05));
+  EXPECT_TRUE(stats::enough_for_u_test(2, 10, 0.05));
+  EXPECT_FALSE(stats::enough_for_u_test(0, 10, 0.05));
+}
+
+TEST(Stats, QuartilesAndGeometricMean) {
+  EXPECT_DOUBLE_EQ(stats::median({4, 1, 3, 2}), 2.5);
+  EXPECT_DOUBLE_EQ(stats::quantile({1, 2, 3, 4}, 0.25), 1.75);
+  EXPECT_DOUBLE_EQ(stats::iqr({1, 2, 3, 4}), 1.5);
+  EXPECT_NEAR(*stats::geometric_mean({2, 8}), 4, 1e-12);
+  EXPECT_FALSE(stats::geometric_mean({2, 0}));
+  EXPECT_FALSE(stats::geometric_mean({}));
+}
+
+// --- fixtures: Google Benchmark JSON as gcbench writes it, one row per repetition ---
+
+const std::string kFl = "fl/cpu/compress/cant/a.txt/element_width:1";
+const std::string kRle = "rle/cpu/compress/cant/a.txt/element_width:1";
+const std::string kGpu = "fl/gpu/compress/cant/a.txt/element_width:1";
+
+void add_cell(json& doc, const std::string& name, const std::vector<double>& times_ms,
+              json counters = json::object()) {
+  if (!counters.contains("input_bytes")) counters["input_bytes"] = 1000;
+  if (!counters.contains("ratio")) counters["ratio"] = 2.0;
+  for (std::size_t i = 0; i < times_ms.size(); ++i) {
+    json r = {{"name", name + "/real_time"},
+              {"run_name", name + "/real_time"},
+              {"run_type", "iteration"},
+              {"repetitions", times_ms.size()},
+              {"repetition_index", i},
+              {"iterations", 10},
+              {"real_time", times_ms[i]},
+              {"cpu_time", times_ms[i]},
+              {"time_unit", "ms"}};
+    for (auto& [k, v] : counters.items()) r[k] = v;
+    doc["benchmarks"].push_back(r);
+  }
+}
+
+json new_doc(const std::string& manifest = "abc123") {
+  return {{"context", {{"corpus_manifest_sha256", manifest}, {"gpu", "none: test"}}},
+          {"benchmarks", json::array()}};
+}
+
+std::vector<double> scaled(const std::vector<double>& v, double f) {
+  std::vector<double> out;
+  for (double x : v) out.push_back(x * f);
+  return out;
+}
+
+const std::vector<double> kBase = {10.0, 10.1, 9.9, 10.2, 9.8};
+
+struct Dirs {
+  fs::path root = fs::temp_directory_path() / ("gcbench-compare-" + std::to_string(::getpid()));
+  fs::path base = root / "base", now = root / "new", out = root / "out";
+  Dirs() {
+    fs::remove_all(root);
+    fs::create_directories(base);
+    fs::create_directories(now);
+  }
+  ~Dirs() { fs::remove_all(root); }
+};
+
+void write(const fs::path& path, const json& doc) {
+  std::ofstream(path) << doc.dump(1);
+}
+
+struct Outcome {
+  int status;
+  std::string out, err;
+};
+
+Outcome run(const Dirs& d, CompareOptions options = {}, bool with_out = false) {
+  std::ostringstream out, err;
+  int status =
+      run_compare(d.base, d.now, options, with_out ? std::optional(d.out) : std::nullopt, out, err);
+  return {status, out.str(), err.str()};
+}
+
+const CellComparison& cell(const Comparison& c, const std::string& name) {
+  for (const CellComparison& x : c.cells) {
+    if (x.name == name) return x;
+  }
+  throw std::runtime_error("no cell " + name);
+}
+
+Comparison compare_docs(const json& base, const json& now, CompareOptions options = {}) {
+  ResultSet b, n;
+  add_results(b, base);
+  add_results(n, now);
+  return compare(b, n, options);
+}
+
+// --- comparing ---
+
+TEST(Compare, ARegressionBeyondTheThresholdIsFlaggedAndExitsOne) {
+  json base = new_doc(), now = new_doc();
+  add_cell(base, kFl, kBase);
+  add_cell(now, kFl, scaled(kBase, 1.2));  // 20% slower, every repetition
+  add_cell(base, kRle, kBase);
+  add_cell(now, kRle, kBase);
+  const Comparison c = compare_docs(base, now);
+  const CellComparison& fl = cell(c, kFl);
+  EXPECT_EQ(fl.verdict, Verdict::regression);
+  EXPECT_NEAR(*fl.time_change_pct, 20, 1e-9);
+  EXPECT_NEAR(*fl.p_value, 0.0121858, 1e-6);  // complete separation, 5 a side
+  EXPECT_NEAR(*fl.base_iqr_pct, 2.0, 1e-9);   // q1 9.9, q3 10.1, median 10
+  EXPECT_EQ(fl.base_reps, 5u);
+  EXPECT_EQ(cell(c, kRle).verdict, Verdict::none);
+  EXPECT_EQ(c.count(Verdict::regression), 1u);
+
+  Dirs d;
+  write(d.base / "a.json", base);
+  write(d.now / "a.json", now);
+  Outcome r = run(d);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.out.find("+20.0%"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("**regression**"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Significant regressions beyond 5%: 1;"), std::string::npos) << r.out;
+  // The same slowdown under a higher threshold is not a regression.
+  CompareOptions lenient;
+  lenient.threshold_pct = 25;
+  EXPECT_EQ(run(d, lenient).status, 0);
+}
+
+TEST(Compare, NoiseAndImprovementsDoNotFail) {
+  json base = new_doc(), now = new_doc();
+  add_cell(base, kFl, kBase);
+  add_cell(now, kFl, {10.2, 9.9, 10.0, 10.4, 9.7});  // overlapping: noise
+  add_cell(base, kRle, kBase);
+  add_cell(now, kRle, scaled(kBase, 0.7));  // 30% faster
+  const Comparison c = compare_docs(base, now);
+  EXPECT_EQ(cell(c, kFl).verdict, Verdict::none);
+  EXPECT_GT(*cell(c, kFl).p_value, 0.5);
+  EXPECT_EQ(cell(c, kRle).verdict, Verdict::improvement);
+  Dirs d;
+  write(d.base / "a.json", base);
+  write(d.now / "a.json", now);
+  EXPECT_EQ(run(d).status, 0);
+}
+
+TEST(Compare, TooFewRepetitionsGiveNoPValueAndNoVerdict) {
+  json base = new_doc(), now = new_doc();
+  add_cell(base, kFl, {10, 10.1, 9.9});
+  add_cell(now, kFl, {20, 20.1, 19.9});  // twice as slow, but 3 a side cannot reach p < 0.05
+  const CellComparison x = compare_docs(base, now).cells.at(0);
+  EXPECT_FALSE(x.p_value);
+  EXPECT_EQ(x.verdict, Verdict::none);
+  EXPECT_EQ(x.note, "too few repetitions");
+  EXPECT_NEAR(*x.time_change_pct, 100, 1e-9);
+}
+
+TEST(Compare, AggregatesOnlyFilesHaveMediansButNoTest) {
+  json base = new_doc(), now = new_doc();
+  add_cell(base, kFl, kBase);
+  // --benchmark_report_aggregates_only: a median and a cv row, no repetition rows.
+  for (auto [aggregate, value] : {std::pair{"median", 12.0}, std::pair{"cv", 0.01}}) {
+    now["benchmarks"].push_back({{"name", kFl + "/real_time_" + aggregate},
+                                 {"run_name", kFl + "/real_time"},
+                                 {"run_type", "aggregate"},
+                                 {"aggregate_name", aggregate},
+                                 {"real_time", value},
+                                 {"time_unit", "ms"},
+                                 {"input_bytes", 1000}});
+  }
+  const CellComparison x = compare_docs(base, now).cells.at(0);
+  EXPECT_NEAR(*x.time_change_pct, 20, 1e-9);
+  EXPECT_FALSE(x.p_value);
+  EXPECT_EQ(x.note, "no repetitions recorded (aggregates only)");
+}
+
+TEST(Compare, GpuCellsCompareKernelAndEndToEndTimesAndRatios) {
+  json base = new_doc(), now = new_doc();
+  add_cell(base, kGpu, kBase, {{"kernel_s", 0.010}, {"e2e_s", 0.020}, {"ratio", 2.0}});
+  add_cell(now, kGpu, kBase, {{"kernel_s", 0.011}, {"e2e_s", 0.030}, {"ratio", 2.5}});
+  const CellComparison x = compare_docs(base, now).cells.at(0);
+  EXPECT_NEAR(*x.kernel_change_pct, 10, 1e-9);
+  EXPECT_NEAR(*x.e2e_change_pct, 50, 1e-9);
+  EXPECT_NEAR(*x.ratio_change_pct, 25, 1e-9);
+}
+
+TEST(Compare, GeometricMeanPerCorpusCodecDeviceAndDirection) {
+  json base = new_doc(), now = new_doc();
+  const std::string other = "fl/cpu/compress/cant/b.txt/element_width:1";
+  add_cell(base, kFl, {10});
+  add_cell(now, kFl, {20});  // x2
+  add_cell(base, other, {10});
+  add_cell(now, other, {5});  // x0.5
+  add_cell(base, kRle, {10});
+  add_cell(now, kRle, {12});
+  const Comparison c = compare_docs(base, now);
+  ASSERT_EQ(c.groups.size(), 2u);
+  EXPECT_EQ(c.groups[0].codec, "fl");
+  EXPECT_EQ(c.groups[0].cells, 2u);
+  EXPECT_NEAR(c.groups[0].time_ratio, 1.0, 1e-12);
+  EXPECT_NEAR(c.groups[1].time_ratio, 1.2, 1e-12);
+}
+
+TEST(Compare, CsvNumericColumnsHoldNumbersOnly) {
+  json base = new_doc(), now = new_doc();
+  add_cell(base, kFl, {10, 11, 12});
+  add_cell(now, kFl, {10, 11, 12});  // too few repetitions: blank p, text in the note
+  add_cell(base, kRle, kBase);
+  add_cell(now, kRle, scaled(kBase, 1.2));
+  Dirs d;
+  write(d.base / "a.json", base);
+  write(d.now / "a.json", now);
+  ASSERT_EQ(run(d, {}, true).status, 1);
+  EXPECT_TRUE(fs::exists(d.out / "compare.md"));
+  EXPECT_TRUE(fs::exists(d.out / "compare_groups.csv"));
+  std::ifstream csv(d.out / "compare.csv");
+  std::string header, line;
+  std::getline(csv, header);
+  EXPECT_TRUE(header.starts_with("cell,base_time_s,new_time_s,time_change_pct,")) << header;
+  EXPECT_TRUE(header.ends_with(",verdict,note")) << header;
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    ++rows;
+    std::vector<std::string> fields;
+    std::stringstream ss(line);
+    for (std::string f; std::getline(ss, f, ',');) fields.push_back(f);
+    ASSERT_GE(fields.size(), 15u) << line;
+    for (std::size_t i = 1; i < 14; ++i) {  // between the name and verdict, note
+      if (fields[i].empty()) continue;
+      std::size_t used = 0;
+      std::stod(fields[i], &used);
+      EXPECT_EQ(used, fields[i].size()) << "column " << i << " of " << line;
+    }
+  }
+  EXPECT_EQ(rows, 2);
+}
+
+// --- bad input: exit 2 with one line ---
+
+void expect_bad(const Outcome& r, const std::string& message) {
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST(Compare, DifferentInputsAreRefusedUnlessAllowed) {
+  json base = new_doc(), now = new_doc();
+  add_cell(base, kFl, kBase);
+  add_cell(now, kFl, kBase, {{"input_bytes", 2000}});
+  Dirs d;
+  write(d.base / "a.json", base);
+  write(d.now / "a.json", now);
+  expect_bad(run(d), "different inputs: " + kFl + " has input_bytes 1000 in BASE and 2000 in NEW");
+  CompareOptions allow;
+  allow.allow_different_inputs = true;
+  Outcome r = run(d, allow);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("**Different inputs** (allowed)"), std::string::npos) << r.out;
+
+  json other_manifest = new_doc("def456");
+  add_cell(other_manifest, kFl, kBase);
+  write(d.now / "a.json", other_manifest);
+  expect_bad(run(d), "the corpus manifests differ");
+}
+
+TEST(Compare, ZeroOverlapIsAnError) {
+  json base = new_doc(), now = new_doc();
+  add_cell(base, kFl, kBase);
+  add_cell(now, kRle, kBase);
+  Dirs d;
+  write(d.base / "a.json", base);
+  write(d.now / "a.json", now);
+  expect_bad(run(d), "no cell is in both BASE (1 cells) and NEW (1 cells)");
+}
+
+TEST(Compare, MissingPathsAndOtherJsonAreErrors) {
+  Dirs d;
+  json base = new_doc();
+  add_cell(base, kFl, kBase);
+  write(d.base / "a.json", base);
+  fs::remove_all(d.now);
+  expect_bad(run(d), "NEW: no such file or directory: " + d.now.string());
+  fs::create_directories(d.now);
+  write(d.now / "a.json", json{{"something", "else"}});
+  expect_bad(run(d), "not a Google Benchmark JSON document");
+  // Google Benchmark's JSON, but no gcbench cell in it.
+  json other = new_doc();
+  other["benchmarks"].push_back({{"name", "BM_Other"}, {"run_type", "iteration"}});
+  write(d.now / "a.json", other);
+  expect_bad(run(d), "holds no gcbench cells");
+}
+
+}  // namespace
+}  // namespace gcbench::reports
