@@ -77,6 +77,12 @@ const std::vector<UnavailableCodec>& unavailable_codecs() {
   return missing;
 }
 
+std::vector<const Codec*> registered_codecs() {
+  std::vector<const Codec*> all;
+  for (const CodecPtr& c : registry()) all.push_back(c.get());
+  return all;
+}
+
 const Codec* find_codec(const std::string& name, Device device) {
   for (const auto& c : registry()) {
     if (c->info().name == name && c->info().device == device) return c.get();

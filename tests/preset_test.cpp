@@ -15,14 +15,8 @@
 namespace gcbench::driver {
 namespace {
 
-std::vector<const Codec*> registered() {
-  std::vector<const Codec*> all;
-  for (const CodecPtr& c : registry()) all.push_back(c.get());
-  return all;
-}
-
 bool has(const std::string& name, Device device) {
-  const auto all = registered();
+  const auto all = registered_codecs();
   return std::any_of(all.begin(), all.end(), [&](const Codec* c) {
     return c->info().name == name && c->info().device == device;
   });
@@ -58,7 +52,7 @@ std::vector<CellSpec> expand(const std::string& preset, const std::vector<std::s
   const Options o = parse_options(flags);
   const Preset& p = find_preset(preset);
   check_preset_options(p, o);
-  const auto all = registered();
+  const auto all = registered_codecs();
   return preset_cells(p, select_codecs(all, o.codecs, o.device), all, inputs(), o);
 }
 
@@ -142,7 +136,7 @@ TEST(Presets, FlagsNarrowThesisToTheCpuPartOnTwoCorpora) {
 
 TEST(Presets, QuickRunsEveryCodecAtItsDefaultOnTheFirstFileOfEachCorpus) {
   const std::vector<CellSpec> cells = expand("quick", {});
-  const auto all = registered();
+  const auto all = registered_codecs();
   // 3 corpora here (silesia, calgary, synthetic: quick's step takes every input's corpus).
   EXPECT_EQ(cells.size(), all.size() * 2 * 3);
   for (const CellSpec& c : cells) {

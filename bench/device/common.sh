@@ -26,3 +26,13 @@ build() {
       exit 1
     }
 }
+
+# build_release DIR TARGET...: a Release build of this checkout as scripts/build.sh makes it
+# (no nvCOMP), with nvcc told C++20 explicitly (the device machine's CMake needs it).
+build_release() {
+  local dir=$1
+  shift
+  cmake_options=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20
+    -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20)
+  build "$dir" . "$@"
+}

@@ -10,9 +10,7 @@ BUILD=${BUILD:-build-device}
 corpus=${1:-silesia}
 
 step build
-cmake_options=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20
-  -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20)
-build "$BUILD" . gcbench gcbench-report
+build_release "$BUILD" gcbench gcbench-report
 
 step "main job: $corpus"
 start=$SECONDS

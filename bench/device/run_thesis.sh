@@ -11,9 +11,7 @@ BUILD=${BUILD:-build-device}
 results=/tmp/thesis-results
 
 step build
-cmake_options=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20
-  -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20)
-build "$BUILD" . gcbench gcbench-report
+build_release "$BUILD" gcbench gcbench-report
 
 step "preset thesis"
 start=$SECONDS

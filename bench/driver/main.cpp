@@ -33,12 +33,6 @@
 namespace gcbench::driver {
 namespace {
 
-std::vector<const Codec*> registered_codecs() {
-  std::vector<const Codec*> all;
-  for (const CodecPtr& c : registry()) all.push_back(c.get());
-  return all;
-}
-
 void help_printer() {
   print_help(std::cout, registered_codecs());
 }

@@ -8,6 +8,8 @@
 namespace gcbench {
 
 const std::vector<CodecPtr>& registry();
+// The same codecs as plain pointers, in table order (what selections and presets take).
+std::vector<const Codec*> registered_codecs();
 
 // Codecs this build could not include (optional library or CUDA absent), with the reason.
 struct UnavailableCodec {
