@@ -8,7 +8,6 @@
 #include <span>
 #include <string>
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
@@ -62,6 +61,11 @@ using Clock = std::chrono::steady_clock;
 // Median wall seconds of `fn`: runs until 0.2 s are spent (at least 1, at most 20), as Google
 // Benchmark's own loop reports one iteration of a call longer than its min time. `timed_s`
 // adds the seconds of every run.
+double median(std::vector<double> times) {
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  return times[times.size() / 2];
+}
+
 double median_wall_s(const std::function<void()>& fn, double& timed_s) {
   std::vector<double> times;
   double total = 0;
@@ -73,8 +77,7 @@ double median_wall_s(const std::function<void()>& fn, double& timed_s) {
     total += t;
   }
   timed_s += total;
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  return times[times.size() / 2];
+  return median(std::move(times));
 }
 
 // Compression and decompression cells of one point and input share it (only their direction
@@ -169,8 +172,7 @@ double time_transfers(DeviceCellState& c, const u8* pinned_in, u64 in, void* dev
     c.stop.record(s);
     times.push_back(cuda::elapsed_s(c.start, c.stop));
   }
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  return times[times.size() / 2];
+  return median(std::move(times));
 }
 
 // Sets up, verifies and times the end-to-end path of a compression cell; nullopt or the error.
@@ -241,34 +243,17 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
   return std::nullopt;
 }
 
-// The container a decompression cell decodes, equal to the CPU reference's: the compression
-// cell's when it verified one (the usual order), else compressed and compared here.
-std::variant<Bytes, std::string> checked_container(const CellSpec& cell, Workspace& workspace) {
-  if (const Bytes* verified = workspace.verified(*cell.codec, cell.params)) return *verified;
-  Bytes container = workspace.container(*cell.codec, cell.params);  // a copy: may be evicted
-  if (cell.reference != nullptr) {
-    const Bytes& expected =
-        workspace.container(*cell.reference, reference_params(*cell.reference, cell.params));
-    if (auto diff = describe_difference(container, expected, "GPU container",
-                                        "the CPU reference's container")) {
-      return *diff;
-    }
-  }
-  return container;
-}
-
 std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& cell,
                                             Workspace& workspace, const Bytes& input,
                                             const PipelineSettings& settings, LastStream& last) {
   const DeviceCodec& dev = *cell.codec->device_codec();
   const cudaStream_t s = c.stream.get();
-  {
-    auto checked = checked_container(cell, workspace);
-    if (auto* problem = std::get_if<std::string>(&checked)) return *problem;
-    const Bytes& container = std::get<Bytes>(checked);
-    note_container(c, container);
-    c.plan = dev.plan_decompress(container, cell.params);
-    upload(c.in, container, s);
+  if (auto problem = use_checked_container(cell, workspace, [&](ByteSpan container) {
+        note_container(c, container);
+        c.plan = dev.plan_decompress(container, cell.params);
+        upload(c.in, container, s);
+      })) {
+    return problem;
   }
   c.out.resize(c.plan.original_size);
   c.temp.resize(c.plan.temp_bytes);

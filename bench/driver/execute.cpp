@@ -79,6 +79,28 @@ std::optional<std::string> check_container(const CellSpec& cell, Workspace& work
   return describe_difference(container, expected, "GPU container", "the CPU reference's container");
 }
 
+std::optional<std::string> use_checked_container(const CellSpec& cell, Workspace& workspace,
+                                                 const std::function<void(ByteSpan)>& use) {
+  if (const Bytes* verified = workspace.verified(*cell.codec, cell.params)) {
+    use(*verified);
+    return std::nullopt;
+  }
+  if (cell.reference == nullptr) {
+    use(workspace.container(*cell.codec, cell.params));
+    return std::nullopt;
+  }
+  // A copy: looking up the reference may evict it.
+  const Bytes container = workspace.container(*cell.codec, cell.params);
+  const Bytes& expected =
+      workspace.container(*cell.reference, reference_params(*cell.reference, cell.params));
+  if (auto diff = describe_difference(container, expected, "GPU container",
+                                      "the CPU reference's container")) {
+    return diff;
+  }
+  use(container);
+  return std::nullopt;
+}
+
 namespace {
 
 // A CPU cell, or a GPU cell of a codec without a device API (its host calls are timed). Once
@@ -124,21 +146,15 @@ void run_compress(benchmark::State& state, const CellSpec& cell, Workspace& work
 void run_decompress(benchmark::State& state, const CellSpec& cell, Workspace& workspace) {
   const Bytes& input = workspace.input(cell.input);
   const bool gpu = cell.codec->info().device == Device::gpu;
-  const bool first = workspace.first_call(cell.name);
-  if (first && cell.reference != nullptr) {
-    // A copy: looking up the reference may evict it.
-    const Bytes container = workspace.container(*cell.codec, cell.params);
-    const Bytes& expected =
-        workspace.container(*cell.reference, reference_params(*cell.reference, cell.params));
-    if (auto diff = describe_difference(container, expected, "GPU container",
-                                        "the CPU reference's container")) {
-      state.SkipWithError(diff->c_str());
+  Bytes out;
+  if (workspace.first_call(cell.name)) {
+    auto warm_up = [&](ByteSpan c) { out = cell.codec->decompress(c, cell.params); };
+    if (auto problem = use_checked_container(cell, workspace, warm_up)) {  // out: checked below
+      state.SkipWithError(problem->c_str());
       return;
     }
   }
   const Bytes& container = workspace.container(*cell.codec, cell.params);
-  Bytes out;
-  if (first) out = cell.codec->decompress(container, cell.params);  // warm-up, checked below
   Totals totals;
   for (auto _ : state) {
     if (!timed_call(state, gpu, totals, [&](RunStats& s) {

@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstddef>
+#include <functional>
 #include <list>
 #include <optional>
 #include <set>
@@ -19,8 +20,8 @@ namespace gcbench::driver {
 class DeviceCells;
 
 // The current input file and a few recent containers (untimed set-up for decompression cells
-// and CPU references), at most the input's size and 64 MiB together, the newest always kept. Cells
-// of one file run consecutively, so one input is kept at a time.
+// and CPU references), at most the input's size and 64 MiB together, the newest always kept.
+// Cells of one file run consecutively, so one input is kept at a time.
 class Workspace {
  public:
   explicit Workspace(const std::vector<InputFile>& inputs) : inputs_(inputs) {}
@@ -45,8 +46,8 @@ class Workspace {
 
  private:
   static constexpr std::size_t kCachedContainers = 6;
-  static constexpr std::size_t kCacheSlack = std::size_t{64}
-                                             << 20;  // bytes beyond the input's size
+  // Bytes the cache may hold beyond the input's size.
+  static constexpr std::size_t kCacheSlack = std::size_t{64} << 20;
   static std::string key(const Codec& codec, const Params& params);
 
   const std::vector<InputFile>& inputs_;
@@ -68,6 +69,12 @@ class Workspace {
 // the CPU reference's container; else the reason it does not.
 std::optional<std::string> check_container(const CellSpec& cell, Workspace& workspace,
                                            const Bytes& input, const Bytes& container);
+
+// Calls `use` with the container a decompression cell decodes, once it is known to equal the
+// CPU reference's: the one a compression cell verified (no copy, no comparison), else the
+// cached or newly compressed one, compared here. nullopt, or why it cannot be used.
+std::optional<std::string> use_checked_container(const CellSpec& cell, Workspace& workspace,
+                                                 const std::function<void(ByteSpan)>& use);
 
 // The parameters of the CPU reference of a GPU cell: the GPU point's container-shaping axes
 // that the CPU codec also has; its own speed axes stay at their defaults.
