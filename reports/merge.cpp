@@ -269,8 +269,11 @@ class Merger {
           problems_.push_back(fmt::format("{}shard {} is given twice: {} and {}", prefix(scope),
                                           plan.shard.to_string(), name(held->second), name(i)));
         }
-        result_.shards.push_back(prefix(scope) + plan.shard.to_string());
       }
+    }
+    for (const auto& [scope, s] : scopes_) {
+      for (const auto& [index, input] : s.holder)
+        result_.shards.push_back(prefix(scope) + inputs_[input].plans.at(scope).shard.to_string());
     }
   }
 
