@@ -46,10 +46,12 @@ std::optional<ShardChoice> slurm_shard(const EnvLookup& env) {
   const int min = env("SLURM_ARRAY_TASK_MIN") != nullptr ? env_int(env, "SLURM_ARRAY_TASK_MIN") : 0;
   const int step =
       env("SLURM_ARRAY_TASK_STEP") != nullptr ? env_int(env, "SLURM_ARRAY_TASK_STEP") : 1;
-  const std::string vars = fmt::format(
-      "SLURM_ARRAY_TASK_ID={}, SLURM_ARRAY_TASK_COUNT={}, SLURM_ARRAY_TASK_MIN={}, "
-      "SLURM_ARRAY_TASK_STEP={}",
-      id, count, min, step);
+  std::string vars;  // the variables as set, for the messages
+  for (const char* name : {"SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN",
+                           "SLURM_ARRAY_TASK_STEP"}) {
+    if (const char* value = env(name))
+      vars += fmt::format("{}{}={}", vars.empty() ? "" : ", ", name, value);
+  }
   if (count < 1 || step < 1 || id < min || (id - min) % step != 0 || (id - min) / step >= count) {
     throw std::invalid_argument(
         "this Slurm job array task has no shard (" + vars +
