@@ -166,7 +166,9 @@ class Merger {
   void read_input(std::size_t i) {
     Input& in = inputs_[i];
     if (!fs::is_directory(in.root)) {
-      problems_.push_back(in.root.string() + ": no such folder");
+      problems_.push_back(in.root.string() + (fs::exists(in.root)
+                                                  ? ": not a folder (give each shard's --out-dir)"
+                                                  : ": no such folder"));
       return;
     }
     std::vector<fs::path> results;

@@ -24,9 +24,12 @@ mkdir -p "$work"
 state=$(mktemp -d /tmp/gcbench-slurm.XXXXXX)
 chmod 755 "$state"  # munged's socket must be reachable
 daemons=()
+slurm_up=0
 cleanup() {
-  scancel --quiet --full "--name=gcbench" 2>/dev/null || true
-  scancel --quiet --full "--name=gcbench-merge" 2>/dev/null || true
+  if [[ $slurm_up == 1 ]]; then
+    scancel --quiet --full "--name=gcbench" 2>/dev/null || true
+    scancel --quiet --full "--name=gcbench-merge" 2>/dev/null || true
+  fi
   for pid in "${daemons[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${daemons[@]}"; do wait "$pid" 2>/dev/null || true; done
   [[ -n ${GCBENCH_KEEP_SLURM_STATE:-} ]] || rm -rf "$state"
@@ -86,6 +89,7 @@ for ((i = 0; i < 60; ++i)); do
   sleep 0.5
 done
 [[ $(sinfo -h -o %T 2>/dev/null) == idle ]] || { logs; skip "Slurm did not start (logs above)"; }
+slurm_up=1
 echo "== Slurm up: $(sinfo -h -o '%N %c CPUs %G %T')"
 
 sweep=(--corpus canterbury --codecs fl,rle,lz77 --device cpu --finder hash --sweep defaults
