@@ -407,6 +407,9 @@ TEST(Harness, SummaryStatesShareWallAndMemoryBound) {
   EXPECT_GT(peak_rss_bytes(), 0u);
 }
 
+// What the tests' recorders record their cells under.
+const RunProvenance kThisRun{"rev1", "Release", "", {{"a/cpu", "test"}, {"b/cpu", "test"}}};
+
 // Captures what Google Benchmark reports.
 class Capture : public benchmark::BenchmarkReporter {
  public:
@@ -550,7 +553,7 @@ TEST_F(DriverRun, RecorderWritesOneJsonPerFileAndResumes) {
   std::filesystem::remove_all(dir);
   FakeCodec good("a", {}), bad("b", {.corrupt_decode = true});
   {
-    Recorder recorder(dir);
+    Recorder recorder(dir, kThisRun);
     EXPECT_TRUE(recorder.recorded().empty());
     SweepReporter reporter(std::nullopt, &recorder);
     run({&good, &bad}, {&good, &bad}, reporter);
@@ -571,7 +574,7 @@ TEST_F(DriverRun, RecorderWritesOneJsonPerFileAndResumes) {
   EXPECT_EQ(doc["context"]["peak_rss_bytes"], "123");  // added at the run's end
   EXPECT_EQ(doc["benchmarks"].size(), 4u);             // a and b, compress and decompress
 
-  Recorder again(dir);
+  Recorder again(dir, kThisRun);
   // Good cells are recorded; failed ones are not, so that a rerun retries them.
   EXPECT_EQ(again.recorded().size(), 4u);
   EXPECT_TRUE(again.recorded().count("a/cpu/compress/test/a.bin/element_width:2/work_items:1024"));
@@ -583,9 +586,9 @@ TEST(RecorderLock, SecondRecorderOnOneDirectoryGetsAClearError) {
   const auto dir = std::filesystem::temp_directory_path() / "gcbench_driver_test_lock";
   std::filesystem::remove_all(dir);
   {
-    Recorder first(dir);
+    Recorder first(dir, kThisRun);
     try {
-      Recorder second(dir);
+      Recorder second(dir, kThisRun);
       FAIL() << "two recorders hold one directory";
     } catch (const std::runtime_error& e) {
       const std::string what = e.what();
@@ -595,7 +598,7 @@ TEST(RecorderLock, SecondRecorderOnOneDirectoryGetsAClearError) {
     }
   }
   // Released with the first recorder.
-  EXPECT_NO_THROW(Recorder again(dir));
+  EXPECT_NO_THROW(Recorder again(dir, kThisRun));
   std::filesystem::remove_all(dir);
 }
 
@@ -605,7 +608,7 @@ TEST(RecorderLock, UnusableOutDirFailsBeforeAnyCell) {
   const auto file = std::filesystem::temp_directory_path() / "gcbench_driver_test_not_a_dir";
   std::ofstream(file) << "x";
   try {
-    Recorder recorder(file / "results");
+    Recorder recorder(file / "results", kThisRun);
     ADD_FAILURE() << "a recorder under a regular file";
   } catch (const std::exception& e) {
     EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos) << e.what();
@@ -622,7 +625,7 @@ TEST(RecorderLock, ConcurrentDriverProcessGetsAClearError) {
   const pid_t child = fork();
   ASSERT_GE(child, 0);
   if (child == 0) {  // the other run: holds the lock until told to stop
-    Recorder holder(dir);
+    Recorder holder(dir, kThisRun);
     char c = 1;
     if (::write(ready[1], &c, 1) != 1) _exit(1);
     if (::read(done[0], &c, 1) != 1) _exit(1);
@@ -631,7 +634,7 @@ TEST(RecorderLock, ConcurrentDriverProcessGetsAClearError) {
   char c = 0;
   ASSERT_EQ(::read(ready[0], &c, 1), 1);
   try {
-    Recorder mine(dir);
+    Recorder mine(dir, kThisRun);
     ADD_FAILURE() << "two processes hold one directory";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("pid " + std::to_string(child)), std::string::npos)
@@ -641,7 +644,7 @@ TEST(RecorderLock, ConcurrentDriverProcessGetsAClearError) {
   int status = 0;
   waitpid(child, &status, 0);
   EXPECT_EQ(status, 0);
-  EXPECT_NO_THROW(Recorder after(dir));
+  EXPECT_NO_THROW(Recorder after(dir, kThisRun));
   for (int fd : {ready[0], ready[1], done[0], done[1]}) ::close(fd);
   std::filesystem::remove_all(dir);
 }
@@ -651,19 +654,19 @@ TEST_F(DriverRun, DamagedResultFileIsSetAsideAndItsCellsMeasuredAgain) {
   std::filesystem::remove_all(dir);
   FakeCodec good("a", {});
   {
-    Recorder recorder(dir);
+    Recorder recorder(dir, kThisRun);
     SweepReporter reporter(std::nullopt, &recorder);
     run({&good}, {&good}, reporter);
   }
   const auto a = dir / "test" / "a.bin.json";
   ASSERT_TRUE(std::filesystem::exists(a));
-  std::size_t all_cells = Recorder(dir).recorded().size();
+  std::size_t all_cells = Recorder(dir, kThisRun).recorded().size();
   ASSERT_GT(all_cells, 0u);
   // A truncated write, as a full disk or a crash of another tool leaves it.
   std::filesystem::resize_file(a, std::filesystem::file_size(a) / 2);
   std::ostringstream log;
   {
-    Recorder recorder(dir, &log);
+    Recorder recorder(dir, kThisRun, &log);
     ASSERT_EQ(recorder.set_aside().size(), 1u);
     EXPECT_EQ(recorder.set_aside()[0].second, dir / "test" / "a.bin.json.damaged-not-json");
     EXPECT_TRUE(std::filesystem::exists(recorder.set_aside()[0].second));
@@ -680,10 +683,10 @@ TEST_F(DriverRun, DamagedResultFileIsSetAsideAndItsCellsMeasuredAgain) {
     run({&good}, {&good}, reporter);
   }
   EXPECT_TRUE(std::filesystem::exists(a));
-  EXPECT_EQ(Recorder(dir).recorded().size(), all_cells);
+  EXPECT_EQ(Recorder(dir, kThisRun).recorded().size(), all_cells);
   // Valid JSON without results is set aside too, with its own reason; no temp file is left.
   std::ofstream(a) << "{\"context\": {}}\n";
-  Recorder again(dir, &log);
+  Recorder again(dir, kThisRun, &log);
   ASSERT_EQ(again.set_aside().size(), 1u);
   EXPECT_EQ(again.set_aside()[0].second.filename(), "a.bin.json.damaged-no-benchmarks");
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
