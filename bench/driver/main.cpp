@@ -199,21 +199,7 @@ int run(int argc, char** argv) {
   std::uint64_t largest_input = 0;
   const std::string filter = benchmark::GetBenchmarkFilter();
   for (const CellSpec& cell : cells) {
-    auto* b =
-        benchmark::RegisterBenchmark(cell.name.c_str(), [&cell, &workspace](benchmark::State& s) {
-          run_cell(s, cell, workspace);
-          if (!cell.label.empty()) s.SetLabel(cell.label);
-        });
-    // Nanoseconds, Google Benchmark's own unit: its compare.py prints whole units, so a
-    // coarser one shows sub-unit cells as 0. Readers honor each entry's time_unit.
-    b->Unit(benchmark::kNanosecond);
-    if (cell.codec->device_codec() != nullptr) {
-      b->UseManualTime();  // the device call alone, CUDA events; iterations by min time
-    } else if (cell.codec->info().device == Device::gpu) {
-      b->UseManualTime()->Iterations(options.gpu_iterations);
-    } else {
-      b->UseRealTime();
-    }
+    register_cell(cell, workspace, options.gpu_iterations);
     if (filter_accepts(filter, cell.name)) {
       weights[cell.name] = static_cast<double>(inputs.present[cell.input].size);
       largest_input = std::max(largest_input, inputs.present[cell.input].size);
