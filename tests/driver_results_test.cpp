@@ -348,6 +348,10 @@ TEST_F(DriverRun, MergedOutputHoldsEveryCellRecordedUnderTheDirectory) {
   EXPECT_FALSE(merged["context"].contains("peak_rss_bytes"));  // not every file's
   EXPECT_EQ(merged["context"]["git_revision"], "rev1");        // every file's
 
+  // The merged file, written inside the directory, is neither merged again nor resumed from.
+  EXPECT_EQ(merge_results(dir.path())["benchmarks"].size(), merged["benchmarks"].size());
+  EXPECT_EQ(Recorder(dir.path(), kThisRun).recorded().size(), 8u);
+
   // Nothing to merge is an error, not an empty file.
   fs::create_directories(dir.path() / "empty");
   EXPECT_THROW(merge_results(dir.path() / "empty"), std::runtime_error);

@@ -31,7 +31,6 @@
 #include "bench/driver/progress.hpp"
 #include "bench/driver/reporter.hpp"
 #include "bench/driver/resume.hpp"
-#include "gcbench/device_codec.hpp"
 #include "gcbench/registry.hpp"
 
 namespace gcbench::driver {

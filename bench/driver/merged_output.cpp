@@ -39,6 +39,11 @@ std::optional<fs::path> take_benchmark_out(std::vector<char*>& args) {
   return file;
 }
 
+bool is_merged_result(const json& doc) {
+  return doc.is_object() && doc.contains("context") && doc["context"].is_object() &&
+         doc["context"].contains("merged_from");
+}
+
 json merge_results(const fs::path& dir) {
   std::vector<fs::path> files;
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
@@ -50,6 +55,7 @@ json merge_results(const fs::path& dir) {
   json benchmarks = json::array();
   std::optional<json> common;  // the context entries of every file so far, where they agree
   std::set<std::string> differs;
+  std::size_t merged = 0;
   for (const fs::path& path : files) {
     std::ifstream in(path);
     const json doc = json::parse(in, nullptr, false);
@@ -57,6 +63,8 @@ json merge_results(const fs::path& dir) {
         !doc["benchmarks"].is_array()) {
       throw std::runtime_error(path.string() + " is not a Google Benchmark JSON document");
     }
+    if (is_merged_result(doc)) continue;
+    ++merged;
     for (const json& b : doc["benchmarks"]) benchmarks.push_back(b);
     const json context = doc.value("context", json::object());
     if (!common) {
@@ -75,8 +83,9 @@ json merge_results(const fs::path& dir) {
       }
     }
   }
+  if (!common) throw std::runtime_error("no result files under " + dir.string());
   json context = *common;
-  context["merged_from"] = std::to_string(files.size()) + " result files under " + dir.string();
+  context["merged_from"] = std::to_string(merged) + " result files under " + dir.string();
   std::string keys;
   for (const std::string& key : differs) keys += (keys.empty() ? "" : ",") + key;
   context["merged_context_differs"] = keys;

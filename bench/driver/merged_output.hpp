@@ -18,10 +18,15 @@ namespace gcbench::driver {
 // format without a file.
 std::optional<std::filesystem::path> take_benchmark_out(std::vector<char*>& args);
 
-// Every result file (*.json) under `dir`, recursively, as one Google Benchmark JSON document:
-// all their entries, in file order, and the context entries all files agree on; the keys
-// they disagree on are named in "merged_context_differs", the file count in "merged_from".
-// Throws std::runtime_error for a file that is not a Google Benchmark JSON document.
+// Whether `doc` is a merged result (its context has "merged_from"): the recorder and the next
+// merge skip it, so that a merged file written inside a results directory is never read as
+// one more result file.
+bool is_merged_result(const nlohmann::json& doc);
+
+// Every result file (*.json) under `dir`, recursively, but merged ones, as one Google
+// Benchmark JSON document: all their entries, in file order, and the context entries all files
+// agree on; the keys they disagree on are named in "merged_context_differs", the file count in
+// "merged_from". Throws std::runtime_error for a file that is not a Google Benchmark JSON document.
 nlohmann::json merge_results(const std::filesystem::path& dir);
 
 // Writes `doc` to `file` (atomically: a temp file renamed over it).

@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "bench/driver/cell_name.hpp"
+#include "bench/driver/merged_output.hpp"
 
 namespace gcbench::driver {
 namespace fs = std::filesystem;
@@ -140,6 +141,7 @@ Recorder::Recorder(fs::path dir, RunProvenance now, std::ostream* log)
             << aside.filename().string() << ", its cells will be measured again\n";
         continue;
       }
+      if (is_merged_result(doc)) continue;  // --benchmark_out written inside the directory
       json kept = json::array();
       for (const json& b : doc["benchmarks"]) {
         if (b.value("error_occurred", false)) continue;
