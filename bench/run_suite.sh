@@ -19,7 +19,12 @@
 #                 results/<preset> with --preset); one
 #                 JSON per corpus file (DIR/<corpus>/<file>.json; the sequential LZ77 decoding
 #                 run's in DIR/lz77-sequential/), so an interrupted sweep resumes where it stopped
-#   --fresh       delete the results directory first (otherwise recorded cells are skipped)
+#   --fresh       delete the results directory first (otherwise the cells recorded under this
+#                 revision, build type, codec versions and GPU are skipped)
+#   --benchmark_out=FILE [--benchmark_out_format=json]
+#                 Google Benchmark's output flags apply once, to the merged result: after the
+#                 sweep, every cell recorded under DIR (both driver runs') as one Google
+#                 Benchmark JSON in FILE (JSON only: the report writes the CSV tables)
 # Other flags go to gcbench, e.g. --corpus calgary, --finder hash,z,brute, --work-items 2048.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +35,8 @@ out=
 ci=0
 fresh=0
 preset=
+bench_out=
+bench_out_format=json
 extra=()
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -39,10 +46,17 @@ while [[ $# -gt 0 ]]; do
     --fresh) fresh=1 ;;
     --preset) preset=$2; extra+=("$1" "$2"); shift ;;
     --preset=*) preset=${1#--preset=}; extra+=("$1") ;;
+    --benchmark_out=*) bench_out=${1#--benchmark_out=} ;;
+    --benchmark_out_format=*) bench_out_format=${1#--benchmark_out_format=} ;;
     *) extra+=("$1") ;;
   esac
   shift
 done
+
+if [[ $bench_out_format != json ]]; then
+  echo "run_suite: --benchmark_out_format=$bench_out_format: the merged result is written as JSON only (the report writes the CSV tables)" >&2
+  exit 2
+fi
 
 gcbench=$build/bench/driver/gcbench
 report_tool=$build/reports/gcbench-report
@@ -79,6 +93,11 @@ if [[ $status -lt 2 && -z $preset ]]; then
   "$gcbench" "${sweep[@]}" --codecs lz77 --device cpu --direction decompress \
     --decode-mode sequential --sweep defaults --no-download --out-dir "$out/lz77-sequential" \
     --harness-file "$harness" "${extra[@]}" || status=$?
+fi
+
+if [[ -n $bench_out ]]; then
+  echo "== merged results -> $bench_out"
+  "$gcbench" --merge "$out" --benchmark_out="$bench_out" || status=$?
 fi
 
 echo "== report"

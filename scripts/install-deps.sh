@@ -8,6 +8,8 @@ packages=(cmake ninja-build g++ clang libomp-dev libclang-rt-dev pkg-config
           zlib1g-dev libbz2-dev gzip bzip2 curl ca-certificates
           libdeflate-dev libzstd-dev liblz4-dev
           slurm-wlm munge)  # tests/slurm: a single-node Slurm for the job array test
+# Google Benchmark's compare.py and the Python it needs (tests/compare_py_test.sh).
+packages+=(libbenchmark-tools python3 python3-scipy)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

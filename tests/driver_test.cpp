@@ -1,16 +1,14 @@
 // The sweep driver: cell names, flags, axis points, codec selection, cell enumeration, the
 // harness share's accounting, and cells run through Google Benchmark with small fake codecs
 // (good, wrong output, GPU container differing from the CPU reference, GPU reporting no
-// kernel time, output changing between calls).
+// kernel time, output changing between calls); progress lines. What the driver records:
+// driver_results_test.cpp.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "bench/driver/axes.hpp"
@@ -22,7 +20,6 @@
 #include "bench/driver/inputs.hpp"
 #include "bench/driver/options.hpp"
 #include "bench/driver/progress.hpp"
-#include "bench/driver/recorder.hpp"
 #include "bench/driver/reporter.hpp"
 #include "bench/driver/run_status.hpp"
 #include "bench/driver/verify.hpp"
@@ -30,73 +27,14 @@
 #include "corpora/synthetic.hpp"
 #include "gcbench/errors.hpp"
 #include "gcbench/registry.hpp"
+#include "support/driver_fixture.hpp"
 
 namespace gcbench::driver {
 namespace {
-
-// "Compresses" by prefixing one tag byte; the behaviour knobs make each failure mode.
-class FakeCodec final : public Codec {
- public:
-  struct Knobs {
-    Device device = Device::cpu;
-    std::uint8_t tag = 0x42;
-    bool corrupt_decode = false;
-    double kernel_s = 1e-6;
-    int change_after = -1;  // >= 0: compress calls after this many write another tag
-  };
-  FakeCodec(std::string name, Knobs knobs) : knobs_(knobs) {
-    info_.name = std::move(name);
-    info_.version = "test";
-    info_.device = knobs.device;
-    AxisSpec width;
-    width.name = "element_width";
-    width.default_value = 1;
-    width.allowed = {1, 2, 4};
-    width.in_container = true;
-    AxisSpec work;
-    work.name = "work_items";
-    work.default_value = 1024;
-    work.min = 1;
-    work.max = 2048;  // rejects the thesis's 2560..5120
-    work.in_container = true;
-    info_.axes = {width, work};
-  }
-  const CodecInfo& info() const override { return info_; }
-  std::uint64_t max_compressed_size(std::uint64_t n, const Params&) const override { return n + 1; }
-  Bytes compress(ByteSpan in, const Params&, RunStats* stats) const override {
-    ++compress_calls;
-    const bool changed = knobs_.change_after >= 0 && compress_calls > knobs_.change_after;
-    Bytes out(in.size() + 1, static_cast<std::uint8_t>(knobs_.tag + (changed ? 1 : 0)));
-    std::copy(in.begin(), in.end(), out.begin() + 1);
-    if (stats != nullptr && knobs_.device == Device::gpu) stats->kernel_s = knobs_.kernel_s;
-    return out;
-  }
-  Bytes decompress(ByteSpan c, const Params&, RunStats* stats) const override {
-    ++decompress_calls;
-    if (c.empty()) throw DecodeError("empty");
-    Bytes out(c.begin() + 1, c.end());
-    if (knobs_.corrupt_decode && out.size() > 5) out[5] ^= 1;
-    if (stats != nullptr && knobs_.device == Device::gpu) stats->kernel_s = knobs_.kernel_s;
-    return out;
-  }
-
-  mutable int compress_calls = 0, decompress_calls = 0;
-
- private:
-  CodecInfo info_;
-  Knobs knobs_;
-};
-
-std::vector<InputFile> two_inputs() {
-  auto make = [](std::string name, std::size_t n) {
-    return InputFile{"test", name, n, [n] {
-                       Bytes b(n);
-                       for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(i * 7);
-                       return b;
-                     }};
-  };
-  return {make("a.bin", 1000), make("b.bin", 300)};
-}
+using fixture::Capture;
+using fixture::DriverRun;
+using fixture::FakeCodec;
+using fixture::two_inputs;
 
 TEST(CellName, FormatsAndParsesBackThroughBenchmarkSuffixes) {
   CellId id{"lz77",       "gpu",         "compress",
@@ -318,6 +256,49 @@ TEST(Progress, EstimatesFromInputBytes) {
   EXPECT_EQ(format_duration(65), "1m05s");
 }
 
+TEST(Progress, LiveLineIsRedrawnInPlaceWithinTheWidthAndClearedForTheTable) {
+  const std::string name = "lz77/cpu/compress/canterbury/alice29.txt/finder:hash/work_items:1024";
+  std::ostringstream out;
+  Progress p({{name, 100}, {"other", 100}}, out, ProgressStyle::live, 80);
+  p.cell_done(name);
+  const std::string drawn = out.str();
+  ASSERT_TRUE(drawn.starts_with("\r")) << drawn;
+  EXPECT_EQ(drawn.find('\n'), std::string::npos) << drawn;  // stays on one line
+  const std::string text = drawn.substr(1, drawn.find("\033[K") - 1);
+  EXPECT_EQ(text.size(), 79u) << text;  // the last column stays free
+  EXPECT_TRUE(text.starts_with("[gcbench] cell 1 of 2, elapsed ")) << text;
+  EXPECT_TRUE(text.ends_with("work_items:1024)")) << text;  // the name's tail is kept
+  EXPECT_NE(text.find("(..."), std::string::npos) << text;
+
+  out.str("");
+  p.clear();  // before a table row
+  EXPECT_EQ(out.str(), "\r\033[K");
+  out.str("");
+  p.cell_done(name);  // the same cell's aggregates: drawn again, not counted again
+  EXPECT_EQ(out.str(), drawn);
+  out.str("");
+  p.finish();
+  EXPECT_EQ(out.str(), "\n");
+  out.str("");
+  p.clear();  // nothing on screen: nothing to erase
+  EXPECT_EQ(out.str(), "");
+
+  // A name that fits is shown whole.
+  EXPECT_EQ(p.fitted_line("short", 0, 200), p.line("short", 0));
+}
+
+TEST(Reporter, ExplainsGoogleBenchmarksDebugWarning) {
+  const std::string printed =
+      "Running gcbench\n***WARNING*** Library was built as DEBUG. Timings may be affected.\n"
+      "Load Average: 1.00\n";
+  const std::string said = explain_debug_warning(printed);
+  EXPECT_EQ(said.find("***WARNING*** Library was built as DEBUG"), std::string::npos) << said;
+  EXPECT_NE(said.find("built without NDEBUG (Debian's package)"), std::string::npos) << said;
+  EXPECT_TRUE(said.starts_with("Running gcbench\n")) << said;
+  EXPECT_TRUE(said.ends_with("\nLoad Average: 1.00\n")) << said;
+  EXPECT_EQ(explain_debug_warning("no warning\n"), "no warning\n");
+}
+
 TEST(EntropyCounter, CodesEachDistinctLz77ContainerAndNothingElse) {
   const Codec* lz77 = nullptr;
   for (const CodecPtr& c : registry()) {
@@ -406,47 +387,6 @@ TEST(Harness, SummaryStatesShareWallAndMemoryBound) {
   EXPECT_EQ(context[0], (std::pair<std::string, std::string>{"peak_rss_bytes", "1610612736"}));
   EXPECT_GT(peak_rss_bytes(), 0u);
 }
-
-// Captures what Google Benchmark reports.
-class Capture : public benchmark::BenchmarkReporter {
- public:
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>& runs) override {
-    got.insert(got.end(), runs.begin(), runs.end());
-  }
-  std::vector<Run> got;
-};
-
-class DriverRun : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    static std::string arg0 = "driver_test", min_time = "--benchmark_min_time=0.001";
-    static char* argv[] = {arg0.data(), min_time.data()};
-    int argc = 2;
-    benchmark::Initialize(&argc, argv);
-  }
-  void TearDown() override { benchmark::ClearRegisteredBenchmarks(); }
-
-  // Runs every cell of `selected` over the inputs, at one point, compress and decompress.
-  template <typename Reporter>
-  void run(const std::vector<const Codec*>& selected, const std::vector<const Codec*>& all,
-           Reporter& reporter, const std::string& direction = "all") {
-    Options o;
-    o.direction = direction;
-    o.axis_values = {{"work_items", {"1024"}}, {"element_width", {"2"}}};
-    cells_ = enumerate_cells(selected, all, inputs_, o);
-    for (const CellSpec& cell : cells_) {
-      auto* b = benchmark::RegisterBenchmark(
-          cell.name.c_str(), [&cell, this](benchmark::State& s) { run_cell(s, cell, workspace_); });
-      if (cell.codec->info().device == Device::gpu) b->UseManualTime();
-    }
-    benchmark::RunSpecifiedBenchmarks(&reporter);
-  }
-
-  std::vector<InputFile> inputs_ = two_inputs();
-  Workspace workspace_{inputs_};
-  std::vector<CellSpec> cells_;
-};
 
 TEST_F(DriverRun, GoodCellsReportVerifiedCounters) {
   FakeCodec cpu("a", {});
@@ -543,152 +483,6 @@ TEST_F(DriverRun, GpuCellsUseKernelTimeAndRefuseZero) {
   ASSERT_EQ(bad.got.size(), 4u);
   EXPECT_TRUE(run_failed(bad.got[0]));
   EXPECT_EQ(run_message(bad.got[0]), "GPU codec reported no kernel time");
-}
-
-TEST_F(DriverRun, RecorderWritesOneJsonPerFileAndResumes) {
-  const auto dir = std::filesystem::temp_directory_path() / "gcbench_driver_test_results";
-  std::filesystem::remove_all(dir);
-  FakeCodec good("a", {}), bad("b", {.corrupt_decode = true});
-  {
-    Recorder recorder(dir);
-    EXPECT_TRUE(recorder.recorded().empty());
-    SweepReporter reporter(std::nullopt, &recorder);
-    run({&good, &bad}, {&good, &bad}, reporter);
-    EXPECT_TRUE(reporter.any_error());
-    // Every cell is tallied, failed ones with their wall time but no timed seconds.
-    EXPECT_EQ(reporter.tally().cells(), 8);
-    EXPECT_GT(reporter.tally().timed_s(), 0);
-    EXPECT_GE(reporter.tally().cells_wall_s(), reporter.tally().timed_s());
-    EXPECT_EQ(reporter.tally().groups().at("b/cpu/compress").timed_s, 0);
-    EXPECT_TRUE(reporter.cells_began().has_value());
-    recorder.add_context({{"peak_rss_bytes", "123"}});
-  }
-  ASSERT_TRUE(std::filesystem::exists(dir / "test" / "a.bin.json"));
-  ASSERT_TRUE(std::filesystem::exists(dir / "test" / "b.bin.json"));
-  std::ifstream in(dir / "test" / "a.bin.json");
-  auto doc = nlohmann::json::parse(in);
-  EXPECT_TRUE(doc["context"].contains("host_name"));
-  EXPECT_EQ(doc["context"]["peak_rss_bytes"], "123");  // added at the run's end
-  EXPECT_EQ(doc["benchmarks"].size(), 4u);             // a and b, compress and decompress
-
-  Recorder again(dir);
-  // Good cells are recorded; failed ones are not, so that a rerun retries them.
-  EXPECT_EQ(again.recorded().size(), 4u);
-  EXPECT_TRUE(again.recorded().count("a/cpu/compress/test/a.bin/element_width:2/work_items:1024"));
-  EXPECT_FALSE(again.recorded().count("b/cpu/compress/test/a.bin/element_width:2/work_items:1024"));
-  std::filesystem::remove_all(dir);
-}
-
-TEST(RecorderLock, SecondRecorderOnOneDirectoryGetsAClearError) {
-  const auto dir = std::filesystem::temp_directory_path() / "gcbench_driver_test_lock";
-  std::filesystem::remove_all(dir);
-  {
-    Recorder first(dir);
-    try {
-      Recorder second(dir);
-      FAIL() << "two recorders hold one directory";
-    } catch (const std::runtime_error& e) {
-      const std::string what = e.what();
-      EXPECT_NE(what.find("in use by another gcbench run"), std::string::npos) << what;
-      EXPECT_NE(what.find("pid " + std::to_string(::getpid())), std::string::npos) << what;
-      EXPECT_NE(what.find("started "), std::string::npos) << what;
-    }
-  }
-  // Released with the first recorder.
-  EXPECT_NO_THROW(Recorder again(dir));
-  std::filesystem::remove_all(dir);
-}
-
-// An --out-dir the run cannot write (here a path through a regular file) fails when the
-// recorder is made, before any cell runs, and the message names the path.
-TEST(RecorderLock, UnusableOutDirFailsBeforeAnyCell) {
-  const auto file = std::filesystem::temp_directory_path() / "gcbench_driver_test_not_a_dir";
-  std::ofstream(file) << "x";
-  try {
-    Recorder recorder(file / "results");
-    ADD_FAILURE() << "a recorder under a regular file";
-  } catch (const std::exception& e) {
-    EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos) << e.what();
-  }
-  std::filesystem::remove(file);
-}
-
-TEST(RecorderLock, ConcurrentDriverProcessGetsAClearError) {
-  const auto dir = std::filesystem::temp_directory_path() / "gcbench_driver_test_lock_fork";
-  std::filesystem::remove_all(dir);
-  int ready[2], done[2];
-  ASSERT_EQ(pipe(ready), 0);
-  ASSERT_EQ(pipe(done), 0);
-  const pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {  // the other run: holds the lock until told to stop
-    Recorder holder(dir);
-    char c = 1;
-    if (::write(ready[1], &c, 1) != 1) _exit(1);
-    if (::read(done[0], &c, 1) != 1) _exit(1);
-    _exit(0);
-  }
-  char c = 0;
-  ASSERT_EQ(::read(ready[0], &c, 1), 1);
-  try {
-    Recorder mine(dir);
-    ADD_FAILURE() << "two processes hold one directory";
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("pid " + std::to_string(child)), std::string::npos)
-        << e.what();
-  }
-  ASSERT_EQ(::write(done[1], &c, 1), 1);
-  int status = 0;
-  waitpid(child, &status, 0);
-  EXPECT_EQ(status, 0);
-  EXPECT_NO_THROW(Recorder after(dir));
-  for (int fd : {ready[0], ready[1], done[0], done[1]}) ::close(fd);
-  std::filesystem::remove_all(dir);
-}
-
-TEST_F(DriverRun, DamagedResultFileIsSetAsideAndItsCellsMeasuredAgain) {
-  const auto dir = std::filesystem::temp_directory_path() / "gcbench_driver_test_damaged";
-  std::filesystem::remove_all(dir);
-  FakeCodec good("a", {});
-  {
-    Recorder recorder(dir);
-    SweepReporter reporter(std::nullopt, &recorder);
-    run({&good}, {&good}, reporter);
-  }
-  const auto a = dir / "test" / "a.bin.json";
-  ASSERT_TRUE(std::filesystem::exists(a));
-  std::size_t all_cells = Recorder(dir).recorded().size();
-  ASSERT_GT(all_cells, 0u);
-  // A truncated write, as a full disk or a crash of another tool leaves it.
-  std::filesystem::resize_file(a, std::filesystem::file_size(a) / 2);
-  std::ostringstream log;
-  {
-    Recorder recorder(dir, &log);
-    ASSERT_EQ(recorder.set_aside().size(), 1u);
-    EXPECT_EQ(recorder.set_aside()[0].second, dir / "test" / "a.bin.json.damaged-not-json");
-    EXPECT_TRUE(std::filesystem::exists(recorder.set_aside()[0].second));
-    EXPECT_FALSE(std::filesystem::exists(a));
-    EXPECT_LT(recorder.recorded().size(), all_cells);  // a.bin's cells run again
-    EXPECT_NE(log.str().find("a.bin.json is damaged (not-json): set aside as "
-                             "a.bin.json.damaged-not-json, its cells will be measured again"),
-              std::string::npos)
-        << log.str();
-    const std::string said = log.str();
-    EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 1);  // one line
-    benchmark::ClearRegisteredBenchmarks();
-    SweepReporter reporter(std::nullopt, &recorder);
-    run({&good}, {&good}, reporter);
-  }
-  EXPECT_TRUE(std::filesystem::exists(a));
-  EXPECT_EQ(Recorder(dir).recorded().size(), all_cells);
-  // Valid JSON without results is set aside too, with its own reason; no temp file is left.
-  std::ofstream(a) << "{\"context\": {}}\n";
-  Recorder again(dir, &log);
-  ASSERT_EQ(again.set_aside().size(), 1u);
-  EXPECT_EQ(again.set_aside()[0].second.filename(), "a.bin.json.damaged-no-benchmarks");
-  for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
-    EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

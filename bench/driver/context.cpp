@@ -4,10 +4,14 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <memory>
+#include <sstream>
 #include <thread>
 
 #include "bench/driver/cell_name.hpp"
@@ -16,16 +20,38 @@
 namespace gcbench::driver {
 namespace {
 
-std::string cpu_model() {
+// The first processor's "<key>\t: <value>" fields of /proc/cpuinfo.
+std::map<std::string, std::string> cpuinfo() {
   std::ifstream in("/proc/cpuinfo");
+  std::map<std::string, std::string> fields;
   std::string line;
-  while (std::getline(in, line)) {
-    if (line.starts_with("model name")) {
-      std::size_t colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
-    }
+  while (std::getline(in, line) && !line.empty()) {
+    const std::size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const std::size_t key_end = line.find_last_not_of(" \t", colon - 1);
+    const std::size_t value = line.find_first_not_of(' ', colon + 1);
+    fields[line.substr(0, key_end + 1)] = value == std::string::npos ? "" : line.substr(value);
   }
-  return "unknown";
+  return fields;
+}
+
+// The model name in full, as the kernel has it (a virtual machine may be given a generic one:
+// family, model and stepping still tell the generation, and "cpu_virtualized" says so).
+void add_cpu_context(ContextEntries& c) {
+  const std::map<std::string, std::string> cpu = cpuinfo();
+  const auto field = [&](const std::string& key) {
+    const auto it = cpu.find(key);
+    return it == cpu.end() ? std::string("unknown") : it->second;
+  };
+  c.emplace_back("cpu_model", field("model name"));
+  c.emplace_back("cpu_vendor", field("vendor_id"));
+  c.emplace_back("cpu_family_model_stepping",
+                 fmt::format("{} {} {}", field("cpu family"), field("model"), field("stepping")));
+  std::istringstream flags(field("flags"));
+  const bool virtualized =
+      std::find(std::istream_iterator<std::string>(flags), std::istream_iterator<std::string>(),
+                "hypervisor") != std::istream_iterator<std::string>();
+  c.emplace_back("cpu_virtualized", virtualized ? "yes (hypervisor flag)" : "no");
 }
 
 std::string command_output(const std::string& command) {
@@ -41,7 +67,9 @@ std::string command_output(const std::string& command) {
 // Read at run time, so that a rebuilt-but-not-reconfigured binary still reports the truth. A
 // snapshot of a commit (git archive, as device runs carry it, possibly inside another
 // checkout) names its commit in a REVISION file instead.
-std::string git_revision() {
+// A tree with uncommitted changes is "<commit>-dirty-<digest of the diff>": cells recorded
+// before and after another edit are not taken for the same revision.
+std::string read_git_revision() {
   if (std::ifstream snapshot(GCBENCH_SOURCE_DIR "/REVISION"); snapshot) {
     std::string rev;
     if (std::getline(snapshot, rev) && !rev.empty()) return rev + " (snapshot)";
@@ -50,9 +78,14 @@ std::string git_revision() {
   std::string rev = command_output(git + "rev-parse --short=12 HEAD 2>/dev/null");
   if (rev.empty()) return "unknown (not a git checkout)";
   if (!command_output(git + "status --porcelain --untracked-files=no 2>/dev/null").empty()) {
-    rev += "-dirty";
+    rev += "-dirty-" + command_output(git + "diff HEAD 2>/dev/null | sha256sum").substr(0, 8);
   }
   return rev;
+}
+
+std::string git_revision() {
+  static const std::string revision = read_git_revision();  // host context and provenance
+  return revision;
 }
 
 }  // namespace
@@ -61,15 +94,35 @@ GpuStatus probe_gpu([[maybe_unused]] bool ceilings) {
 #if GCBENCH_HAVE_CUDA
   return probe_cuda_gpu(ceilings);
 #else
-  return GpuStatus{false, {{"gpu", "none: built without CUDA"}}};
+  GpuStatus status;
+  status.context.emplace_back("gpu", "none: built without CUDA");
+  for (auto& entry : unavailable_nvml_fields("built without CUDA"))
+    status.context.push_back(std::move(entry));
+  return status;
 #endif
+}
+
+ContextEntries unavailable_nvml_fields(const std::string& reason) {
+  ContextEntries c;
+  for (const char* field : kNvmlFields) c.emplace_back(field, "unavailable: " + reason);
+  return c;
+}
+
+RunProvenance run_provenance(const GpuStatus& gpu) {
+  RunProvenance p{git_revision(), GCBENCH_BUILD_TYPE, gpu.uuid, {}};
+  for (const CodecPtr& codec : registry()) {
+    const CodecInfo& info = codec->info();
+    p.codec_versions[info.name + "/" + to_string(info.device)] = info.version;
+  }
+  return p;
 }
 
 ContextEntries host_context(const Inputs& inputs, const std::vector<std::string>& corpora) {
   ContextEntries c;
   c.emplace_back("gcbench_version", GCBENCH_VERSION);
   c.emplace_back("git_revision", git_revision());
-  c.emplace_back("cpu_model", cpu_model());
+  c.emplace_back("build_type", GCBENCH_BUILD_TYPE);
+  add_cpu_context(c);
   c.emplace_back("hardware_threads", std::to_string(std::thread::hardware_concurrency()));
   c.emplace_back("zlib_version", zlibVersion());
   c.emplace_back("corpora", fmt::format("{}", fmt::join(corpora, ",")));

@@ -1,11 +1,14 @@
 #pragma once
 // The machine and build context recorded with every result (Google Benchmark's
-// AddCustomContext): GPU, CUDA versions, CPU, threads, git revision, zlib, corpus manifest.
+// AddCustomContext): GPU, CUDA versions, CPU, threads, git revision, zlib, corpus manifest;
+// and the provenance each recorded cell carries.
+#include <array>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "bench/driver/inputs.hpp"
+#include "bench/driver/provenance.hpp"
 
 namespace gcbench::driver {
 
@@ -21,7 +24,16 @@ struct GpuStatus {
   bool usable = false;
   ContextEntries context;  // "gpu" is the device name, or "none: <reason>"
   GpuCeilings ceilings{};  // filled when usable and the measurement succeeded
+  std::string uuid;        // "GPU-<hex>", as nvidia-smi names it; empty when not usable
 };
+
+// The GPU fields read through NVML (gpu_context.cpp): each is in every run's context, as
+// "unavailable: <reason>" when there is no GPU or NVML cannot tell.
+inline constexpr std::array<const char*, 12> kNvmlFields = {
+    "nvidia_driver_version", "gpu_sm_clock_mhz",  "gpu_sm_clock_max_mhz", "gpu_mem_clock_mhz",
+    "gpu_mem_clock_max_mhz", "gpu_power_limit_w", "gpu_ecc_mode",         "gpu_persistence_mode",
+    "gpu_pcie_gen",          "gpu_pcie_gen_max",  "gpu_pcie_width",       "gpu_pcie_width_max"};
+ContextEntries unavailable_nvml_fields(const std::string& reason);
 
 // `ceilings`: also measure the copy ceilings (a second or so; a sweep without GPU cells
 // needs none, and records none).
@@ -32,5 +44,9 @@ GpuStatus probe_cuda_gpu(bool ceilings);  // gpu_context.cpp, built only with CU
 
 // Everything but the GPU: versions, CPU, the corpora and their missing files, the codecs.
 ContextEntries host_context(const Inputs& inputs, const std::vector<std::string>& corpora);
+
+// What this run records its cells under: the source's revision, this binary's build type,
+// the registered codecs' versions and the GPU's UUID.
+RunProvenance run_provenance(const GpuStatus& gpu);
 
 }  // namespace gcbench::driver

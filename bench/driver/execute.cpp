@@ -257,4 +257,24 @@ void run_cell(benchmark::State& state, const CellSpec& cell, Workspace& workspac
   }
 }
 
+benchmark::internal::Benchmark* register_cell(const CellSpec& cell, Workspace& workspace,
+                                              int gpu_iterations) {
+  auto* b =
+      benchmark::RegisterBenchmark(cell.name.c_str(), [&cell, &workspace](benchmark::State& s) {
+        run_cell(s, cell, workspace);
+        if (!cell.label.empty()) s.SetLabel(cell.label);
+      });
+  // Nanoseconds, Google Benchmark's own unit: its compare.py prints whole units, so a coarser
+  // one shows sub-unit cells as 0. Readers honor each entry's time_unit.
+  b->Unit(benchmark::kNanosecond);
+  if (cell.codec->device_codec() != nullptr) {
+    b->UseManualTime();  // the device call alone, CUDA events; iterations by min time
+  } else if (cell.codec->info().device == Device::gpu) {
+    b->UseManualTime()->Iterations(gpu_iterations);
+  } else {
+    b->UseRealTime();
+  }
+  return b;
+}
+
 }  // namespace gcbench::driver

@@ -83,4 +83,10 @@ Params reference_params(const Codec& reference, const Params& gpu_params);
 // The body of the benchmark registered for `cell`.
 void run_cell(benchmark::State& state, const CellSpec& cell, Workspace& workspace);
 
+// Registers `cell` with Google Benchmark (its body run_cell, times in nanoseconds; what it
+// times: see the definition). `cell` and `workspace` must outlive the run. GPU cells of a codec
+// without a device API run `gpu_iterations` timed calls.
+benchmark::internal::Benchmark* register_cell(const CellSpec& cell, Workspace& workspace,
+                                              int gpu_iterations);
+
 }  // namespace gcbench::driver

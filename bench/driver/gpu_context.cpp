@@ -1,5 +1,6 @@
 // GPU context for builds with CUDA: the device the GPU codecs will use, or why there is none;
-// its copy ceilings (device memory, host links) and its clocks.
+// its copy ceilings (device memory, host links), and through NVML its driver, clocks, power
+// limit, ECC and persistence modes and PCIe link.
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
@@ -10,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -115,12 +117,14 @@ GpuCeilings measure_ceilings() {
 
 // NVML, loaded at run time: a binary linked against libnvidia-ml.so.1 would not even start on
 // a machine without the NVIDIA driver (CI), and the toolkit may ship neither nvml.h nor its
-// link stub. The declarations below are the few entry points of NVML's stable C ABI we use.
+// link stub (CMake's CUDA::nvml needs both). Entry points are looked up by name and called
+// with the argument types of NVML's stable C ABI; one missing from an older driver costs only
+// its own field.
 class Nvml {
  public:
   using Return = int;  // nvmlReturn_t; 0 is NVML_SUCCESS
   using Device = struct nvmlDevice_st*;
-  static constexpr int kClockSm = 1, kClockMem = 2;  // nvmlClockType_t
+  static constexpr Return kFunctionNotFound = 13;  // NVML_ERROR_FUNCTION_NOT_FOUND
 
   // Throws std::runtime_error with the reason when NVML cannot be loaded or initialized.
   Nvml() : lib_(dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL), &dlclose_lib) {
@@ -128,78 +132,102 @@ class Nvml {
       const char* why = dlerror();
       throw std::runtime_error(why ? why : "cannot load libnvidia-ml.so.1");
     }
-    resolve(init_, "nvmlInit_v2");
-    resolve(shutdown_, "nvmlShutdown");
-    resolve(error_string_, "nvmlErrorString");
-    resolve(driver_version_, "nvmlSystemGetDriverVersion");
-    resolve(by_pci_bus_id_, "nvmlDeviceGetHandleByPciBusId_v2");
-    resolve(clock_, "nvmlDeviceGetClockInfo");
-    resolve(max_clock_, "nvmlDeviceGetMaxClockInfo");
-    check(init_(), "nvmlInit");
+    if (const Return r = call("nvmlInit_v2"); r != 0)
+      throw std::runtime_error("nvmlInit: " + error(r));
   }
-  ~Nvml() { shutdown_(); }
+  ~Nvml() { call("nvmlShutdown"); }
   Nvml(const Nvml&) = delete;
   Nvml& operator=(const Nvml&) = delete;
 
-  std::string driver_version() const {
-    std::array<char, 96> text{};  // NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE is 80
-    check(driver_version_(text.data(), static_cast<unsigned>(text.size())),
-          "nvmlSystemGetDriverVersion");
-    return text.data();
+  template <typename... Args>
+  Return call(const char* name, Args... args) const {
+    void* fn = dlsym(lib_.get(), name);
+    if (fn == nullptr) return kFunctionNotFound;
+    return reinterpret_cast<Return (*)(Args...)>(fn)(args...);
   }
-  Device device(const std::string& pci_bus_id) const {
-    Device d = nullptr;
-    check(by_pci_bus_id_(pci_bus_id.c_str(), &d), "nvmlDeviceGetHandleByPciBusId");
-    return d;
-  }
-  // The clock's MHz, or "unavailable: <reason>" (some devices do not report every clock).
-  std::string clock_mhz(Device d, int type, bool max) const {
-    unsigned mhz = 0;
-    const Return r = (max ? max_clock_ : clock_)(d, type, &mhz);
-    return r == 0 ? std::to_string(mhz) : "unavailable: " + std::string(error_string_(r));
+  std::string error(Return r) const {
+    void* fn = dlsym(lib_.get(), "nvmlErrorString");
+    return fn != nullptr ? reinterpret_cast<const char* (*)(Return)>(fn)(r)
+                         : "NVML error " + std::to_string(r);
   }
 
  private:
   static void dlclose_lib(void* lib) { dlclose(lib); }
-
-  template <typename Fn>
-  void resolve(Fn& fn, const char* name) {
-    fn = reinterpret_cast<Fn>(dlsym(lib_.get(), name));
-    if (!fn) throw std::runtime_error(std::string("libnvidia-ml.so.1 has no ") + name);
-  }
-  void check(Return r, const char* what) const {
-    if (r != 0) throw std::runtime_error(std::string(what) + ": " + error_string_(r));
-  }
-
   std::unique_ptr<void, void (*)(void*)> lib_;
-  Return (*init_)() = nullptr;
-  Return (*shutdown_)() = nullptr;
-  const char* (*error_string_)(Return) = nullptr;
-  Return (*driver_version_)(char*, unsigned) = nullptr;
-  Return (*by_pci_bus_id_)(const char*, Device*) = nullptr;
-  Return (*clock_)(Device, int, unsigned*) = nullptr;
-  Return (*max_clock_)(Device, int, unsigned*) = nullptr;
 };
 
-// Driver version and clocks of CUDA device `device` (found in NVML by its PCI bus id: NVML's
-// indices need not be CUDA's), or "gpu_clocks" saying why not.
+// NVML's fields (kNvmlFields) for CUDA device `device`, found by its PCI bus id (NVML's
+// indices need not be CUDA's): each its value, or "unavailable: <reason>".
 ContextEntries nvml_context(int device) {
-  ContextEntries c;
+  constexpr int kClockSm = 1, kClockMem = 2;  // nvmlClockType_t
+  constexpr int kEnabled = 1;                 // nvmlEnableState_t
+  std::map<std::string, std::string> got;
+  std::string failed;  // why NVML as a whole is unavailable
   try {
     std::array<char, 64> bus_id{};
     GCB_CUDA(cudaDeviceGetPCIBusId(bus_id.data(), static_cast<int>(bus_id.size()), device));
     const Nvml nvml;
-    c.emplace_back("nvidia_driver_version", nvml.driver_version());
-    const Nvml::Device d = nvml.device(bus_id.data());
-    // Read after the ceilings, while the device is still busy-clocked rather than idle.
-    c.emplace_back("gpu_sm_clock_mhz", nvml.clock_mhz(d, Nvml::kClockSm, false));
-    c.emplace_back("gpu_mem_clock_mhz", nvml.clock_mhz(d, Nvml::kClockMem, false));
-    c.emplace_back("gpu_sm_clock_max_mhz", nvml.clock_mhz(d, Nvml::kClockSm, true));
-    c.emplace_back("gpu_mem_clock_max_mhz", nvml.clock_mhz(d, Nvml::kClockMem, true));
+    const auto unavailable = [&](Nvml::Return r) { return "unavailable: " + nvml.error(r); };
+    std::array<char, 96> text{};  // NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE is 80
+    const Nvml::Return version =
+        nvml.call("nvmlSystemGetDriverVersion", text.data(), static_cast<unsigned>(text.size()));
+    got["nvidia_driver_version"] = version == 0 ? std::string(text.data()) : unavailable(version);
+    Nvml::Device d = nullptr;
+    if (const Nvml::Return r = nvml.call("nvmlDeviceGetHandleByPciBusId_v2", bus_id.data(), &d);
+        r != 0) {
+      throw std::runtime_error("nvmlDeviceGetHandleByPciBusId: " + nvml.error(r));
+    }
+    // One unsigned value read by `fn` (device, args..., &value), shown by `show`.
+    const auto read = [&](const char* fn, auto show, auto... args) {
+      unsigned value = 0;
+      const Nvml::Return r = nvml.call(fn, d, args..., &value);
+      return r == 0 ? show(value) : unavailable(r);
+    };
+    const auto plain = [](unsigned v) { return std::to_string(v); };
+    // Read after the ceilings, while the device is still busy-clocked rather than idle (an
+    // idle link may also have dropped to a lower PCIe generation).
+    got["gpu_sm_clock_mhz"] = read("nvmlDeviceGetClockInfo", plain, kClockSm);
+    got["gpu_sm_clock_max_mhz"] = read("nvmlDeviceGetMaxClockInfo", plain, kClockSm);
+    got["gpu_mem_clock_mhz"] = read("nvmlDeviceGetClockInfo", plain, kClockMem);
+    got["gpu_mem_clock_max_mhz"] = read("nvmlDeviceGetMaxClockInfo", plain, kClockMem);
+    got["gpu_power_limit_w"] = read("nvmlDeviceGetEnforcedPowerLimit", [](unsigned milliwatts) {
+      return fmt::format("{:.0f}", milliwatts / 1000.0);
+    });
+    const auto state = [](unsigned s) { return s == kEnabled ? "enabled" : "disabled"; };
+    got["gpu_persistence_mode"] =
+        read("nvmlDeviceGetPersistenceMode", [&](unsigned s) { return std::string(state(s)); });
+    int ecc = 0, ecc_pending = 0;
+    const Nvml::Return r = nvml.call("nvmlDeviceGetEccMode", d, &ecc, &ecc_pending);
+    got["gpu_ecc_mode"] =
+        r != 0 ? unavailable(r)
+               : std::string(state(static_cast<unsigned>(ecc))) +
+                     (ecc == ecc_pending
+                          ? ""
+                          : std::string(", ") + state(static_cast<unsigned>(ecc_pending)) +
+                                " after the next reset");
+    got["gpu_pcie_gen"] = read("nvmlDeviceGetCurrPcieLinkGeneration", plain);
+    got["gpu_pcie_gen_max"] = read("nvmlDeviceGetMaxPcieLinkGeneration", plain);
+    got["gpu_pcie_width"] = read("nvmlDeviceGetCurrPcieLinkWidth", plain);
+    got["gpu_pcie_width_max"] = read("nvmlDeviceGetMaxPcieLinkWidth", plain);
   } catch (const std::exception& e) {
-    c.emplace_back("gpu_clocks", std::string("unavailable: ") + e.what());
+    failed = e.what();
+  }
+  ContextEntries c;
+  for (const char* field : kNvmlFields) {
+    const auto it = got.find(field);
+    c.emplace_back(field, it != got.end() ? it->second : "unavailable: " + failed);
   }
   return c;
+}
+
+// "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi and NVML name the device.
+std::string uuid_text(const cudaUUID_t& uuid) {
+  std::string hex;
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) hex += '-';
+    hex += fmt::format("{:02x}", static_cast<unsigned char>(uuid.bytes[i]));
+  }
+  return "GPU-" + hex;
 }
 
 }  // namespace
@@ -212,15 +240,19 @@ GpuStatus probe_cuda_gpu(bool ceilings) {
   }
   int driver = 0;
   if (cudaDriverGetVersion(&driver) == cudaSuccess && driver > 0) {
-    status.context.emplace_back("cuda_driver_version", version_text(driver));
+    // The CUDA API level the driver supports, not the NVIDIA driver's own version (NVML's
+    // nvidia_driver_version).
+    status.context.emplace_back("cuda_driver_api_version", version_text(driver));
   }
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {
     cudaGetLastError();  // clear the sticky error so the codecs see a clean state
-    status.context.emplace_back(
-        "gpu", std::string("none: ") + (err != cudaSuccess ? cudaGetErrorString(err)
-                                                           : "the runtime reports 0 devices"));
+    const std::string why =
+        err != cudaSuccess ? cudaGetErrorString(err) : "the runtime reports 0 devices";
+    status.context.emplace_back("gpu", "none: " + why);
+    for (auto& entry : unavailable_nvml_fields("no GPU (" + why + ")"))
+      status.context.push_back(std::move(entry));
     return status;
   }
   int device = 0;
@@ -229,10 +261,14 @@ GpuStatus probe_cuda_gpu(bool ceilings) {
       cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
     cudaGetLastError();
     status.context.emplace_back("gpu", "none: cannot read the device properties");
+    for (auto& entry : unavailable_nvml_fields("no GPU (cannot read the device properties)"))
+      status.context.push_back(std::move(entry));
     return status;
   }
   status.usable = true;
+  status.uuid = uuid_text(prop.uuid);
   status.context.emplace_back("gpu", prop.name);
+  status.context.emplace_back("gpu_uuid", status.uuid);
   status.context.emplace_back("gpu_sm",
                               std::to_string(prop.major) + "." + std::to_string(prop.minor));
   status.context.emplace_back("gpu_count", std::to_string(count));

@@ -47,7 +47,14 @@ gcbench flags (--flag=value or --flag value; lists are comma-separated):
   --device D          cpu | gpu | all (default); GPU cells run only when a GPU is usable
   --direction D       compress | decompress | all (default)
   --out-dir DIR       one JSON per corpus file (DIR/<corpus>/<file>.json, Google Benchmark
-                      format), written after every cell; a rerun skips recorded cells
+                      format), written after every cell, each entry with its provenance
+                      (git revision, build type, codec version, GPU UUID); a rerun skips
+                      the cells recorded under the same and measures the others again,
+                      saying why. One run per DIR at a time (a lock names the holder).
+                      With --benchmark_out=FILE: FILE gets every cell recorded under DIR,
+                      merged, in Google Benchmark's JSON (not this run's cells alone)
+  --merge DIR         write the results recorded under DIR, merged, to --benchmark_out=FILE
+                      (JSON), and run nothing
   --sweep MODE        which points of the default axis sweeps (below) a codec visits; axes
                       given as flags always take every combination of their given values:
                         axes (default; the main job): each default sweep on its own, the
@@ -66,7 +73,8 @@ gcbench flags (--flag=value or --flag value; lists are comma-separated):
   --harness-file FILE append this run's harness figures to FILE as one line of key=value
                       (timed_s, wall_s, setup_s, cells, peak_rss_bytes, largest_input_bytes)
   --list              print the codecs with their axes and defaults, and exit
-  --no-progress       no "cell k of N" lines on stderr
+  --no-progress       no progress on stderr (on a terminal one line redrawn in place: cell k
+                      of N, elapsed, time left, the cell; otherwise a line per cell)
   --gpu-iterations N  timed calls per GPU cell of a codec without a device API (nvCOMP;
                       default 10). Codecs with one time their device call alone on
                       resident buffers, as many times as Google Benchmark's min time asks
@@ -119,8 +127,10 @@ runs where it reports their sum (counter e2e_timed_s). Warm-up calls, the trial 
 Benchmark discards while it picks an iteration count, set-up, verification, corpus fetching
 and the GPU probe are not timed. Wall seconds: the whole run, start to results written.
 
-Google Benchmark flags (filtering, repetitions, JSON output) work as usual; the console
-always shows the table (--benchmark_out=FILE --benchmark_out_format=json|csv for files):
+Times are in nanoseconds (Google Benchmark's unit: its compare.py reads them). Google
+Benchmark flags (filtering, repetitions, JSON output) work as usual; the console always shows
+the table (--benchmark_out=FILE --benchmark_out_format=json|csv for files; with --out-dir or
+--merge, JSON of the merged results only):
 )";
   out.flush();  // Google Benchmark prints its part with printf
   benchmark::PrintDefaultHelp();

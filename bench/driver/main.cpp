@@ -1,10 +1,12 @@
 // gcbench: the sweep driver. Google Benchmark takes its flags first; the rest are gcbench's.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -25,9 +27,11 @@
 #include "bench/driver/execute.hpp"
 #include "bench/driver/harness.hpp"
 #include "bench/driver/help.hpp"
+#include "bench/driver/merged_output.hpp"
 #include "bench/driver/presets.hpp"
 #include "bench/driver/progress.hpp"
 #include "bench/driver/reporter.hpp"
+#include "bench/driver/resume.hpp"
 #include "bench/driver/shard.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/registry.hpp"
@@ -46,6 +50,30 @@ std::vector<char*> with_defaults(int argc, char** argv) {
   std::vector<char*> args{argv[0], min_time.data()};
   args.insert(args.end(), argv + 1, argv + argc);
   return args;
+}
+
+// Whether `flag` ("--out-dir") is among `args`, as "--out-dir DIR" or "--out-dir=DIR".
+bool has_flag(const std::vector<char*>& args, const std::string& flag) {
+  return std::any_of(args.begin(), args.end(), [&](const char* arg) {
+    const std::string text = arg;
+    return text == flag || text.starts_with(flag + "=");
+  });
+}
+
+// Writes every cell recorded under `dir` to `file` as one Google Benchmark JSON.
+void write_merged(const std::filesystem::path& dir, const std::filesystem::path& file) {
+  const nlohmann::json merged = merge_results(dir);
+  write_json(file, merged);
+  std::cerr << "[gcbench] " << merged["benchmarks"].size() << " result entries recorded under "
+            << dir.string() << " written to " << file.string() << "\n";
+}
+
+// The value of the "gpu" context entry: the device, or "none: <why>".
+std::string gpu_named(const GpuStatus& gpu) {
+  for (const auto& [key, value] : gpu.context) {
+    if (key == "gpu") return value;
+  }
+  return "unknown";
 }
 
 // Whether Google Benchmark's --benchmark_filter will run `name` (same rules: a leading '-'
@@ -77,10 +105,19 @@ void report_harness(const HarnessSummary& summary,
 int run(int argc, char** argv) {
   const Clock::time_point start = Clock::now();
   std::vector<char*> args = with_defaults(argc, argv);
+  // With an --out-dir (or --merge) Google Benchmark's output flags apply to the merged result.
+  const std::optional<std::filesystem::path> merged_out =
+      has_flag(args, "--out-dir") || has_flag(args, "--merge") ? take_benchmark_out(args)
+                                                               : std::nullopt;
   int count = static_cast<int>(args.size());
   benchmark::Initialize(&count, args.data(), help_printer);
   const Options options =
       parse_options(std::vector<std::string>(args.begin() + 1, args.begin() + count));
+  if (options.merge) {
+    if (!merged_out) throw std::invalid_argument("--merge needs --benchmark_out=FILE");
+    write_merged(*options.merge, *merged_out);
+    return 0;
+  }
 
   const Preset* preset = options.preset ? &find_preset(*options.preset) : nullptr;
   if (preset) check_preset_options(*preset, options);
@@ -101,7 +138,7 @@ int run(int argc, char** argv) {
     auto dropped =
         std::erase_if(selected, [](const Codec* c) { return c->info().device == Device::gpu; });
     if (dropped > 0) {
-      std::cerr << "[gcbench] GPU cells not run (" << gpu.context.back().second << ")\n";
+      std::cerr << "[gcbench] GPU cells not run (" << gpu_named(gpu) << ")\n";
     }
   }
 
@@ -131,14 +168,9 @@ int run(int argc, char** argv) {
 
   std::unique_ptr<Recorder> recorder;
   if (options.out_dir) {
-    recorder = std::make_unique<Recorder>(*options.out_dir);
+    recorder = std::make_unique<Recorder>(*options.out_dir, run_provenance(gpu));
     if (plan) write_plan(*options.out_dir, *plan);  // under the recorder's lock
-    auto skipped = std::erase_if(
-        cells, [&](const CellSpec& c) { return recorder->recorded().count(c.name) > 0; });
-    if (skipped > 0) {
-      std::cerr << "[gcbench] " << skipped << " cells already recorded in "
-                << options.out_dir->string() << ", skipped\n";
-    }
+    skip_recorded(cells, *recorder, std::cerr);
   }
   if (cells.empty()) {
     std::cerr << "[gcbench] no cells to run\n";
@@ -146,6 +178,7 @@ int run(int argc, char** argv) {
     summary.wall_s = summary.setup_s = seconds_since(start);
     summary.peak_rss_bytes = peak_rss_bytes();
     report_harness(summary, {}, options);
+    if (recorder && merged_out) write_merged(*options.out_dir, *merged_out);
     return recorder ? 0 : 2;
   }
 
@@ -181,27 +214,23 @@ int run(int argc, char** argv) {
   std::map<std::string, double> weights;
   std::uint64_t largest_input = 0;
   for (const CellSpec& cell : cells) {
-    auto* b =
-        benchmark::RegisterBenchmark(cell.name.c_str(), [&cell, &workspace](benchmark::State& s) {
-          run_cell(s, cell, workspace);
-          if (!cell.label.empty()) s.SetLabel(cell.label);
-        });
-    b->Unit(benchmark::kMillisecond);
-    if (cell.codec->device_codec() != nullptr) {
-      b->UseManualTime();  // the device call alone, CUDA events; iterations by min time
-    } else if (cell.codec->info().device == Device::gpu) {
-      b->UseManualTime()->Iterations(options.gpu_iterations);
-    } else {
-      b->UseRealTime();
-    }
+    register_cell(cell, workspace, options.gpu_iterations);
     if (filter_accepts(filter, cell.name)) {
-      weights[cell.name] = static_cast<double>(inputs.present[cell.input].size);
+      // The estimate's seconds, so that "left" follows the slow cells (the thread design's).
+      weights[cell.name] = estimate_cell_s(cell, inputs.present[cell.input].size,
+                                           std::thread::hardware_concurrency());
       largest_input = std::max(largest_input, inputs.present[cell.input].size);
     }
   }
 
   std::optional<Progress> progress;
-  if (options.progress) progress.emplace(std::move(weights), std::cerr);
+  if (options.progress) {
+    // On a terminal one line redrawn in place; to a pipe or log, a plain line per cell.
+    const bool live = isatty(STDERR_FILENO) != 0;
+    progress.emplace(std::move(weights), std::cerr,
+                     live ? ProgressStyle::live : ProgressStyle::lines,
+                     terminal_width(STDERR_FILENO));
+  }
   SweepReporter reporter(std::move(progress), recorder.get());
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
@@ -217,6 +246,7 @@ int run(int argc, char** argv) {
   summary.wall_s = seconds_since(start);  // the final rewrite of the results below: ~ms
   if (recorder) recorder->add_context(harness_context(summary));
   report_harness(summary, reporter.tally().groups(), options);
+  if (recorder && merged_out) write_merged(*options.out_dir, *merged_out);
   if (preset) {
     std::cerr << fmt::format("[gcbench] preset {} took {} (estimated {})\n", preset->name,
                              format_duration(summary.wall_s), format_duration(estimate_s));

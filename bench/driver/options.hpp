@@ -21,6 +21,8 @@ struct Options {
   // Axis name (dashes turned into underscores) -> the values given, as typed.
   std::map<std::string, std::vector<std::string>> axis_values;
   std::optional<std::filesystem::path> out_dir;  // one JSON per corpus file, resumable
+  // Writes the results recorded under this directory, merged, to --benchmark_out; runs nothing.
+  std::optional<std::filesystem::path> merge;
   // Which points of the axes' default sweeps a codec visits (see axes.hpp): axes, product,
   // defaults. Axes given as flags always take exactly the values given.
   std::string sweep = "axes";

@@ -1,5 +1,7 @@
 #include "bench/driver/progress.hpp"
 
+#include <sys/ioctl.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,28 +21,73 @@ std::string format_duration(double seconds) {
   return buf;
 }
 
-Progress::Progress(std::map<std::string, double> weights, std::ostream& out)
-    : weights_(std::move(weights)), out_(out) {
-  // Every cell weighs at least one byte so that empty inputs still count as progress.
-  for (auto& [name, w] : weights_) total_weight_ += (w = std::max(w, 1.0));
+std::size_t terminal_width(int fd, std::size_t fallback) {
+  winsize size{};
+  if (::ioctl(fd, TIOCGWINSZ, &size) != 0 || size.ws_col == 0) return fallback;
+  return size.ws_col;
 }
 
-std::string Progress::line(const std::string& name, double elapsed_s) const {
+Progress::Progress(std::map<std::string, double> weights, std::ostream& out, ProgressStyle style,
+                   std::size_t width)
+    : weights_(std::move(weights)), out_(out), style_(style), width_(width) {
+  // Every cell weighs something so that a cell estimated at nothing still counts as progress.
+  for (auto& [name, w] : weights_) total_weight_ += (w = std::max(w, 1e-3));
+}
+
+std::string Progress::head(double elapsed_s) const {
   std::string text = "[gcbench] cell " + std::to_string(done_.size()) + " of " +
                      std::to_string(weights_.size()) + ", elapsed " + format_duration(elapsed_s);
   if (done_weight_ > 0 && done_.size() < weights_.size()) {
     double remaining = elapsed_s * (total_weight_ - done_weight_) / done_weight_;
     text += ", about " + format_duration(remaining) + " left";
   }
-  return text + " (" + name + ")";
+  return text;
+}
+
+std::string Progress::line(const std::string& name, double elapsed_s) const {
+  return head(elapsed_s) + " (" + name + ")";
+}
+
+std::string Progress::fitted_line(const std::string& name, double elapsed_s,
+                                  std::size_t width) const {
+  const std::string text = line(name, elapsed_s);
+  if (text.size() <= width) return text;
+  const std::string start = head(elapsed_s) + " (...";
+  if (start.size() + 1 >= width) return text.substr(0, width);
+  const std::size_t keep = width - start.size() - 1;  // of the name's tail, before ")"
+  return start + name.substr(name.size() - keep) + ")";
 }
 
 void Progress::cell_done(const std::string& name) {
   auto it = weights_.find(name);
-  if (it == weights_.end() || !done_.insert(name).second) return;
-  done_weight_ += it->second;
-  double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  out_ << line(name, elapsed) << std::endl;
+  if (it != weights_.end() && done_.insert(name).second) {
+    done_weight_ += it->second;
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (style_ == ProgressStyle::lines) {
+      out_ << line(name, elapsed) << std::endl;
+      return;
+    }
+    // The last column stays empty: a line that fills it wraps on some terminals.
+    live_line_ = fitted_line(name, elapsed, width_ > 1 ? width_ - 1 : 1);
+  }
+  // Live: drawn again even when nothing changed, since clear() may have erased it.
+  if (style_ == ProgressStyle::live && !live_line_.empty()) {
+    out_ << '\r' << live_line_ << "\033[K" << std::flush;
+    drawn_ = true;
+  }
+}
+
+void Progress::clear() {
+  if (!drawn_) return;
+  out_ << "\r\033[K" << std::flush;
+  drawn_ = false;
+}
+
+void Progress::finish() {
+  if (!drawn_) return;
+  out_ << '\n' << std::flush;
+  drawn_ = false;
 }
 
 }  // namespace gcbench::driver

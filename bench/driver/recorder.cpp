@@ -4,6 +4,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include <stdexcept>
 
 #include "bench/driver/cell_name.hpp"
+#include "bench/driver/merged_output.hpp"
 
 namespace gcbench::driver {
 namespace fs = std::filesystem;
@@ -115,7 +117,8 @@ void Recorder::lock() {
     fail_errno("write", path);
 }
 
-Recorder::Recorder(fs::path dir, std::ostream* log) : dir_(std::move(dir)) {
+Recorder::Recorder(fs::path dir, RunProvenance now, std::ostream* log)
+    : dir_(std::move(dir)), now_(std::move(now)) {
   fs::create_directories(dir_);
   lock();
   try {
@@ -138,15 +141,28 @@ Recorder::Recorder(fs::path dir, std::ostream* log) : dir_(std::move(dir)) {
             << aside.filename().string() << ", its cells will be measured again\n";
         continue;
       }
+      if (is_merged_result(doc)) continue;  // --benchmark_out written inside the directory
       json kept = json::array();
       for (const json& b : doc["benchmarks"]) {
         if (b.value("error_occurred", false)) continue;
         kept.push_back(b);
-        if (auto id = parse_cell_name(b.value("run_name", "")))
-          recorded_.insert(format_cell_name(*id));
+        const std::optional<CellId> id = parse_cell_name(b.value("run_name", ""));
+        if (!id) continue;
+        const std::string name = format_cell_name(*id);
+        const std::optional<Provenance> then = provenance_of(b);
+        if (!then) {
+          stale_.emplace(name, "recorded without provenance (by an older gcbench)");
+        } else if (const std::string change = describe_change(*then, now_.of(*id));
+                   !change.empty()) {
+          stale_.emplace(name, change);
+        } else {
+          recorded_.insert(name);
+        }
       }
       benchmarks_[path] = std::move(kept);
     }
+    // A cell with any entry recorded under another provenance is measured again, whole.
+    for (const auto& [name, change] : stale_) recorded_.erase(name);
   } catch (...) {
     ::close(lock_fd_);
     throw;
@@ -171,21 +187,74 @@ void Recorder::record(const benchmark::BenchmarkReporter::Context& context,
     json doc = runs_to_json(context, file_runs);
     json& all = benchmarks_[path];
     if (all.is_null()) all = json::array();
+    // Google Benchmark reports a cell's runs and its aggregates in separate calls: only the
+    // first call of a cell replaces what earlier runs recorded of it.
+    std::set<std::string> first_seen;
+    for (json& b : doc["benchmarks"]) {
+      const CellId id = *parse_cell_name(b.at("run_name").get<std::string>());
+      const std::string name = format_cell_name(id);
+      if (measured_.insert(name).second) first_seen.insert(name);
+      b["provenance"] = to_json(now_.of(id));
+    }
+    all.erase(std::remove_if(all.begin(), all.end(),
+                             [&](const json& b) {
+                               const std::optional<CellId> id =
+                                   parse_cell_name(b.value("run_name", ""));
+                               return id && first_seen.count(format_cell_name(*id)) > 0;
+                             }),
+              all.end());
     for (json& b : doc["benchmarks"]) all.push_back(std::move(b));
-    doc["benchmarks"] = all;
     contexts_[path] = doc["context"];
-    write(path, doc);
+    write(path);
   }
 }
 
 void Recorder::add_context(const std::vector<std::pair<std::string, std::string>>& entries) {
   for (auto& [path, context] : contexts_) {
     for (const auto& [key, value] : entries) context[key] = value;
-    write(path, json{{"context", context}, {"benchmarks", benchmarks_.at(path)}});
+    write(path);
   }
 }
 
-void Recorder::write(const fs::path& path, const json& doc) {
+json Recorder::file_context(const fs::path& path) const {
+  json context = contexts_.at(path);
+  const json& entries = benchmarks_.at(path);
+  // context key -> value recorded -> the cells recorded under it
+  std::map<std::string, std::map<std::string, std::set<std::string>>> recorded_under;
+  std::set<std::string> earlier;
+  for (const json& b : entries) {
+    const std::optional<CellId> id = parse_cell_name(b.value("run_name", ""));
+    if (!id) continue;
+    const std::string name = format_cell_name(*id);
+    if (measured_.count(name) == 0) earlier.insert(name);
+    const std::optional<Provenance> p = provenance_of(b);
+    const auto value = [&](const std::string Provenance::*field) {
+      return p ? (*p).*field : std::string("unknown");
+    };
+    recorded_under["git_revision"][value(&Provenance::git_revision)].insert(name);
+    recorded_under["build_type"][value(&Provenance::build_type)].insert(name);
+    recorded_under["codec:" + id->codec + "/" + id->device][value(&Provenance::codec_version)]
+        .insert(name);
+    if (id->device == "gpu") recorded_under["gpu_uuid"][value(&Provenance::gpu_uuid)].insert(name);
+  }
+  context["cells_from_earlier_runs"] = std::to_string(earlier.size());
+  for (const auto& [key, cells_by_value] : recorded_under) {
+    const auto stated = context.find(key);
+    const bool as_stated = cells_by_value.size() == 1 && stated != context.end() &&
+                           *stated == cells_by_value.begin()->first;
+    if (as_stated) continue;
+    std::string text;
+    for (const auto& [value, cells] : cells_by_value) {
+      text += (text.empty() ? "" : "; ") + (value.empty() ? "(none)" : value) + " (" +
+              std::to_string(cells.size()) + " cells)";
+    }
+    context[key] = text;
+  }
+  return context;
+}
+
+void Recorder::write(const fs::path& path) {
+  const json doc{{"context", file_context(path)}, {"benchmarks", benchmarks_.at(path)}};
   fs::create_directories(path.parent_path());
   // Unique per writer (pid and sequence number), so that no two writers share a temp file.
   fs::path tmp = path;

@@ -1,7 +1,8 @@
 #pragma once
 // Resumable results: one Google Benchmark JSON per corpus file, <dir>/<corpus>/<file>.json,
 // rewritten (atomically) after every cell, so a sweep killed midway loses no finished cell and
-// a rerun skips the cells already recorded without error.
+// a rerun skips the cells already recorded without error under its own provenance
+// (provenance.hpp: revision, build type, codec version, GPU); it measures the others again.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -15,8 +16,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/driver/provenance.hpp"
+
 namespace gcbench::driver {
 
+// A file's context is that of the last run that wrote to it, corrected where the file also
+// holds cells of earlier runs: "cells_from_earlier_runs" counts them, and git_revision,
+// build_type, gpu_uuid and codec:<name>/<device> list every value the file's cells were
+// recorded under ("<value> (<n> cells); ...") when that is not just this run's.
+//
 // One run per directory: the Recorder holds an exclusive flock on <dir>/.gcbench.lock for its
 // lifetime (the file names the holder: pid, host, start time). Files are written to a temp name
 // unique to this writer, fsynced, then renamed over the result (and the directory fsynced).
@@ -27,8 +35,8 @@ class Recorder {
   // Recorder, in this process or another, holds it. Entries of cells that failed are dropped
   // so that those cells run again. A damaged result file (not JSON, or without a "benchmarks"
   // array) is set aside as FILE.damaged-<reason>, said in one line on `log`, and its cells are
-  // measured again.
-  explicit Recorder(std::filesystem::path dir, std::ostream* log = nullptr);
+  // measured again. `now`: what this run records its cells under.
+  Recorder(std::filesystem::path dir, RunProvenance now, std::ostream* log = nullptr);
   ~Recorder();
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
@@ -38,10 +46,16 @@ class Recorder {
     return set_aside_;
   }
 
-  // Cell names (format_cell_name) with a result that is not an error.
-  const std::set<std::string>& recorded() const { return recorded_; }
+  const std::filesystem::path& dir() const { return dir_; }
 
-  // Appends `runs` (one cell's runs or aggregates) to their file and rewrites it.
+  // Cell names (format_cell_name) with a result that is not an error, recorded under `now`.
+  const std::set<std::string>& recorded() const { return recorded_; }
+  // Cell names with a result recorded under another provenance -> what changed since.
+  const std::map<std::string, std::string>& stale() const { return stale_; }
+
+  // Appends `runs` (one cell's runs or aggregates) to their file, each entry with its
+  // provenance, and rewrites the file. A cell's first runs of this run replace its entries
+  // of earlier runs.
   void record(const benchmark::BenchmarkReporter::Context& context,
               const std::vector<benchmark::BenchmarkReporter::Run>& runs);
 
@@ -52,14 +66,18 @@ class Recorder {
   std::filesystem::path file_for(const std::string& cell_name) const;
 
  private:
-  void write(const std::filesystem::path& path, const nlohmann::json& doc);
+  void write(const std::filesystem::path& path);
+  nlohmann::json file_context(const std::filesystem::path& path) const;
   void lock();
 
   std::filesystem::path dir_;
+  RunProvenance now_;
   int lock_fd_ = -1;
   std::uint64_t writes_ = 0;  // makes every temp name of this writer unique
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>> set_aside_;
   std::set<std::string> recorded_;
+  std::map<std::string, std::string> stale_;
+  std::set<std::string> measured_;                              // cells this run has recorded
   std::map<std::filesystem::path, nlohmann::json> benchmarks_;  // per file: kept entries
   std::map<std::filesystem::path, nlohmann::json> contexts_;    // per file written: its context
 };

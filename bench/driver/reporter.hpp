@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "bench/driver/harness.hpp"
@@ -13,6 +14,10 @@
 #include "bench/driver/recorder.hpp"
 
 namespace gcbench::driver {
+
+// Google Benchmark's console context with its "Library was built as DEBUG" warning replaced
+// by what it means for gcbench's timings (see README).
+std::string explain_debug_warning(std::string text);
 
 class SweepReporter : public benchmark::BenchmarkReporter {
  public:

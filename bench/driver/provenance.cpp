@@ -1,0 +1,52 @@
+#include "bench/driver/provenance.hpp"
+
+#include <tuple>
+#include <utility>
+
+namespace gcbench::driver {
+using json = nlohmann::json;
+
+json to_json(const Provenance& p) {
+  return json{{"git_revision", p.git_revision},
+              {"build_type", p.build_type},
+              {"codec_version", p.codec_version},
+              {"gpu_uuid", p.gpu_uuid}};
+}
+
+std::optional<Provenance> provenance_of(const json& entry) {
+  const auto it = entry.find("provenance");
+  if (it == entry.end() || !it->is_object()) return std::nullopt;
+  Provenance p;
+  for (auto [key, field] :
+       {std::pair{"git_revision", &p.git_revision}, std::pair{"build_type", &p.build_type},
+        std::pair{"codec_version", &p.codec_version}, std::pair{"gpu_uuid", &p.gpu_uuid}}) {
+    const auto value = it->find(key);
+    if (value == it->end() || !value->is_string()) return std::nullopt;
+    *field = value->get<std::string>();
+  }
+  return p;
+}
+
+std::string describe_change(const Provenance& recorded, const Provenance& now) {
+  std::string text;
+  for (auto [what, before, after] :
+       {std::tuple{"git revision", &recorded.git_revision, &now.git_revision},
+        std::tuple{"build type", &recorded.build_type, &now.build_type},
+        std::tuple{"codec version", &recorded.codec_version, &now.codec_version},
+        std::tuple{"GPU", &recorded.gpu_uuid, &now.gpu_uuid}}) {
+    if (*before == *after) continue;
+    if (!text.empty()) text += "; ";
+    text += std::string(what) + " " + (before->empty() ? "(none)" : *before) + ", now " +
+            (after->empty() ? "(none)" : *after);
+  }
+  return text;
+}
+
+Provenance RunProvenance::of(const CellId& cell) const {
+  const auto version = codec_versions.find(cell.codec + "/" + cell.device);
+  return Provenance{git_revision, build_type,
+                    version == codec_versions.end() ? std::string() : version->second,
+                    cell.device == "gpu" ? gpu_uuid : std::string()};
+}
+
+}  // namespace gcbench::driver

@@ -1,0 +1,44 @@
+#pragma once
+// What a recorded cell was measured under: the source revision, the build type, the codec's
+// version and the GPU. Every result entry carries its own (a "provenance" object beside
+// Google Benchmark's fields), so that a rerun into the same --out-dir resumes only the cells
+// recorded under this run's, and a file holding cells of several runs says so.
+#include <map>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/driver/cell_name.hpp"
+
+namespace gcbench::driver {
+
+struct Provenance {
+  std::string git_revision;
+  std::string build_type;
+  std::string codec_version;
+  std::string gpu_uuid;  // empty for CPU cells, and for GPU cells of a run without a usable GPU
+  bool operator==(const Provenance&) const = default;
+};
+
+nlohmann::json to_json(const Provenance& p);
+
+// The "provenance" object of a result entry; std::nullopt when it has none (an entry written
+// before cells carried one) or it is malformed.
+std::optional<Provenance> provenance_of(const nlohmann::json& entry);
+
+// What changed from `recorded` to `now`, field by field, e.g. "git revision abc, now def";
+// "" when nothing did.
+std::string describe_change(const Provenance& recorded, const Provenance& now);
+
+// What this run records its cells under.
+struct RunProvenance {
+  std::string git_revision;
+  std::string build_type;
+  std::string gpu_uuid;
+  std::map<std::string, std::string> codec_versions;  // "<codec>/<device>" -> version
+
+  Provenance of(const CellId& cell) const;
+};
+
+}  // namespace gcbench::driver

@@ -1,0 +1,457 @@
+// What the driver records (--out-dir): one Google Benchmark JSON per input file, resumed
+// only for cells recorded under this run's provenance, one run per directory (the lock),
+// damaged files set aside, the merged --benchmark_out, times in nanoseconds that the report
+// tool reads (older files in milliseconds too), and the context's CPU and NVML fields.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/driver/context.hpp"
+#include "bench/driver/merged_output.hpp"
+#include "bench/driver/recorder.hpp"
+#include "bench/driver/reporter.hpp"
+#include "bench/driver/resume.hpp"
+#include "reports/results.hpp"
+#include "support/driver_fixture.hpp"
+
+namespace gcbench::driver {
+namespace {
+using fixture::DriverRun;
+using fixture::FakeCodec;
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+// What the tests' recorders record their cells under.
+const RunProvenance kThisRun{"rev1", "Release", "", {{"a/cpu", "test"}, {"b/cpu", "test"}}};
+
+json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  return json::parse(in);
+}
+
+// A fresh directory under the temp directory, removed at the end of the test.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& name) : path_(fs::temp_directory_path() / name) {
+    fs::remove_all(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+TEST_F(DriverRun, RecorderWritesOneJsonPerFileAndResumes) {
+  const auto dir = std::filesystem::temp_directory_path() / "gcbench_driver_test_results";
+  std::filesystem::remove_all(dir);
+  FakeCodec good("a", {}), bad("b", {.corrupt_decode = true});
+  {
+    Recorder recorder(dir, kThisRun);
+    EXPECT_TRUE(recorder.recorded().empty());
+    SweepReporter reporter(std::nullopt, &recorder);
+    run({&good, &bad}, {&good, &bad}, reporter);
+    EXPECT_TRUE(reporter.any_error());
+    // Every cell is tallied, failed ones with their wall time but no timed seconds.
+    EXPECT_EQ(reporter.tally().cells(), 8);
+    EXPECT_GT(reporter.tally().timed_s(), 0);
+    EXPECT_GE(reporter.tally().cells_wall_s(), reporter.tally().timed_s());
+    EXPECT_EQ(reporter.tally().groups().at("b/cpu/compress").timed_s, 0);
+    EXPECT_TRUE(reporter.cells_began().has_value());
+    recorder.add_context({{"peak_rss_bytes", "123"}});
+  }
+  ASSERT_TRUE(std::filesystem::exists(dir / "test" / "a.bin.json"));
+  ASSERT_TRUE(std::filesystem::exists(dir / "test" / "b.bin.json"));
+  std::ifstream in(dir / "test" / "a.bin.json");
+  auto doc = nlohmann::json::parse(in);
+  EXPECT_TRUE(doc["context"].contains("host_name"));
+  EXPECT_EQ(doc["context"]["peak_rss_bytes"], "123");  // added at the run's end
+  EXPECT_EQ(doc["benchmarks"].size(), 4u);             // a and b, compress and decompress
+
+  Recorder again(dir, kThisRun);
+  // Good cells are recorded; failed ones are not, so that a rerun retries them.
+  EXPECT_EQ(again.recorded().size(), 4u);
+  EXPECT_TRUE(again.recorded().count("a/cpu/compress/test/a.bin/element_width:2/work_items:1024"));
+  EXPECT_FALSE(again.recorded().count("b/cpu/compress/test/a.bin/element_width:2/work_items:1024"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(RecorderLock, SecondRecorderOnOneDirectoryGetsAClearError) {
+  const auto dir = std::filesystem::temp_directory_path() / "gcbench_driver_test_lock";
+  std::filesystem::remove_all(dir);
+  {
+    Recorder first(dir, kThisRun);
+    try {
+      Recorder second(dir, kThisRun);
+      FAIL() << "two recorders hold one directory";
+    } catch (const std::runtime_error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("in use by another gcbench run"), std::string::npos) << what;
+      EXPECT_NE(what.find("pid " + std::to_string(::getpid())), std::string::npos) << what;
+      EXPECT_NE(what.find("started "), std::string::npos) << what;
+    }
+  }
+  // Released with the first recorder.
+  EXPECT_NO_THROW(Recorder again(dir, kThisRun));
+  std::filesystem::remove_all(dir);
+}
+
+// An --out-dir the run cannot write (here a path through a regular file) fails when the
+// recorder is made, before any cell runs, and the message names the path.
+TEST(RecorderLock, UnusableOutDirFailsBeforeAnyCell) {
+  const auto file = std::filesystem::temp_directory_path() / "gcbench_driver_test_not_a_dir";
+  std::ofstream(file) << "x";
+  try {
+    Recorder recorder(file / "results", kThisRun);
+    ADD_FAILURE() << "a recorder under a regular file";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(file);
+}
+
+TEST(RecorderLock, ConcurrentDriverProcessGetsAClearError) {
+  const auto dir = std::filesystem::temp_directory_path() / "gcbench_driver_test_lock_fork";
+  std::filesystem::remove_all(dir);
+  int ready[2], done[2];
+  ASSERT_EQ(pipe(ready), 0);
+  ASSERT_EQ(pipe(done), 0);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {  // the other run: holds the lock until told to stop
+    Recorder holder(dir, kThisRun);
+    char c = 1;
+    if (::write(ready[1], &c, 1) != 1) _exit(1);
+    if (::read(done[0], &c, 1) != 1) _exit(1);
+    _exit(0);
+  }
+  char c = 0;
+  ASSERT_EQ(::read(ready[0], &c, 1), 1);
+  try {
+    Recorder mine(dir, kThisRun);
+    ADD_FAILURE() << "two processes hold one directory";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("pid " + std::to_string(child)), std::string::npos)
+        << e.what();
+  }
+  ASSERT_EQ(::write(done[1], &c, 1), 1);
+  int status = 0;
+  waitpid(child, &status, 0);
+  EXPECT_EQ(status, 0);
+  EXPECT_NO_THROW(Recorder after(dir, kThisRun));
+  for (int fd : {ready[0], ready[1], done[0], done[1]}) ::close(fd);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_F(DriverRun, DamagedResultFileIsSetAsideAndItsCellsMeasuredAgain) {
+  const auto dir = std::filesystem::temp_directory_path() / "gcbench_driver_test_damaged";
+  std::filesystem::remove_all(dir);
+  FakeCodec good("a", {});
+  {
+    Recorder recorder(dir, kThisRun);
+    SweepReporter reporter(std::nullopt, &recorder);
+    run({&good}, {&good}, reporter);
+  }
+  const auto a = dir / "test" / "a.bin.json";
+  ASSERT_TRUE(std::filesystem::exists(a));
+  std::size_t all_cells = Recorder(dir, kThisRun).recorded().size();
+  ASSERT_GT(all_cells, 0u);
+  // A truncated write, as a full disk or a crash of another tool leaves it.
+  std::filesystem::resize_file(a, std::filesystem::file_size(a) / 2);
+  std::ostringstream log;
+  {
+    Recorder recorder(dir, kThisRun, &log);
+    ASSERT_EQ(recorder.set_aside().size(), 1u);
+    EXPECT_EQ(recorder.set_aside()[0].second, dir / "test" / "a.bin.json.damaged-not-json");
+    EXPECT_TRUE(std::filesystem::exists(recorder.set_aside()[0].second));
+    EXPECT_FALSE(std::filesystem::exists(a));
+    EXPECT_LT(recorder.recorded().size(), all_cells);  // a.bin's cells run again
+    EXPECT_NE(log.str().find("a.bin.json is damaged (not-json): set aside as "
+                             "a.bin.json.damaged-not-json, its cells will be measured again"),
+              std::string::npos)
+        << log.str();
+    const std::string said = log.str();
+    EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 1);  // one line
+    benchmark::ClearRegisteredBenchmarks();
+    SweepReporter reporter(std::nullopt, &recorder);
+    run({&good}, {&good}, reporter);
+  }
+  EXPECT_TRUE(std::filesystem::exists(a));
+  EXPECT_EQ(Recorder(dir, kThisRun).recorded().size(), all_cells);
+  // Valid JSON without results is set aside too, with its own reason; no temp file is left.
+  std::ofstream(a) << "{\"context\": {}}\n";
+  Recorder again(dir, kThisRun, &log);
+  ASSERT_EQ(again.set_aside().size(), 1u);
+  EXPECT_EQ(again.set_aside()[0].second.filename(), "a.bin.json.damaged-no-benchmarks");
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+    EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
+  std::filesystem::remove_all(dir);
+}
+
+// Runs `codecs` (compress and decompress, both inputs) into `dir` under `provenance`.
+class ResumeRun : public DriverRun {
+ protected:
+  void record(const fs::path& dir, const RunProvenance& provenance,
+              const std::vector<const Codec*>& codecs) {
+    benchmark::ClearRegisteredBenchmarks();
+    Recorder recorder(dir, provenance);
+    SweepReporter reporter(std::nullopt, &recorder);
+    run(codecs, codecs, reporter);
+  }
+};
+
+TEST_F(ResumeRun, AcceptsCellsRecordedUnderTheSameProvenance) {
+  TempDir dir("gcbench_driver_test_resume_same");
+  FakeCodec a("a", {}), b("b", {});
+  record(dir.path(), kThisRun, {&a, &b});
+  Recorder again(dir.path(), kThisRun);
+  EXPECT_EQ(again.recorded().size(), 8u);
+  EXPECT_TRUE(again.stale().empty());
+  std::vector<CellSpec> cells = cells_;
+  std::ostringstream log;
+  skip_recorded(cells, again, log);
+  EXPECT_TRUE(cells.empty());
+  EXPECT_EQ(log.str(), "[gcbench] 8 cells already recorded in " + dir.path().string() +
+                           " under this revision, build type, codec versions and GPU: skipped\n");
+}
+
+TEST_F(ResumeRun, RefusesAChangedRevisionOrCodecVersionAndSaysWhyOncePerReason) {
+  TempDir dir("gcbench_driver_test_resume_changed");
+  FakeCodec a("a", {}), b("b", {});
+  record(dir.path(), kThisRun, {&a, &b});
+
+  RunProvenance rebuilt = kThisRun;
+  rebuilt.git_revision = "rev2";
+  rebuilt.codec_versions["b/cpu"] = "2";
+  std::vector<CellSpec> cells = cells_;
+  std::ostringstream log;
+  {
+    Recorder again(dir.path(), rebuilt);
+    EXPECT_TRUE(again.recorded().empty());
+    EXPECT_EQ(again.stale().size(), 8u);
+    skip_recorded(cells, again, log);
+  }
+  EXPECT_EQ(cells.size(), 8u);  // all measured again
+  EXPECT_EQ(log.str(),
+            "[gcbench] 4 recorded cells measured again: git revision rev1, now rev2\n"
+            "[gcbench] 4 recorded cells measured again: git revision rev1, now rev2; codec "
+            "version test, now 2\n");
+
+  // Measured again, the cells replace their old entries, which no context claims any more.
+  record(dir.path(), rebuilt, {&a, &b});
+  const json doc = read_json(dir.path() / "test" / "a.bin.json");
+  EXPECT_EQ(doc["benchmarks"].size(), 4u);
+  for (const json& entry : doc["benchmarks"]) {
+    EXPECT_EQ(entry["provenance"]["git_revision"], "rev2") << entry.dump();
+  }
+  EXPECT_EQ(doc["context"]["cells_from_earlier_runs"], "0");
+  EXPECT_EQ(Recorder(dir.path(), rebuilt).recorded().size(), 8u);
+}
+
+TEST_F(ResumeRun, FileContextNamesEveryProvenanceOfItsCells) {
+  TempDir dir("gcbench_driver_test_resume_context");
+  FakeCodec a("a", {}), b("b", {});
+  record(dir.path(), kThisRun, {&a, &b});
+  // A later revision measures only a's cells: b's stay, recorded under rev1.
+  RunProvenance later = kThisRun;
+  later.git_revision = "rev2";
+  benchmark::ClearRegisteredBenchmarks();
+  {
+    Recorder recorder(dir.path(), later);
+    SweepReporter reporter(std::nullopt, &recorder);
+    run({&a}, {&a}, reporter);
+    recorder.add_context({{"git_revision", "rev2"}, {"build_type", "Release"}});
+  }
+  const json doc = read_json(dir.path() / "test" / "a.bin.json");
+  EXPECT_EQ(doc["benchmarks"].size(), 4u);
+  EXPECT_EQ(doc["context"]["git_revision"], "rev1 (2 cells); rev2 (2 cells)");
+  EXPECT_EQ(doc["context"]["build_type"], "Release");  // as stated: every cell's
+  EXPECT_EQ(doc["context"]["cells_from_earlier_runs"], "2");
+  std::set<std::string> b_revisions;
+  for (const json& entry : doc["benchmarks"]) {
+    if (entry["run_name"].get<std::string>().starts_with("b/"))
+      b_revisions.insert(entry["provenance"]["git_revision"].get<std::string>());
+  }
+  EXPECT_EQ(b_revisions, std::set<std::string>{"rev1"});
+}
+
+TEST_F(ResumeRun, EntriesWithoutProvenanceAreMeasuredAgain) {
+  TempDir dir("gcbench_driver_test_resume_old");
+  FakeCodec a("a", {});
+  record(dir.path(), kThisRun, {&a});
+  // As a gcbench before provenance wrote them.
+  for (const char* file : {"a.bin.json", "b.bin.json"}) {
+    const fs::path path = dir.path() / "test" / file;
+    json doc = read_json(path);
+    for (json& entry : doc["benchmarks"]) entry.erase("provenance");
+    std::ofstream(path) << doc.dump(2);
+  }
+  Recorder again(dir.path(), kThisRun);
+  EXPECT_TRUE(again.recorded().empty());
+  ASSERT_EQ(again.stale().size(), 4u);
+  EXPECT_EQ(again.stale().begin()->second, "recorded without provenance (by an older gcbench)");
+}
+
+TEST(Provenance, ReadsBackWhatItWritesAndDescribesChanges) {
+  const Provenance p{"abc", "Release", "3", "GPU-1"};
+  EXPECT_EQ(provenance_of(json{{"provenance", to_json(p)}}), p);
+  EXPECT_EQ(provenance_of(json{{"name", "x"}}), std::nullopt);
+  EXPECT_EQ(provenance_of(json{{"provenance", {{"git_revision", 1}}}}), std::nullopt);
+  EXPECT_EQ(describe_change(p, p), "");
+  EXPECT_EQ(describe_change(p, Provenance{"abc", "Debug", "3", ""}),
+            "build type Release, now Debug; GPU GPU-1, now (none)");
+  const RunProvenance run{"abc", "Release", "GPU-1", {{"lz77/gpu", "4"}}};
+  EXPECT_EQ(run.of(*parse_cell_name("lz77/gpu/compress/c/f/finder:hash")),
+            (Provenance{"abc", "Release", "4", "GPU-1"}));
+  // CPU cells carry no GPU: a CPU cell's numbers do not depend on the GPU.
+  EXPECT_EQ(run.of(*parse_cell_name("zlib/cpu/compress/c/f/level:6")).gpu_uuid, "");
+}
+
+// Like bench/run_suite.sh: a sweep into DIR and a second run into DIR/lz77-sequential; the
+// merged file holds every cell of both.
+TEST_F(DriverRun, MergedOutputHoldsEveryCellRecordedUnderTheDirectory) {
+  TempDir dir("gcbench_driver_test_merged");
+  FakeCodec a("a", {}), b("b", {});
+  std::set<std::string> run_names;
+  for (const auto& [sub, codec] : {std::pair{fs::path(), &a}, std::pair{fs::path("sub"), &b}}) {
+    benchmark::ClearRegisteredBenchmarks();
+    Recorder recorder(dir.path() / sub, kThisRun);
+    SweepReporter reporter(std::nullopt, &recorder);
+    run({codec}, {codec}, reporter);
+    recorder.add_context({{"git_revision", "rev1"}, {"peak_rss_bytes", sub.empty() ? "1" : "2"}});
+    for (const CellSpec& cell : cells_) run_names.insert(cell.name);
+  }
+  const fs::path out = dir.path() / "all.json";
+  write_json(out, merge_results(dir.path()));
+  const json merged = read_json(out);
+  std::set<std::string> merged_names;
+  for (const json& entry : merged["benchmarks"]) {
+    merged_names.insert(format_cell_name(*parse_cell_name(entry["run_name"].get<std::string>())));
+    EXPECT_EQ(entry["time_unit"], "ns");
+  }
+  EXPECT_EQ(merged_names, run_names);
+  EXPECT_EQ(run_names.size(), 8u);
+  EXPECT_EQ(merged["context"]["merged_from"], "4 result files under " + dir.path().string());
+  EXPECT_NE(merged["context"]["merged_context_differs"].get<std::string>().find("peak_rss_bytes"),
+            std::string::npos);
+  EXPECT_FALSE(merged["context"].contains("peak_rss_bytes"));  // not every file's
+  EXPECT_EQ(merged["context"]["git_revision"], "rev1");        // every file's
+
+  // The merged file, written inside the directory, is neither merged again nor resumed from.
+  EXPECT_EQ(merge_results(dir.path())["benchmarks"].size(), merged["benchmarks"].size());
+  EXPECT_EQ(Recorder(dir.path(), kThisRun).recorded().size(), 8u);
+
+  // Nothing to merge is an error, not an empty file.
+  fs::create_directories(dir.path() / "empty");
+  EXPECT_THROW(merge_results(dir.path() / "empty"), std::runtime_error);
+}
+
+TEST(MergedOutput, TakesGoogleBenchmarksOutputFlagsOutOfTheArguments) {
+  std::string prog = "gcbench", out = "--benchmark_out=r/all.json",
+              format = "--benchmark_out_format=json", filter = "--benchmark_filter=x";
+  std::vector<char*> args{prog.data(), out.data(), filter.data(), format.data()};
+  EXPECT_EQ(take_benchmark_out(args), fs::path("r/all.json"));
+  EXPECT_EQ(args, (std::vector<char*>{prog.data(), filter.data()}));
+  EXPECT_EQ(take_benchmark_out(args), std::nullopt);
+
+  std::string csv = "--benchmark_out_format=csv";
+  std::vector<char*> with_csv{prog.data(), out.data(), csv.data()};
+  try {
+    take_benchmark_out(with_csv);
+    ADD_FAILURE() << "csv accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("JSON only"), std::string::npos) << e.what();
+  }
+  std::vector<char*> format_alone{prog.data(), format.data()};
+  EXPECT_THROW(take_benchmark_out(format_alone), std::invalid_argument);
+}
+
+// The report tool reads the recorded nanoseconds, and result files of older runs (in ms).
+TEST_F(DriverRun, TimesAreNanosecondsAndTheReportReadsEachEntrysUnit) {
+  TempDir dir("gcbench_driver_test_units");
+  FakeCodec a("a", {});
+  {
+    Recorder recorder(dir.path(), kThisRun);
+    SweepReporter reporter(std::nullopt, &recorder);
+    run({&a}, {&a}, reporter);
+  }
+  const json doc = read_json(dir.path() / "test" / "a.bin.json");
+  const json& entry = doc["benchmarks"][0];
+  ASSERT_EQ(entry["time_unit"], "ns");
+  const reports::ResultSet set = reports::load_results({dir.path()});
+  const auto id = parse_cell_name(entry["run_name"].get<std::string>());
+  const auto m = std::find_if(set.cells.begin(), set.cells.end(),
+                              [&](const reports::Measurement& c) { return c.id == *id; });
+  ASSERT_NE(m, set.cells.end());
+  EXPECT_DOUBLE_EQ(m->time_s, entry["real_time"].get<double>() * 1e-9);
+  EXPECT_GT(m->time_s, 0);
+  EXPECT_LT(m->time_s, 0.01);  // a copy of a few hundred bytes
+
+  json old = doc;  // as an older gcbench wrote it
+  for (json& e : old["benchmarks"]) {
+    e["real_time"] = e["real_time"].get<double>() * 1e-6;
+    e["time_unit"] = "ms";
+  }
+  reports::ResultSet older;
+  reports::add_results(older, old);
+  const auto o = std::find_if(older.cells.begin(), older.cells.end(),
+                              [&](const reports::Measurement& c) { return c.id == *id; });
+  ASSERT_NE(o, older.cells.end());
+  EXPECT_NEAR(o->time_s, m->time_s, 1e-12);
+}
+
+// On a machine without a usable GPU (CI), every NVML field is there and says why it is not
+// measured; with one, they hold values (the device run checks those).
+TEST(Context, GpuFieldsSayWhyTheyAreAbsent) {
+  const GpuStatus gpu = probe_gpu(false);
+  std::map<std::string, std::string> context(gpu.context.begin(), gpu.context.end());
+  for (const char* field : kNvmlFields) {
+    ASSERT_TRUE(context.count(field)) << field;
+    if (!gpu.usable) {
+      EXPECT_TRUE(context[field].starts_with("unavailable: ")) << field << ": " << context[field];
+      EXPECT_GT(context[field].size(), std::string("unavailable: ").size()) << field;
+    }
+  }
+  if (gpu.usable) {
+    EXPECT_TRUE(gpu.uuid.starts_with("GPU-")) << gpu.uuid;
+    EXPECT_EQ(context["gpu_uuid"], gpu.uuid);
+    EXPECT_FALSE(context["nvidia_driver_version"].starts_with("unavailable"))
+        << context["nvidia_driver_version"];
+  } else {
+    EXPECT_TRUE(context["gpu"].starts_with("none: ")) << context["gpu"];
+    EXPECT_EQ(gpu.uuid, "");
+  }
+}
+
+// The model name in full, as /proc/cpuinfo has it, and the build the cells ran under.
+TEST(Context, CpuModelIsTheKernelsFullNameAndTheBuildTypeIsStated) {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line, model = "unknown";
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      model = line.substr(line.find(':') + 2);
+      break;
+    }
+  }
+  const ContextEntries c = host_context(Inputs{}, {});
+  const std::map<std::string, std::string> context(c.begin(), c.end());
+  EXPECT_EQ(context.at("cpu_model"), model);
+  EXPECT_FALSE(context.at("build_type").empty());
+  EXPECT_EQ(context.at("build_type"), run_provenance(GpuStatus{}).build_type);
+  EXPECT_EQ(context.at("git_revision"), run_provenance(GpuStatus{}).git_revision);
+  EXPECT_TRUE(context.count("cpu_family_model_stepping"));
+}
+
+}  // namespace
+}  // namespace gcbench::driver
