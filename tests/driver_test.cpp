@@ -244,7 +244,7 @@ TEST(Inputs, ConcatenatesACorpusIntoOneInput) {
   EXPECT_TRUE(all.load() == expected);
 }
 
-TEST(Progress, EstimatesFromInputBytes) {
+TEST(Progress, EstimatesFromTheCellsWeights) {
   std::ostringstream out;
   Progress p({{"big", 300}, {"small", 100}}, out);
   EXPECT_EQ(p.line("x", 0), "[gcbench] cell 0 of 2, elapsed 0s (x)");
