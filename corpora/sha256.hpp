@@ -1,12 +1,14 @@
 #pragma once
-// SHA-256 (FIPS 180-4), hand-written: none of the project's dependencies (zlib, libbz2, fmt,
-// nlohmann_json) provides it, and OpenSSL is not on every machine the suite builds on.
+// SHA-256 through OpenSSL's EVP interface (libcrypto; Debian's libssl-dev).
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include "gcbench/bytes.hpp"
+
+struct evp_md_ctx_st;  // OpenSSL's EVP_MD_CTX: the header needs no OpenSSL include
 
 namespace gcbench::corpora {
 
@@ -17,12 +19,7 @@ class Sha256 {
   std::array<std::uint8_t, 32> finish();  // the object must not be used afterwards
 
  private:
-  void block(const std::uint8_t* p);
-
-  std::array<std::uint32_t, 8> state_;
-  std::array<std::uint8_t, 64> buffer_{};
-  std::size_t buffered_ = 0;
-  std::uint64_t total_bytes_ = 0;
+  std::unique_ptr<evp_md_ctx_st, void (*)(evp_md_ctx_st*)> context_;
 };
 
 std::string to_hex(const std::array<std::uint8_t, 32>& digest);

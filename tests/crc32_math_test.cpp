@@ -7,6 +7,7 @@
 #include "codecs/common/crc32_math.hpp"
 #include "gcbench/bytes.hpp"
 #include "gcbench/container.hpp"
+#include "support/inputs.hpp"
 
 namespace gcbench {
 namespace {
@@ -17,12 +18,7 @@ std::uint32_t raw_of(const Bytes& b, std::size_t from, std::size_t to) {
   return raw;
 }
 
-Bytes random_bytes(std::size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  Bytes b(n);
-  for (auto& x : b) x = static_cast<std::uint8_t>(rng());
-  return b;
-}
+using testing::random_bytes;
 
 TEST(Crc32Math, RawCrcFinishesToZlib) {
   for (std::size_t n : {0u, 1u, 3u, 28u, 255u, 4096u}) {
@@ -50,8 +46,8 @@ TEST(Crc32Math, LeadingZerosLeaveARawCrcUnchanged) {
 TEST(Crc32Math, ShiftMatchesZlibCombine) {
   for (std::uint64_t len : {1ull, 8ull, 65536ull, 1ull << 33}) {
     EXPECT_EQ(crc::multmodp(crc::x8nmodp(len), 0x12345678u) ^ 0x9ABCDEF0u,
-              static_cast<std::uint32_t>(crc32_combine64(0x12345678u, 0x9ABCDEF0u,
-                                                         static_cast<z_off64_t>(len))));
+              static_cast<std::uint32_t>(
+                  crc32_combine64(0x12345678u, 0x9ABCDEF0u, static_cast<z_off64_t>(len))));
   }
 }
 

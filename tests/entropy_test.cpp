@@ -11,16 +11,12 @@
 #include "gcbench/container.hpp"
 #include "gcbench/errors.hpp"
 #include "support/codec_checks.hpp"
+#include "support/inputs.hpp"
 
 namespace gcbench::entropy {
 namespace {
 
-Bytes random_bytes(std::size_t n, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  Bytes b(n);
-  for (auto& x : b) x = static_cast<std::uint8_t>(rng());
-  return b;
-}
+using testing::random_bytes;
 
 // Geometric-like: symbol k with probability about 2^-(k+1).
 Bytes skewed_bytes(std::size_t n, std::uint32_t seed) {

@@ -1,17 +1,16 @@
-// FL CPU reference: round trips, the pinned payload format, thread-count independence, and
-// hostile containers.
+// FL CPU reference: round trips, the pinned payload format and forged containers (what every
+// registered codec shares is tests/registry_codecs_test.cpp).
 #include <gtest/gtest.h>
 
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "codecs/fl/fl.hpp"
 #include "codecs/fl/fl_payload.hpp"
-#include "corpora/corpora.hpp"
 #include "gcbench/container.hpp"
 #include "support/codec_checks.hpp"
+#include "support/inputs.hpp"
 
 namespace gcbench {
 namespace {
@@ -25,24 +24,8 @@ Params params(std::int64_t width, std::int64_t frame_size, std::int64_t threads 
   return {{"element_width", width}, {"frame_size", frame_size}, {"threads", threads}};
 }
 
-Bytes random_bytes(std::size_t size, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  Bytes b(size);
-  for (auto& x : b) x = static_cast<std::uint8_t>(rng());
-  return b;
-}
-
-// Values of random bit widths 0..32, so that frames get every width and values straddle words.
-Bytes mixed_widths(std::size_t size, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  Bytes b(size);
-  for (std::size_t i = 0; i + 4 <= size; i += 4) {
-    std::uint32_t bits = rng() % 33;
-    std::uint32_t v = bits == 0 ? 0 : rng() >> (32 - bits);
-    store_le<std::uint32_t>(b.data() + i, v);
-  }
-  return b;
-}
+using testing::mixed_widths;
+using testing::random_bytes;
 
 std::vector<std::pair<std::string, Bytes>> inputs() {
   Bytes run_then_noise(4 * 70000 + 3, 0x42);  // a run of more than 2^16 elements at any width
@@ -137,60 +120,9 @@ TEST(FlCpu, GoldenPayloadWithTail) {
   EXPECT_EQ(Bytes(payload.begin(), payload.end()), expected);
 }
 
-TEST(FlCpu, ThreadCountDoesNotChangeTheBytes) {
-  std::vector<Bytes> data = {mixed_widths(30001, 6), random_bytes(9999, 8), Bytes(777, 0)};
-  for (std::size_t size : {0, 1, 2, 3, 5, 9, 33}) data.push_back(mixed_widths(size, 9));
-  for (const Bytes& d : data) {
-    for (std::int64_t width : {1, 2, 4}) {
-      for (std::int64_t frame_size : {1, 3, 1000}) {
-        SCOPED_TRACE("size " + std::to_string(d.size()) + " width " + std::to_string(width) +
-                     " frame " + std::to_string(frame_size));
-        Bytes sequential = codec()->compress(d, params(width, frame_size, 1));
-        for (std::int64_t threads : {2, 3, 8}) {
-          EXPECT_EQ(codec()->compress(d, params(width, frame_size, threads)), sequential)
-              << threads << " threads";
-          EXPECT_EQ(codec()->decompress(sequential, {{"threads", threads}}), d)
-              << threads << " threads";
-        }
-      }
-    }
-  }
-}
-
-TEST(FlCpu, RoundTripsCorpusFiles) {
-  std::size_t files = 0;
-  for (const char* corpus : {"calgary", "canterbury"}) {
-    for (const auto& file : testing::corpus_files(corpus)) {
-      SCOPED_TRACE(file.path.string());
-      Bytes data = corpora::read_file(file.path);
-      testing::expect_round_trip(*codec(), data);
-      testing::expect_round_trip(*codec(), data, {{"element_width", 2}, {"frame_size", 100}});
-      testing::expect_round_trip(*codec(), data, {{"element_width", 4}});
-      ++files;
-    }
-  }
-  if (files == 0) GTEST_SKIP() << "no Calgary or Canterbury file is available";
-}
-
-TEST(FlCpu, RejectsDamagedContainers) {
-  for (std::int64_t width : {1, 2, 4}) {
-    SCOPED_TRACE("width " + std::to_string(width));
-    testing::expect_hostile_inputs_rejected(*codec(), mixed_widths(23, 10), params(width, 3));
-    testing::expect_hostile_inputs_rejected(*codec(), Bytes{}, params(width, 3));
-  }
-}
-
 // A container around a hand-made payload, with a valid header checksum.
 Bytes forge(std::uint64_t original_size, const Bytes& payload, std::uint32_t original_crc = 0) {
-  Bytes out = {'G', 'C', 'B', 'C'};
-  put_le<std::uint16_t>(out, kContainerVersion);
-  put_le<std::uint16_t>(out, static_cast<std::uint16_t>(FormatId::fl));
-  put_le<std::uint64_t>(out, original_size);
-  put_le<std::uint64_t>(out, payload.size());
-  put_le<std::uint32_t>(out, original_crc);
-  put_le<std::uint32_t>(out, crc32_of(ByteSpan(out.data(), 28)));
-  out.insert(out.end(), payload.begin(), payload.end());
-  return out;
+  return make_container({FormatId::fl, original_size, payload.size(), original_crc}, payload);
 }
 
 Bytes fl_payload(std::uint8_t width, std::uint32_t frame_size, std::uint64_t count,

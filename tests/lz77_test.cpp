@@ -16,6 +16,7 @@
 namespace gcbench {
 namespace {
 
+using testing::describe;
 using testing::expect_round_trip;
 
 const Codec& codec() {
@@ -84,12 +85,6 @@ std::vector<Params> finder_param_sets() {
     }
   }
   return sets;
-}
-
-std::string describe(const Params& p) {
-  std::string s;
-  for (const auto& [k, v] : p) s += k + "=" + std::to_string(v) + " ";
-  return s;
 }
 
 Params with(Params p, const std::string& key, std::int64_t value) {
@@ -314,10 +309,13 @@ TEST(Lz77Cpu, SequentialAndParallelDecodingAgree) {
         codec().compress(input, {{"chunk", 1024}, {"work_items", 10}, {"window_scope", scope}});
     const auto opened = open_container(container, FormatId::lz77);
     const auto payload = lz77::parse_payload(opened.payload, opened.header.original_size);
-    const Bytes sequential = lz77::decode_sequential(payload);
+    Bytes sequential(input.size());
+    lz77::decode_sequential(payload, sequential.data());
     EXPECT_EQ(sequential, input) << "scope " << scope;
     for (int threads : {1, 2, 3}) {
-      EXPECT_EQ(lz77::decode_parallel(payload, threads), sequential) << "scope " << scope;
+      Bytes parallel(input.size());
+      lz77::decode_parallel(payload, threads, parallel.data());
+      EXPECT_EQ(parallel, sequential) << "scope " << scope;
     }
     EXPECT_EQ(codec().decompress(container, {{"decode_mode", 1}}), input);
     EXPECT_EQ(codec().decompress(container, {{"decode_mode", 0}, {"threads", 3}}), input);

@@ -7,6 +7,7 @@
 
 #include "baselines/peers/peers.hpp"
 #include "corpora/synthetic.hpp"
+#include "gcbench/registry.hpp"
 #include "support/codec_checks.hpp"
 
 #if GCBENCH_HAVE_LIBDEFLATE
@@ -22,14 +23,12 @@ namespace {
 
 using peers::kChunkSize;
 
-std::vector<CodecPtr> chunking_peers() {
-  std::vector<CodecPtr> peers;
-#if GCBENCH_HAVE_LIBDEFLATE
-  peers.push_back(peers::make_libdeflate_codec());
-#endif
-#if GCBENCH_HAVE_LZ4
-  peers.push_back(peers::make_lz4_codec());
-#endif
+// Those of libdeflate and lz4 this build has, from the registry.
+std::vector<const Codec*> chunking_peers() {
+  std::vector<const Codec*> peers;
+  for (const char* name : {"libdeflate", "lz4"}) {
+    if (const Codec* c = find_codec(name, Device::cpu)) peers.push_back(c);
+  }
   return peers;
 }
 
@@ -65,7 +64,7 @@ class ChunkedPeersTest : public ::testing::Test {
     peers_ = chunking_peers();
     if (peers_.empty()) GTEST_SKIP() << "neither libdeflate nor lz4 was found at configure time";
   }
-  std::vector<CodecPtr> peers_;
+  std::vector<const Codec*> peers_;
 };
 
 TEST_F(ChunkedPeersTest, RoundTripAtEveryThreadCount) {

@@ -3,22 +3,18 @@
 
 #include "baselines/peers/peers.hpp"
 #include "corpora/synthetic.hpp"
+#include "gcbench/registry.hpp"
 #include "support/codec_checks.hpp"
 
 namespace gcbench {
 namespace {
 
-std::vector<CodecPtr> present_peers() {
-  std::vector<CodecPtr> peers;
-#if GCBENCH_HAVE_LIBDEFLATE
-  peers.push_back(peers::make_libdeflate_codec());
-#endif
-#if GCBENCH_HAVE_ZSTD
-  peers.push_back(peers::make_zstd_codec());
-#endif
-#if GCBENCH_HAVE_LZ4
-  peers.push_back(peers::make_lz4_codec());
-#endif
+// The CPU peers this build has, from the registry (the one table of optional libraries).
+std::vector<const Codec*> present_peers() {
+  std::vector<const Codec*> peers;
+  for (const Codec* c : registered_codecs()) {
+    if (c->info().role == Role::peer && c->info().device == Device::cpu) peers.push_back(c);
+  }
   return peers;
 }
 
@@ -28,7 +24,7 @@ class PeersTest : public ::testing::Test {
     peers_ = present_peers();
     if (peers_.empty()) GTEST_SKIP() << "no CPU peer library was found at configure time";
   }
-  std::vector<CodecPtr> peers_;
+  std::vector<const Codec*> peers_;
 };
 
 TEST_F(PeersTest, RoundTripAtEveryDeclaredLevelBound) {

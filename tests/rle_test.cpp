@@ -1,8 +1,7 @@
-// RLE CPU reference: round trips, the pinned payload format, run splitting, thread-count
-// independence, and hostile containers.
+// RLE CPU reference: round trips, the pinned payload format, run splitting and forged
+// containers (what every registered codec shares is tests/registry_codecs_test.cpp).
 #include <gtest/gtest.h>
 
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,9 +10,9 @@
 #include "codecs/rle/rle.hpp"
 #include "codecs/rle/rle_encode.hpp"
 #include "codecs/rle/rle_payload.hpp"
-#include "corpora/corpora.hpp"
 #include "gcbench/container.hpp"
 #include "support/codec_checks.hpp"
+#include "support/inputs.hpp"
 
 namespace gcbench {
 namespace {
@@ -27,40 +26,8 @@ Params params(std::int64_t width, std::int64_t threads = 0) {
   return {{"element_width", width}, {"threads", threads}};
 }
 
-Bytes random_bytes(std::size_t size, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  Bytes b(size);
-  for (auto& x : b) x = static_cast<std::uint8_t>(rng());
-  return b;
-}
-
-// Byte runs of length 1..max_run over a 3-letter alphabet, so equal neighbours are common.
-Bytes byte_runs(std::size_t size, std::uint32_t max_run, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  Bytes b;
-  while (b.size() < size) {
-    std::size_t len = std::min<std::size_t>(1 + rng() % max_run, size - b.size());
-    b.insert(b.end(), len, static_cast<std::uint8_t>(rng() % 3));
-  }
-  return b;
-}
-
-std::vector<std::pair<std::string, Bytes>> inputs() {
-  Bytes long_run(4 * 70000 + 3, 0x42);  // a run of more than 2^16 elements at any width
-  Bytes noise = random_bytes(1000, 7);
-  long_run.insert(long_run.end(), noise.begin(), noise.end());
-  return {
-      {"empty", {}},
-      {"one byte", {0x9C}},
-      {"7 bytes", random_bytes(7, 1)},
-      {"1001 bytes", random_bytes(1001, 2)},
-      {"all equal", Bytes(5003, 0x5A)},
-      {"all bits set", Bytes(4099, 0xFF)},
-      {"random", random_bytes(20000, 3)},
-      {"runs", byte_runs(30001, 40, 4)},
-      {"long run", long_run},
-  };
-}
+using testing::byte_runs;
+using testing::random_bytes;
 
 Bytes payload_of(const Bytes& container) {
   ByteSpan p = open_container(container, FormatId::rle).payload;
@@ -75,16 +42,6 @@ rle::ParsedPayload parse(const Bytes& container) {
 
 std::uint32_t count_at(const rle::ParsedPayload& p, std::uint64_t r) {
   return load_le<std::uint32_t>(p.counts.data() + 4 * r);
-}
-
-TEST(RleCpu, RoundTripsAtEveryWidth) {
-  for (std::int64_t width : {1, 2, 4}) {
-    for (const auto& [name, data] : inputs()) {
-      SCOPED_TRACE(name + " width " + std::to_string(width));
-      testing::expect_round_trip(*codec(), data, params(width));
-      testing::expect_round_trip(*codec(), data, params(width, 1));
-    }
-  }
 }
 
 TEST(RleCpu, KeepsARunLongerThan2To16InOneCount) {
@@ -165,57 +122,9 @@ TEST(RleCpu, SplitRunsAreIndependentOfThreadCount) {
   }
 }
 
-TEST(RleCpu, ThreadCountDoesNotChangeTheBytes) {
-  std::vector<Bytes> data = {byte_runs(30001, 50, 5), random_bytes(9999, 8), Bytes(7777, 0)};
-  for (std::size_t size : {0, 1, 2, 3, 5, 9, 33}) data.push_back(byte_runs(size, 4, 9));
-  for (const Bytes& d : data) {
-    for (std::int64_t width : {1, 2, 4}) {
-      SCOPED_TRACE("size " + std::to_string(d.size()) + " width " + std::to_string(width));
-      Bytes sequential = codec()->compress(d, params(width, 1));
-      for (std::int64_t threads : {2, 3, 8}) {
-        EXPECT_EQ(codec()->compress(d, params(width, threads)), sequential)
-            << threads << " threads";
-        EXPECT_EQ(codec()->decompress(sequential, {{"threads", threads}}), d)
-            << threads << " threads";
-      }
-    }
-  }
-}
-
-TEST(RleCpu, RoundTripsCorpusFiles) {
-  std::size_t files = 0;
-  for (const char* corpus : {"calgary", "canterbury"}) {
-    for (const auto& file : testing::corpus_files(corpus)) {
-      SCOPED_TRACE(file.path.string());
-      Bytes data = corpora::read_file(file.path);
-      testing::expect_round_trip(*codec(), data);
-      testing::expect_round_trip(*codec(), data, {{"element_width", 2}});
-      testing::expect_round_trip(*codec(), data, {{"element_width", 4}});
-      ++files;
-    }
-  }
-  if (files == 0) GTEST_SKIP() << "no Calgary or Canterbury file is available";
-}
-
-TEST(RleCpu, RejectsDamagedContainers) {
-  for (std::int64_t width : {1, 2, 4}) {
-    SCOPED_TRACE("width " + std::to_string(width));
-    testing::expect_hostile_inputs_rejected(*codec(), byte_runs(23, 5, 10), params(width));
-    testing::expect_hostile_inputs_rejected(*codec(), Bytes{}, params(width));
-  }
-}
-
 // A container around a hand-made payload, with a valid header checksum.
 Bytes forge(std::uint64_t original_size, const Bytes& payload, std::uint32_t original_crc = 0) {
-  Bytes out = {'G', 'C', 'B', 'C'};
-  put_le<std::uint16_t>(out, kContainerVersion);
-  put_le<std::uint16_t>(out, static_cast<std::uint16_t>(FormatId::rle));
-  put_le<std::uint64_t>(out, original_size);
-  put_le<std::uint64_t>(out, payload.size());
-  put_le<std::uint32_t>(out, original_crc);
-  put_le<std::uint32_t>(out, crc32_of(ByteSpan(out.data(), 28)));
-  out.insert(out.end(), payload.begin(), payload.end());
-  return out;
+  return make_container({FormatId::rle, original_size, payload.size(), original_crc}, payload);
 }
 
 // Width-1 payload with the given counts and values 1, 2, 3, ... (never equal neighbours).

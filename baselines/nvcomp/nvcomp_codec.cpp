@@ -310,7 +310,7 @@ class NvcompDeviceCodec final : public DeviceCodec {
 
   // The chunk_size axis; nvCOMP's pointers into the input must stay aligned.
   static u64 chunk_size(const Params& params) {
-    const auto chunk = static_cast<u64>(params.at("chunk_size"));
+    const auto chunk = static_cast<u64>(axis_value(params, "chunk_size"));
     if (chunk % format::kAlign != 0) {
       throw ParamError("nvCOMP chunk_size must be a multiple of " + std::to_string(format::kAlign) +
                        ", not " + std::to_string(chunk));

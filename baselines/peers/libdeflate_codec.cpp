@@ -106,18 +106,18 @@ class LibdeflateCodec final : public Codec {
   const CodecInfo& info() const override { return info_; }
 
   std::uint64_t max_compressed_size(std::uint64_t n, const Params& params) const override {
-    const Params p = resolve_params(info_.axes, params);
-    Compressor c = make_compressor(p.at("level"));
-    if (p.at("threads") == 1) return libdeflate_gzip_compress_bound(c.get(), n);
+    const PeerParams p = peer_params(resolve_params(info_.axes, params));
+    Compressor c = make_compressor(p.level);
+    if (p.single_stream) return libdeflate_gzip_compress_bound(c.get(), n);
     return chunked_bound(n, 0, member_bound(c.get()));
   }
 
   Bytes compress(ByteSpan input, const Params& params, RunStats*) const override {
-    const Params p = resolve_params(info_.axes, params);
-    const std::int64_t level = p.at("level");
+    const PeerParams p = peer_params(resolve_params(info_.axes, params));
+    const std::int64_t level = p.level;
     Compressor c = make_compressor(level);
-    if (p.at("threads") != 1) {
-      return compress_chunks(input, thread_count(p), 0, member_bound(c.get()),
+    if (!p.single_stream) {
+      return compress_chunks(input, p.threads, 0, member_bound(c.get()),
                              [&](ByteSpan chunk, std::span<std::uint8_t> room) {
                                return write_member(chunk, input.size(), room, level);
                              })

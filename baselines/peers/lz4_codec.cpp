@@ -90,24 +90,24 @@ class Lz4Codec final : public Codec {
   const CodecInfo& info() const override { return info_; }
 
   std::uint64_t max_compressed_size(std::uint64_t n, const Params& params) const override {
-    const Params p = resolve_params(info_.axes, params);
-    const std::int64_t level = p.at("level");
-    if (p.at("threads") == 1) return frame_bound(n, level);
+    const PeerParams p = peer_params(resolve_params(info_.axes, params));
+    const std::int64_t level = p.level;
+    if (p.single_stream) return frame_bound(n, level);
     return chunked_bound(n, index_size(chunk_count(n)),
                          [&](std::uint64_t size) { return frame_bound(size, level); });
   }
 
   Bytes compress(ByteSpan input, const Params& params, RunStats*) const override {
-    const Params p = resolve_params(info_.axes, params);
-    const std::int64_t level = p.at("level");
-    if (p.at("threads") == 1) {
+    const PeerParams p = peer_params(resolve_params(info_.axes, params));
+    const std::int64_t level = p.level;
+    if (p.single_stream) {
       Bytes out(frame_bound(input.size(), level));
       out.resize(compress_frame(input, out, level));
       return out;
     }
     const std::size_t count = chunk_count(input.size());
     ChunkedOutput chunked = compress_chunks(
-        input, thread_count(p), index_size(count),
+        input, p.threads, index_size(count),
         [&](std::uint64_t size) { return frame_bound(size, level); },
         [&](ByteSpan chunk, std::span<std::uint8_t> room) {
           return compress_frame(chunk, room, level);

@@ -20,6 +20,11 @@ AxisSpec level_axis(std::int64_t default_level, std::int64_t min, std::int64_t m
   return a;
 }
 
+PeerParams peer_params(const Params& resolved) {
+  return {static_cast<int>(axis_value(resolved, "level")), axis_value(resolved, "threads") == 1,
+          thread_count(resolved)};
+}
+
 AxisSpec peer_threads_axis(const char* help) {
   AxisSpec a = threads_axis();
   a.help = help;

@@ -28,6 +28,14 @@ AxisSpec level_axis(std::int64_t default_level, std::int64_t min, std::int64_t m
 // The `threads` axis of a peer (default 1); it shapes the output (see above).
 AxisSpec peer_threads_axis(const char* help);
 
+// A peer's axes, typed: read once per call from the resolved map.
+struct PeerParams {
+  int level = 0;
+  bool single_stream = true;  // threads = 1: the library's own single stream
+  int threads = 1;            // the thread count otherwise (threads = 0: all cores)
+};
+PeerParams peer_params(const Params& resolved);
+
 // Throws DecodeError unless `claimed` (an original size read from untrusted input) is
 // plausible for `input_size` compressed bytes, before anything is allocated for it: no
 // format here expands by more than kMaxExpansion (zstd's densest block is ~44000:1).

@@ -17,9 +17,9 @@ class ZstdCodec final : public Codec {
   }
 
   Bytes compress(ByteSpan input, const Params& params, RunStats*) const override {
-    const Params p = resolve_params(info_.axes, params);
-    const std::int64_t level = p.at("level");
-    const int workers = p.at("threads") == 1 ? 0 : thread_count(p);
+    const PeerParams p = peer_params(resolve_params(info_.axes, params));
+    const std::int64_t level = p.level;
+    const int workers = p.single_stream ? 0 : p.threads;
     std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
     if (!cctx) throw std::bad_alloc();
     // As the zstd program does: a checksum of the content, so corruption is detected.

@@ -89,13 +89,12 @@ class ZlibCodec final : public Codec {
   const CodecInfo& info() const override { return info_; }
 
   std::uint64_t max_compressed_size(std::uint64_t input_size, const Params& params) const override {
-    DeflateStream d(static_cast<int>(resolve_params(info_.axes, params).at("level")));
+    DeflateStream d(level_of(params));
     return deflateBound(d.get(), static_cast<uLong>(input_size));
   }
 
   Bytes compress(ByteSpan input, const Params& params, RunStats* /*stats*/) const override {
-    const Params p = resolve_params(info_.axes, params);
-    DeflateStream d(static_cast<int>(p.at("level")));
+    DeflateStream d(level_of(params));
     z_stream* s = d.get();
     Bytes out(deflateBound(s, static_cast<uLong>(input.size())));
     std::size_t in_pos = 0, out_pos = 0;
@@ -176,6 +175,11 @@ class ZlibCodec final : public Codec {
   }
 
  private:
+  // The level axis, typed: the only one zlib has.
+  int level_of(const Params& params) const {
+    return static_cast<int>(axis_value(resolve_params(info_.axes, params), "level"));
+  }
+
   CodecInfo info_;
 };
 

@@ -19,7 +19,7 @@ build() {
   local dir=$1 src=$2
   shift 2
   cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_PREFIX_PATH="$root/.carry/prefix" \
-    "${cmake_options[@]}" >"$OUT/build.log" 2>&1 &&
+    -DOPENSSL_ROOT_DIR="$root/.carry/prefix" "${cmake_options[@]}" >"$OUT/build.log" 2>&1 &&
     cmake --build "$dir" --target "$@" -j16 >>"$OUT/build.log" 2>&1 ||
     {
       grep -B2 -A12 -E "error|FAILED" "$OUT/build.log" | head -120

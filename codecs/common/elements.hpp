@@ -1,7 +1,9 @@
 #pragma once
 // The input of FL and RLE seen as little-endian unsigned integers of 1, 2 or 4 bytes, plus a
 // tail shorter than one element that is stored verbatim.
+#include <algorithm>
 #include <cstdint>
+#include <span>
 
 #include "gcbench/bytes.hpp"
 #include "gcbench/params.hpp"
@@ -44,6 +46,11 @@ inline void store_element(std::uint8_t* p, std::uint32_t width, std::uint32_t v)
   for (std::uint32_t i = 0; i < width; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
 }
 
+// Stores the tail (the input's last size % width bytes, kept verbatim) at the end of `out`.
+inline void store_tail(ByteSpan tail, std::span<std::uint8_t> out) {
+  std::copy(tail.begin(), tail.end(), out.end() - static_cast<std::ptrdiff_t>(tail.size()));
+}
+
 inline AxisSpec element_width_axis() {
   AxisSpec a;
   a.name = "element_width";
@@ -52,6 +59,11 @@ inline AxisSpec element_width_axis() {
   a.allowed = {1, 2, 4};
   a.in_container = true;
   return a;
+}
+
+// The element_width axis of resolved parameters.
+inline std::uint32_t element_width_of(const Params& resolved) {
+  return static_cast<std::uint32_t>(axis_value(resolved, "element_width"));
 }
 
 }  // namespace gcbench

@@ -29,6 +29,13 @@ class TempCarver {
     return reinterpret_cast<T*>(base_ + at);
   }
 
+  // An untyped piece for a library's own temporary storage (CUB's scans and sorts).
+  struct Piece {
+    void* p;
+    std::size_t bytes;
+  };
+  Piece take_bytes(std::size_t bytes) { return {take<std::uint8_t>(bytes), bytes}; }
+
   std::size_t bytes() const { return used_; }
 
  private:

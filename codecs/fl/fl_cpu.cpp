@@ -2,14 +2,16 @@
 // threads > 1 the frames are cut into one contiguous chunk per thread; the output bytes do not
 // depend on the thread count.
 #include <algorithm>
+#include <span>
 #include <utility>
 #include <vector>
 
+#include "codecs/common/container_codec.hpp"
 #include "codecs/common/elements.hpp"
 #include "codecs/fl/fl.hpp"
 #include "codecs/fl/fl_payload.hpp"
 #include "codecs/fl/format.hpp"
-#include "gcbench/container.hpp"
+#include "codecs/fl/params.hpp"
 
 namespace gcbench::fl {
 namespace {
@@ -206,60 +208,55 @@ void decompress_as(const ParsedPayload& p, int threads, std::uint8_t* out) {
   }
 }
 
-class FlCpuCodec final : public Codec {
- public:
-  // Aggregate initialization: assigning string literals trips GCC 12's false -Wrestrict.
-  FlCpuCodec()
-      : info_{"fl",
-              "1",
-              Device::cpu,
-              "fixed-length bit-packing per frame (CPU reference, OpenMP)",
-              {element_width_axis(), frame_size_axis(), threads_axis()}} {}
+struct CpuParams {
+  FlParams format;
+  int threads = 1;
+};
 
-  const CodecInfo& info() const override { return info_; }
+// The payload side of the CPU codec; the container around it is ContainerCodec's.
+struct FlCpu {
+  using Typed = CpuParams;
+  using Parsed = ParsedPayload;
+  static constexpr FormatId format = FormatId::fl;
 
-  std::uint64_t max_compressed_size(std::uint64_t input_size, const Params& params) const override {
-    Params p = resolve_params(info_.axes, params);
-    return max_container_size(input_size, static_cast<std::uint32_t>(p.at("element_width")),
-                              static_cast<std::uint32_t>(p.at("frame_size")));
+  CpuParams typed(const Params& resolved) const {
+    return {fl_params(resolved), thread_count(resolved)};
   }
 
-  Bytes compress(ByteSpan input, const Params& params, RunStats* /*stats*/) const override {
-    Params p = resolve_params(info_.axes, params);
-    auto frame_size = static_cast<std::uint32_t>(p.at("frame_size"));
-    int threads = thread_count(p);
-    Bytes payload = with_element_type(
-        static_cast<std::uint32_t>(p.at("element_width")),
-        [&](auto tag) { return compress_as<decltype(tag)>(input, frame_size, threads); });
-    return wrap_container(FormatId::fl, input, payload);
+  std::uint64_t max_payload_size(std::uint64_t input_size, const CpuParams& p) const {
+    return fl::max_payload_size(input_size, p.format.element_width, p.format.frame_size);
   }
 
-  Bytes decompress(ByteSpan container, const Params& params, RunStats* /*stats*/) const override {
-    int threads = thread_count(resolve_params(info_.axes, params));
-    return decode_guarded("fl", [&] {
-      OpenedContainer c = open_container(container, FormatId::fl);
-      // The payload holds at least one bit per element, so the size is at most 32x the
-      // payload; still checked against the decode limit before allocating.
-      ParsedPayload p = parse_payload(c.payload, c.header.original_size);
-      check_decode_limit("fl", "decoded size", c.header.original_size, container.size());
-      Bytes out(c.header.original_size);
-      with_element_type(p.layout.element_width,
-                        [&](auto tag) { decompress_as<decltype(tag)>(p, threads, out.data()); });
-      std::copy(p.tail.begin(), p.tail.end(),
-                out.end() - static_cast<std::ptrdiff_t>(p.tail.size()));
-      verify_original(c.header, out);
-      return out;
+  Bytes encode(ByteSpan input, const CpuParams& p) const {
+    return with_element_type(p.format.element_width, [&](auto tag) {
+      return compress_as<decltype(tag)>(input, p.format.frame_size, p.threads);
     });
   }
 
- private:
-  CodecInfo info_;
+  // The payload holds at least one bit per element, so the size is at most 32x the payload.
+  ParsedPayload parse(ByteSpan payload, std::uint64_t original_size, const CpuParams&) const {
+    return parse_payload(payload, original_size);
+  }
+
+  void decode(const ParsedPayload& parsed, const CpuParams& p, std::span<std::uint8_t> out) const {
+    with_element_type(parsed.layout.element_width, [&](auto tag) {
+      decompress_as<decltype(tag)>(parsed, p.threads, out.data());
+    });
+    store_tail(parsed.tail, out);
+  }
 };
 
 }  // namespace
 
 CodecPtr make_cpu_codec() {
-  return std::make_unique<FlCpuCodec>();
+  // Aggregate initialization: assigning string literals trips GCC 12's false -Wrestrict.
+  return make_container_codec(
+      CodecInfo{"fl",
+                "1",
+                Device::cpu,
+                "fixed-length bit-packing per frame (CPU reference, OpenMP)",
+                {element_width_axis(), frame_size_axis(), threads_axis()}},
+      FlCpu{});
 }
 
 }  // namespace gcbench::fl

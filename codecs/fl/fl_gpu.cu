@@ -29,6 +29,7 @@
 #include "codecs/common/temp_storage.hpp"
 #include "codecs/fl/fl.hpp"
 #include "codecs/fl/fl_payload.hpp"
+#include "codecs/fl/params.hpp"
 #include "gcbench/container.hpp"
 #include "src/gpu/host_codec.hpp"
 
@@ -372,18 +373,21 @@ class FlDeviceCodec final : public DeviceCodec {
   const CodecInfo& info() const override { return info_; }
 
   u64 max_compressed_size(u64 input_size, const Params& p) const override {
-    return max_container_size(input_size, width(p), frame_size(p));
+    const FlParams f = fl_params(p);
+    return max_container_size(input_size, f.element_width, f.frame_size);
   }
 
   std::size_t compress_temp_bytes(u64 input_size, const Params& p) const override {
     cuda::TempCarver carve;
-    Temp(carve, input_size, width(p), frame_size(p), true);
+    const FlParams f = fl_params(p);
+    Temp(carve, input_size, f.element_width, f.frame_size, true);
     return carve.bytes();
   }
 
   void compress_async(const CompressBuffers& b, const Params& p,
                       DeviceStream stream) const override {
-    const u32 w = width(p), fs = frame_size(p);
+    const FlParams f = fl_params(p);
+    const u32 w = f.element_width, fs = f.frame_size;
     const u64 n = b.input_size / w;
     cuda::TempCarver carve(b.temp, b.temp_bytes);
     const Temp t(carve, b.input_size, w, fs, true);
@@ -465,9 +469,6 @@ class FlDeviceCodec final : public DeviceCodec {
   }
 
  private:
-  static u32 width(const Params& p) { return static_cast<u32>(p.at("element_width")); }
-  static u32 frame_size(const Params& p) { return static_cast<u32>(p.at("frame_size")); }
-
   // Also the CRC-32 tiles of the input's whole OR tiles, into crc_tiles.
   static void encode(const u8* d_in, u64 n, u32 width, u32 fs, u64 frames, const Temp& t, u8* bits,
                      WordWriter words, u32* crc_tiles, cudaStream_t stream) {

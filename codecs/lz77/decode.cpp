@@ -41,27 +41,21 @@ void decode_chunk(const ParsedPayload& payload, std::uint64_t c, std::uint8_t* o
   if (pos != end) reject(c, count, "chunk ends " + std::to_string(end - pos) + " bytes short");
 }
 
-Bytes decode_sequential(const ParsedPayload& payload) {
-  Bytes out(payload.layout.original_size);
-  for (std::uint64_t c = 0; c < payload.layout.chunk_count; ++c)
-    decode_chunk(payload, c, out.data());
-  return out;
+void decode_sequential(const ParsedPayload& payload, std::uint8_t* out) {
+  for (std::uint64_t c = 0; c < payload.layout.chunk_count; ++c) decode_chunk(payload, c, out);
 }
 
-Bytes decode_parallel(const ParsedPayload& payload, int threads) {
+void decode_parallel(const ParsedPayload& payload, int threads, std::uint8_t* out) {
   const Layout& l = payload.layout;
-  Bytes out(l.original_size);
   if (l.scope == WindowScope::chunk) {
-    parallel_for(l.chunk_count, threads,
-                 [&](std::uint64_t c) { decode_chunk(payload, c, out.data()); });
+    parallel_for(l.chunk_count, threads, [&](std::uint64_t c) { decode_chunk(payload, c, out); });
   } else {
     parallel_for(l.block_count, threads, [&](std::uint64_t b) {
       for (std::uint64_t c = l.first_chunk_of_block(b); c < l.chunk_end_of_block(b); ++c) {
-        decode_chunk(payload, c, out.data());
+        decode_chunk(payload, c, out);
       }
     });
   }
-  return out;
 }
 
 }  // namespace gcbench::lz77

@@ -13,11 +13,12 @@ namespace gcbench::lz77 {
 // or a chunk whose triples do not produce exactly its length.
 void decode_chunk(const ParsedPayload& payload, std::uint64_t c, std::uint8_t* out);
 
+// Both decode the whole payload into `out` (layout.original_size bytes).
 // One pass over all chunks in order, on the calling thread.
-Bytes decode_sequential(const ParsedPayload& payload);
+void decode_sequential(const ParsedPayload& payload, std::uint8_t* out);
 
 // OpenMP over blocks (window_scope block) or over chunks (window_scope chunk, whose chunks
 // are independent); threads = 1 runs the same loop on one thread.
-Bytes decode_parallel(const ParsedPayload& payload, int threads);
+void decode_parallel(const ParsedPayload& payload, int threads, std::uint8_t* out);
 
 }  // namespace gcbench::lz77

@@ -1,21 +1,20 @@
 // The LZ77 CPU reference (SPEC 1.3): chunks are factorized in parallel with OpenMP, then the
 // payload of format.hpp is assembled in chunk order.
+#include <span>
 #include <string>
 #include <vector>
 
+#include "codecs/common/container_codec.hpp"
 #include "codecs/common/parallel.hpp"
 #include "codecs/lz77/decode.hpp"
 #include "codecs/lz77/finder.hpp"
 #include "codecs/lz77/lz77.hpp"
+#include "codecs/lz77/params.hpp"
 #include "codecs/lz77/payload.hpp"
 #include "codecs/lz77/triple.hpp"
-#include "gcbench/container.hpp"
-#include "gcbench/errors.hpp"
 
 namespace gcbench::lz77 {
 namespace {
-
-constexpr std::int64_t kDecodeSequential = 1;  // index of "sequential" in decode_mode
 
 AxisSpec named_axis(std::string name, std::string help, std::vector<std::string> names,
                     bool in_container) {
@@ -73,25 +72,26 @@ CodecInfo make_info() {
   };
 }
 
-class CpuCodec final : public Codec {
- public:
-  const CodecInfo& info() const override { return info_; }
+// The payload side of the CPU reference; the container around it is ContainerCodec's.
+struct Lz77Cpu {
+  using Typed = CpuParams;
+  using Parsed = ParsedPayload;
+  static constexpr FormatId format = FormatId::lz77;
 
-  std::uint64_t max_compressed_size(std::uint64_t input_size, const Params& params) const override {
-    return kContainerHeaderSize +
-           max_payload_size(layout_for(input_size, resolve_params(info_.axes, params)));
+  CpuParams typed(const Params& resolved) const { return cpu_params(resolved); }
+
+  std::uint64_t max_payload_size(std::uint64_t input_size, const CpuParams& p) const {
+    return lz77::max_payload_size(layout_for(input_size, p.format));
   }
 
-  Bytes compress(ByteSpan input, const Params& params, RunStats* /*stats*/) const override {
-    const Params p = resolve_params(info_.axes, params);
-    const Layout l = layout_for(input.size(), p);
-    const auto finder = static_cast<Finder>(p.at("finder"));
+  Bytes encode(ByteSpan input, const CpuParams& p) const {
+    const Layout l = layout_for(input.size(), p.format);
     const std::uint32_t triple_bytes = l.geo().triple_bytes;
     std::vector<Bytes> packed(l.chunk_count);
-    parallel_for(l.chunk_count, thread_count(p), [&](std::uint64_t c) {
+    parallel_for(l.chunk_count, p.threads, [&](std::uint64_t c) {
       std::vector<Triple> triples;
       factorize_chunk(
-          finder,
+          p.finder,
           ChunkTask{input.data(), l.window_start(c), l.chunk_begin(c), l.chunk_end(c), l.geo()},
           triples);
       packed[c].resize(triples.size() * triple_bytes);
@@ -111,34 +111,27 @@ class CpuCodec final : public Codec {
       payload.insert(payload.end(), chunk.begin(), chunk.end());
       Bytes().swap(chunk);  // keeps the peak near one copy of the triples
     }
-    return wrap_container(FormatId::lz77, input, payload);
+    return payload;
   }
 
-  Bytes decompress(ByteSpan container, const Params& params, RunStats* /*stats*/) const override {
-    const Params p = resolve_params(info_.axes, params);
-    return decode_guarded("lz77", [&] {
-      const OpenedContainer opened = open_container(container, FormatId::lz77);
-      // parse_payload checks that the triple counts can produce the size (its tables are
-      // bounded by the payload); the size is checked against the decode limit before the
-      // output is allocated.
-      const ParsedPayload payload = parse_payload(opened.payload, opened.header.original_size);
-      check_decode_limit("lz77", "decoded size", opened.header.original_size, container.size());
-      Bytes out = p.at("decode_mode") == kDecodeSequential
-                      ? decode_sequential(payload)
-                      : decode_parallel(payload, thread_count(p));
-      verify_original(opened.header, out);
-      return out;
-    });
+  // Checks that the triple counts can produce the size (the tables are bounded by the payload).
+  ParsedPayload parse(ByteSpan payload, std::uint64_t original_size, const CpuParams&) const {
+    return parse_payload(payload, original_size);
   }
 
- private:
-  CodecInfo info_ = make_info();
+  void decode(const ParsedPayload& payload, const CpuParams& p, std::span<std::uint8_t> out) const {
+    if (p.sequential_decode) {
+      decode_sequential(payload, out.data());
+    } else {
+      decode_parallel(payload, p.threads, out.data());
+    }
+  }
 };
 
 }  // namespace
 
 CodecPtr make_cpu_codec() {
-  return std::make_unique<CpuCodec>();
+  return make_container_codec(make_info(), Lz77Cpu{});
 }
 
 }  // namespace gcbench::lz77

@@ -12,6 +12,7 @@
 #include "codecs/lz77/design_auto.hpp"
 #include "codecs/lz77/lz77.hpp"
 #include "codecs/lz77/lz77_gpu.cuh"
+#include "codecs/lz77/params.hpp"
 #include "codecs/lz77/payload.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/errors.hpp"
@@ -68,6 +69,20 @@ CodecInfo make_info() {
   return info;
 }
 
+// The GPU codec's parameters, typed; design stays the axis value, auto included.
+struct GpuParams {
+  FormatParams format;
+  Finder finder = Finder::hash;
+  std::int64_t design = kDesignAuto;
+  gpu::DecodeMode mode = gpu::DecodeMode::automatic;
+};
+
+GpuParams gpu_params(const Params& resolved) {
+  return {format_params(resolved), static_cast<Finder>(axis_value(resolved, "finder")),
+          axis_value(resolved, "design"),
+          static_cast<gpu::DecodeMode>(axis_value(resolved, "decode_mode"))};
+}
+
 struct Temp {
   void* codec;
   std::size_t codec_bytes;
@@ -97,22 +112,25 @@ class GpuCodec final : public DeviceCodec {
   const CodecInfo& info() const override { return info_; }
 
   std::uint64_t max_compressed_size(std::uint64_t input_size, const Params& p) const override {
-    return kContainerHeaderSize + max_payload_size(layout_for(input_size, p));
+    return kContainerHeaderSize + max_payload_size(layout_for(input_size, format_params(p)));
   }
 
   std::size_t compress_temp_bytes(std::uint64_t input_size, const Params& p) const override {
     cuda::TempCarver carve;
-    Temp(carve, gpu::compress_temp_bytes(layout_for(input_size, p), finder(p), design(p)),
+    const GpuParams g = gpu_params(p);
+    Temp(carve, gpu::compress_temp_bytes(layout_for(input_size, g.format), g.finder, design(g, p)),
          input_size);
     return carve.bytes();
   }
 
   void compress_async(const CompressBuffers& b, const Params& p,
                       DeviceStream stream) const override {
-    const Layout layout = layout_for(b.input_size, p);
+    const GpuParams g = gpu_params(p);
+    const Layout layout = layout_for(b.input_size, g.format);
     cuda::TempCarver carve(b.temp, b.temp_bytes);
-    const Temp t(carve, gpu::compress_temp_bytes(layout, finder(p), design(p)), b.input_size);
-    gpu::compress_async(b.input, layout, finder(p), design(p), t.codec, t.codec_bytes,
+    const gpu::Design design = this->design(g, p);
+    const Temp t(carve, gpu::compress_temp_bytes(layout, g.finder, design), b.input_size);
+    gpu::compress_async(b.input, layout, g.finder, design, t.codec, t.codec_bytes,
                         b.output + kContainerHeaderSize, t.payload_size, stream);
     cuda::crc32_async(b.input, b.input_size, t.crc, t.crc_bytes, {t.crc_value}, stream);
     cuda::write_container_header_async(b.output, FormatId::lz77, b.input_size, t.payload_size,
@@ -122,7 +140,7 @@ class GpuCodec final : public DeviceCodec {
   DecodePlan plan_decompress(ByteSpan container, const Params& p) const override {
     const OpenedContainer opened = open_container(container, FormatId::lz77);
     const ParsedPayload parsed = parse_payload(opened.payload, opened.header.original_size);
-    const auto mode = static_cast<gpu::DecodeMode>(p.at("decode_mode"));
+    const gpu::DecodeMode mode = gpu_params(p).mode;
     gpu::check_mode(parsed.layout, mode);
     Plan plan{parsed.layout, parsed.chunk_first_triple.back(), mode,
               gpu::decompress_temp_bytes(parsed.layout, mode)};
@@ -148,18 +166,18 @@ class GpuCodec final : public DeviceCodec {
   }
 
   std::optional<RunTimeChoice> run_time_choice(const Params& p) const override {
-    if (p.at("design") != kDesignAuto) return std::nullopt;
+    if (gpu_params(p).design != kDesignAuto) return std::nullopt;
     const AutoDesign& chosen = auto_design(info_.axes, p);
     return RunTimeChoice{chosen.scope, "design=" + design_names()[chosen.design], chosen.detail};
   }
 
  private:
-  static Finder finder(const Params& p) { return static_cast<Finder>(p.at("finder")); }
   // design=auto calibrates on first use, in compress_temp_bytes() (which callers make before
-  // compress_async()), so that an enqueueing call never waits for it.
-  gpu::Design design(const Params& p) const {
-    const std::int64_t d = p.at("design");
-    return static_cast<gpu::Design>(d == kDesignAuto ? auto_design(info_.axes, p).design : d);
+  // compress_async()), so that an enqueueing call never waits for it. It is chosen for the
+  // resolved map `p` that `g` was read from.
+  gpu::Design design(const GpuParams& g, const Params& p) const {
+    return static_cast<gpu::Design>(g.design == kDesignAuto ? auto_design(info_.axes, p).design
+                                                            : g.design);
   }
   const std::vector<std::string>& design_names() const {
     for (const AxisSpec& a : info_.axes) {

@@ -36,11 +36,8 @@ Layout make_layout(std::uint64_t original_size, Config config, WindowScope scope
   return l;
 }
 
-Layout layout_for(std::uint64_t original_size, const Params& p) {
-  return make_layout(original_size, static_cast<Config>(p.at("config")),
-                     static_cast<WindowScope>(p.at("window_scope")),
-                     static_cast<std::uint32_t>(p.at("chunk")),
-                     static_cast<std::uint32_t>(p.at("work_items")));
+Layout layout_for(std::uint64_t original_size, const FormatParams& format) {
+  return make_layout(original_size, format.config, format.scope, format.chunk, format.work_items);
 }
 
 std::uint64_t max_payload_size(const Layout& layout) {

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "codecs/lz77/format.hpp"
+#include "codecs/lz77/params.hpp"
 #include "gcbench/bytes.hpp"
-#include "gcbench/params.hpp"
 
 namespace gcbench::lz77 {
 
@@ -48,9 +48,9 @@ struct Layout {
 Layout make_layout(std::uint64_t original_size, Config config, WindowScope scope,
                    std::uint32_t chunk, std::uint32_t work_items);
 
-// The layout for resolved codec parameters (config, window_scope, chunk, work_items): the one
-// place where the CPU and GPU codecs turn their axes into a layout.
-Layout layout_for(std::uint64_t original_size, const Params& resolved);
+// The layout for the format parameters: the one place where the CPU and GPU codecs turn their
+// axes into a layout.
+Layout layout_for(std::uint64_t original_size, const FormatParams& format);
 
 // Worst case: one triple per input byte.
 std::uint64_t max_payload_size(const Layout& layout);

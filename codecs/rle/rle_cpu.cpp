@@ -3,14 +3,17 @@
 // output element, then the chunks expand their runs independently.
 #include <algorithm>
 #include <cstring>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "codecs/common/container_codec.hpp"
 #include "codecs/common/elements.hpp"
+#include "codecs/rle/params.hpp"
 #include "codecs/rle/rle.hpp"
 #include "codecs/rle/rle_encode.hpp"
 #include "codecs/rle/rle_payload.hpp"
-#include "gcbench/container.hpp"
 
 namespace gcbench::rle {
 namespace {
@@ -99,60 +102,65 @@ void expand_all(const ParsedPayload& p, const std::vector<std::uint64_t>& start,
   }
 }
 
-class RleCpuCodec final : public Codec {
- public:
-  // Aggregate initialization: assigning string literals trips GCC 12's false -Wrestrict.
-  RleCpuCodec()
-      : info_{"rle",
-              "1",
-              Device::cpu,
-              "run-length encoding, counts[] and values[] (CPU reference, OpenMP)",
-              {element_width_axis(), threads_axis()}} {}
+// A payload whose counts are checked, with the first output element of each chunk of runs.
+struct CheckedRuns {
+  ParsedPayload payload;
+  std::vector<std::uint64_t> start;
+};
 
-  const CodecInfo& info() const override { return info_; }
+struct CpuParams {
+  RleParams format;
+  int threads = 1;
+};
 
-  std::uint64_t max_compressed_size(std::uint64_t input_size, const Params& params) const override {
-    Params p = resolve_params(info_.axes, params);
-    return max_container_size(input_size, static_cast<std::uint32_t>(p.at("element_width")));
+// The payload side of the CPU codec; the container around it is ContainerCodec's.
+struct RleCpu {
+  using Typed = CpuParams;
+  using Parsed = CheckedRuns;
+  static constexpr FormatId format = FormatId::rle;
+
+  CpuParams typed(const Params& resolved) const {
+    return {rle_params(resolved), thread_count(resolved)};
   }
 
-  Bytes compress(ByteSpan input, const Params& params, RunStats* /*stats*/) const override {
-    Params p = resolve_params(info_.axes, params);
-    Bytes payload =
-        encode_payload(input, static_cast<std::uint32_t>(p.at("element_width")), thread_count(p));
-    return wrap_container(FormatId::rle, input, payload);
+  std::uint64_t max_payload_size(std::uint64_t input_size, const CpuParams& p) const {
+    return rle::max_payload_size(input_size, p.format.element_width);
   }
 
-  Bytes decompress(ByteSpan container, const Params& params, RunStats* /*stats*/) const override {
-    int threads = thread_count(resolve_params(info_.axes, params));
-    return decode_guarded("rle", [&] {
-      OpenedContainer c = open_container(container, FormatId::rle);
-      ParsedPayload p = parse_payload(c.payload, c.header.original_size);
-      // One chunk when sequential; never more chunks than runs (0 runs: 0 elements, no chunk).
-      auto chunks =
-          std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), p.layout.run_count);
-      // The counts now sum to element_count (O(runs), allocates nothing big): the expansion
-      // they prove is checked against the decode limit before the output is allocated.
-      std::vector<std::uint64_t> start = run_offsets(p, chunks);
-      check_decode_limit("rle", "run counts expanding", c.header.original_size, container.size());
-      Bytes out(c.header.original_size);
-      with_element_type(p.layout.element_width,
-                        [&](auto tag) { expand_all<decltype(tag)>(p, start, out.data()); });
-      std::copy(p.tail.begin(), p.tail.end(),
-                out.end() - static_cast<std::ptrdiff_t>(p.tail.size()));
-      verify_original(c.header, out);
-      return out;
+  Bytes encode(ByteSpan input, const CpuParams& p) const {
+    return encode_payload(input, p.format.element_width, p.threads);
+  }
+
+  // The counts are summed and checked here (O(runs), nothing big allocated), so that the
+  // expansion they prove is held to the decode limit before the output is allocated.
+  CheckedRuns parse(ByteSpan payload, std::uint64_t original_size, const CpuParams& p) const {
+    ParsedPayload parsed = parse_payload(payload, original_size);
+    // One chunk when sequential; never more chunks than runs (0 runs: 0 elements, no chunk).
+    const auto chunks =
+        std::min<std::uint64_t>(static_cast<std::uint64_t>(p.threads), parsed.layout.run_count);
+    std::vector<std::uint64_t> start = run_offsets(parsed, chunks);
+    return {parsed, std::move(start)};
+  }
+
+  void decode(const CheckedRuns& runs, const CpuParams&, std::span<std::uint8_t> out) const {
+    with_element_type(runs.payload.layout.element_width, [&](auto tag) {
+      expand_all<decltype(tag)>(runs.payload, runs.start, out.data());
     });
+    store_tail(runs.payload.tail, out);
   }
-
- private:
-  CodecInfo info_;
 };
 
 }  // namespace
 
 CodecPtr make_cpu_codec() {
-  return std::make_unique<RleCpuCodec>();
+  // Aggregate initialization: assigning string literals trips GCC 12's false -Wrestrict.
+  return make_container_codec(
+      CodecInfo{"rle",
+                "1",
+                Device::cpu,
+                "run-length encoding, counts[] and values[] (CPU reference, OpenMP)",
+                {element_width_axis(), threads_axis()}},
+      RleCpu{});
 }
 
 }  // namespace gcbench::rle

@@ -32,6 +32,10 @@ using Params = std::map<std::string, std::int64_t>;
 // Fills defaults, rejects unknown names and out-of-range values (ParamError).
 Params resolve_params(const std::vector<AxisSpec>& axes, const Params& given);
 
+// The value of axis `name` in a resolved map, for the codecs' typed parameter structs (the
+// one place where a family reads its axes by name). ParamError naming the axis when absent.
+std::int64_t axis_value(const Params& resolved, const std::string& name);
+
 // The `threads` axis every CPU reference shares: 0 means all cores, 1 the plain sequential code.
 AxisSpec threads_axis();
 int thread_count(const Params& resolved);

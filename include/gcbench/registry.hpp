@@ -1,5 +1,5 @@
 #pragma once
-// The table of all codecs (codecs/registry.cpp holds one line per codec).
+// The table of all codecs (registry/registry.cpp holds one line per codec).
 #include <string>
 #include <vector>
 

@@ -65,6 +65,12 @@ Params resolve_params(const std::vector<AxisSpec>& axes, const Params& given) {
   return out;
 }
 
+std::int64_t axis_value(const Params& resolved, const std::string& name) {
+  auto it = resolved.find(name);
+  if (it == resolved.end()) throw ParamError("parameter '" + name + "' missing (not resolved)");
+  return it->second;
+}
+
 AxisSpec threads_axis() {
   AxisSpec a;
   a.name = "threads";

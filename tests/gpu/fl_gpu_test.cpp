@@ -12,16 +12,12 @@
 #include "corpora/synthetic.hpp"
 #include "gcbench/errors.hpp"
 #include "support/codec_checks.hpp"
+#include "support/inputs.hpp"
 
 namespace gcbench {
 namespace {
 
-Bytes random_bytes(std::size_t size, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  Bytes b(size);
-  for (auto& x : b) x = static_cast<std::uint8_t>(rng());
-  return b;
-}
+using testing::random_bytes;
 
 // Elements of `width` bytes with values below 2^bits (plus a tail of `tail` random bytes).
 Bytes small_values(std::size_t count, std::uint32_t width, std::uint32_t bits, std::size_t tail,

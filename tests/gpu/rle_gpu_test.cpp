@@ -11,12 +11,13 @@
 #include "codecs/rle/rle.hpp"
 #include "codecs/rle/rle_encode.hpp"
 #include "codecs/rle/rle_gpu.hpp"
-#include "src/gpu/host_codec.hpp"
 #include "codecs/rle/rle_payload.hpp"
 #include "corpora/synthetic.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/errors.hpp"
+#include "src/gpu/host_codec.hpp"
 #include "support/codec_checks.hpp"
+#include "support/inputs.hpp"
 
 namespace gcbench {
 namespace {
@@ -24,12 +25,7 @@ namespace {
 using rle::gpu::DecodeVariant;
 constexpr DecodeVariant kVariants[] = {DecodeVariant::scan, DecodeVariant::flood};
 
-Bytes random_bytes(std::size_t size, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  Bytes b(size);
-  for (auto& x : b) x = static_cast<std::uint8_t>(rng());
-  return b;
-}
+using testing::random_bytes;
 
 // Runs of random length in [1, max_run] over `values` distinct values (0 included), so that
 // zero-valued runs sit next to others and equal neighbours are rare but possible.
@@ -153,7 +149,8 @@ TEST_F(RleGpu, LongRunsSplitLikeTheCpu) {
     for (std::uint64_t limit : {1u, 3u, 1000u, 4096u}) {
       SCOPED_TRACE("width " + std::to_string(width) + " limit " + std::to_string(limit));
       Bytes input = runs_of(50000, width, 12000, 4, 1, 9);
-      Bytes want = wrap_container(FormatId::rle, input, rle::encode_payload(input, width, 1, limit));
+      Bytes want =
+          wrap_container(FormatId::rle, input, rle::encode_payload(input, width, 1, limit));
       for (EncoderKind kind : {EncoderKind::fused, EncoderKind::cub}) {
         CodecPtr codec = gpu::make_host_codec(rle::gpu::make_device_codec(kind, limit));
         SCOPED_TRACE(codec->info().name);

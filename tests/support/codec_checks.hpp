@@ -14,6 +14,13 @@
 
 namespace gcbench::testing {
 
+// "name=value " for each parameter, for test traces.
+inline std::string describe(const Params& p) {
+  std::string s;
+  for (const auto& [k, v] : p) s += k + "=" + std::to_string(v) + " ";
+  return s;
+}
+
 // Compresses, decompresses and compares; returns the container for further checks.
 inline Bytes expect_round_trip(const Codec& codec, ByteSpan input, const Params& params = {}) {
   Bytes packed = codec.compress(input, params);

@@ -1,4 +1,5 @@
-// The codec table. Adding a codec: a folder under codecs/ (or baselines/) and one line here.
+// The codec table, the layer above codecs/ and baselines/. Adding a codec: a folder under
+// codecs/ (or baselines/) and one line here.
 #include "gcbench/registry.hpp"
 
 #include "baselines/gzip/gzip_codec.hpp"
@@ -88,22 +89,6 @@ const Codec* find_codec(const std::string& name, Device device) {
     if (c->info().name == name && c->info().device == device) return c.get();
   }
   return nullptr;
-}
-
-const char* to_string(Device d) {
-  return d == Device::cpu ? "cpu" : "gpu";
-}
-
-const char* to_string(Role r) {
-  switch (r) {
-    case Role::studied:
-      return "studied";
-    case Role::baseline:
-      return "baselines";
-    case Role::peer:
-      return "peers";
-  }
-  return "?";
 }
 
 }  // namespace gcbench

@@ -1,0 +1,172 @@
+#pragma once
+// The kernels of the GPU RLE decoders (rle_gpu_decoder.cu, their one includer): the saturating
+// scan of the counts, and the two expansions, scan (binary search per tile) and flood.
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/transform_output_iterator.h>
+#include <cstdint>
+
+#include "codecs/common/container_device.cuh"
+#include "codecs/common/crc32_tile.cuh"
+#include "codecs/common/device_elements.cuh"
+#include "codecs/rle/detail/common.cuh"
+#include "gcbench/device_codec.hpp"
+
+namespace gcbench::rle::gpu::detail {
+
+constexpr u32 kBadCounts = kCodecError;  // detail: the counts' saturated sum
+
+constexpr u64 kSaturated = u64{1} << 62;
+
+// The scan input: count r (a zero count as kSaturated), and 0 at r == runs so that the
+// exclusive scan's last entry is the total.
+struct CountAt {
+  const u8* counts;  // u32 little-endian, at any alignment
+  u64 runs;
+  __device__ u64 operator()(u64 r) const {
+    if (r >= runs) return 0;
+    u32 c = cuda::load_le<u32>(counts + 4 * r);
+    return c == 0 ? kSaturated : c;
+  }
+};
+
+// values[] of the container, at any alignment.
+template <typename T>
+struct Values {
+  const u8* p;
+  __device__ __forceinline__ T operator[](u64 i) const {
+    return cuda::load_le<T>(p + i * sizeof(T));
+  }
+};
+
+// Associative (min(a + b, S) for values <= S) and cannot wrap, whatever the counts.
+struct SaturatingAdd {
+  __host__ __device__ u64 operator()(u64 a, u64 b) const {
+    u64 s = a + b;
+    return s < kSaturated ? s : kSaturated;
+  }
+};
+
+auto count_iterator(const u8* counts, u64 runs) {
+  return thrust::make_transform_iterator(thrust::make_counting_iterator<u64>(0),
+                                         CountAt{counts, runs});
+}
+
+// The run holding element i (run offsets strictly increase once the counts are validated).
+__device__ __forceinline__ u64 run_of(const u64* offsets, u64 lo, u64 hi, u64 i) {
+  return cuda::last_at_or_below(offsets, lo, hi, i);
+}
+
+// Variant scan. Output tiles of kExpandRows rows of kBlockThreads 16-byte vectors, one per
+// thread per row (the layout of crc32_tile.cuh); tile_run[t] = the run holding tile t's first
+// element, one binary search per tile, all tiles at once.
+// One row for bytes keeps the shared run table within 48 KiB.
+template <typename T>
+constexpr u32 kExpandRows = sizeof(T) == 1 ? 1 : 2;
+template <typename T>
+constexpr u32 kExpandTile = kExpandRows<T>* kBlockThreads* cuda::kPerVector<T>;
+template <typename T>
+constexpr u64 kExpandTileBytes = u64{kExpandRows<T>} * kBlockThreads* cuda::kCrcVector;
+
+__global__ void tile_runs_kernel(const u64* __restrict__ offsets, u64 runs, u64 n, u32 tile,
+                                 u64 tiles, u64* __restrict__ tile_run) {
+  const u64 t = u64{blockIdx.x} * kBlockThreads + threadIdx.x;
+  if (t >= tiles || offsets[runs] != n) return;  // invalid counts: the host reports it
+  tile_run[t] = run_of(offsets, 0, runs - 1, t * tile);
+}
+
+// Grid-stride over tiles. A tile's runs (at most kExpandTile + 1 of them once the counts are
+// valid) go to shared memory with their starts relative to the tile; each thread then
+// binary-searches the run of its vector's first element there and walks forward. The first
+// crc_tile_count tiles are whole: their CRC-32s come from the same registers.
+template <typename T>
+__global__ void __launch_bounds__(kBlockThreads)
+    expand_kernel(const u64* __restrict__ offsets, const u64* __restrict__ tile_run, u64 runs,
+                  Values<T> values, u64 n, T* __restrict__ out, u64 tiles,
+                  u32* __restrict__ crc_tiles, u64 crc_tile_count) {
+  static_assert(kBlockThreads == cuda::kCrcThreads);
+  constexpr u32 kPer = cuda::kPerVector<T>;
+  constexpr u32 kTile = kExpandTile<T>;
+  __shared__ u32 s_start[kTile + 1];
+  __shared__ T s_value[kTile + 1];
+  __shared__ cuda::RowsCrcShared crc_shared;
+  if (offsets[runs] != n) return;  // invalid counts (the same for every block): the host reports it
+  cuda::load_crc_tables(crc_shared);
+  for (u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const u64 tile0 = t * kTile;
+    const u64 lo = tile_run[t];
+    const u64 hi = t + 1 < tiles ? tile_run[t + 1] : runs - 1;
+    const u32 count = static_cast<u32>(min(hi - lo + 1, u64{kTile + 1}));
+    for (u32 k = threadIdx.x; k < count; k += kBlockThreads) {
+      const u64 start = offsets[lo + k];
+      s_start[k] = start <= tile0 ? 0 : static_cast<u32>(min(start - tile0, u64{kTile}));
+      s_value[k] = values[lo + k];
+    }
+    __syncthreads();
+    cuda::RowsCrc crc;
+#pragma unroll
+    for (u32 r = 0; r < kExpandRows<T>; ++r) {
+      const u32 e0 = (r * kBlockThreads + threadIdx.x) * kPer;
+      if (tile0 + e0 >= n) break;
+      u32 a = 0, b = count - 1;  // largest k with s_start[k] <= e0
+      while (a < b) {
+        const u32 mid = (a + b + 1) / 2;
+        if (s_start[mid] <= e0) {
+          a = mid;
+        } else {
+          b = mid - 1;
+        }
+      }
+      u32 next = a + 1 < count ? s_start[a + 1] : 0xFFFFFFFFu;
+      T buf[kPer];
+#pragma unroll
+      for (u32 j = 0; j < kPer; ++j) {
+        while (e0 + j >= next) {
+          ++a;
+          next = a + 1 < count ? s_start[a + 1] : 0xFFFFFFFFu;
+        }
+        buf[j] = s_value[a];
+      }
+      T* dst = out + tile0 + e0;
+      if (tile0 + e0 + kPer <= n) {
+        cuda::store_vector(dst, buf);
+      } else {
+        for (u32 j = 0; tile0 + e0 + j < n; ++j) dst[j] = buf[j];
+      }
+      crc.add_row(crc_shared, cuda::to_vector(buf), r == kExpandRows<T> - 1);
+    }
+    if (t < crc_tile_count) {  // the same for the whole block
+      const u32 c = crc.reduce(crc_shared);
+      if (threadIdx.x == 0) crc_tiles[t] = c;
+    }
+    __syncthreads();  // the next tile's runs overwrite s_start
+  }
+}
+
+// Variant flood, step 1: run number r + 1 at each run start (distinct once validated).
+template <typename Idx>
+__global__ void scatter_kernel(const u64* __restrict__ offsets, u64 runs, u64 n,
+                               Idx* __restrict__ run_index) {
+  if (offsets[runs] != n) return;
+  const u64 r = u64{blockIdx.x} * kBlockThreads + threadIdx.x;
+  if (r < runs && offsets[r] < n) run_index[offsets[r]] = static_cast<Idx>(r + 1);
+}
+
+// Variant flood, step 2's output: flooded run number -> value (bounded even for garbage).
+template <typename T, typename Idx>
+struct ValueOfRun {
+  Values<T> values;
+  u64 runs;
+  __device__ T operator()(Idx run) const { return values[run >= 1 && run <= runs ? run - 1 : 0]; }
+};
+
+template <typename T, typename Idx>
+auto flood_output(T* out, const u8* values, u64 runs) {
+  return thrust::make_transform_output_iterator(out, ValueOfRun<T, Idx>{Values<T>{values}, runs});
+}
+
+__global__ void check_counts_kernel(const u64* total, u64 n, DeviceStatus* status) {
+  if (*total != n) cuda::set_error(status, kBadCounts, *total);
+}
+
+}  // namespace gcbench::rle::gpu::detail

@@ -1,0 +1,157 @@
+// The GPU RLE decoders' device half (rle_gpu.hpp): the saturating scan of the counts, the
+// expansion (scan or flood), the tail and the CRC-32 check. The kernels are
+// detail/decode_kernels.cuh.
+//
+// Decompression first scans the counts (CUB ExclusiveScan, saturating, so that hostile counts
+// cannot wrap) into run start offsets and checks them on the device, then either
+//   scan:  each output tile loads its runs into shared memory (the tile's first run comes
+//          from one binary search per tile, all tiles at once), then every thread
+//          binary-searches the run of its first element there and walks on, or
+//   flood: writes run number r + 1 at each run start into a zeroed array and runs an inclusive
+//          flood-right scan over it; the scan's output iterator turns run numbers into values.
+//          Run numbers rather than values are flooded because a value may be 0.
+#include <algorithm>
+#include <cub/device/device_scan.cuh>
+#include <string>
+
+#include "codecs/common/container_device.cuh"
+#include "codecs/common/crc32.cuh"
+#include "codecs/common/cuda_check.hpp"
+#include "codecs/common/device_elements.cuh"
+#include "codecs/common/flood_scan.cuh"
+#include "codecs/common/temp_storage.hpp"
+#include "codecs/rle/detail/decode_kernels.cuh"
+#include "codecs/rle/rle_gpu.hpp"
+#include "gcbench/container.hpp"
+
+namespace gcbench::rle::gpu {
+namespace {
+
+using namespace detail;
+
+template <typename Idx>
+std::size_t flood_storage(u64 n, u32 width, u64 runs) {
+  return cuda::with_element_type(width, [&](auto tag) {
+    using T = decltype(tag);
+    std::size_t bytes = 0;
+    GCB_CUDA(cub::DeviceScan::InclusiveScan(nullptr, bytes, static_cast<const Idx*>(nullptr),
+                                            flood_output<T, Idx>(nullptr, nullptr, runs),
+                                            cuda::FloodRight{}, n));
+    return bytes;
+  });
+}
+
+struct DecodeTemp {
+  cuda::TempCarver::Piece scan, flood, crc;
+  u64* offsets;
+  u64* tile_run;
+  u8* run_index;
+
+  DecodeTemp(cuda::TempCarver& carve, const PayloadLayout& l, u64 original_size,
+             DecodeVariant variant) {
+    const u64 n = l.element_count, runs = l.run_count;
+    offsets = carve.take<u64>(runs + 1);
+    std::size_t scan_bytes = 0;
+    if (n > 0) {
+      GCB_CUDA(cub::DeviceScan::ExclusiveScan(nullptr, scan_bytes, count_iterator(nullptr, runs),
+                                              static_cast<u64*>(nullptr), SaturatingAdd{}, u64{0},
+                                              runs + 1));
+    }
+    scan = carve.take_bytes(scan_bytes);
+    const bool narrow = runs >> 32 == 0;
+    const bool flood_variant = variant == DecodeVariant::flood && n > 0;
+    // The smallest tile (width 4) has the most tiles.
+    tile_run = carve.take<u64>(flood_variant ? 0 : (n + kExpandTile<u32> - 1) / kExpandTile<u32>);
+    run_index = carve.take<u8>(flood_variant ? n * (narrow ? 4 : 8) : 0);
+    flood = carve.take_bytes(!flood_variant ? 0
+                             : narrow       ? flood_storage<u32>(n, l.element_width, runs)
+                                            : flood_storage<u64>(n, l.element_width, runs));
+    crc = carve.take_bytes(cuda::crc32_temp_bytes(original_size));
+  }
+};
+
+template <typename T>
+// The scan variant also computes the CRC-32 tiles of its whole tiles (kExpandTileBytes<T>)
+// into crc_tiles; flood leaves that to crc32_async.
+void expand(DecodeVariant variant, const DecodeTemp& t, u64 n, u64 runs, const u8* values, T* out,
+            u32* crc_tiles, cudaStream_t stream) {
+  if (variant == DecodeVariant::scan) {
+    constexpr u32 kTile = kExpandTile<T>;
+    const u64 tiles = (n + kTile - 1) / kTile;
+    tile_runs_kernel<<<cuda::grid_for(tiles), kBlockThreads, 0, stream>>>(t.offsets, runs, n, kTile,
+                                                                          tiles, t.tile_run);
+    GCB_CUDA_LAUNCHED();
+    const auto grid = static_cast<unsigned>(std::min<u64>(tiles, cuda::persistent_grid()));
+    expand_kernel<T>
+        <<<grid, kBlockThreads, 0, stream>>>(t.offsets, t.tile_run, runs, Values<T>{values}, n, out,
+                                             tiles, crc_tiles, n * sizeof(T) / kExpandTileBytes<T>);
+    GCB_CUDA_LAUNCHED();
+    return;
+  }
+  auto flood = [&](auto idx_tag) {
+    using Idx = decltype(idx_tag);
+    Idx* run_index = reinterpret_cast<Idx*>(t.run_index);
+    GCB_CUDA(cudaMemsetAsync(run_index, 0, n * sizeof(Idx), stream));
+    scatter_kernel<Idx>
+        <<<cuda::grid_for(runs), kBlockThreads, 0, stream>>>(t.offsets, runs, n, run_index);
+    GCB_CUDA_LAUNCHED();
+    std::size_t bytes = t.flood.bytes;
+    GCB_CUDA(cub::DeviceScan::InclusiveScan(t.flood.p, bytes, static_cast<const Idx*>(run_index),
+                                            flood_output<T, Idx>(out, values, runs),
+                                            cuda::FloodRight{}, n, stream));
+  };
+  if (runs >> 32 == 0) {
+    flood(u32{});
+  } else {
+    flood(u64{});
+  }
+}
+
+}  // namespace
+
+std::size_t decode_temp_bytes(const PayloadLayout& layout, u64 original_size,
+                              DecodeVariant variant) {
+  cuda::TempCarver carve;
+  DecodeTemp(carve, layout, original_size, variant);
+  return carve.bytes();
+}
+
+void decode_async(const DecodePlan& plan, const PayloadLayout& l, DecodeVariant variant,
+                  const DecompressBuffers& b, cudaStream_t stream) {
+  cuda::TempCarver carve(b.temp, b.temp_bytes);
+  const DecodeTemp t(carve, l, plan.original_size, variant);
+  const u8* payload = b.container + kContainerHeaderSize;
+  cuda::begin_decode_async(b.container, plan.header, b.status, stream);
+  const u64 n = l.element_count, runs = l.run_count;
+  cuda::FusedCrcTiles crc_tiles{};
+  if (n > 0) {
+    const u8* counts = payload + l.counts_offset;
+    const u8* values = payload + l.values_offset;
+    std::size_t bytes = t.scan.bytes;
+    GCB_CUDA(cub::DeviceScan::ExclusiveScan(t.scan.p, bytes, count_iterator(counts, runs),
+                                            t.offsets, SaturatingAdd{}, u64{0}, runs + 1, stream));
+    cuda::with_element_type(l.element_width, [&](auto tag) {
+      using T = decltype(tag);
+      expand<T>(variant, t, n, runs, values, reinterpret_cast<T*>(b.output),
+                cuda::crc32_fused_tiles(t.crc.p, t.crc.bytes, plan.original_size), stream);
+      if (variant == DecodeVariant::scan) {
+        crc_tiles = {n * sizeof(T) / kExpandTileBytes<T>, kExpandTileBytes<T>};
+      }
+    });
+    check_counts_kernel<<<1, 1, 0, stream>>>(t.offsets + runs, n, b.status);
+    GCB_CUDA_LAUNCHED();
+  }
+  cuda::copy_bytes_async(b.output + n * l.element_width, payload + l.tail_offset, l.tail_size,
+                         stream);
+  cuda::crc32_async(b.output, plan.original_size, t.crc.p, t.crc.bytes,
+                    {nullptr, b.container + 24, b.status}, stream, crc_tiles);
+}
+
+std::string describe_error(const char* codec, const DeviceStatus& s) {
+  if (s.error != kBadCounts) return describe_common(codec, s);
+  return s.detail >= kSaturated
+             ? std::string("RLE: a run has count 0")
+             : "RLE: run counts add up to " + std::to_string(s.detail) + ", not the element count";
+}
+
+}  // namespace gcbench::rle::gpu

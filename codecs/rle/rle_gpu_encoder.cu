@@ -1,0 +1,181 @@
+// The GPU RLE encoders' device half (rle_gpu.hpp): the fused one-pass encoder's launches, or
+// rle-cub's CUB call, then the long-run fix-up and the payload's assembly, and the container's
+// header and CRC-32 around it. The kernels are detail/encode_kernels.cuh.
+//
+// Compression fuses the seeds' four steps (start mask, scan, compaction, scatter) into one
+// pass: each tile flags run starts, scans (runs so far, last start position) across the block
+// and, through CUB's decoupled look-back, across tiles; a start at position i that is run r
+// then knows value[r] = in[i] and counts[r - 1] = i - (previous start). The input is read once
+// and the runs written once, through shared memory so that the stores are coalesced.
+#include <array>
+#include <bit>
+#include <cub/device/device_merge_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include "codecs/common/container_device.cuh"
+#include "codecs/common/crc32.cuh"
+#include "codecs/common/cuda_check.hpp"
+#include "codecs/common/device_elements.cuh"
+#include "codecs/common/temp_storage.hpp"
+#include "codecs/rle/detail/encode_kernels.cuh"
+#include "codecs/rle/rle_gpu.hpp"
+#include "codecs/rle/rle_payload.hpp"
+#include "gcbench/container.hpp"
+
+namespace gcbench::rle::gpu {
+namespace {
+
+static_assert(std::endian::native == std::endian::little,
+              "counts and values are copied to and from the device as they are");
+
+using namespace detail;
+
+std::size_t scan_temp(u64 items) {
+  std::size_t bytes = 0;
+  GCB_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, static_cast<const u64*>(nullptr),
+                                         static_cast<u64*>(nullptr), items));
+  return bytes;
+}
+
+std::size_t sort_temp(u32 capacity) {
+  std::size_t bytes = 0;
+  GCB_CUDA(cub::DeviceMergeSort::SortKeys(nullptr, bytes, static_cast<LongRun*>(nullptr),
+                                          static_cast<std::int64_t>(capacity), ByRun{}));
+  return bytes;
+}
+
+template <typename Item>
+std::size_t tile_state_bytes(int tiles) {
+  std::size_t bytes = 0;
+  GCB_CUDA(cub::ScanTileState<Item>::AllocationSize(tiles, bytes));
+  return bytes;
+}
+
+struct CompressTemp {
+  int tiles;
+  bool wide;  // n >= 2^32: 64-bit run numbers in the look-back state
+  cuda::TempCarver::Piece tile_state, cub, sort, scan, crc;
+  u32* counts;
+  u8* values;
+  u64* run_count;
+  LongRun* long_runs;
+  u32* long_count;
+  u32 capacity;
+  u64 *extra, *shift, *payload_size;
+  u32* crc_value;
+
+  CompressTemp(cuda::TempCarver& carve, u64 input_size, u32 width, EncoderKind kind,
+               u64 max_count) {
+    const u64 n = input_size / width;
+    tiles = static_cast<int>(cuda::grid_for((n + kEncItems - 1) / kEncItems));
+    wide = n >> 32 != 0;
+    tile_state = carve.take_bytes(kind != EncoderKind::fused ? 0
+                                  : wide ? tile_state_bytes<WidePrefix::Item>(tiles)
+                                         : tile_state_bytes<PackedPrefix::Item>(tiles));
+    cub = carve.take_bytes(kind == EncoderKind::cub && n > 0 ? cub_encode_temp_bytes(n, width) : 0);
+    counts = carve.take<u32>(n);
+    values = carve.take<u8>(n * width);
+    run_count = carve.take<u64>(1);
+    capacity = static_cast<u32>(n / (max_count + 1) + 1);  // runs over max_count at most
+    long_runs = carve.take<LongRun>(capacity);
+    long_count = carve.take<u32>(1);
+    sort = carve.take_bytes(sort_temp(capacity));
+    extra = carve.take<u64>(capacity + 1);
+    shift = carve.take<u64>(capacity + 1);
+    scan = carve.take_bytes(scan_temp(capacity + 1));
+    crc = carve.take_bytes(cuda::crc32_temp_bytes(input_size));
+    payload_size = carve.take<u64>(1);
+    crc_value = carve.take<u32>(1);
+  }
+};
+
+// Also the CRC-32 tiles of the input's whole tiles (kEncTile elements) into crc_tiles.
+void encode(const u8* in, u64 n, u32 w, u64 max_count, const CompressTemp& t, u32* crc_tiles,
+            cudaStream_t stream) {
+  auto run = [&](auto prefix_tag, auto elem_tag) {
+    using P = decltype(prefix_tag);
+    using T = decltype(elem_tag);
+    using Item = typename P::Item;
+    cub::ScanTileState<Item> tiles;
+    GCB_CUDA(tiles.Init(t.tiles, t.tile_state.p, t.tile_state.bytes));
+    init_tiles_kernel<Item>
+        <<<cuda::grid_for(static_cast<u64>(t.tiles)), kBlockThreads, 0, stream>>>(tiles, t.tiles);
+    GCB_CUDA_LAUNCHED();
+    encode_kernel<T, P><<<static_cast<unsigned>(t.tiles), kBlockThreads, 0, stream>>>(
+        reinterpret_cast<const T*>(in), n, max_count, tiles, t.counts,
+        reinterpret_cast<T*>(t.values), t.run_count, t.long_runs, t.long_count, t.capacity,
+        crc_tiles, n / kEncTile);
+    GCB_CUDA_LAUNCHED();
+  };
+  cuda::with_element_type(w, [&](auto elem_tag) {
+    if (t.wide) {
+      run(WidePrefix{}, elem_tag);
+    } else {
+      run(PackedPrefix{}, elem_tag);
+    }
+  });
+}
+
+void assemble(const CompressTemp& t, const PayloadLayout& l, u32 w, u64 max_count, u8* payload,
+              cudaStream_t stream) {
+  std::size_t bytes = t.sort.bytes;
+  GCB_CUDA(cub::DeviceMergeSort::SortKeys(t.sort.p, bytes, t.long_runs,
+                                          static_cast<std::int64_t>(t.capacity), ByRun{}, stream));
+  extra_pieces_kernel<<<cuda::grid_for(t.capacity + 1), kBlockThreads, 0, stream>>>(
+      t.long_runs, t.long_count, t.capacity, max_count, t.extra);
+  GCB_CUDA_LAUNCHED();
+  bytes = t.scan.bytes;
+  GCB_CUDA(
+      cub::DeviceScan::ExclusiveSum(t.scan.p, bytes, t.extra, t.shift, t.capacity + 1, stream));
+  cuda::with_element_type(w, [&](auto tag) {
+    using T = decltype(tag);
+    assemble_kernel<T><<<cuda::persistent_grid(), kBlockThreads, 0, stream>>>(
+        t.counts, reinterpret_cast<const T*>(t.values), t.run_count, t.long_runs, t.shift,
+        t.capacity, max_count, payload, l.counts_offset, t.payload_size);
+    GCB_CUDA_LAUNCHED();
+  });
+}
+
+}  // namespace
+
+std::size_t encode_temp_bytes(u64 input_size, u32 width, EncoderKind kind, u64 max_count) {
+  cuda::TempCarver carve;
+  CompressTemp(carve, input_size, width, kind, max_count);
+  return carve.bytes();
+}
+
+void encode_async(const CompressBuffers& b, u32 w, EncoderKind kind, u64 max_count,
+                  cudaStream_t stream) {
+  const u64 n = b.input_size / w;
+  cuda::TempCarver carve(b.temp, b.temp_bytes);
+  const CompressTemp t(carve, b.input_size, w, kind, max_count);
+  const PayloadLayout l = make_layout(b.input_size, w, 0);
+  u8* payload = b.output + kContainerHeaderSize;
+  std::array<u8, 64> fixed{};
+  write_header(fixed.data(), l, {});  // the tail comes from the device input
+  cuda::write_prefix_async(payload, ByteSpan(fixed.data(), l.tail_offset), b.input + n * w,
+                           l.tail_size, stream);
+  cuda::FusedCrcTiles crc_tiles{};
+  if (n == 0) {
+    cuda::write_prefix_async(payload + l.counts_offset - 8, ByteSpan(fixed.data() + 56, 8), nullptr,
+                             0, stream);  // run_count 0
+    cuda::set_u64_async(t.payload_size, l.size, stream);
+  } else {
+    GCB_CUDA(cudaMemsetAsync(t.long_runs, 0xFF, t.capacity * sizeof(LongRun), stream));
+    GCB_CUDA(cudaMemsetAsync(t.long_count, 0, sizeof(u32), stream));
+    if (kind == EncoderKind::fused) {
+      encode(b.input, n, w, max_count, t,
+             cuda::crc32_fused_tiles(t.crc.p, t.crc.bytes, b.input_size), stream);
+      crc_tiles = {n / kEncTile, u64{kEncTile} * w};
+    } else {
+      cub_encode(b.input, n, w, t.cub.p, t.cub.bytes, t.counts, t.values, t.run_count,
+                 {t.long_runs, t.long_count, t.capacity, max_count}, stream);
+    }
+    assemble(t, l, w, max_count, payload, stream);
+  }
+  cuda::crc32_async(b.input, b.input_size, t.crc.p, t.crc.bytes, {t.crc_value}, stream, crc_tiles);
+  cuda::write_container_header_async(b.output, FormatId::rle, b.input_size, t.payload_size,
+                                     t.crc_value, b.output_size, stream);
+}
+
+}  // namespace gcbench::rle::gpu

@@ -1,0 +1,42 @@
+#pragma once
+// Synthetic inputs the codec tests share.
+#include <algorithm>
+#include <cstdint>
+#include <random>
+
+#include "gcbench/bytes.hpp"
+
+namespace gcbench::testing {
+
+inline Bytes random_bytes(std::size_t size, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  Bytes b(size);
+  for (auto& x : b) x = static_cast<std::uint8_t>(rng());
+  return b;
+}
+
+// 32-bit values of random bit widths 0..32, so that FL frames get every width and values
+// straddle words.
+inline Bytes mixed_widths(std::size_t size, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  Bytes b(size);
+  for (std::size_t i = 0; i + 4 <= size; i += 4) {
+    std::uint32_t bits = rng() % 33;
+    std::uint32_t v = bits == 0 ? 0 : rng() >> (32 - bits);
+    store_le<std::uint32_t>(b.data() + i, v);
+  }
+  return b;
+}
+
+// Byte runs of length 1..max_run over a 3-letter alphabet, so equal neighbours are common.
+inline Bytes byte_runs(std::size_t size, std::uint32_t max_run, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  Bytes b;
+  while (b.size() < size) {
+    std::size_t len = std::min<std::size_t>(1 + rng() % max_run, size - b.size());
+    b.insert(b.end(), len, static_cast<std::uint8_t>(rng() % 3));
+  }
+  return b;
+}
+
+}  // namespace gcbench::testing
