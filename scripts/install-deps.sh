@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(cmake ninja-build g++ clang libomp-dev libclang-rt-dev pkg-config
           libbenchmark-dev libgtest-dev nlohmann-json3-dev libfmt-dev
           zlib1g-dev libbz2-dev gzip bzip2 curl ca-certificates
-          libdeflate-dev libzstd-dev liblz4-dev)
+          libdeflate-dev libzstd-dev liblz4-dev python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
