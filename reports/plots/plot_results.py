@@ -26,6 +26,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402 (the backend is chosen first)
+from matplotlib import ticker  # noqa: E402
 
 # Reproducible files: the same CSVs give the same SVG bytes.
 plt.rcParams["svg.hashsalt"] = "gcbench"
@@ -87,6 +88,20 @@ def needs_log(values, span=20):
     return len(positive) > 1 and max(positive) / min(positive) >= span
 
 
+def log_scale(axis_setter, axis):
+    """A log axis labelled 0.01, 0.02, 0.05, 0.1 ... rather than powers of ten."""
+    axis_setter("log")
+    axis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    axis.set_minor_formatter(ticker.NullFormatter())
+
+
+def throughput_unit(values):
+    """MB/s when most throughputs (stored in GB/s) are below 1 GB/s, as in the tables."""
+    values = sorted(v for v in values if v)
+    return ("MB/s", 1e3) if values and values[len(values) // 2] < 1 else ("GB/s", 1)
+
+
 def pareto_front(points):
     """The points no other point beats on both throughput and ratio, by throughput."""
     front = []
@@ -131,6 +146,9 @@ def ratio_vs_throughput(corpus, variants, direction, plots_dir, made, skipped):
     if not points:
         skipped.append({"plot": name, "why": f"no variant with {column} and container_ratio"})
         return
+    unit, scale = throughput_unit([p["x"] for p in points])
+    for p in points:
+        p["x"] *= scale
     title = f"Container ratio vs {direction}ion throughput (end-to-end), {corpus}"
     fig, ax = plt.subplots(figsize=(8, 5))
     colors = codec_colors({p["codec"] for p in points})
@@ -148,10 +166,10 @@ def ratio_vs_throughput(corpus, variants, direction, plots_dir, made, skipped):
         ax.annotate(p["label"], (p["x"], p["y"]), textcoords="offset points", xytext=(4, 4),
                     fontsize=7)
     if needs_log([p["x"] for p in points]):
-        ax.set_xscale("log")
+        log_scale(ax.set_xscale, ax.xaxis)
     if needs_log([p["y"] for p in points], span=10):
-        ax.set_yscale("log")
-    ax.set_xlabel(f"{direction}ion throughput, end-to-end [GB/s of original bytes]")
+        log_scale(ax.set_yscale, ax.yaxis)
+    ax.set_xlabel(f"{direction}ion throughput, end-to-end [{unit} of original bytes]")
     ax.set_ylabel("container ratio (original / compressed)")
     ax.set_title(title)
     ax.grid(True, which="both", alpha=0.3)
@@ -178,6 +196,8 @@ def throughput_vs_axis(corpus, variants, axis, plots_dir, made, skipped):
     if not lines:
         skipped.append({"plot": name, "why": f"no variant measured at two or more {axis} values"})
         return
+    unit, scale = throughput_unit([p[1] for xy in lines.values() for p in xy])
+    lines = {k: [(x, y * scale) for x, y in xy] for k, xy in lines.items()}
     title = f"Throughput vs {axis.replace('_', ' ')}, {corpus}"
     fig, ax = plt.subplots(figsize=(8, 5))
     colors = codec_colors({k[0] for k in lines})
@@ -192,10 +212,11 @@ def throughput_vs_axis(corpus, variants, axis, plots_dir, made, skipped):
         ax.set_xscale("log", base=2)
     ax.set_xticks(sorted(set(xs)))
     ax.set_xticklabels([f"{x:g}" for x in sorted(set(xs))])
+    ax.xaxis.set_minor_locator(ticker.NullLocator())
     if needs_log([p[1] for xy in lines.values() for p in xy]):
-        ax.set_yscale("log")
+        log_scale(ax.set_yscale, ax.yaxis)
     ax.set_xlabel(axis.replace("_", " "))
-    ax.set_ylabel("throughput [GB/s of original bytes]\n(GPU: kernel time; CPU: wall time)")
+    ax.set_ylabel(f"throughput [{unit} of original bytes]\n(GPU: kernel time; CPU: wall time)")
     ax.set_title(title)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0, fontsize=8)
@@ -230,7 +251,7 @@ def pct_of_copy(corpus, e2e_rows, plots_dir, made, skipped):
     ax.invert_yaxis()
     values = [v for b in bars for v in b[1:] if v]
     if needs_log(values):
-        ax.set_xscale("log")
+        log_scale(ax.set_xscale, ax.xaxis)
     ax.set_xlabel("% of the copy ceiling measured in the same run")
     ax.set_title(title)
     ax.grid(True, axis="x", which="both", alpha=0.3)
