@@ -132,7 +132,10 @@ int main(int argc, char** argv) {
         std::cout << "\nGPU vs CPU vs gzip, " << corpus << " (compression):\n\n" << table;
       }
     }
-    if (!written.plot_note.empty()) std::cout << "\ngcbench-report: " << written.plot_note << "\n";
+    if (!written.plot_note.empty()) {
+      (written.plots_failed ? std::cerr : std::cout)
+          << "\ngcbench-report: " << written.plot_note << "\n";
+    }
     std::cout << "\nreport written to " << written.index.string() << "\n";
     if (written.plots_failed) return 1;
   } catch (const std::exception& e) {

@@ -42,7 +42,7 @@ int run_program(const std::vector<std::string>& argv, bool quiet) {
 }
 
 fs::path manifest_of(const fs::path& report_dir, const std::string& corpus) {
-  return report_dir / corpus / "plots" / "plots.json";
+  return report_dir / corpus / "plots" / "plots.manifest";
 }
 
 std::optional<json> read_manifest(const fs::path& path) {

@@ -1,8 +1,10 @@
 #pragma once
 // Plots drawn by matplotlib: reports/plots/plot_results.py reads the CSV tables the report
-// wrote for each corpus and leaves its images and a manifest (plots/plots.json: the plots made,
-// the plots skipped and why) in <report>/<corpus>/plots/. Python is found at run time; without
-// a python3 that imports matplotlib the report goes on without plots and says so.
+// wrote for each corpus and leaves its images and a manifest in <report>/<corpus>/plots/:
+// plots.manifest, JSON listing the plots made and those skipped with why (not named *.json: the
+// report often lies inside the results it reads, bench/run_suite.sh's <out>/report, and every
+// *.json there is read as a result file). Python is found at run time; without a python3 that
+// imports matplotlib the report goes on without plots and says so.
 #include <filesystem>
 #include <map>
 #include <optional>

@@ -125,6 +125,8 @@ TEST(ReportPlots, AreDrawnByMatplotlibFromTheCsvsAndLinked) {
   const std::string compress = read(w.dir / "cant" / "plots" / "ratio_vs_throughput_compress.svg");
   EXPECT_NE(compress.find("Pareto front"), std::string::npos);
   EXPECT_EQ(w.index.find("Plots not drawn"), std::string::npos) << w.index;
+  // Nothing the report writes is read back as a result file when it lies inside the results.
+  EXPECT_THROW(load_results({w.dir}), std::runtime_error);
   fs::remove_all(w.dir);
 }
 
@@ -149,7 +151,7 @@ TEST(ReportPlots, WithoutMatplotlibTheTablesAreWrittenAndEarlierPlotsRemoved) {
     fs::remove_all(plots.parent_path().parent_path());
     fs::create_directories(plots);
     std::ofstream(plots / "old.svg") << "<svg/>";
-    std::ofstream(plots / "plots.json") << R"({"plots": [{"title": "old", "svg": "old.svg"}]})";
+    std::ofstream(plots / "plots.manifest") << R"({"plots": [{"title": "old", "svg": "old.svg"}]})";
     ResultSet set;
     add_results(set, sample(false));
     const fs::path dir = plots.parent_path().parent_path();
@@ -165,7 +167,7 @@ TEST(ReportPlots, WithoutMatplotlibTheTablesAreWrittenAndEarlierPlotsRemoved) {
   EXPECT_NE(w.index.find("Plots: no plots: no Python with matplotlib"), std::string::npos);
   EXPECT_TRUE(fs::exists(w.dir / "cant" / "variants.csv"));
   EXPECT_FALSE(fs::exists(plots / "old.svg"));
-  EXPECT_FALSE(fs::exists(plots / "plots.json"));
+  EXPECT_FALSE(fs::exists(plots / "plots.manifest"));
   fs::remove_all(w.dir);
 }
 

@@ -12,8 +12,10 @@ REPORT_DIR/CORPUS/plots/, each as SVG and PNG:
       line per codec, device and the other axes' values;
   pct_of_copy: each GPU kernel's throughput as % of the device's copy, and end-to-end as %
       of its pinned host-to-device copy.
-A plot with nothing measured is skipped with a printed note, never drawn empty. plots.json in
-the same folder lists the plots made (title, svg, png) and those skipped (plot, why).
+A plot with nothing measured is skipped with a printed note, never drawn empty. plots.manifest
+(JSON, but not named *.json: gcbench-report reads every *.json under its inputs, and the
+report often lies inside them) lists the plots made (title, svg, png) and those skipped
+(plot, why).
 """
 
 import csv
@@ -272,7 +274,7 @@ def plot_corpus(report_dir, corpus):
     pct_of_copy(corpus, e2e_rows, plots_dir, made, skipped)
     for s in skipped:
         print(f"plot_results: {corpus}: {s['plot']} skipped: {s['why']}")
-    with open(os.path.join(plots_dir, "plots.json"), "w") as f:
+    with open(os.path.join(plots_dir, "plots.manifest"), "w") as f:
         json.dump({"plots": made, "skipped": skipped}, f, indent=2)
     print(f"plot_results: {corpus}: {len(made)} plot(s) in {plots_dir}")
 
