@@ -463,7 +463,7 @@ Table summary_table(const TableBuilder& b) {
   for (const std::string codec : {"lz77", "fl", "rle"}) {
     if (!b.has_codec(codec)) continue;
     const bool lz = codec == std::string("lz77");
-    cols.push_back(col(codec + " GPU end-to-end", codec + "_gpu_e2e_s", Unit::seconds,
+    cols.push_back(col(codec + " GPU end-to-end time", codec + "_gpu_e2e_s", Unit::seconds,
                        q(codec, "gpu", "compress", {}, Quantity::e2e)));
     if (lz) {
       // The default GPU design (auto: the fastest verified on the GPU that measured it); the
@@ -471,12 +471,12 @@ Table summary_table(const TableBuilder& b) {
       const std::string thesis = b.default_value("lz77/gpu", "design");
       for (const std::string& design : b.axis_values("lz77", "design")) {
         if (design == thesis) continue;
-        cols.push_back(col("lz77 GPU " + design + " end-to-end", "lz77_gpu_" + design + "_e2e_s",
-                           Unit::seconds,
+        cols.push_back(col("lz77 GPU " + design + " end-to-end time",
+                           "lz77_gpu_" + design + "_e2e_s", Unit::seconds,
                            q("lz77", "gpu", "compress", {{"design", design}}, Quantity::e2e)));
       }
     }
-    cols.push_back(col(codec + " CPU", codec + "_cpu_s", Unit::seconds,
+    cols.push_back(col(codec + " CPU time", codec + "_cpu_s", Unit::seconds,
                        q(codec, "cpu", "compress", {}, Quantity::time)));
     cols.push_back(
         col(lz ? "lz77 entropy-coded ratio" : codec + " container ratio",

@@ -229,10 +229,11 @@ TEST(Tables, SummaryShowsEachMeasuredGpuDesignBesideTheDefaultOne) {
     }
     return -1;
   };
-  const int thesis = column("lz77 GPU end-to-end"), warp = column("lz77 GPU warp end-to-end");
+  const int thesis = column("lz77 GPU end-to-end time"),
+            warp = column("lz77 GPU warp end-to-end time");
   ASSERT_GE(thesis, 0);
   ASSERT_GE(warp, 0);
-  EXPECT_EQ(column("lz77 GPU thread end-to-end"), -1);
+  EXPECT_EQ(column("lz77 GPU thread end-to-end time"), -1);
   ASSERT_EQ(t.rows[0].label, "a.txt");
   EXPECT_DOUBLE_EQ(*t.rows[0].values[thesis].value, 0.5);
   EXPECT_DOUBLE_EQ(*t.rows[0].values[warp].value, 0.02);
@@ -255,7 +256,7 @@ TEST(Report, UsesTheDefaultsRecordedWithTheResults) {
   const std::string summary =
       write_report(set, ReportOptions{dir, without_gpu, {}}).summaries.at("cant");
   // End-to-end times of 0.5 s and 0.02 s, each column in ms (its median is below 1 s).
-  EXPECT_NE(summary.find("| lz77 GPU end-to-end [ms] | lz77 GPU warp end-to-end [ms] |"),
+  EXPECT_NE(summary.find("| lz77 GPU end-to-end time [ms] | lz77 GPU warp end-to-end time [ms] |"),
             std::string::npos)
       << summary;
   EXPECT_NE(summary.find("| a.txt | 500 | 20 |"), std::string::npos) << summary;
@@ -379,7 +380,7 @@ TEST(Report, WritesIndexAndTheTablesThatHaveValues) {
   EXPECT_EQ(summary.find("n/a"), std::string::npos) << summary;
   EXPECT_NE(summary.find("| a.txt | 3 | 2.000 | 2 | 2.500 |"), std::string::npos) << summary;
   EXPECT_NE(summary.find("Not shown, no value: c.txt (file not available); lz77 GPU "
-                         "end-to-end (no device)."),
+                         "end-to-end time (no device)."),
             std::string::npos)
       << summary;
   EXPECT_EQ(md.find("Plots"), std::string::npos);  // no plot setup, no plot section
