@@ -69,13 +69,11 @@ std::string plots_section(const PlotOutcome& plots, const std::string& corpus) {
   return md.empty() ? md : "### Plots, " + corpus + "\n\n" + md;
 }
 
-std::string introduction(const ResultSet& set) {
+std::string introduction(const ResultSet& set, std::size_t errors) {
   auto ctx = [&](const char* key) {
     auto it = set.context.find(key);
     return it == set.context.end() ? std::string("unknown") : it->second;
   };
-  std::size_t errors = 0;
-  for (const Measurement& m : set.cells) errors += m.error ? 1 : 0;
   return fmt::format(
       "# gcbench report\n\n"
       "{} cells ({} failed). CPU: {} ({} threads). GPU: {}. git {}, zlib {}, {}.\n\n"
@@ -151,7 +149,9 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
     written.plots_failed = plots.failed;
   }
 
-  std::string md = introduction(set);
+  std::size_t errors = 0;
+  for (const Measurement& m : set.cells) errors += m.error ? 1 : 0;
+  std::string md = introduction(set, errors);
   if (!written.plot_note.empty()) md += "Plots: " + written.plot_note + ".\n\n";
   for (const std::string& corpus : corpora) {
     const CorpusReport& part = parts[corpus];
@@ -162,8 +162,6 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
     }
     md += part.head + plots_section(plots, corpus) + part.tail;
   }
-  std::size_t errors = 0;
-  for (const Measurement& m : set.cells) errors += m.error ? 1 : 0;
   if (errors > 0) {
     md += "## Failed cells\n\n";
     for (const Measurement& m : set.cells) {
