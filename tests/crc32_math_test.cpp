@@ -50,8 +50,8 @@ TEST(Crc32Math, LeadingZerosLeaveARawCrcUnchanged) {
 TEST(Crc32Math, ShiftMatchesZlibCombine) {
   for (std::uint64_t len : {1ull, 8ull, 65536ull, 1ull << 33}) {
     EXPECT_EQ(crc::multmodp(crc::x8nmodp(len), 0x12345678u) ^ 0x9ABCDEF0u,
-              static_cast<std::uint32_t>(
-                  crc32_combine64(0x12345678u, 0x9ABCDEF0u, static_cast<z_off64_t>(len))));
+              static_cast<std::uint32_t>(crc32_combine64(0x12345678u, 0x9ABCDEF0u,
+                                                         static_cast<z_off64_t>(len))));
   }
 }
 
