@@ -6,7 +6,8 @@ set -euo pipefail
 packages=(cmake ninja-build g++ clang libomp-dev libclang-rt-dev pkg-config
           libbenchmark-dev libgtest-dev nlohmann-json3-dev libfmt-dev
           zlib1g-dev libbz2-dev gzip bzip2 curl ca-certificates
-          libdeflate-dev libzstd-dev liblz4-dev python3-matplotlib)
+          libdeflate-dev libzstd-dev liblz4-dev python3-matplotlib
+          slurm-wlm munge)  # tests/slurm: a single-node Slurm for the job array test
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -193,9 +193,12 @@ TEST(Presets, EstimateWeighsTheThreadDesignByItsLaunches) {
   const CellSpec auto_z = find(
       "gpu/compress/calgary/bib/finder:z/work_items:1024/chunk:4096/"
       "config:thesis/window_scope:block/design:auto");
-  // One launch of 1.35 s, made five times (verified, pipelined, pinned, pageable, timed).
-  EXPECT_NEAR(estimate_cell_s(thread_z, 1 << 20, 16), 5 * 1.35, 0.3);
-  EXPECT_LT(estimate_cell_s(auto_z, 1 << 20, 16), 1.0);
+  // A launch lasts one chunk's serial parse: 1 and 2 MiB (256 and 512 chunks) are one launch
+  // of 1024 work items, 8 MiB (2048 chunks) two.
+  const double one_launch = estimate_cell_s(thread_z, 1 << 20, 16);
+  EXPECT_NEAR(estimate_cell_s(thread_z, 2 << 20, 16), one_launch, 0.01 * one_launch);
+  EXPECT_GT(estimate_cell_s(thread_z, 8 << 20, 16), 1.8 * one_launch);
+  EXPECT_LT(estimate_cell_s(auto_z, 1 << 20, 16), one_launch / 5);
 }
 
 }  // namespace

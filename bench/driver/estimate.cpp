@@ -25,13 +25,13 @@ double call_s(const CellSpec& cell, double bytes, double cpu_scale) {
     // One thread per chunk: a launch lasts one chunk's serial parse, whatever its size.
     const double work_items = std::stod(param(cell, "work_items"));
     const double launches = std::ceil(std::ceil(bytes / kChunk) / work_items);
-    return launches * (finder == "z" ? 1.35 : finder == "brute" ? 0.65 : 0.08);
+    return launches * (finder == "z" ? 1.8 : finder == "brute" ? 0.9 : 0.12);
   }
   double rate = 0;  // bytes per second
   if (codec == "lz77" && gpu) {
-    rate = !compress ? 5e9 : finder == "z" ? 0.067e9 : finder == "brute" ? 0.3e9 : 6e9;
+    rate = !compress ? 5e9 : finder == "z" ? 0.04e9 : finder == "brute" ? 0.12e9 : 6e9;
   } else if (codec == "lz77" && compress) {
-    rate = (finder == "z" ? 4e6 : finder == "brute" ? 15e6 : 450e6) * cpu_scale;
+    rate = (finder == "z" ? 6e6 : finder == "brute" ? 25e6 : 450e6) * cpu_scale;
   } else if (codec == "lz77") {
     rate = param(cell, "decode_mode") == "sequential" ? 0.5e9 : 2e9 * cpu_scale;
   } else if (codec == "gzip") {
@@ -56,7 +56,7 @@ double estimate_cell_s(const CellSpec& cell, std::uint64_t input_bytes, unsigned
   // The device call verified, the pipelined path verified, then timed pinned and pageable
   // (0.2 s or 20 runs each, at least one), then Google Benchmark's timed calls.
   const double e2e = call + bytes / 10e9;
-  return 0.1 + 2 * call + 2 * std::max(std::min(0.2, 20 * e2e), e2e) + std::max(0.02, call);
+  return 0.2 + 2 * call + 2 * std::max(std::min(0.2, 20 * e2e), e2e) + std::max(0.02, call);
 }
 
 double estimate_sweep_s(const std::vector<CellSpec>& cells, const std::vector<InputFile>& inputs,

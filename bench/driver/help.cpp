@@ -55,6 +55,13 @@ gcbench flags (--flag=value or --flag value; lists are comma-separated):
                         product: every combination of the default sweeps (the full sweep,
                           e.g. fl: 3 element widths x 3 frame sizes = 9 points, not 5)
                         defaults: each codec at its default point only
+  --shard K/N         run the K-th of N parts of the sweep (1 <= K <= N): a split by
+                      expected cost that depends on the cell list alone, so N machines
+                      share one sweep; DIR/gcbench.plan records it for gcbench-report
+                      --merge. Without it, a Slurm job array task (SLURM_ARRAY_TASK_ID,
+                      SLURM_ARRAY_TASK_COUNT) or a Kubernetes Indexed Job pod
+                      (JOB_COMPLETION_INDEX, with GCBENCH_SHARD_COUNT set to the job's
+                      completions) runs its own shard and says so; --shard 1/1 runs all
   --no-download       corpus files in no mirror or cache are reported missing, not downloaded
   --harness-file FILE append this run's harness figures to FILE as one line of key=value
                       (timed_s, wall_s, setup_s, cells, peak_rss_bytes, largest_input_bytes)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -27,6 +28,7 @@
 #include "bench/driver/presets.hpp"
 #include "bench/driver/progress.hpp"
 #include "bench/driver/reporter.hpp"
+#include "bench/driver/shard.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/registry.hpp"
 
@@ -114,9 +116,23 @@ int run(int argc, char** argv) {
                                     ? preset_cells(*preset, selected, all, inputs.present, options)
                                     : enumerate_cells(selected, all, inputs.present, options);
 
+  const std::string filter = benchmark::GetBenchmarkFilter();
+  std::optional<ShardPlan> plan;
+  if (auto shard =
+          choose_shard(options.shard, [](const char* name) { return std::getenv(name); })) {
+    // The plan lists only cells that will run, so that a merge can tell when one is missing.
+    std::erase_if(cells, [&](const CellSpec& c) { return !filter_accepts(filter, c.name); });
+    ShardedCells sharded = shard_cells(std::move(cells), inputs.present, *shard);
+    std::cerr << "[gcbench] " << sharded.summary << "\n";
+    benchmark::AddCustomContext("shard", shard->shard.to_string());
+    cells = std::move(sharded.cells);
+    plan = std::move(sharded.plan);
+  }
+
   std::unique_ptr<Recorder> recorder;
   if (options.out_dir) {
     recorder = std::make_unique<Recorder>(*options.out_dir);
+    if (plan) write_plan(*options.out_dir, *plan);  // under the recorder's lock
     auto skipped = std::erase_if(
         cells, [&](const CellSpec& c) { return recorder->recorded().count(c.name) > 0; });
     if (skipped > 0) {
@@ -164,7 +180,6 @@ int run(int argc, char** argv) {
 #endif
   std::map<std::string, double> weights;
   std::uint64_t largest_input = 0;
-  const std::string filter = benchmark::GetBenchmarkFilter();
   for (const CellSpec& cell : cells) {
     auto* b =
         benchmark::RegisterBenchmark(cell.name.c_str(), [&cell, &workspace](benchmark::State& s) {

@@ -1,6 +1,7 @@
 #include "bench/driver/options.hpp"
 
 #include "bench/driver/inputs.hpp"
+#include "bench/driver/shard.hpp"
 
 #include <fmt/format.h>
 
@@ -99,6 +100,8 @@ Options parse_options(const std::vector<std::string>& args) {
     } else if (name == "sweep") {
       check_choice(flag, *value, {"axes", "product", "defaults"});
       o.sweep = *value;
+    } else if (name == "shard") {
+      o.shard = parse_shard(*value);
     } else if (name == "preset") {
       o.preset = *value;
     } else if (name == "harness-file") {

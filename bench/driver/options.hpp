@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/driver/shard_plan.hpp"
+
 namespace gcbench::driver {
 
 struct Options {
@@ -36,6 +38,7 @@ struct Options {
   bool list = false;
   bool progress = true;
   std::optional<std::string> preset;  // a declared sweep (presets.hpp)
+  std::optional<Shard> shard;         // --shard K/N (shard.hpp); else from the environment
   std::set<std::string> given;  // the gcbench flags given, without dashes (presets check them)
 };
 

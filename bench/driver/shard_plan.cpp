@@ -1,0 +1,70 @@
+#include "bench/driver/shard_plan.hpp"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+namespace gcbench::driver {
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+constexpr const char* kFormat = "gcbench shard plan 1";
+
+}  // namespace
+
+std::string Shard::to_string() const {
+  return std::to_string(index) + "/" + std::to_string(count);
+}
+
+void write_plan(const fs::path& dir, const ShardPlan& plan) {
+  // One cell a line: readable, and diffable between shards.
+  std::string text =
+      json({{"format", kFormat}, {"shard", plan.shard.index}, {"shards", plan.shard.count}}).dump();
+  text.pop_back();  // the closing brace
+  text += ",\n\"cells\": [";
+  for (std::size_t i = 0; i < plan.cells.size(); ++i) {
+    text +=
+        (i == 0 ? "\n" : ",\n") + json::array({plan.cells[i].first, plan.cells[i].second}).dump();
+  }
+  text += "\n]}\n";
+  fs::create_directories(dir);
+  const fs::path path = dir / kPlanFileName;
+  fs::path tmp = path;
+  tmp += ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp);
+    out << text;
+    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  fs::rename(tmp, path);
+}
+
+std::optional<ShardPlan> read_plan(const fs::path& dir) {
+  const fs::path path = dir / kPlanFileName;
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  const json doc = json::parse(in, nullptr, false);
+  auto bad = [&](const std::string& why) {
+    return std::runtime_error(path.string() + " is not a gcbench shard plan: " + why);
+  };
+  if (doc.is_discarded() || !doc.is_object()) throw bad("not JSON");
+  if (doc.value("format", "") != kFormat) throw bad("format is not '" + std::string(kFormat) + "'");
+  ShardPlan plan;
+  try {
+    plan.shard = {doc.at("shard").get<int>(), doc.at("shards").get<int>()};
+    for (const json& cell : doc.at("cells"))
+      plan.cells.emplace_back(cell.at(0).get<std::string>(), cell.at(1).get<int>());
+  } catch (const json::exception& e) {
+    throw bad(e.what());
+  }
+  if (plan.shard.count < 1 || plan.shard.index < 1 || plan.shard.index > plan.shard.count)
+    throw bad("shard " + plan.shard.to_string() + " is out of range");
+  return plan;
+}
+
+}  // namespace gcbench::driver

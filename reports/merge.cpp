@@ -1,0 +1,449 @@
+#include "reports/merge.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/driver/cell_name.hpp"
+#include "bench/driver/shard_plan.hpp"
+
+namespace gcbench::reports {
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using driver::ShardPlan;
+
+namespace {
+
+constexpr std::size_t kExamples = 5;  // cell names shown per missing shard
+
+// Context keys that name the build: inputs differing in one were measured by different code.
+bool is_build_key(const std::string& key) {
+  return key == "git_revision" || key == "gcbench_version" || key == "corpus_manifest_sha256" ||
+         key.starts_with("codec:") || key.starts_with("defaults:");
+}
+
+// Context keys that name the machine or its run-time choices: said when they vary.
+bool is_machine_key(const std::string& key) {
+  return key == "gpu" || key == "cpu_model" || key == "hardware_threads" ||
+         key.starts_with("auto:");
+}
+
+struct Input {
+  fs::path root;
+  std::map<std::string, ShardPlan> plans;  // folder under root ("" = root) -> its plan
+};
+
+struct CellRows {
+  std::string name;
+  std::vector<json> rows;  // repetitions and aggregates, in the file's order
+};
+
+struct SourceFile {
+  std::size_t input = 0;
+  std::string rel;                   // its path under the input: the merged file's path
+  std::optional<std::string> scope;  // the folder of the plan it belongs to
+  json context;
+  std::vector<CellRows> cells;  // in order of first appearance
+};
+
+// "where: " for a plan's folder under the inputs, "" for their root.
+std::string prefix(const std::string& scope) {
+  return scope.empty() ? "" : scope + ": ";
+}
+
+fs::path normalized(const fs::path& p) {
+  fs::path n = fs::weakly_canonical(p);
+  return n.has_filename() ? n : n.parent_path();
+}
+
+bool within(const fs::path& inner, const fs::path& outer) {
+  auto [o, i] = std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end());
+  return o == outer.end();
+}
+
+// The folder of the nearest plan at or above `rel`'s folder, if any.
+std::optional<std::string> scope_of(const fs::path& rel,
+                                    const std::map<std::string, ShardPlan>& plans) {
+  for (fs::path dir = rel.parent_path();; dir = dir.parent_path()) {
+    if (plans.count(dir.generic_string())) return dir.generic_string();
+    if (dir.empty()) return std::nullopt;
+  }
+}
+
+std::optional<std::string> why_not_results(const json& doc) {
+  if (doc.is_discarded()) return "not JSON";
+  if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array())
+    return "not a Google Benchmark JSON file (no \"benchmarks\" array)";
+  return std::nullopt;
+}
+
+SourceFile read_source(std::size_t input, const fs::path& path, const fs::path& rel) {
+  std::ifstream in(path);
+  json doc = json::parse(in, nullptr, false);
+  if (auto why = why_not_results(doc)) throw MergeError(path.string() + ": " + *why);
+  SourceFile file{
+      input, rel.generic_string(), std::nullopt, doc.value("context", json::object()), {}};
+  std::unordered_map<std::string, std::size_t> at;
+  for (json& row : doc["benchmarks"]) {
+    const auto id = driver::parse_cell_name(row.value("run_name", row.value("name", "")));
+    if (!id) throw MergeError(path.string() + ": a row that is not a gcbench cell");
+    std::string name = driver::format_cell_name(*id);
+    auto [it, added] = at.emplace(name, file.cells.size());
+    if (added) file.cells.push_back({std::move(name), {}});
+    file.cells[it->second].rows.push_back(std::move(row));
+  }
+  return file;
+}
+
+void write_json(const fs::path& path, const json& doc) {
+  fs::create_directories(path.parent_path());
+  std::ofstream out(path);
+  out << doc.dump(2) << "\n";
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+class Merger {
+ public:
+  Merger(const std::vector<fs::path>& roots, const fs::path& out_dir, const MergeOptions& options)
+      : out_dir_(out_dir), options_(options) {
+    for (const fs::path& root : roots) inputs_.push_back({root, {}});
+  }
+
+  MergeResult run() {
+    check_out_dir();
+    for (std::size_t i = 0; i < inputs_.size(); ++i) read_input(i);
+    fail_on_problems();
+    check_contexts();
+    check_plans();
+    check_duplicates();
+    check_missing();
+    fail_on_problems();
+    write();
+    return std::move(result_);
+  }
+
+ private:
+  const std::string& name(std::size_t input) const { return inputs_[input].root.native(); }
+
+  void fail_on_problems() {
+    if (problems_.empty()) return;
+    throw MergeError(fmt::format("{}", fmt::join(problems_, "\n")));
+  }
+
+  void check_out_dir() {
+    const fs::path out = normalized(out_dir_);
+    for (const Input& in : inputs_) {
+      if (!fs::exists(in.root)) continue;  // said when the input is read
+      const fs::path root = normalized(in.root);
+      if (within(out, root) || within(root, out)) {
+        throw MergeError(
+            fmt::format("the merged folder {} and the input {} overlap: merge into "
+                        "a folder outside the inputs",
+                        out_dir_.string(), in.root.string()));
+      }
+    }
+    if (!fs::exists(out_dir_)) return;
+    if (!fs::is_directory(out_dir_)) throw MergeError(out_dir_.string() + " is not a folder");
+    for (const auto& e : fs::recursive_directory_iterator(out_dir_)) {
+      if (e.path().extension() == ".json" || e.path().filename() == driver::kPlanFileName) {
+        throw MergeError(
+            fmt::format("{} already holds results ({}): merge into a new or empty "
+                        "folder",
+                        out_dir_.string(), e.path().string()));
+      }
+    }
+  }
+
+  void read_input(std::size_t i) {
+    Input& in = inputs_[i];
+    if (!fs::is_directory(in.root)) {
+      problems_.push_back(in.root.string() + (fs::exists(in.root)
+                                                  ? ": not a folder (give each shard's --out-dir)"
+                                                  : ": no such folder"));
+      return;
+    }
+    std::vector<fs::path> results;
+    for (const auto& e : fs::recursive_directory_iterator(in.root)) {
+      if (!e.is_regular_file()) continue;
+      const fs::path rel = e.path().lexically_relative(in.root);
+      if (e.path().filename() == driver::kPlanFileName) {
+        try {
+          in.plans.emplace(rel.parent_path().generic_string(),
+                           *driver::read_plan(e.path().parent_path()));
+        } catch (const std::runtime_error& err) {
+          problems_.push_back(err.what());
+        }
+      } else if (e.path().extension() == ".json") {
+        results.push_back(rel);
+      }
+    }
+    if (results.empty() && in.plans.empty()) {
+      problems_.push_back(in.root.string() + " holds no gcbench results (no *.json, no " +
+                          driver::kPlanFileName + ")");
+      return;
+    }
+    std::sort(results.begin(), results.end());
+    bool unplanned = false;
+    for (const fs::path& rel : results) {
+      try {
+        SourceFile file = read_source(i, in.root / rel, rel);
+        file.scope = scope_of(rel, in.plans);
+        unplanned = unplanned || !file.scope;
+        files_.push_back(std::move(file));
+      } catch (const MergeError& err) {
+        problems_.push_back(err.what());
+      }
+    }
+    if (unplanned) {
+      result_.notes.push_back(
+          fmt::format("{} holds results without a shard plan ({}): cells "
+                      "missing from them cannot be detected",
+                      in.root.string(), driver::kPlanFileName));
+    }
+  }
+
+  // Per context key, each value and the inputs that recorded it.
+  std::map<std::string, std::map<std::string, std::set<std::size_t>>> context_values(
+      bool (*wanted)(const std::string&)) const {
+    std::map<std::string, std::map<std::string, std::set<std::size_t>>> values;
+    for (const SourceFile& f : files_) {
+      for (const auto& [key, value] : f.context.items()) {
+        if (value.is_string() && wanted(key)) values[key][value.get<std::string>()].insert(f.input);
+      }
+    }
+    return values;
+  }
+
+  std::string describe(const std::map<std::string, std::set<std::size_t>>& values) const {
+    std::vector<std::string> parts;
+    for (const auto& [value, inputs] : values) {
+      std::vector<std::string> names;
+      for (std::size_t i : inputs) names.push_back(name(i));
+      parts.push_back(fmt::format("'{}' in {}", value, fmt::join(names, ", ")));
+    }
+    return fmt::format("{}", fmt::join(parts, "; "));
+  }
+
+  void check_contexts() {
+    bool differ = false;
+    for (const auto& [key, values] : context_values(is_build_key)) {
+      if (values.size() < 2) continue;
+      differ = true;
+      if (!options_.allow_different_revisions)
+        problems_.push_back(fmt::format("different builds: {} is {}", key, describe(values)));
+    }
+    if (differ && !options_.allow_different_revisions) {
+      problems_.push_back(
+          "  (results of different revisions are not comparable; --allow-different-revisions "
+          "merges them anyway, marked in the merged context and report)");
+    }
+    if (differ) result_.notes.push_back("merged results of different builds (see the context)");
+    for (const auto& [key, values] : context_values(is_machine_key)) {
+      if (values.size() > 1)
+        result_.notes.push_back(fmt::format("the inputs differ in {}: {}", key, describe(values)));
+    }
+  }
+
+  void check_plans() {
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
+      for (const auto& [scope, plan] : inputs_[i].plans) {
+        auto [it, first] = scopes_.try_emplace(scope, Scope{plan, {}});
+        Scope& s = it->second;
+        if (!first && (plan.shard.count != s.plan.shard.count || plan.cells != s.plan.cells)) {
+          problems_.push_back(fmt::format(
+              "{}the shard plans of {} and {} differ ({} vs {} shards, {} vs {} cells): shards "
+              "of different sweeps (other flags or corpora, or a machine without a usable GPU)",
+              prefix(scope), name(s.holder.begin()->second), name(i), s.plan.shard.count,
+              plan.shard.count, s.plan.cells.size(), plan.cells.size()));
+          continue;
+        }
+        auto [held, added] = s.holder.emplace(plan.shard.index, i);
+        if (!added) {
+          problems_.push_back(fmt::format("{}shard {} is given twice: {} and {}", prefix(scope),
+                                          plan.shard.to_string(), name(held->second), name(i)));
+        }
+      }
+    }
+    for (const auto& [scope, s] : scopes_) {
+      for (const auto& [index, input] : s.holder)
+        result_.shards.push_back(prefix(scope) + inputs_[input].plans.at(scope).shard.to_string());
+    }
+  }
+
+  void check_duplicates() {
+    std::map<std::pair<std::string, std::string>, std::size_t> seen;  // (file, cell) -> input
+    for (const SourceFile& f : files_) {
+      for (const CellRows& c : f.cells) {
+        auto [it, added] = seen.emplace(std::pair(f.rel, c.name), f.input);
+        if (!added) {
+          problems_.push_back(fmt::format("duplicated cell {} (in {}): recorded in {} and in {}",
+                                          c.name, f.rel, name(it->second), name(f.input)));
+        }
+      }
+    }
+  }
+
+  void check_missing() {
+    std::map<std::string, std::set<std::string>> present;  // scope -> cells
+    for (const SourceFile& f : files_) {
+      if (!f.scope) continue;
+      for (const CellRows& c : f.cells) present[*f.scope].insert(c.name);
+    }
+    std::vector<std::string> missing;
+    std::size_t unplanned = 0;
+    for (const auto& [scope, s] : scopes_) {
+      const int count = s.plan.shard.count;
+      std::map<int, std::vector<std::string>> absent;  // shard -> its missing cells
+      std::map<int, std::size_t> planned;
+      std::set<std::string> in_plan;
+      for (const auto& [cell, shard] : s.plan.cells) {
+        ++planned[shard];
+        in_plan.insert(cell);
+        if (!present[scope].count(cell)) absent[shard].push_back(cell);
+      }
+      for (const std::string& cell : present[scope]) unplanned += in_plan.count(cell) ? 0 : 1;
+      for (int k = 1; k <= count; ++k) {
+        const std::vector<std::string>& cells = absent[k];
+        const std::string shard = fmt::format("{}shard {}/{}", prefix(scope), k, count);
+        auto holder = s.holder.find(k);
+        if (holder == s.holder.end()) {
+          missing.push_back(
+              fmt::format("{} is missing (no input holds its plan): its {} cells "
+                          "are missing",
+                          shard, planned[k]));
+        } else if (!cells.empty()) {
+          missing.push_back(fmt::format(
+              "{} ({}) is missing {} of its {} cells (did it finish? rerun it: it resumes), "
+              "e.g. {}",
+              shard, name(holder->second), cells.size(), planned[k],
+              fmt::join(
+                  cells.begin(),
+                  cells.begin() + static_cast<std::ptrdiff_t>(std::min(kExamples, cells.size())),
+                  ", ")));
+        }
+        for (const std::string& cell : cells)
+          result_.missing_cells.push_back(
+              fmt::format("{}{} ({}/{})", prefix(scope), cell, k, count));
+      }
+    }
+    if (unplanned > 0) {
+      result_.notes.push_back(
+          fmt::format("{} cells are in no shard plan (recorded by another run in a shard's "
+                      "folder); merged as they are",
+                      unplanned));
+    }
+    if (missing.empty()) return;
+    if (options_.allow_missing) {
+      for (std::string& m : missing) result_.notes.push_back(std::move(m));
+      return;
+    }
+    result_.missing_cells.clear();
+    for (std::string& m : missing) problems_.push_back(std::move(m));
+    problems_.push_back(
+        "  (a missing shard is never left out silently; --allow-missing merges what there is, "
+        "marked in the merged context and report)");
+  }
+
+  // The merged context of one output file from its sources' (ordered by shard).
+  json merged_context(const std::vector<const SourceFile*>& sources) const {
+    json context = sources.front()->context;
+    std::map<std::string, std::set<std::string>> values;
+    std::set<std::string> shards;
+    for (const SourceFile* f : sources) {
+      for (const auto& [key, value] : f->context.items()) {
+        if (value.is_string()) values[key].insert(value.get<std::string>());
+      }
+      if (auto it = f->context.find("shard"); it != f->context.end() && it->is_string())
+        shards.insert(it->get<std::string>());
+    }
+    for (const auto& [key, distinct] : values) {
+      if (distinct.size() < 2) continue;
+      const std::string all = fmt::format("{}", fmt::join(distinct, " | "));
+      if (is_build_key(key)) context[key] = "mixed (--allow-different-revisions): " + all;
+      if (is_machine_key(key)) context["merged_differs:" + key] = all;
+    }
+    context.erase("shard");
+    context["merged_from"] = fmt::format("{} inputs", inputs_.size());
+    if (!shards.empty()) context["merged_shards"] = fmt::format("{}", fmt::join(shards, ","));
+    if (!result_.missing_cells.empty()) {
+      context["merge_missing_cells"] = fmt::format(
+          "{} (merged with --allow-missing; see missing-cells.txt)", result_.missing_cells.size());
+    }
+    return context;
+  }
+
+  void write() {
+    std::map<std::string, std::vector<const SourceFile*>> by_rel;
+    for (const SourceFile& f : files_) by_rel[f.rel].push_back(&f);
+    std::map<std::string, std::unordered_map<std::string, std::size_t>> position;  // per scope
+    for (const auto& [scope, s] : scopes_) {
+      auto& at = position[scope];
+      for (std::size_t i = 0; i < s.plan.cells.size(); ++i) at.emplace(s.plan.cells[i].first, i);
+    }
+    for (auto& [rel, sources] : by_rel) {
+      auto shard_of = [&](const SourceFile* f) {
+        return f->scope ? inputs_[f->input].plans.at(*f->scope).shard.index : 0;
+      };
+      std::stable_sort(
+          sources.begin(), sources.end(),
+          [&](const SourceFile* a, const SourceFile* b) { return shard_of(a) < shard_of(b); });
+      // Rows in the plan's (the unsharded run's) order; cells in no plan after them.
+      std::vector<std::pair<std::size_t, const CellRows*>> cells;
+      for (const SourceFile* f : sources) {
+        const auto* at = f->scope ? &position.at(*f->scope) : nullptr;
+        for (const CellRows& c : f->cells) {
+          std::size_t order = SIZE_MAX;
+          if (at != nullptr) {
+            if (auto it = at->find(c.name); it != at->end()) order = it->second;
+          }
+          cells.emplace_back(order, &c);
+        }
+      }
+      std::stable_sort(cells.begin(), cells.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      json rows = json::array();
+      for (const auto& [at, c] : cells) {
+        for (const json& row : c->rows) rows.push_back(row);
+      }
+      result_.cells += cells.size();
+      ++result_.files;
+      write_json(out_dir_ / rel, {{"context", merged_context(sources)}, {"benchmarks", rows}});
+    }
+    if (!result_.missing_cells.empty()) {
+      std::ofstream out(out_dir_ / "missing-cells.txt");
+      for (const std::string& m : result_.missing_cells) out << m << "\n";
+    }
+  }
+
+  struct Scope {
+    ShardPlan plan;                     // the first input's; the others must equal it
+    std::map<int, std::size_t> holder;  // shard index -> the input holding its plan
+  };
+
+  fs::path out_dir_;
+  MergeOptions options_;
+  std::vector<Input> inputs_;
+  std::vector<SourceFile> files_;
+  std::map<std::string, Scope> scopes_;  // plan folder -> the plans there
+  std::vector<std::string> problems_;
+  MergeResult result_;
+};
+
+}  // namespace
+
+MergeResult merge_results(const std::vector<fs::path>& inputs, const fs::path& out_dir,
+                          const MergeOptions& options) {
+  if (inputs.empty()) throw MergeError("no input folders to merge");
+  return Merger(inputs, out_dir, options).run();
+}
+
+}  // namespace gcbench::reports

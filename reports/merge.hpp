@@ -1,0 +1,39 @@
+#pragma once
+// gcbench-report --merge: many result folders (the shards of one sweep, each a gcbench
+// --out-dir) into one result set with the layout of one unsharded --out-dir. It checks that the
+// inputs are comparable (same git revision, gcbench and codec versions, codec defaults, corpus
+// manifest) and, from the shards' plans (bench/driver/shard_plan.hpp), that no shard and no
+// cell is missing; a cell recorded twice is an error.
+#include <cstddef>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gcbench::reports {
+
+struct MergeOptions {
+  bool allow_different_revisions = false;  // merge anyway; the merged context says so
+  bool allow_missing = false;              // merge anyway; the merged context and report say so
+};
+
+// Bad input: every problem found, one per line.
+struct MergeError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct MergeResult {
+  std::size_t files = 0;                   // result files written
+  std::size_t cells = 0;                   // cells written
+  std::vector<std::string> shards;         // "<scope>: K/N" of every plan merged
+  std::vector<std::string> missing_cells;  // only with allow_missing: "<scope>: <cell> (K/N)"
+  std::vector<std::string> notes;          // what the caller should print: varying machines...
+};
+
+// Reads every *.json and gcbench.plan under `inputs` (directories) and writes the merged
+// result files under `out_dir`, which must hold no results yet and must not overlap an input.
+// Throws MergeError for bad input, before anything is written.
+MergeResult merge_results(const std::vector<std::filesystem::path>& inputs,
+                          const std::filesystem::path& out_dir, const MergeOptions& options);
+
+}  // namespace gcbench::reports

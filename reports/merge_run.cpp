@@ -1,0 +1,69 @@
+#include "reports/merge_run.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <fstream>
+
+#include "reports/results.hpp"
+
+namespace gcbench::reports {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string merge_section(const std::vector<fs::path>& inputs, const MergeResult& merged) {
+  std::string md = "## Merge\n\n";
+  md += fmt::format("{} cells in {} result files, merged from {} inputs:", merged.cells,
+                    merged.files, inputs.size());
+  for (const fs::path& in : inputs) md += " `" + in.string() + "`";
+  md += merged.shards.empty() ? " (no shard plans).\n\n"
+                              : fmt::format(" (shards {}).\n\n", fmt::join(merged.shards, ", "));
+  for (const std::string& note : merged.notes) md += "- " + note + "\n";
+  if (!merged.missing_cells.empty()) {
+    md += fmt::format("\n**{} cells missing** (merged with --allow-missing):\n\n",
+                      merged.missing_cells.size());
+    for (const std::string& cell : merged.missing_cells) md += "- `" + cell + "`\n";
+  }
+  return md;
+}
+
+}  // namespace
+
+int run_merge(const std::vector<fs::path>& inputs, const fs::path& out_dir,
+              const MergeOptions& options, const ReportOptions& report, bool print_summary,
+              std::ostream& out, std::ostream& err) {
+  const auto start = std::chrono::steady_clock::now();
+  MergeResult merged;
+  try {
+    merged = merge_results(inputs, out_dir, options);
+  } catch (const MergeError& e) {
+    err << "gcbench-report --merge: nothing written:\n" << e.what() << "\n";
+    return 2;
+  }
+  for (const std::string& note : merged.notes) err << "gcbench-report --merge: " << note << "\n";
+  const WrittenReport written = write_report(load_results({out_dir}), report);
+  std::ofstream(written.index, std::ios::app) << "\n" << merge_section(inputs, merged);
+  if (print_summary) {
+    for (const auto& [corpus, table] : written.summaries) {
+      out << "\nGPU vs CPU vs gzip, " << corpus << " (compression):\n\n" << table;
+    }
+  }
+  if (!written.plot_note.empty()) {
+    (written.plots_failed ? err : out) << "\ngcbench-report: " << written.plot_note << "\n";
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out << fmt::format(
+      "\nmerged {} inputs{} into {}: {} cells in {} files{}, in {:.2f} s\nreport written to {}\n",
+      inputs.size(),
+      merged.shards.empty() ? ""
+                            : " (shards " + fmt::format("{}", fmt::join(merged.shards, ", ")) + ")",
+      out_dir.string(), merged.cells, merged.files,
+      merged.missing_cells.empty() ? ""
+                                   : fmt::format(", {} cells MISSING", merged.missing_cells.size()),
+      seconds, written.index.string());
+  return written.plots_failed ? 1 : 0;
+}
+
+}  // namespace gcbench::reports
