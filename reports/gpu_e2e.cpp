@@ -108,14 +108,14 @@ std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& default
   const Value h2d = ceiling(set, "h2d_pinned_gbps");
   Table t;
   t.id = "gpu_e2e";
-  t.title = "GPU throughput: kernel vs end to end, " + corpus;
+  t.title = "GPU throughput: kernel vs end-to-end, " + corpus;
   t.label_header = "codec";
   t.text_headers = {"direction"};
-  t.columns = {Column{"kernel GB/s", "kernel_gbps", Unit::gb_per_s, {}},
-               Column{"e2e GB/s (pinned)", "e2e_gbps", Unit::gb_per_s, {}},
-               Column{"e2e GB/s (pageable)", "e2e_pageable_gbps", Unit::gb_per_s, {}},
-               Column{"% of copy", "pct_copy", Unit::percent, {}},
-               Column{"% of pinned H2D", "pct_h2d", Unit::percent, {}}};
+  t.columns = {Column{"kernel", "kernel_gbps", Unit::gb_per_s, {}},
+               Column{"end-to-end, pinned", "e2e_gbps", Unit::gb_per_s, {}},
+               Column{"end-to-end, pageable", "e2e_pageable_gbps", Unit::gb_per_s, {}},
+               Column{"kernel, % of copy", "pct_copy", Unit::percent, {}},
+               Column{"end-to-end, % of pinned H2D", "pct_h2d", Unit::percent, {}}};
 
   std::set<std::string> all_files;
   for (const auto& [key, c] : rows) {
@@ -141,12 +141,12 @@ std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& default
   }
 
   t.caption = fmt::format(
-      "GB/s of uncompressed bytes over the {} file(s) measured, weighted by size: each file "
-      "takes bytes / GB/s seconds, a row is total bytes / total seconds. Kernel: CUDA events "
-      "around the kernels; e2e: the whole call from host memory, pinned or pageable. % of copy "
-      "= kernel GB/s / the run's device-to-device copy ({}); % of pinned H2D = e2e (pinned) "
-      "GB/s / the run's pinned host-to-device copy ({}). Codec: its axes that are not the "
-      "defaults.",
+      "Throughput of uncompressed bytes over the {} file(s) measured, weighted by size: each "
+      "file takes bytes / throughput seconds, a row is total bytes / total seconds. Kernel: "
+      "kernel time (CUDA events around the kernels); end-to-end: the whole call from host "
+      "memory, pinned or pageable. Kernel % of copy = kernel throughput / the run's "
+      "device-to-device copy ({}); end-to-end % of pinned H2D = end-to-end (pinned) throughput "
+      "/ the run's pinned host-to-device copy ({}). Codec: its axes that are not the defaults.",
       all_files.size(), ceiling_text(copy), ceiling_text(h2d));
   if (!failed.empty()) {
     t.caption += fmt::format(" Failed cells, left out: {}.", fmt::join(failed, "; "));

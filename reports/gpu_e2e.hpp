@@ -1,5 +1,5 @@
 #pragma once
-// GPU throughput, kernel vs end to end: how much of each GPU codec's kernel speed survives the
+// GPU throughput, kernel vs end-to-end: how much of each GPU codec's kernel speed survives the
 // host/device transfers, and how close both come to what the machine can copy.
 #include <optional>
 #include <string>
@@ -12,7 +12,7 @@ namespace gcbench::reports {
 // Rows: every GPU codec variant measured on `corpus` (the codec, then its axes that differ
 // from `defaults`) x direction. Columns: kernel_gbps, e2e_gbps, e2e_pageable_gbps, each over
 // the row's files weighted by input bytes (total bytes / total seconds), and the kernel as %
-// of the run's device copy (context copy_gbps) and end to end as % of its pinned H2D copy
+// of the run's device copy (context copy_gbps) and end-to-end as % of its pinned H2D copy
 // (h2d_pinned_gbps). nullopt when no GPU cell of `corpus` has kernel_gbps.
 std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& defaults,
                                    const std::string& corpus);

@@ -1,5 +1,7 @@
 // gcbench-report: regenerates the thesis-style tables from gcbench result JSON files, compares
 // two runs (--compare), or merges the shards of a sweep (--merge).
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -19,8 +21,10 @@ constexpr const char* kUsage = R"(usage: gcbench-report [--out DIR] [--print-sum
                       [--out DIR] [--print-summary]
 RESULTS are Google Benchmark JSON files written by gcbench, or directories searched for them
 (e.g. gcbench --out-dir). Writes DIR/report.md (default DIR: report) with, per corpus, the
-tables of SPEC section 4 as Markdown, CSV and LaTeX, and SVG plots. --print-summary prints the
-GPU vs CPU vs gzip table of every corpus.
+tables of SPEC section 4 that hold a value as Markdown, CSV and LaTeX, and plots drawn by
+matplotlib from the CSVs (plot_results.py beside this program, run by the first of
+$GCBENCH_PYTHON, python3, /usr/bin/python3 that imports matplotlib; without one the tables are
+still written). --print-summary prints the GPU vs CPU vs gzip table of every corpus.
 
 --compare compares two runs, BASE and NEW (each a result file or directory), cell by cell and
 prints Markdown: each side's median time (GPU cells: kernel time) and its interquartile range
@@ -57,6 +61,20 @@ gcbench::reports::Defaults registry_defaults() {
   return d;
 }
 
+// plot_results.py beside this executable; the Pythons to try, $GCBENCH_PYTHON alone when set.
+gcbench::reports::PlotSetup plot_setup() {
+  gcbench::reports::PlotSetup setup;
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  setup.script = exe.parent_path() / "plot_results.py";
+  if (const char* python = std::getenv("GCBENCH_PYTHON"); python != nullptr && *python != 0) {
+    setup.pythons = {python};
+  } else {
+    setup.pythons = {"python3", "/usr/bin/python3"};
+  }
+  return setup;
+}
+
 std::map<std::string, std::vector<std::string>> manifest_order() {
   std::map<std::string, std::vector<std::string>> order;
   const gcbench::corpora::Manifest manifest = gcbench::corpora::load_manifest();
@@ -67,7 +85,7 @@ std::map<std::string, std::vector<std::string>> manifest_order() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  gcbench::reports::ReportOptions options{"report", registry_defaults(), {}};
+  gcbench::reports::ReportOptions options{"report", registry_defaults(), {}, plot_setup()};
   gcbench::reports::CompareOptions compare_options;
   std::optional<std::filesystem::path> out_dir;
   std::vector<std::filesystem::path> inputs;
@@ -147,11 +165,15 @@ int main(int argc, char** argv) {
     const auto written = gcbench::reports::write_report(set, options);
     if (print_summary) {
       for (const auto& [corpus, table] : written.summaries) {
-        std::cout << "\nGPU vs CPU vs gzip, " << corpus << " (compression; times in s):\n\n"
-                  << table;
+        std::cout << "\nGPU vs CPU vs gzip, " << corpus << " (compression):\n\n" << table;
       }
     }
+    if (!written.plot_note.empty()) {
+      (written.plots_failed ? std::cerr : std::cout)
+          << "\ngcbench-report: " << written.plot_note << "\n";
+    }
     std::cout << "\nreport written to " << written.index.string() << "\n";
+    if (written.plots_failed) return 1;
   } catch (const std::exception& e) {
     std::cerr << "gcbench-report: " << e.what() << "\n";
     return 1;

@@ -46,8 +46,11 @@ int run_merge(const std::vector<fs::path>& inputs, const fs::path& out_dir,
   std::ofstream(written.index, std::ios::app) << "\n" << merge_section(inputs, merged);
   if (print_summary) {
     for (const auto& [corpus, table] : written.summaries) {
-      out << "\nGPU vs CPU vs gzip, " << corpus << " (compression; times in s):\n\n" << table;
+      out << "\nGPU vs CPU vs gzip, " << corpus << " (compression):\n\n" << table;
     }
+  }
+  if (!written.plot_note.empty()) {
+    (written.plots_failed ? err : out) << "\ngcbench-report: " << written.plot_note << "\n";
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -60,7 +63,7 @@ int run_merge(const std::vector<fs::path>& inputs, const fs::path& out_dir,
       merged.missing_cells.empty() ? ""
                                    : fmt::format(", {} cells MISSING", merged.missing_cells.size()),
       seconds, written.index.string());
-  return 0;
+  return written.plots_failed ? 1 : 0;
 }
 
 }  // namespace gcbench::reports

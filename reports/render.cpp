@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <vector>
 
 namespace gcbench::reports {
@@ -61,34 +62,96 @@ void for_each_row(const Table& t, Fn&& fn) {
   if (t.total) fn(*t.total, true);
 }
 
+DisplayUnit column_unit(const Table& t, std::size_t column) {
+  std::vector<double> values;
+  for (const Row& r : t.rows) {
+    if (r.values[column].value) values.push_back(*r.values[column].value);
+  }
+  return display_unit(t.columns[column].unit, values);
+}
+
+std::vector<DisplayUnit> column_units(const Table& t) {
+  std::vector<DisplayUnit> units;
+  for (std::size_t c = 0; c < t.columns.size(); ++c) units.push_back(column_unit(t, c));
+  return units;
+}
+
+std::string spread_text(double cv) {
+  return fmt::format("{:.{}f}%", 100 * cv, 100 * cv < 10 ? 1 : 0);
+}
+
+// One reason when all blanks of the row share it, else each reason with its columns.
+std::string reason_of(const Table& t, const Row& r) {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<std::string>> columns;
+  for (std::size_t i = 0; i < r.values.size(); ++i) {
+    if (r.values[i].value) continue;
+    auto& cols = columns[r.values[i].reason];
+    if (cols.empty()) order.push_back(r.values[i].reason);
+    cols.push_back(t.columns[i].csv);
+  }
+  if (order.size() == 1) return order.front();
+  std::vector<std::string> parts;
+  for (const std::string& reason : order) {
+    parts.push_back(fmt::format("{} ({})", reason, fmt::join(columns[reason], " ")));
+  }
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
 }  // namespace
 
-std::string format_value(const Value& v, Unit unit) {
+std::string display_value(const Value& v, Unit unit, const DisplayUnit& shown) {
   if (!v.value) return "n/a (" + v.reason + ")";
+  const double x = *v.value * shown.scale;
+  std::string text;
   switch (unit) {
+    case Unit::bytes:
+      text = fmt::format("{:.0f}", x);
+      break;
+    case Unit::ratio:
+      text = fmt::format("{:.3f}", x);
+      break;
     case Unit::seconds:
-      return fmt::format("{:.4g}", *v.value);
+    case Unit::gb_per_s:
+    case Unit::percent:
+      text = fixed_significant(x, 3);
+      break;
+  }
+  if (v.spread) text += " ±" + spread_text(*v.spread);
+  return text;
+}
+
+std::string csv_number(const Value& v, Unit unit) {
+  if (!v.value) return "";
+  switch (unit) {
     case Unit::bytes:
       return fmt::format("{:.0f}", *v.value);
     case Unit::ratio:
       return fmt::format("{:.3f}", *v.value);
-    case Unit::gb_per_s:  // three digits, but no exponent for a GPU's thousands of GB/s
-      return *v.value >= 999.5 ? fmt::format("{:.0f}", *v.value) : fmt::format("{:.3g}", *v.value);
+    case Unit::seconds:
+    case Unit::gb_per_s:
     case Unit::percent:
-      return fmt::format("{:.1f}", *v.value);
+      break;
   }
-  return "";
+  return fixed_significant(*v.value, 4);
+}
+
+std::string display_header(const Table& t, std::size_t column) {
+  const DisplayUnit unit = column_unit(t, column);
+  const std::string& header = t.columns[column].header;
+  return unit.name.empty() ? header : fmt::format("{} [{}]", header, unit.name);
 }
 
 std::string to_markdown(const Table& t) {
+  const std::vector<DisplayUnit> units = column_units(t);
   std::string out = "| " + t.label_header + " |";
   std::string rule = "|---|";
   for (const std::string& h : t.text_headers) {
     out += fmt::format(" {} |", h);
     rule += "---|";
   }
-  for (const Column& c : t.columns) {
-    out += fmt::format(" {} |", c.header);
+  for (std::size_t c = 0; c < t.columns.size(); ++c) {
+    out += fmt::format(" {} |", display_header(t, c));
     rule += "---:|";
   }
   out += "\n" + rule + "\n";
@@ -96,7 +159,7 @@ std::string to_markdown(const Table& t) {
     out += total ? "| **" + r.label + "** |" : "| " + r.label + " |";
     for (const std::string& text : texts_of(t, r)) out += fmt::format(" {} |", text);
     for (std::size_t i = 0; i < r.values.size(); ++i) {
-      out += fmt::format(" {} |", format_value(r.values[i], t.columns[i].unit));
+      out += fmt::format(" {} |", display_value(r.values[i], t.columns[i].unit, units[i]));
     }
     out += "\n";
   });
@@ -107,32 +170,39 @@ std::string to_csv(const Table& t) {
   std::string out = csv_field(t.label_header);
   for (const std::string& h : t.text_headers) out += fmt::format(",{}", csv_field(h));
   for (const Column& c : t.columns) out += fmt::format(",{}", csv_field(c.csv));
-  out += "\n";
+  out += ",reason\n";
   for_each_row(t, [&](const Row& r, bool) {
     out += csv_field(r.label);
     for (const std::string& text : texts_of(t, r)) out += fmt::format(",{}", csv_field(text));
     for (std::size_t i = 0; i < r.values.size(); ++i) {
-      out += fmt::format(",{}", csv_field(format_value(r.values[i], t.columns[i].unit)));
+      out += fmt::format(",{}", csv_number(r.values[i], t.columns[i].unit));
     }
-    out += "\n";
+    out += fmt::format(",{}\n", csv_field(reason_of(t, r)));
   });
   return out;
 }
 
 std::string to_latex(const Table& t) {
+  const std::vector<DisplayUnit> units = column_units(t);
   std::string out = "\\begin{table}[ht]\n\\centering\n\\small\n\\begin{tabular}{l" +
                     std::string(t.text_headers.size(), 'l') + std::string(t.columns.size(), 'r') +
                     "}\n\\toprule\n" + latex_escape(t.label_header);
   for (const std::string& h : t.text_headers) out += fmt::format(" & {}", latex_escape(h));
-  for (const Column& c : t.columns) out += fmt::format(" & {}", latex_escape(c.header));
+  for (std::size_t c = 0; c < t.columns.size(); ++c) {
+    out += fmt::format(" & {}", latex_escape(display_header(t, c)));
+  }
   out += " \\\\\n\\midrule\n";
   for_each_row(t, [&](const Row& r, bool total) {
     if (total) out += "\\midrule\n";
     out += latex_escape(r.label);
     for (const std::string& text : texts_of(t, r)) out += fmt::format(" & {}", latex_escape(text));
     for (std::size_t i = 0; i < r.values.size(); ++i) {
-      std::string cell = latex_escape(format_value(r.values[i], t.columns[i].unit));
-      out += " & " + (r.values[i].value ? cell : "\\textit{" + cell + "}");
+      const Value& v = r.values[i];
+      Value bare = v;
+      bare.spread.reset();
+      std::string cell = latex_escape(display_value(bare, t.columns[i].unit, units[i]));
+      if (v.spread) cell += " {\\footnotesize$\\pm$" + latex_escape(spread_text(*v.spread)) + "}";
+      out += " & " + (v.value ? cell : "\\textit{" + cell + "}");
     }
     out += " \\\\\n";
   });

@@ -1,11 +1,13 @@
 #pragma once
-// Writes a whole report: per corpus, every table as Markdown, CSV and LaTeX, SVG plots, and an
-// index report.md that shows them all.
+// Writes a whole report: per corpus, every table that holds a value as Markdown, CSV and LaTeX,
+// matplotlib plots drawn from the CSVs, and an index report.md that shows them all.
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "reports/plots.hpp"
 #include "reports/results.hpp"
 #include "reports/tables.hpp"
 
@@ -15,11 +17,14 @@ struct ReportOptions {
   std::filesystem::path out_dir;
   Defaults defaults;                                           // codec/device -> axis -> default
   std::map<std::string, std::vector<std::string>> file_order;  // corpus -> manifest order
+  std::optional<PlotSetup> plots = std::nullopt;               // none: no plots
 };
 
 struct WrittenReport {
   std::filesystem::path index;                   // report.md
   std::map<std::string, std::string> summaries;  // corpus -> GPU vs CPU vs gzip (Markdown)
+  std::string plot_note;                         // why there are no plots, or how they failed
+  bool plots_failed = false;                     // the plot script ran and failed
 };
 
 WrittenReport write_report(const ResultSet& set, const ReportOptions& options);

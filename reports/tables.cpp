@@ -47,8 +47,8 @@ std::string size_codec(const TableBuilder& b) {
 
 // The original size, then each gzip reference's compressed bytes and ratio (T7's layout).
 std::vector<Column> size_and_reference_cols(const TableBuilder& b) {
-  std::vector<Column> cols{
-      col("size", "size", Unit::bytes, q(size_codec(b), "cpu", "compress", {}, Quantity::size))};
+  std::vector<Column> cols{col("size", "size_bytes", Unit::bytes,
+                               q(size_codec(b), "cpu", "compress", {}, Quantity::size))};
   for (const Column& bytes :
        reference_cols(b, "compress", Quantity::compressed_bytes, Unit::bytes, "", "bytes")) {
     cols.push_back(bytes);
@@ -162,8 +162,11 @@ Value TableBuilder::value(const std::string& file, const Query& query) const {
     return Value{num / den, {}, num, den};
   };
   switch (query.quantity) {
-    case Quantity::time:
-      return Value::of(m->time_s);
+    case Quantity::time: {
+      Value v = Value::of(m->time_s);
+      if (m->repetitions > 1 || m->cv > 0) v.spread = m->cv;
+      return v;
+    }
     case Quantity::kernel:
       return counter("kernel_s");
     case Quantity::transfer:
@@ -289,24 +292,24 @@ std::vector<Table> lz77_tables(const TableBuilder& b) {
     std::vector<Column> cols;
     for (const std::string& wi : wis) {
       cols.push_back(
-          col(wi, "work_items_" + wi, Unit::seconds,
+          col(wi, "work_items_" + wi + "_s", Unit::seconds,
               q("lz77", "gpu", "compress",
                 with_design(b, {{"finder", "hash"}, {"work_items", wi}}, design), Quantity::time)));
     }
     const std::string named = t1_designs.size() > 1 ? ", design " + design : "";
     tables.push_back(
         b.make(first ? "lz77_t1" : "lz77_t1_" + design,
-               fmt::format("T1: LZ77 hash compression time on GPU [s]{}, {}", named, c),
+               fmt::format("T1: LZ77 hash compression kernel time on GPU{}, {}", named, c),
                "Kernel time (CUDA events) per work-item count (PVPP)." + auto_chose, cols));
   }
   {
     std::vector<Column> cols;
     for (const std::string& wi : wis) {
       cols.push_back(col(
-          wi, "work_items_" + wi, Unit::seconds,
+          wi, "work_items_" + wi + "_s", Unit::seconds,
           q("lz77", "cpu", "compress", {{"finder", "hash"}, {"work_items", wi}}, Quantity::time)));
     }
-    tables.push_back(b.make("lz77_t2", "T2: LZ77 hash compression time on CPU [s], " + c,
+    tables.push_back(b.make("lz77_t2", "T2: LZ77 hash compression time on CPU, " + c,
                             "Wall time per work-item count, all cores.", cols));
   }
   // GPU columns per finder and design; a finder measured in its default design alone keeps
@@ -319,11 +322,11 @@ std::vector<Table> lz77_tables(const TableBuilder& b) {
       const std::string head = plain ? f : f + " " + d;
       const std::string csv = plain ? f : f + "_" + d;
       const auto fixed = with_design(b, {{"finder", f}}, d);
-      t3.push_back(col(head + " kernel", csv + "_kernel_s", Unit::seconds,
+      t3.push_back(col(head + " kernel time", csv + "_kernel_s", Unit::seconds,
                        q("lz77", "gpu", "compress", fixed, Quantity::kernel)));
-      t3.push_back(col(head + " transfer", csv + "_transfer_s", Unit::seconds,
+      t3.push_back(col(head + " transfer time", csv + "_transfer_s", Unit::seconds,
                        q("lz77", "gpu", "compress", fixed, Quantity::transfer)));
-      t5.push_back(col("GPU " + head, "gpu_" + csv + "_s", Unit::seconds,
+      t5.push_back(col("GPU " + head + " end-to-end", "gpu_" + csv + "_e2e_s", Unit::seconds,
                        q("lz77", "gpu", "compress", fixed, Quantity::e2e)));
     }
     t4.push_back(col(f, f + "_s", Unit::seconds,
@@ -334,16 +337,16 @@ std::vector<Table> lz77_tables(const TableBuilder& b) {
                      q("lz77", "cpu", "compress", {{"finder", f}}, Quantity::time)));
   }
   append(t5, reference_cols(b, "compress", Quantity::time, Unit::seconds, "", "s"));
-  tables.push_back(b.make("lz77_t3", "T3: LZ77 compression time per match finder on GPU [s], " + c,
+  tables.push_back(b.make("lz77_t3", "T3: LZ77 compression time per match finder on GPU, " + c,
                           "Kernel and host/device transfer time (CUDA events), default work items. "
                           "Designs: thread is the thesis's one thread per chunk." +
                               auto_chose,
                           t3));
-  tables.push_back(b.make("lz77_t4", "T4: LZ77 compression time per match finder on CPU [s], " + c,
+  tables.push_back(b.make("lz77_t4", "T4: LZ77 compression time per match finder on CPU, " + c,
                           "Wall time, all cores, default work items (host memory: no transfers).",
                           t4));
   tables.push_back(
-      b.make("lz77_t5", "T5: LZ77 compression time, GPU vs CPU vs gzip [s], " + c,
+      b.make("lz77_t5", "T5: LZ77 compression time, GPU vs CPU vs gzip, " + c,
              "GPU: end-to-end time of a call (transfers included), per finder and design (thread: "
              "the thesis's one thread per chunk); CPU and gzip: wall time." +
                  auto_chose,
@@ -358,28 +361,29 @@ std::vector<Table> lz77_tables(const TableBuilder& b) {
       const bool cpu = device == std::string("cpu");
       std::map<std::string, std::string> fixed{{"work_items", wi}};
       if (cpu) fixed["decode_mode"] = "parallel";  // a CPU-only axis
-      t6.push_back(col(fmt::format("{} {}", cpu ? "CPU" : "GPU", wi),
-                       fmt::format("{}_parallel_{}_s", device, wi), Unit::seconds,
-                       q("lz77", device, "decompress", fixed, Quantity::time)));
+      t6.push_back(col(fmt::format("{} {}{}", cpu ? "CPU" : "GPU", wi, cpu ? "" : " kernel"),
+                       fmt::format("{}_parallel_{}{}_s", device, wi, cpu ? "" : "_kernel"),
+                       Unit::seconds, q("lz77", device, "decompress", fixed, Quantity::time)));
     }
   }
   append(t6, reference_cols(b, "decompress", Quantity::time, Unit::seconds, "", "s"));
   tables.push_back(
-      b.make("lz77_t6", "T6: LZ77 decompression time [s], " + c,
+      b.make("lz77_t6", "T6: LZ77 decompression time, " + c,
              "Sequential (one thread), parallel per work-item count (CPU: all cores; GPU: "
              "kernel time), gzip.",
              t6));
 
   const std::map<std::string, std::string> hash{{"finder", "hash"}};
   std::vector<Column> t7 = size_and_reference_cols(b);
-  t7.push_back(col("LZ77 hash (entropy)", "lz77_hash_entropy_bytes", Unit::bytes,
+  t7.push_back(col("LZ77 hash entropy-coded", "lz77_hash_entropy_bytes", Unit::bytes,
                    q("lz77", "cpu", "compress", hash, Quantity::entropy_bytes)));
-  t7.push_back(col("LZ77 ratio", "lz77_hash_ratio", Unit::ratio,
+  t7.push_back(col("LZ77 entropy-coded ratio", "lz77_hash_entropy_ratio", Unit::ratio,
                    q("lz77", "cpu", "compress", hash, Quantity::entropy_ratio)));
-  tables.push_back(b.make(
-      "lz77_t7", "T7: sizes [bytes], " + c,
-      "Ratio = original / compressed. LZ77 hash, entropy-coded (SPEC 1.4), default work items.",
-      t7));
+  tables.push_back(
+      b.make("lz77_t7", "T7: sizes, " + c,
+             "Sizes in bytes; ratio = original / compressed. LZ77 hash: its triples after the "
+             "entropy stage (SPEC 1.4), default work items.",
+             t7));
   return tables;
 }
 
@@ -394,55 +398,60 @@ std::vector<Table> family_tables(const TableBuilder& b, const std::string& codec
                          const std::string& suffix) {
       std::vector<Column> cols;
       for (const std::string& v : values) {
-        cols.push_back(col(fmt::format("{}{}", v, suffix.empty() ? "" : " " + suffix),
-                           fmt::format("{}_{}{}", axis, v, suffix.empty() ? "" : "_" + suffix),
+        cols.push_back(col(fmt::format("{}{}", v, suffix.empty() ? "" : " " + suffix + " time"),
+                           fmt::format("{}_{}{}_s", axis, v, suffix.empty() ? "" : "_" + suffix),
                            Unit::seconds, q(codec, device, direction, {{axis, v}}, quantity)));
       }
       return cols;
     };
+    tables.push_back(b.make(
+        id + "_t1", fmt::format("{} compression kernel time on GPU per {}, {}", codec, axis, c),
+        "Kernel time (CUDA events).", per_value("gpu", "compress", Quantity::time, "")));
     tables.push_back(
-        b.make(id + "_t1", fmt::format("{} compression time on GPU per {} [s], {}", codec, axis, c),
-               "Kernel time (CUDA events).", per_value("gpu", "compress", Quantity::time, "")));
-    tables.push_back(
-        b.make(id + "_t2", fmt::format("{} compression time on CPU per {} [s], {}", codec, axis, c),
+        b.make(id + "_t2", fmt::format("{} compression time on CPU per {}, {}", codec, axis, c),
                "Wall time, all cores.", per_value("cpu", "compress", Quantity::time, "")));
     std::vector<Column> split = per_value("gpu", "compress", Quantity::kernel, "kernel");
     for (Column& t : per_value("gpu", "compress", Quantity::transfer, "transfer"))
       split.push_back(t);
     tables.push_back(b.make(
         id + "_t3",
-        fmt::format("{} GPU compression: kernel and transfer per {} [s], {}", codec, axis, c),
+        fmt::format("{} GPU compression: kernel and transfer time per {}, {}", codec, axis, c),
         "CUDA events around the kernels and around the host/device copies.", split));
     std::vector<Column> dec;
     for (const std::string device : {"cpu", "gpu"}) {
+      const bool cpu = device == std::string("cpu");
       for (Column& t : per_value(device, "decompress", Quantity::time, "")) {
-        t.header = fmt::format("{} {}", device == std::string("cpu") ? "CPU" : "GPU", t.header);
-        t.csv = device + "_" + t.csv;
+        t.header = fmt::format("{} {}{}", cpu ? "CPU" : "GPU", t.header, cpu ? "" : " kernel");
+        t.csv = fmt::format("{}_{}{}", device, t.csv.substr(0, t.csv.size() - 2),
+                            cpu ? "_s" : "_kernel_s");
         dec.push_back(t);
       }
     }
     append(dec, reference_cols(b, "decompress", Quantity::time, Unit::seconds, "", "s"));
     tables.push_back(b.make(id + "_t6",
-                            fmt::format("{} decompression time per {} [s], {}", codec, axis, c),
+                            fmt::format("{} decompression time per {}, {}", codec, axis, c),
                             "CPU: wall time, all cores; GPU: kernel time; gzip: wall time.", dec));
     std::vector<Column> sizes = size_and_reference_cols(b);
     for (const std::string& v : values) {
       sizes.push_back(col(fmt::format("{} {}={}", codec, axis, v),
                           fmt::format("{}_{}_{}_bytes", codec, axis, v), Unit::bytes,
                           q(codec, "cpu", "compress", {{axis, v}}, Quantity::compressed_bytes)));
-      sizes.push_back(col("ratio", fmt::format("{}_{}_{}_ratio", codec, axis, v), Unit::ratio,
+      sizes.push_back(col("container ratio",
+                          fmt::format("{}_{}_{}_container_ratio", codec, axis, v), Unit::ratio,
                           q(codec, "cpu", "compress", {{axis, v}}, Quantity::ratio)));
     }
-    tables.push_back(b.make(id + "_t7", fmt::format("{} sizes per {} [bytes], {}", codec, axis, c),
-                            "Ratio = original / compressed (container with its 32-byte header).",
+    tables.push_back(b.make(id + "_t7", fmt::format("{} sizes per {}, {}", codec, axis, c),
+                            "Sizes in bytes; container ratio = original / the container (with its "
+                            "32-byte header).",
                             sizes));
   }
   std::vector<Column> t5{
-      col("GPU", "gpu_s", Unit::seconds, q(codec, "gpu", "compress", {}, Quantity::e2e)),
+      col("GPU end-to-end", "gpu_e2e_s", Unit::seconds,
+          q(codec, "gpu", "compress", {}, Quantity::e2e)),
       col("CPU", "cpu_s", Unit::seconds, q(codec, "cpu", "compress", {}, Quantity::time))};
   append(t5, reference_cols(b, "compress", Quantity::time, Unit::seconds, "", "s"));
   tables.push_back(b.make(
-      codec + "_t5", fmt::format("{} compression time, GPU vs CPU vs gzip [s], {}", codec, c),
+      codec + "_t5", fmt::format("{} compression time, GPU vs CPU vs gzip, {}", codec, c),
       "Default parameters. GPU: end-to-end time of a call (transfers included); CPU, gzip: wall "
       "time.",
       t5));
@@ -454,7 +463,7 @@ Table summary_table(const TableBuilder& b) {
   for (const std::string codec : {"lz77", "fl", "rle"}) {
     if (!b.has_codec(codec)) continue;
     const bool lz = codec == std::string("lz77");
-    cols.push_back(col(codec + " GPU s", codec + "_gpu_s", Unit::seconds,
+    cols.push_back(col(codec + " GPU end-to-end time", codec + "_gpu_e2e_s", Unit::seconds,
                        q(codec, "gpu", "compress", {}, Quantity::e2e)));
     if (lz) {
       // The default GPU design (auto: the fastest verified on the GPU that measured it); the
@@ -462,17 +471,20 @@ Table summary_table(const TableBuilder& b) {
       const std::string thesis = b.default_value("lz77/gpu", "design");
       for (const std::string& design : b.axis_values("lz77", "design")) {
         if (design == thesis) continue;
-        cols.push_back(col("lz77 GPU " + design + " s", "lz77_gpu_" + design + "_s", Unit::seconds,
+        cols.push_back(col("lz77 GPU " + design + " end-to-end time",
+                           "lz77_gpu_" + design + "_e2e_s", Unit::seconds,
                            q("lz77", "gpu", "compress", {{"design", design}}, Quantity::e2e)));
       }
     }
-    cols.push_back(col(codec + " CPU s", codec + "_cpu_s", Unit::seconds,
+    cols.push_back(col(codec + " CPU time", codec + "_cpu_s", Unit::seconds,
                        q(codec, "cpu", "compress", {}, Quantity::time)));
     cols.push_back(
-        col(lz ? "lz77 ratio (entropy)" : codec + " ratio", codec + "_ratio", Unit::ratio,
+        col(lz ? "lz77 entropy-coded ratio" : codec + " container ratio",
+            codec + (lz ? "_entropy_ratio" : "_container_ratio"), Unit::ratio,
             q(codec, "cpu", "compress", {}, lz ? Quantity::entropy_ratio : Quantity::ratio)));
   }
-  for (const Column& t : reference_cols(b, "compress", Quantity::time, Unit::seconds, " s", "s")) {
+  for (const Column& t :
+       reference_cols(b, "compress", Quantity::time, Unit::seconds, " time", "s")) {
     cols.push_back(t);
     cols.push_back(col(t.query.codec + " ratio", t.query.codec + "_ratio", Unit::ratio,
                        q(t.query.codec, "cpu", "compress", {}, Quantity::ratio)));
@@ -480,7 +492,8 @@ Table summary_table(const TableBuilder& b) {
   return b.make(
       "summary", "GPU vs CPU vs gzip: compression, " + b.corpus(),
       "Default parameters (LZ77 GPU: also each other design measured). GPU: end-to-end time "
-      "per call (transfers included); CPU, gzip: wall time; ratio = original / compressed.",
+      "per call (transfers included); CPU, gzip: wall time. Ratio = original / compressed: "
+      "LZ77's entropy-coded size (SPEC 1.4), FL's and RLE's container, gzip's file.",
       cols);
 }
 

@@ -39,14 +39,17 @@ struct Value {
   std::string reason;  // why there is no value
   double num = 0;      // ratios: numerator and denominator, for the total row
   double den = 0;
+  // A measured time's coefficient of variation over repetitions (stddev / mean); none for
+  // one repetition, for counters and for totals.
+  std::optional<double> spread = std::nullopt;
 
   static Value of(double v) { return Value{v, {}, 0, 0}; }
   static Value blank(std::string why) { return Value{std::nullopt, std::move(why), 0, 0}; }
 };
 
 struct Column {
-  std::string header;  // Markdown and LaTeX
-  std::string csv;     // CSV column name
+  std::string header;  // Markdown and LaTeX, without the unit (chosen when rendered)
+  std::string csv;     // CSV column name, its unit in the name (_s, _gbps, _bytes)
   Unit unit = Unit::seconds;
   Query query;
 };

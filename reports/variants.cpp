@@ -86,11 +86,11 @@ Table variants_table(const ResultSet& set, const std::string& corpus) {
   auto column = [](const char* header, const char* csv, Unit unit) {
     return Column{header, csv, unit, {}};
   };
-  table.columns = {column("ratio", "ratio", Unit::ratio),
-                   column("compress GB/s", "compress_gbps", Unit::gb_per_s),
-                   column("compress e2e GB/s", "compress_e2e_gbps", Unit::gb_per_s),
-                   column("decompress GB/s", "decompress_gbps", Unit::gb_per_s),
-                   column("decompress e2e GB/s", "decompress_e2e_gbps", Unit::gb_per_s)};
+  table.columns = {column("container ratio", "container_ratio", Unit::ratio),
+                   column("compress, kernel or CPU", "compress_gbps", Unit::gb_per_s),
+                   column("compress, end-to-end", "compress_e2e_gbps", Unit::gb_per_s),
+                   column("decompress, kernel or CPU", "decompress_gbps", Unit::gb_per_s),
+                   column("decompress, end-to-end", "decompress_e2e_gbps", Unit::gb_per_s)};
   std::vector<std::string> failed_variants, partial_variants;
   for (const auto& [label, t] : variants) {
     if (t.failed || t.files != files) {
@@ -107,10 +107,10 @@ Table variants_table(const ResultSet& set, const std::string& corpus) {
                                  : Value::blank("not measured")}});
   }
   table.caption = fmt::format(
-      "Over the {} file(s) every variant compressed: {}. Ratio = total original / total "
-      "compressed; GB/s = total "
-      "original bytes / total time (GPU: kernel time from CUDA events; e2e: whole call with "
-      "transfers and host work; CPU: wall time both).",
+      "Over the {} file(s) every variant compressed: {}. Container ratio = total original / "
+      "total container bytes (LZ77: before the entropy stage); throughput = total original "
+      "bytes / total time: kernel or CPU = GPU kernel time (CUDA events) or CPU wall time; "
+      "end-to-end = the whole call with transfers and host work (CPU: wall time again).",
       files.size(), fmt::join(files, ", "));
   if (!failed_variants.empty()) {
     table.caption +=

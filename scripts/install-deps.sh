@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(cmake ninja-build g++ clang libomp-dev libclang-rt-dev pkg-config
           libbenchmark-dev libgtest-dev nlohmann-json3-dev libfmt-dev
           zlib1g-dev libbz2-dev gzip bzip2 curl ca-certificates
-          libdeflate-dev libzstd-dev liblz4-dev libssl-dev
+          libdeflate-dev libzstd-dev liblz4-dev libssl-dev python3-matplotlib
           slurm-wlm munge)  # tests/slurm: a single-node Slurm for the job array test
 # Google Benchmark's compare.py and the Python it needs (tests/compare_py_test.sh).
 packages+=(libbenchmark-tools python3 python3-scipy)

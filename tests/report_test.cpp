@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "reports/measured.hpp"
 #include "reports/render.hpp"
 #include "reports/report.hpp"
 #include "reports/results.hpp"
@@ -127,12 +128,12 @@ TEST(Tables, T7HasTheExactCsvColumnsAndATotalOverAvailableFiles) {
   const Table& t7 = tables.back();
   ASSERT_EQ(t7.id, "lz77_t7");
   EXPECT_EQ(to_csv(t7),
-            "file,size,zlib_bytes,zlib_ratio,lz77_hash_entropy_bytes,lz77_hash_ratio\n"
-            "a.txt,1000,400,2.500,500,2.000\n"
-            "b.txt,3000,1000,3.000,1500,2.000\n"
-            "c.txt,n/a (file not available),n/a (file not available),n/a (file not available),"
-            "n/a (file not available),n/a (file not available)\n"
-            "total (2 of 3 files),4000,1400,2.857,2000,2.000\n");
+            "file,size_bytes,zlib_bytes,zlib_ratio,lz77_hash_entropy_bytes,"
+            "lz77_hash_entropy_ratio,reason\n"
+            "a.txt,1000,400,2.500,500,2.000,\n"
+            "b.txt,3000,1000,3.000,1500,2.000,\n"
+            "c.txt,,,,,,file not available\n"
+            "total (2 of 3 files),4000,1400,2.857,2000,2.000,\n");
 }
 
 // With the gzip program's cells, the gzip columns are the program's and zlib keeps its own
@@ -153,13 +154,13 @@ TEST(Tables, GzipColumnsAreTheProgramsAndZlibKeepsItsOwn) {
   const Table& t7 = tables.back();
   ASSERT_EQ(t7.id, "lz77_t7");
   EXPECT_EQ(to_csv(t7).substr(0, to_csv(t7).find('\n')),
-            "file,size,gzip_bytes,gzip_ratio,zlib_bytes,zlib_ratio,lz77_hash_entropy_bytes,"
-            "lz77_hash_ratio");
+            "file,size_bytes,gzip_bytes,gzip_ratio,zlib_bytes,zlib_ratio,lz77_hash_entropy_bytes,"
+            "lz77_hash_entropy_ratio,reason");
   EXPECT_NE(to_csv(t7).find("a.txt,1000,410,2.439,400,2.500,"), std::string::npos) << to_csv(t7);
   const Table summary = summary_table(b);
   std::vector<std::string> headers;
   for (const Column& c : summary.columns) headers.push_back(c.header);
-  EXPECT_NE(std::find(headers.begin(), headers.end(), "gzip s"), headers.end());
+  EXPECT_NE(std::find(headers.begin(), headers.end(), "gzip time"), headers.end());
   EXPECT_NE(std::find(headers.begin(), headers.end(), "zlib ratio"), headers.end());
 }
 
@@ -228,10 +229,11 @@ TEST(Tables, SummaryShowsEachMeasuredGpuDesignBesideTheDefaultOne) {
     }
     return -1;
   };
-  const int thesis = column("lz77 GPU s"), warp = column("lz77 GPU warp s");
+  const int thesis = column("lz77 GPU end-to-end time"),
+            warp = column("lz77 GPU warp end-to-end time");
   ASSERT_GE(thesis, 0);
   ASSERT_GE(warp, 0);
-  EXPECT_EQ(column("lz77 GPU thread s"), -1);
+  EXPECT_EQ(column("lz77 GPU thread end-to-end time"), -1);
   ASSERT_EQ(t.rows[0].label, "a.txt");
   EXPECT_DOUBLE_EQ(*t.rows[0].values[thesis].value, 0.5);
   EXPECT_DOUBLE_EQ(*t.rows[0].values[warp].value, 0.02);
@@ -253,8 +255,11 @@ TEST(Report, UsesTheDefaultsRecordedWithTheResults) {
   without_gpu.erase("lz77/gpu");
   const std::string summary =
       write_report(set, ReportOptions{dir, without_gpu, {}}).summaries.at("cant");
-  EXPECT_NE(summary.find("| lz77 GPU s | lz77 GPU warp s |"), std::string::npos) << summary;
-  EXPECT_NE(summary.find("| a.txt | 0.5 | 0.02 |"), std::string::npos) << summary;
+  // End-to-end times of 0.5 s and 0.02 s, each column in ms (its median is below 1 s).
+  EXPECT_NE(summary.find("| lz77 GPU end-to-end time [ms] | lz77 GPU warp end-to-end time [ms] |"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("| a.txt | 500 | 20 |"), std::string::npos) << summary;
   std::filesystem::remove_all(dir);
 }
 
@@ -264,12 +269,13 @@ TEST(Variants, CorpusTotalsPerVariantWithFailedOrPartialOnesLeftOut) {
   // zlib: 4000 bytes in 2 files, 1400 out, 2 ms each: 4000 B / 4 ms = 0.001 GB/s. LZ77's
   // ratio is the raw container's (2 x its entropy size here), not the entropy-coded one.
   EXPECT_EQ(to_csv(t),
-            "variant,ratio,compress_gbps,compress_e2e_gbps,decompress_gbps,decompress_e2e_gbps\n"
-            "lz77/cpu/finder:hash/work_items:1024/decode_mode:parallel,1.000,0.000667,0.000667,"
-            "n/a (not measured),n/a (not measured)\n"
-            "lz77/cpu/finder:hash/work_items:2048/decode_mode:parallel,1.000,0.0005,0.0005,"
-            "n/a (not measured),n/a (not measured)\n"
-            "zlib/cpu/level:6,2.857,0.001,0.001,n/a (not measured),n/a (not measured)\n");
+            "variant,container_ratio,compress_gbps,compress_e2e_gbps,decompress_gbps,"
+            "decompress_e2e_gbps,reason\n"
+            "lz77/cpu/finder:hash/work_items:1024/decode_mode:parallel,1.000,0.0006667,0.0006667,"
+            ",,not measured\n"
+            "lz77/cpu/finder:hash/work_items:2048/decode_mode:parallel,1.000,0.0005,0.0005,,,"
+            "not measured\n"
+            "zlib/cpu/level:6,2.857,0.001,0.001,,,not measured\n");
   EXPECT_NE(t.caption.find("Left out (failed on a file): "
                            "lz77/cpu/finder:brute/work_items:1024/decode_mode:parallel"),
             std::string::npos);
@@ -313,11 +319,17 @@ TEST(Tables, T2HasAColumnPerWorkItemCountAndT1IsBlankWithoutADevice) {
   const Table& t1 = tables[0];
   const Table& t2 = tables[1];
   ASSERT_EQ(t2.columns.size(), 2u);
-  EXPECT_EQ(t2.columns[0].csv, "work_items_1024");
-  EXPECT_EQ(to_csv(t2).substr(0, 46), "file,work_items_1024,work_items_2048\na.txt,0.0");
-  EXPECT_EQ(format_value(t2.total->values[1], Unit::seconds), "0.008");
-  EXPECT_EQ(format_value(t1.rows[0].values[0], Unit::seconds), "n/a (no device)");
-  EXPECT_EQ(format_value(t1.total->values[0], Unit::seconds), "n/a (no device)");
+  EXPECT_EQ(t2.columns[0].csv, "work_items_1024_s");
+  EXPECT_EQ(to_csv(t2).substr(0, to_csv(t2).find("b.txt")),
+            "file,work_items_1024_s,work_items_2048_s,reason\na.txt,0.003,0.004,\n");
+  EXPECT_EQ(csv_number(t2.total->values[1], Unit::seconds), "0.008");
+  EXPECT_EQ(display_value(t2.total->values[1], Unit::seconds, DisplayUnit{"ms", 1e3}), "8");
+  EXPECT_EQ(display_value(t1.rows[0].values[0], Unit::seconds, {}), "n/a (no device)");
+  EXPECT_EQ(csv_number(t1.total->values[0], Unit::seconds), "");
+  // Nothing in T1 has a value: the report writes no T1, only why.
+  const MeasuredPart shown = measured_part(t1);
+  EXPECT_FALSE(shown.any);
+  EXPECT_EQ(shown.note, "no device, file not available");
 }
 
 TEST(Render, MarkdownAndLatexShowBlanksAndEscape) {
@@ -332,7 +344,21 @@ TEST(Render, MarkdownAndLatexShowBlanksAndEscape) {
   EXPECT_NE(tex.find("\\caption{A\\_title. cap}"), std::string::npos) << tex;
 }
 
-TEST(Report, WritesIndexTablesAndPlots) {
+TEST(Render, TimesInTheColumnsUnitWithTheirSpread) {
+  Table t{"x_t", "title",     "cap", {Column{"gzip time", "gzip_s", Unit::seconds, {}}},
+          {},    std::nullopt};
+  Value timed = Value::of(0.0123);
+  timed.spread = 0.021;
+  t.rows.push_back(Row{"f_1", {timed}});
+  t.rows.push_back(Row{"f_2", {Value::of(0.5)}});
+  EXPECT_EQ(to_markdown(t),
+            "| file | gzip time [ms] |\n|---|---:|\n| f_1 | 12.3 ±2.1% |\n| f_2 | 500 |\n");
+  EXPECT_EQ(to_csv(t), "file,gzip_s,reason\nf_1,0.0123,\nf_2,0.5,\n");
+  EXPECT_NE(to_latex(t).find("12.3 {\\footnotesize$\\pm$2.1\\%}"), std::string::npos)
+      << to_latex(t);
+}
+
+TEST(Report, WritesIndexAndTheTablesThatHaveValues) {
   const auto dir = std::filesystem::temp_directory_path() / "gcbench_report_test";
   std::filesystem::remove_all(dir);
   ResultSet set = sample_set();
@@ -342,14 +368,22 @@ TEST(Report, WritesIndexTablesAndPlots) {
   EXPECT_NE(md.find("## cant"), std::string::npos);
   EXPECT_NE(md.find("T7: sizes"), std::string::npos);
   EXPECT_NE(md.find("## Failed cells"), std::string::npos);
-  EXPECT_NE(md.find("(cant/plots/ratio_per_file.svg)"), std::string::npos);
+  EXPECT_NE(md.find("Not measured (no table written): T1: LZ77 hash compression kernel time on "
+                    "GPU, cant (no device, file not available);"),
+            std::string::npos)
+      << md;
   EXPECT_TRUE(std::filesystem::exists(dir / "cant" / "lz77_t7.csv"));
   EXPECT_TRUE(std::filesystem::exists(dir / "cant" / "lz77_t7.tex"));
-  std::ifstream svg(dir / "cant" / "plots" / "throughput_vs_work_items.svg");
-  std::string text((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
-  EXPECT_TRUE(text.starts_with("<svg"));
-  EXPECT_NE(text.find("<polyline"), std::string::npos);  // the CPU series has points
-  EXPECT_NE(w.summaries.at("cant").find("n/a (no device)"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir / "cant" / "lz77_t1.csv"));
+  // The summary shows what was measured and names the rest: no column of "n/a (no device)".
+  const std::string& summary = w.summaries.at("cant");
+  EXPECT_EQ(summary.find("n/a"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("| a.txt | 3 | 2.000 | 2 | 2.500 |"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("Not shown, no value: c.txt (file not available); lz77 GPU "
+                         "end-to-end time (no device)."),
+            std::string::npos)
+      << summary;
+  EXPECT_EQ(md.find("Plots"), std::string::npos);  // no plot setup, no plot section
   std::filesystem::remove_all(dir);
 }
 

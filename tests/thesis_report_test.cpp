@@ -53,9 +53,9 @@ TEST(ThesisReport, T5HasEachFinderInTheThreadDesignAndAutoBesideTheCpuAndGzip) {
   const Table& t5 = table(tables, "lz77_t5");
   // paper5 is not Calgary's first file: the thread design ran hash alone on it.
   EXPECT_EQ(first_lines(to_csv(t5), 2),
-            "file,gpu_hash_thread_s,gpu_hash_auto_s,gpu_brute_s,gpu_z_s,cpu_hash_s,cpu_brute_s,"
-            "cpu_z_s,gzip_s\n"
-            "paper5,0.003374,0.0006734,0.007979,0.02264,0.007357,0.007915,0.02228,0.001699");
+            "file,gpu_hash_thread_e2e_s,gpu_hash_auto_e2e_s,gpu_brute_e2e_s,gpu_z_e2e_s,cpu_hash_s,"
+            "cpu_brute_s,cpu_z_s,gzip_s,reason\n"
+            "paper5,0.003374,0.0006734,0.007979,0.02264,0.007357,0.007915,0.02228,0.001699,");
   EXPECT_NE(t5.caption.find("design=auto chose, on this GPU: hash warp, brute block, z block"),
             std::string::npos)
       << t5.caption;
@@ -67,9 +67,10 @@ TEST(ThesisReport, T7HasSizesGzipAndTheEntropyCodedLz77) {
   const std::vector<Table> tables = lz77_tables_of(set);
   const Table& t7 = table(tables, "lz77_t7");
   EXPECT_EQ(to_csv(t7),
-            "file,size,gzip_bytes,gzip_ratio,lz77_hash_entropy_bytes,lz77_hash_ratio\n"
-            "paper5,11954,4988,2.397,6252,1.912\n"
-            "total,11954,4988,2.397,6252,1.912\n");
+            "file,size_bytes,gzip_bytes,gzip_ratio,lz77_hash_entropy_bytes,"
+            "lz77_hash_entropy_ratio,reason\n"
+            "paper5,11954,4988,2.397,6252,1.912,\n"
+            "total,11954,4988,2.397,6252,1.912,\n");
 }
 
 TEST(ThesisReport, T1PerDesignAndItsOtherWorkItemsAreOneLaunchBlock) {
@@ -81,7 +82,8 @@ TEST(ThesisReport, T1PerDesignAndItsOtherWorkItemsAreOneLaunchBlock) {
   EXPECT_NE(thread.title.find("design thread"), std::string::npos) << thread.title;
   EXPECT_NE(fastest.title.find("design auto"), std::string::npos) << fastest.title;
   ASSERT_EQ(thread.columns.size(), 1u);  // the work items measured: 1024
-  EXPECT_EQ(format_value(thread.rows[0].values[0], Unit::seconds), "0.003152");
+  EXPECT_EQ(csv_number(thread.rows[0].values[0], Unit::seconds), "0.003152");
+  EXPECT_EQ(to_markdown(thread).substr(0, to_markdown(thread).find("\n")), "| file | 1024 [ms] |");
   // A query at 2048 on this file: the same single block as at 1024.
   const TableBuilder b(set, set.defaults, "calgary", {"paper5"});
   const Value v = b.value("paper5", Query{"lz77",
@@ -89,7 +91,7 @@ TEST(ThesisReport, T1PerDesignAndItsOtherWorkItemsAreOneLaunchBlock) {
                                           "compress",
                                           {{"design", "thread"}, {"work_items", "2048"}},
                                           Quantity::time});
-  EXPECT_EQ(format_value(v, Unit::seconds), "n/a (one launch block: as at 1024)");
+  EXPECT_EQ(display_value(v, Unit::seconds, {}), "n/a (one launch block: as at 1024)");
 }
 
 TEST(ThesisReport, WithoutADeviceGpuColumnsSaySoAndTheReportIsWritten) {
@@ -104,20 +106,46 @@ TEST(ThesisReport, WithoutADeviceGpuColumnsSaySoAndTheReportIsWritten) {
   add_results(set, doc);
   const fs::path dir = fs::temp_directory_path() / "gcbench_thesis_report_test";
   fs::remove_all(dir);
+  // A table already there from an earlier report of a GPU run must not survive as stale.
+  fs::create_directories(dir / "calgary");
+  std::ofstream(dir / "calgary" / "lz77_t1.csv") << "stale";
   write_report(set, ReportOptions{dir, set.defaults, {}});
-  for (const char* id :
-       {"lz77_t1", "lz77_t2", "lz77_t3", "lz77_t4", "lz77_t5", "lz77_t6", "lz77_t7"}) {
+  // T1 and T3 are GPU-only: not written; the others are, in all three formats.
+  for (const char* id : {"lz77_t1", "lz77_t3"}) {
+    for (const char* ext : {".md", ".csv", ".tex"}) {
+      EXPECT_FALSE(fs::exists(dir / "calgary" / (std::string(id) + ext))) << id << ext;
+    }
+  }
+  for (const char* id : {"lz77_t2", "lz77_t4", "lz77_t5", "lz77_t6", "lz77_t7"}) {
     for (const char* ext : {".md", ".csv", ".tex"}) {
       EXPECT_TRUE(fs::exists(dir / "calgary" / (std::string(id) + ext))) << id << ext;
     }
   }
-  std::ifstream in(dir / "calgary" / "lz77_t5.md");
-  std::stringstream md;
-  md << in.rdbuf();
-  EXPECT_NE(md.str().find("| paper5 | n/a (no device) | n/a (no device) | n/a (no device) | "
-                          "0.007357 |"),
+  std::stringstream index, md;
+  index << std::ifstream(dir / "report.md").rdbuf();
+  EXPECT_NE(index.str().find("Not measured (no table written): T1: LZ77 hash compression kernel "
+                             "time on GPU, calgary (no device); T3: LZ77 compression time per "
+                             "match finder on GPU, calgary (no device)."),
+            std::string::npos)
+      << index.str();
+  // T5 keeps the CPU and gzip columns (times in ms) and names the GPU ones it leaves out.
+  md << std::ifstream(dir / "calgary" / "lz77_t5.md").rdbuf();
+  EXPECT_NE(md.str().find("Not shown, no value: GPU hash end-to-end, GPU brute end-to-end, GPU z "
+                          "end-to-end (no device)."),
             std::string::npos)
       << md.str();
+  EXPECT_NE(md.str().find("| file | CPU hash [ms] | CPU brute [ms] | CPU z [ms] | gzip [ms] |\n"
+                          "|---|---:|---:|---:|---:|\n"
+                          "| paper5 | 7.36 | 7.92 | 22.3 | 1.7 |"),
+            std::string::npos)
+      << md.str();
+  // The CSV keeps the whole layout: the GPU column empty, with its reason.
+  std::stringstream csv;
+  csv << std::ifstream(dir / "calgary" / "lz77_t5.csv").rdbuf();
+  EXPECT_EQ(first_lines(csv.str(), 2),
+            "file,gpu_hash_e2e_s,gpu_brute_e2e_s,gpu_z_e2e_s,cpu_hash_s,cpu_brute_s,cpu_z_s,gzip_s,"
+            "reason\n"
+            "paper5,,,,0.007357,0.007915,0.02228,0.001699,no device");
   fs::remove_all(dir);
 }
 

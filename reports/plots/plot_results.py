@@ -1,0 +1,292 @@
+#!/usr/bin/env python3
+"""Plots of a gcbench report, drawn by matplotlib from the CSV tables gcbench-report wrote.
+
+usage: plot_results.py REPORT_DIR CORPUS...
+
+For each corpus, reads REPORT_DIR/CORPUS/variants.csv (every codec variant over the corpus
+total) and gpu_e2e.csv (GPU kernel vs end-to-end throughput) and writes to
+REPORT_DIR/CORPUS/plots/, each as SVG and PNG:
+  ratio_vs_throughput_compress, ratio_vs_throughput_decompress: container ratio versus
+      end-to-end throughput per variant, the Pareto front marked;
+  throughput_vs_work_items, throughput_vs_frame_size: throughput along the swept axis, one
+      line per codec, device and the other axes' values;
+  pct_of_copy: each GPU kernel's throughput as % of the device's copy, and end-to-end as %
+      of its pinned host-to-device copy.
+A plot with nothing measured is skipped with a printed note, never drawn empty. plots.manifest
+(JSON, but not named *.json: gcbench-report reads every *.json under its inputs, and the
+report often lies inside them) lists the plots made (title, svg, png) and those skipped
+(plot, why).
+"""
+
+import csv
+import json
+import math
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402 (the backend is chosen first)
+from matplotlib import ticker  # noqa: E402
+
+# Reproducible files: the same CSVs give the same SVG bytes.
+plt.rcParams["svg.hashsalt"] = "gcbench"
+SVG_METADATA = {"Date": None}
+DEVICE_MARKERS = {"cpu": "o", "gpu": "^"}
+
+
+def read_csv(path):
+    """Rows of a gcbench CSV as dicts: numbers as floats, empty fields as None."""
+    if not os.path.exists(path):
+        return []
+    rows = []
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            parsed = {}
+            for key, text in row.items():
+                try:
+                    parsed[key] = float(text) if text != "" else None
+                except ValueError:
+                    parsed[key] = text
+            rows.append(parsed)
+    return rows
+
+
+def parse_variant(label):
+    """"lz77/gpu/finder:hash/work_items:1024" -> ("lz77", "gpu", {"finder": "hash", ...})."""
+    parts = label.split("/")
+    return parts[0], parts[1], dict(p.split(":", 1) for p in parts[2:] if ":" in p)
+
+
+def axis_number(value):
+    try:
+        return float(value)
+    except ValueError:
+        return None
+
+
+def varying_axes(variants):
+    """Per (codec, device): the axes whose value differs between its variants."""
+    values = {}
+    for codec, device, axes in variants:
+        for axis, value in axes.items():
+            values.setdefault((codec, device, axis), set()).add(value)
+    return {key: len(v) > 1 for key, v in values.items()}
+
+
+def short_label(codec, device, axes, varying, leave_out=()):
+    """The codec, its device and the axes that vary among its variants."""
+    shown = [
+        f"{a}:{v}"
+        for a, v in axes.items()
+        if varying.get((codec, device, a)) and a not in leave_out
+    ]
+    return " ".join([f"{codec} {device.upper()}"] + shown)
+
+
+def needs_log(values, span=20):
+    positive = [v for v in values if v and v > 0]
+    return len(positive) > 1 and max(positive) / min(positive) >= span
+
+
+def log_scale(axis_setter, axis):
+    """A log axis labelled 0.01, 0.02, 0.05, 0.1 ... rather than powers of ten."""
+    axis_setter("log")
+    axis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    axis.set_minor_formatter(ticker.NullFormatter())
+
+
+def throughput_unit(values):
+    """MB/s when most throughputs (stored in GB/s) are below 1 GB/s, as in the tables."""
+    values = sorted(v for v in values if v)
+    return ("MB/s", 1e3) if values and values[len(values) // 2] < 1 else ("GB/s", 1)
+
+
+def pareto_front(points):
+    """The points no other point beats on both throughput and ratio, by throughput."""
+    front = []
+    best_ratio = -math.inf
+    for p in sorted(points, key=lambda p: (-p["x"], -p["y"])):
+        if p["y"] > best_ratio:
+            front.append(p)
+            best_ratio = p["y"]
+    return sorted(front, key=lambda p: p["x"])
+
+
+def codec_colors(codecs):
+    cmap = plt.get_cmap("tab10" if len(codecs) <= 10 else "tab20")
+    return {c: cmap(i % cmap.N) for i, c in enumerate(sorted(codecs))}
+
+
+def save(fig, plots_dir, name, title, made):
+    for ext in ("svg", "png"):
+        fig.savefig(
+            os.path.join(plots_dir, f"{name}.{ext}"),
+            bbox_inches="tight",
+            dpi=120,
+            metadata=SVG_METADATA if ext == "svg" else None,
+        )
+    plt.close(fig)
+    made.append({"name": name, "title": title, "svg": f"{name}.svg", "png": f"{name}.png"})
+
+
+def ratio_vs_throughput(corpus, variants, direction, plots_dir, made, skipped):
+    name = f"ratio_vs_throughput_{direction}"
+    column = f"{direction}_e2e_gbps"
+    parsed = [parse_variant(r["variant"]) for r in variants]
+    varying = varying_axes(parsed)
+    points = []
+    for row, (codec, device, axes) in zip(variants, parsed):
+        if row.get(column) and row.get("container_ratio"):
+            label = short_label(codec, device, axes, varying)
+            points.append(
+                {"x": row[column], "y": row["container_ratio"], "codec": codec,
+                 "device": device, "label": label}
+            )
+    if not points:
+        skipped.append({"plot": name, "why": f"no variant with {column} and container_ratio"})
+        return
+    unit, scale = throughput_unit([p["x"] for p in points])
+    for p in points:
+        p["x"] *= scale
+    title = f"Container ratio vs {direction}ion throughput (end-to-end), {corpus}"
+    fig, ax = plt.subplots(figsize=(8, 5))
+    colors = codec_colors({p["codec"] for p in points})
+    seen = set()
+    for p in points:
+        key = (p["codec"], p["device"])
+        ax.scatter(p["x"], p["y"], color=colors[p["codec"]], marker=DEVICE_MARKERS.get(
+            p["device"], "s"), s=36, alpha=0.8,
+            label=f"{p['codec']} {p['device'].upper()}" if key not in seen else None)
+        seen.add(key)
+    front = pareto_front(points)
+    ax.plot([p["x"] for p in front], [p["y"] for p in front], color="black", linestyle="--",
+            linewidth=1, drawstyle="steps-post", label="Pareto front")
+    for p in front:
+        ax.annotate(p["label"], (p["x"], p["y"]), textcoords="offset points", xytext=(4, 4),
+                    fontsize=7)
+    if needs_log([p["x"] for p in points]):
+        log_scale(ax.set_xscale, ax.xaxis)
+    if needs_log([p["y"] for p in points], span=10):
+        log_scale(ax.set_yscale, ax.yaxis)
+    ax.set_xlabel(f"{direction}ion throughput, end-to-end [{unit} of original bytes]")
+    ax.set_ylabel("container ratio (original / compressed)")
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0, fontsize=8)
+    save(fig, plots_dir, name, title, made)
+
+
+def throughput_vs_axis(corpus, variants, axis, plots_dir, made, skipped):
+    name = f"throughput_vs_{axis}"
+    parsed = [parse_variant(r["variant"]) for r in variants]
+    varying = varying_axes(parsed)
+    # One line per codec, device, direction and the values of the other axes.
+    lines = {}
+    for row, (codec, device, axes) in zip(variants, parsed):
+        x = axis_number(axes.get(axis, ""))
+        if x is None:
+            continue
+        others = tuple(sorted((a, v) for a, v in axes.items() if a != axis))
+        for direction in ("compress", "decompress"):
+            y = row.get(f"{direction}_gbps")
+            if y:
+                lines.setdefault((codec, device, others, direction), []).append((x, y))
+    lines = {k: sorted(v) for k, v in lines.items() if len(v) > 1}
+    if not lines:
+        skipped.append({"plot": name, "why": f"no variant measured at two or more {axis} values"})
+        return
+    unit, scale = throughput_unit([p[1] for xy in lines.values() for p in xy])
+    lines = {k: [(x, y * scale) for x, y in xy] for k, xy in lines.items()}
+    title = f"Throughput vs {axis.replace('_', ' ')}, {corpus}"
+    fig, ax = plt.subplots(figsize=(8, 5))
+    colors = codec_colors({k[0] for k in lines})
+    for (codec, device, others, direction), xy in sorted(lines.items()):
+        label = short_label(codec, device, dict(others), varying, leave_out=(axis,))
+        ax.plot([p[0] for p in xy], [p[1] for p in xy], color=colors[codec],
+                marker=DEVICE_MARKERS.get(device, "s"),
+                linestyle="-" if direction == "compress" else "--",
+                label=f"{label}, {direction}")
+    xs = [p[0] for xy in lines.values() for p in xy]
+    if needs_log(xs, span=8):
+        ax.set_xscale("log", base=2)
+    ax.set_xticks(sorted(set(xs)))
+    ax.set_xticklabels([f"{x:g}" for x in sorted(set(xs))])
+    ax.xaxis.set_minor_locator(ticker.NullLocator())
+    if needs_log([p[1] for xy in lines.values() for p in xy]):
+        log_scale(ax.set_yscale, ax.yaxis)
+    ax.set_xlabel(axis.replace("_", " "))
+    ax.set_ylabel(f"throughput [{unit} of original bytes]\n(GPU: kernel time; CPU: wall time)")
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0, fontsize=8)
+    save(fig, plots_dir, name, title, made)
+
+
+def pct_of_copy(corpus, e2e_rows, plots_dir, made, skipped):
+    name = "pct_of_copy"
+    bars = [
+        (f"{r['codec']} {r['direction']}", r.get("pct_copy"), r.get("pct_h2d"))
+        for r in e2e_rows
+        if r.get("pct_copy") or r.get("pct_h2d")
+    ]
+    if not bars:
+        skipped.append({"plot": name, "why": "no GPU cell with pct_copy or pct_h2d"})
+        return
+    title = f"GPU throughput as % of the machine's copy, {corpus}"
+    fig, ax = plt.subplots(figsize=(8, 0.45 * len(bars) + 1.5))
+    height = 0.4
+    for i, (label, kernel, e2e) in enumerate(bars):
+        if kernel:
+            ax.barh(i - height / 2, kernel, height, color="tab:blue")
+        if e2e:
+            ax.barh(i + height / 2, e2e, height, color="tab:orange")
+    handles = [plt.Rectangle((0, 0), 1, 1, color="tab:blue"),
+               plt.Rectangle((0, 0), 1, 1, color="tab:orange")]
+    ax.legend(handles, ["kernel, % of device-to-device copy",
+                        "end-to-end (pinned), % of pinned host-to-device copy"],
+              loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0, fontsize=8)
+    ax.set_yticks(range(len(bars)))
+    ax.set_yticklabels([b[0] for b in bars], fontsize=8)
+    ax.invert_yaxis()
+    values = [v for b in bars for v in b[1:] if v]
+    if needs_log(values):
+        log_scale(ax.set_xscale, ax.xaxis)
+    ax.set_xlabel("% of the copy ceiling measured in the same run")
+    ax.set_title(title)
+    ax.grid(True, axis="x", which="both", alpha=0.3)
+    save(fig, plots_dir, name, title, made)
+
+
+def plot_corpus(report_dir, corpus):
+    corpus_dir = os.path.join(report_dir, corpus)
+    plots_dir = os.path.join(corpus_dir, "plots")
+    os.makedirs(plots_dir, exist_ok=True)
+    variants = read_csv(os.path.join(corpus_dir, "variants.csv"))
+    e2e_rows = read_csv(os.path.join(corpus_dir, "gpu_e2e.csv"))
+    made, skipped = [], []
+    for direction in ("compress", "decompress"):
+        ratio_vs_throughput(corpus, variants, direction, plots_dir, made, skipped)
+    for axis in ("work_items", "frame_size"):
+        throughput_vs_axis(corpus, variants, axis, plots_dir, made, skipped)
+    pct_of_copy(corpus, e2e_rows, plots_dir, made, skipped)
+    for s in skipped:
+        print(f"plot_results: {corpus}: {s['plot']} skipped: {s['why']}")
+    with open(os.path.join(plots_dir, "plots.manifest"), "w") as f:
+        json.dump({"plots": made, "skipped": skipped}, f, indent=2)
+    print(f"plot_results: {corpus}: {len(made)} plot(s) in {plots_dir}")
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    for corpus in argv[2:]:
+        plot_corpus(argv[1], corpus)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
