@@ -80,6 +80,8 @@ for path in sys.argv[1:]:
     c = d["context"]
     print({k: c.get(k) for k in ("gpu", "copy_gbps", "h2d_pinned_gbps", "d2h_pinned_gbps",
                                  "h2d_pageable_gbps", "gpu_sm_clock_mhz", "gpu_mem_clock_mhz")})
+    print({k: v for k, v in c.items() if k.startswith(("nvidia_", "gpu_p", "gpu_ecc", "gpu_uuid",
+                                                      "cpu_", "build_type"))})
     print(f"{'cell':64} {'kernel':>8} {'e2e':>7} {'e2e pg':>7} {'%copy':>6} {'%h2d':>6} {'rss GiB':>7}")
     for b in d["benchmarks"]:
         if b.get("error_occurred"):
