@@ -14,9 +14,12 @@ build_release "$BUILD" gcbench gcbench-report
 
 step "main job: $corpus"
 start=$SECONDS
-bash bench/run_suite.sh --build "$BUILD" --corpus "$corpus" --out "$OUT/main" --fresh \
+results=/tmp/main-job-results
+bash bench/run_suite.sh --build "$BUILD" --corpus "$corpus" --out "$results" --fresh \
   --no-download > "$OUT/main.log" 2>&1
 echo "exit status: $?" >> "$OUT/main.log"
 echo "main job wall: $((SECONDS - start)) s"
 grep -E "harness share|peak RSS|run_suite finished|exit status" "$OUT/main.log"
 tail -30 "$OUT/main.log"
+# The results and the report in one archive: the device tool brings back few files.
+tar -czf "$OUT/main-job-results.tar.gz" -C "$results" .
