@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "bench/driver/result_files.hpp"
 #include "reports/stats.hpp"
 
 namespace gcbench::reports {
@@ -142,9 +143,7 @@ ResultSet load_results(const std::vector<fs::path>& paths) {
   std::vector<fs::path> files;
   for (const fs::path& p : paths) {
     if (fs::is_directory(p)) {
-      for (const auto& e : fs::recursive_directory_iterator(p)) {
-        if (e.is_regular_file() && e.path().extension() == ".json") files.push_back(e.path());
-      }
+      for (fs::path& f : driver::json_files_under(p)) files.push_back(std::move(f));
     } else {
       files.push_back(p);
     }

@@ -1,13 +1,13 @@
 #include "bench/driver/merged_output.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <set>
 #include <stdexcept>
 #include <string>
+
+#include "bench/driver/result_files.hpp"
 
 namespace gcbench::driver {
 namespace fs = std::filesystem;
@@ -45,13 +45,8 @@ bool is_merged_result(const json& doc) {
 }
 
 json merge_results(const fs::path& dir) {
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".json")
-      files.push_back(entry.path());
-  }
+  const std::vector<fs::path> files = json_files_under(dir);
   if (files.empty()) throw std::runtime_error("no result files (*.json) under " + dir.string());
-  std::sort(files.begin(), files.end());
   json benchmarks = json::array();
   std::optional<json> common;  // the context entries of every file so far, where they agree
   std::set<std::string> differs;
@@ -93,15 +88,7 @@ json merge_results(const fs::path& dir) {
 }
 
 void write_json(const fs::path& file, const json& doc) {
-  if (file.has_parent_path()) fs::create_directories(file.parent_path());
-  fs::path tmp = file;
-  tmp += ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp);
-    out << doc.dump(2) << "\n";
-    if (!out.flush()) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  fs::rename(tmp, file);
+  write_file_atomically(file, doc.dump(2) + "\n");
 }
 
 }  // namespace gcbench::driver

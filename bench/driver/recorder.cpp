@@ -16,6 +16,7 @@
 
 #include "bench/driver/cell_name.hpp"
 #include "bench/driver/merged_output.hpp"
+#include "bench/driver/result_files.hpp"
 
 namespace gcbench::driver {
 namespace fs = std::filesystem;
@@ -53,29 +54,6 @@ std::string now_utc() {
   char text[32];
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return text;
-}
-
-[[noreturn]] void fail_errno(const std::string& what, const fs::path& path) {
-  throw std::runtime_error("cannot " + what + " " + path.string() + ": " + std::strerror(errno));
-}
-
-// Writes all of `data` to fd, then fsyncs it.
-void write_all(int fd, const std::string& data, const fs::path& path) {
-  std::size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) fail_errno("write", path);
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0) fail_errno("fsync", path);
-}
-
-void fsync_dir(const fs::path& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;  // best effort: the file itself is synced
-  ::fsync(fd);
-  ::close(fd);
 }
 
 // Why `doc` is not a result file this driver can resume from, or "" when it is.
@@ -122,12 +100,7 @@ Recorder::Recorder(fs::path dir, RunProvenance now, std::ostream* log)
   fs::create_directories(dir_);
   lock();
   try {
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::recursive_directory_iterator(dir_)) {
-      if (entry.is_regular_file() && entry.path().extension() == ".json")
-        files.push_back(entry.path());
-    }
-    for (const fs::path& path : files) {
+    for (const fs::path& path : json_files_under(dir_)) {
       std::ifstream in(path);
       json doc = json::parse(in, nullptr, false);
       in.close();
@@ -255,22 +228,7 @@ json Recorder::file_context(const fs::path& path) const {
 
 void Recorder::write(const fs::path& path) {
   const json doc{{"context", file_context(path)}, {"benchmarks", benchmarks_.at(path)}};
-  fs::create_directories(path.parent_path());
-  // Unique per writer (pid and sequence number), so that no two writers share a temp file.
-  fs::path tmp = path;
-  tmp += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(writes_++);
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail_errno("write", tmp);
-  try {
-    write_all(fd, doc.dump(2) + "\n", tmp);
-  } catch (...) {
-    ::close(fd);
-    fs::remove(tmp);
-    throw;
-  }
-  if (::close(fd) != 0) fail_errno("close", tmp);
-  fs::rename(tmp, path);  // atomic: a kill leaves the previous complete file
-  fsync_dir(path.parent_path());
+  write_file_atomically(path, doc.dump(2) + "\n");
 }
 
 }  // namespace gcbench::driver

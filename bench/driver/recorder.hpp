@@ -73,7 +73,6 @@ class Recorder {
   std::filesystem::path dir_;
   RunProvenance now_;
   int lock_fd_ = -1;
-  std::uint64_t writes_ = 0;  // makes every temp name of this writer unique
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>> set_aside_;
   std::set<std::string> recorded_;
   std::map<std::string, std::string> stale_;

@@ -1,11 +1,11 @@
 #include "bench/driver/shard_plan.hpp"
 
-#include <unistd.h>
-
 #include <fstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
+
+#include "bench/driver/result_files.hpp"
 
 namespace gcbench::driver {
 namespace fs = std::filesystem;
@@ -32,16 +32,7 @@ void write_plan(const fs::path& dir, const ShardPlan& plan) {
         (i == 0 ? "\n" : ",\n") + json::array({plan.cells[i].first, plan.cells[i].second}).dump();
   }
   text += "\n]}\n";
-  fs::create_directories(dir);
-  const fs::path path = dir / kPlanFileName;
-  fs::path tmp = path;
-  tmp += ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp);
-    out << text;
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  fs::rename(tmp, path);
+  write_file_atomically(dir / kPlanFileName, text);
 }
 
 std::optional<ShardPlan> read_plan(const fs::path& dir) {

@@ -1,0 +1,21 @@
+#pragma once
+// Result files on disk, as the recorder, the merged output, the shard plan and the report
+// tools read and write them: one listing and one atomic write for all of them.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace gcbench::driver {
+
+// The regular files named *.json under `dir`, recursively, sorted.
+std::vector<std::filesystem::path> json_files_under(const std::filesystem::path& dir);
+
+// Writes `text` to `path` through a temp file of this writer's own (pid and sequence number),
+// synced and renamed over `path`: a kill leaves either the previous file or the new one whole.
+// Creates the parent folders. Throws std::runtime_error naming the file and the system error.
+void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+
+// Throws std::runtime_error("cannot <what> <path>: <strerror(errno)>").
+[[noreturn]] void fail_errno(const std::string& what, const std::filesystem::path& path);
+
+}  // namespace gcbench::driver
