@@ -33,7 +33,6 @@ namespace gcbench::lz77::gpu {
 namespace {
 
 using u8 = std::uint8_t;
-using u16 = std::uint16_t;
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
@@ -59,14 +58,11 @@ struct ByteOut {
   }
 };
 
-// Link words: one word per byte, the byte itself or kLink | its source position when that lies
-// before the chunk (being decoded by another warp).
-template <typename W>
-inline constexpr W kLink = W{1} << (8 * sizeof(W) - 1);
-
-// Output of jump's first pass, straight to global memory (chunks too large to stage).
+// Output of jump's first pass: one word per byte, the byte itself or kLink | its source
+// position when that lies before the chunk (being decoded by another warp).
 template <typename W>
 struct LinkOut {
+  static constexpr W kLink = W{1} << (8 * sizeof(W) - 1);
   W* words;
   u64 chunk_begin;
   u32* linked;  // set once any link is written: the jump passes have work
@@ -76,13 +72,13 @@ struct LinkOut {
     for (u32 k = 0; k < n; ++k) {
       const u64 q = src + k;
       link |= q < chunk_begin;
-      words[at + k] = q < chunk_begin ? kLink<W> | static_cast<W>(q) : words[q];
+      words[at + k] = q < chunk_begin ? kLink | static_cast<W>(q) : words[q];
     }
     if (link) *linked = 1;
   }
 };
 
-// Staged outputs: the warp builds its chunk in shared memory, where a match's byte-by-byte copy
+// Staged output: the warp builds its chunk in shared memory, where a match's byte-by-byte copy
 // waits on shared-memory latency instead of a global load of a byte another lane has just
 // stored, and then writes the chunk out in full words. For chunks up to kStagedChunk bytes.
 constexpr u32 kStagedChunk = 4096;
@@ -116,65 +112,6 @@ struct StagedBytes {
     __syncwarp();
     write_out(out + base, stage, static_cast<u32>(end - base));
     __syncwarp();  // the stage is free for the warp's next chunk
-  }
-};
-
-// Appends `value` to list (count entries) for the lanes that `take`; every lane of the warp
-// calls it. One atomic per warp.
-__device__ void append(u32* list, u32* count, u32 value, bool take) {
-  const u32 takers = __ballot_sync(kFull, take);
-  if (takers == 0) return;
-  const u32 leader = __ffs(takers) - 1;
-  u32 at = 0;
-  if ((threadIdx.x & 31) == leader) at = atomicAdd(count, __popc(takers));
-  at = __shfl_sync(kFull, at, leader);
-  if (take) list[at + __popc(takers & ((1u << (threadIdx.x & 31)) - 1))] = value;
-}
-
-// Positions whose word is a link, for the jump passes over links alone (u32 words).
-struct LinkList {
-  u32* positions = nullptr;  // none: the passes sweep every word
-  u32* count = nullptr;
-};
-
-// jump's first pass, staged: 16-bit words, a byte or kStagedLink | the source's distance
-// before the chunk (1 to max_offset <= 32767); written out as W words, the links' positions
-// to `list` when it has one.
-template <typename W>
-struct StagedLinks {
-  static constexpr u16 kStagedLink = 0x8000;
-  W* words;
-  u16* stage;
-  u64 base;
-  u32* linked;  // as LinkOut's, for the passes that sweep every word
-  LinkList list;
-  __device__ void put(u64 i, u8 v) const { stage[i - base] = v; }
-  __device__ void copy(u64 at, u64 src, u32 n) const {
-    bool link = false;
-    for (u32 k = 0; k < n; ++k) {
-      const u64 q = src + k;
-      link |= q < base;
-      stage[at - base + k] =
-          q < base ? static_cast<u16>(kStagedLink | (base - q)) : stage[q - base];
-    }
-    if (link && linked != nullptr) *linked = 1;
-  }
-  __device__ void flush(u64 end) const {
-    __syncwarp();
-    const u32 n = static_cast<u32>(end - base);
-    for (u32 i0 = 0; i0 < n; i0 += 32) {
-      const u32 i = i0 + (threadIdx.x & 31);
-      const u16 w = i < n ? stage[i] : u16{0};
-      const bool link = (w & kStagedLink) != 0;
-      if (i < n) {
-        words[base + i] =
-            link ? kLink<W> | static_cast<W>(base - (w & ~kStagedLink & 0xFFFFu)) : W{w};
-      }
-      if (list.positions != nullptr) {
-        append(list.positions, list.count, static_cast<u32>(base + i), link);
-      }
-    }
-    __syncwarp();
   }
 };
 
@@ -284,18 +221,6 @@ __global__ void link_kernel(const u8* __restrict__ triples, const u64* __restric
   decode_chunk(triples, first, L, c, LinkOut<W>{words, L.chunk_begin(c), linked}, error);
 }
 
-// link_kernel with each chunk staged in shared memory (L.chunk <= kStagedChunk).
-template <typename W>
-__global__ void __launch_bounds__(32 * kWarpsPerBlock)
-    staged_link_kernel(const u8* __restrict__ triples, const u64* __restrict__ first, DevLayout L,
-                       W* __restrict__ words, u32* linked, LinkList list, u64* error) {
-  __shared__ u16 stage[kWarpsPerBlock][kStagedChunk];
-  const u64 c = (u64{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
-  if (c >= L.chunk_count) return;
-  const StagedLinks<W> staged{words, stage[threadIdx.x / 32], L.chunk_begin(c), linked, list};
-  if (decode_chunk(triples, first, L, c, staged, error)) staged.flush(L.chunk_end(c));
-}
-
 // jump, one pass: every link becomes its target's word (a byte, or a link further back).
 // Skipped once no link is left (`todo` was not set by the previous pass) or after an error,
 // when the words of the rejected chunks were never written. A target is always below the
@@ -307,39 +232,14 @@ __global__ void jump_kernel(W* words, u64 size, const u32* todo, u32* todo_next,
   for (u64 i = u64{blockIdx.x} * blockDim.x + threadIdx.x; i < size;
        i += u64{gridDim.x} * blockDim.x) {
     const W w = words[i];
-    if (!(w & kLink<W>)) continue;
-    const u64 q = w & ~kLink<W>;
+    if (!(w & LinkOut<W>::kLink)) continue;
+    const u64 q = w & ~LinkOut<W>::kLink;
     if (q >= i) continue;
     const W t = words[q];
     words[i] = t;
-    left |= (t & kLink<W>) != 0;
+    left |= (t & LinkOut<W>::kLink) != 0;
   }
   if (__syncthreads_or(left) && threadIdx.x == 0) *todo_next = 1;
-}
-
-// jump, one pass over the positions that held a link after the previous one (u32 words): each
-// becomes its target's word, and those that got a link again go to the next pass's list.
-__global__ void jump_list_kernel(u32* words, const u32* __restrict__ in, const u32* in_count,
-                                 u32* __restrict__ out, u32* out_count, const u64* error) {
-  const u32 n = *in_count;
-  if (n == 0 || *error != kNoError) return;
-  // Whole warps go round the loop together (append needs every lane).
-  for (u32 k0 = blockIdx.x * blockDim.x; k0 < n; k0 += gridDim.x * blockDim.x) {
-    const u32 k = k0 + threadIdx.x;
-    u32 i = 0;
-    bool again = false;
-    if (k < n) {
-      i = in[k];
-      const u32 w = words[i];
-      const u32 q = w & ~kLink<u32>;
-      if ((w & kLink<u32>)&&q < i) {
-        const u32 t = words[q];
-        words[i] = t;
-        again = (t & kLink<u32>) != 0;
-      }
-    }
-    append(out, out_count, i, again);
-  }
 }
 
 template <typename W>
@@ -350,15 +250,9 @@ __global__ void bytes_kernel(const W* __restrict__ words, u64 size, u8* __restri
   }
 }
 
-// Whether the staged kernels take the chunks: they fit the stage, and a link's distance fits
-// the staged word's 15 bits.
+// Whether the staged decoder takes the chunks: they fit the stage.
 bool staged(const Layout& l) {
-  return l.chunk <= kStagedChunk && l.geo().max_offset < 0x8000;
-}
-
-// Whether jump keeps lists of the positions that still hold links (staged, u32 words).
-bool uses_link_lists(const Layout& l, bool wide_words) {
-  return staged(l) && !wide_words;
+  return l.chunk <= kStagedChunk;
 }
 
 constexpr unsigned kJumpThreads = 256;
@@ -374,35 +268,17 @@ u32 jump_passes(const Layout& l) {
 }
 
 // jump: pass 1, the jump passes, then the words' bytes. W holds a position and the link bit;
-// `todo` has jump_passes(l) + 1 flags, or with `lists` (two of l.original_size positions) the
-// passes' list lengths.
+// `todo` has jump_passes(l) + 1 flags.
 template <typename W>
 void launch_jump(const u8* triples, const u64* first, const Layout& l, const DevLayout& L, W* words,
-                 u32* todo, u32* lists, u8* out, u64* error, cudaStream_t s) {
+                 u32* todo, u8* out, u64* error, cudaStream_t s) {
   const u32 passes = jump_passes(l);
   GCB_CUDA(cudaMemsetAsync(todo, 0, (passes + 1) * sizeof(u32), s));
   const u32 threads = 32 * kWarpsPerBlock;
   const auto grid = static_cast<unsigned>((l.chunk_count + kWarpsPerBlock - 1) / kWarpsPerBlock);
-  if (staged(l)) {
-    // With lists, todo[0] counts pass 1's links instead of flagging them.
-    const LinkList list{lists, lists == nullptr ? nullptr : todo};
-    u32* linked = lists == nullptr ? todo : nullptr;
-    staged_link_kernel<W><<<grid, threads, 0, s>>>(triples, first, L, words, linked, list, error);
-  } else {
-    link_kernel<W><<<grid, threads, 0, s>>>(triples, first, L, words, todo, error);
-  }
+  link_kernel<W><<<grid, threads, 0, s>>>(triples, first, L, words, todo, error);
   GCB_CUDA_LAUNCHED();
   for (u32 k = 0; k < passes; ++k) {
-    if constexpr (sizeof(W) == sizeof(u32)) {
-      if (lists != nullptr) {
-        u32* in = lists + (k % 2) * l.original_size;
-        u32* next = lists + (k + 1) % 2 * l.original_size;
-        jump_list_kernel<<<kJumpGrid, kJumpThreads, 0, s>>>(words, in, todo + k, next, todo + k + 1,
-                                                            error);
-        GCB_CUDA_LAUNCHED();
-        continue;
-      }
-    }
     jump_kernel<W>
         <<<kJumpGrid, kJumpThreads, 0, s>>>(words, l.original_size, todo + k, todo + k + 1, error);
     GCB_CUDA_LAUNCHED();
@@ -450,7 +326,6 @@ struct DecodeTemp {
   u64* error;
   u8* words;
   u32* todo;
-  u32* lists;       // jump's two lists of link positions, or none
   bool wide_words;  // jump's words: u32 while every position fits below the link bit
 
   DecodeTemp(cuda::TempCarver& carve, const Layout& l, DecodeMode mode) {
@@ -463,17 +338,16 @@ struct DecodeTemp {
     wide_words = l.original_size > (u64{1} << 31);
     words = carve.take<u8>(jump ? l.original_size * (wide_words ? 8 : 4) : 0);
     todo = carve.take<u32>(jump ? jump_passes(l) + 1 : 0);
-    const bool listed = jump && uses_link_lists(l, wide_words);
-    lists = listed ? carve.take<u32>(2 * l.original_size) : nullptr;
   }
 };
 
 }  // namespace
 
 std::string describe_error(const DeviceStatus& status) {
-  static const char* const what[] = {
-      "invalid triple", "triple runs past the end of its chunk", "offset reaches before its window",
-      "triples end short of the chunk", "triple counts differ from the planned ones"};
+  static const char* const what[] = {"invalid triple", "triple runs past the end of its chunk",
+                                     "offset reaches before its window",
+                                     "triples end short of the chunk",
+                                     "triple counts differ from the planned ones"};
   const u32 reason = status.error - kCodecError;
   if (status.error < kCodecError || reason > 4) return describe_common("lz77", status);
   if (reason == 4) return std::string("lz77: ") + what[reason] + " (found on the GPU)";
@@ -508,11 +382,9 @@ void decompress_async(const Layout& l, u64 triples, DecodeMode mode, const u8* p
   GCB_CUDA(cub::DeviceScan::ExclusiveSum(t.scan, bytes, count_iterator(counts, l.chunk_count),
                                          t.first, l.chunk_count + 1, s));
   if (uses_jump(l, mode) && !t.wide_words) {
-    launch_jump(area, t.first, l, L, reinterpret_cast<u32*>(t.words), t.todo, t.lists, out, t.error,
-                s);
+    launch_jump(area, t.first, l, L, reinterpret_cast<u32*>(t.words), t.todo, out, t.error, s);
   } else if (uses_jump(l, mode)) {
-    launch_jump(area, t.first, l, L, reinterpret_cast<u64*>(t.words), t.todo, nullptr, out, t.error,
-                s);
+    launch_jump(area, t.first, l, L, reinterpret_cast<u64*>(t.words), t.todo, out, t.error, s);
   } else {
     const bool chunked = per_chunk(l, mode);
     const u64 units = chunked ? l.chunk_count : l.block_count;
