@@ -20,6 +20,7 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_transform.cuh>
 
 #include "codecs/common/container_device.cuh"
 #include "codecs/common/cuda_check.hpp"
@@ -242,13 +243,13 @@ __global__ void jump_kernel(W* words, u64 size, const u32* todo, u32* todo_next,
   if (__syncthreads_or(left) && threadIdx.x == 0) *todo_next = 1;
 }
 
-template <typename W>
-__global__ void bytes_kernel(const W* __restrict__ words, u64 size, u8* __restrict__ out) {
-  for (u64 i = u64{blockIdx.x} * blockDim.x + threadIdx.x; i < size;
-       i += u64{gridDim.x} * blockDim.x) {
-    out[i] = static_cast<u8>(words[i]);
+// The bytes of resolved words.
+struct LowByte {
+  template <typename W>
+  __device__ u8 operator()(W w) const {
+    return static_cast<u8>(w);
   }
-}
+};
 
 // Whether the staged decoder takes the chunks: they fit the stage.
 bool staged(const Layout& l) {
@@ -283,8 +284,7 @@ void launch_jump(const u8* triples, const u64* first, const Layout& l, const Dev
         <<<kJumpGrid, kJumpThreads, 0, s>>>(words, l.original_size, todo + k, todo + k + 1, error);
     GCB_CUDA_LAUNCHED();
   }
-  bytes_kernel<W><<<kJumpGrid, kJumpThreads, 0, s>>>(words, l.original_size, out);
-  GCB_CUDA_LAUNCHED();
+  GCB_CUDA(cub::DeviceTransform::Transform(words, out, l.original_size, LowByte{}, s));
 }
 
 // The triple counts sit unaligned in the payload; 0 past the last chunk, so that the
