@@ -1,9 +1,10 @@
 #pragma once
-// Presets (`--preset thesis`, `--preset quick`): a declared sweep, made of steps that each name
+// Presets (`--preset thesis`, `--preset kernels`, `--preset quick`): a declared sweep, made of steps that each name
 // their codecs, device, direction, inputs and axis values. Its cells are the union of what the
 // steps enumerate; flags may narrow it (corpora, files, codecs, device, direction) but never
 // change its axes or sweep.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,18 @@ struct PresetStep {
   std::string direction = "all";      // compress | decompress | all
   AxisValues axes = {};               // every other axis at the codec's default
   std::string sweep = "defaults";     // how the axes not named are visited
+  std::vector<std::string> files = {};  // only inputs of these names (InputFile::name); empty: all
 };
+
+// The kernels preset's synthetic inputs (issue 14): runs of geometric and uniform lengths,
+// and small integers for FL, each `size` (e.g. "1GiB") at element widths 1, 2 and 4; the
+// --corpus specs and the file names they give.
+struct KernelInputs {
+  std::vector<std::string> specs;
+  std::map<int, std::vector<std::string>> runs_files;        // width -> runs-* file names
+  std::map<int, std::vector<std::string>> small_ints_files;  // width -> small_ints file names
+};
+KernelInputs kernel_inputs(const std::string& size);
 
 struct Preset {
   std::string name;
