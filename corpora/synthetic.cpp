@@ -57,7 +57,7 @@ void runs(std::uint8_t* out, std::uint64_t n, double mean, RunLengths lengths,
     std::uint64_t len = 1;
     if (lengths == RunLengths::uniform) {
       len += ((r >> 32) * uniform_span) >> 32;
-    } else if (log_q < 0) {  // mean > 1; mean == 1 gives p = 1, every run of length 1
+    } else if (mean > 1) {  // mean == 1 gives p = 1, every run of length 1 (and no log)
       const double u = (static_cast<double>(r >> 32) + 1.0) * 0x1.0p-32;  // (0, 1]
       len += static_cast<std::uint64_t>(std::log(u) / log_q);
     }
@@ -166,8 +166,8 @@ Kind parse_kind(const std::string& name) {
 
 Spec parse_kind_text(const std::string& text) {
   Spec spec;
-  for (const auto& [prefix, lengths] : {std::pair{"runs-geo", RunLengths::geometric},
-                                        std::pair{"runs-uni", RunLengths::uniform}}) {
+  for (const auto& [prefix, lengths] :
+       {std::pair{"runs-geo", RunLengths::geometric}, std::pair{"runs-uni", RunLengths::uniform}}) {
     const std::string_view p = prefix;
     if (!text.starts_with(p)) continue;
     const std::string digits = text.substr(p.size());

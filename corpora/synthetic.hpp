@@ -27,7 +27,7 @@ struct Spec {
   std::uint32_t element_width = 1;  // 1, 2 or 4: the integer view of runs/small_ints/sorted_keys
   double mean_run = 8;              // runs
   RunLengths run_lengths = RunLengths::geometric;  // runs
-  std::uint32_t value_bits = 8;     // small_ints (clamped to 8*element_width)
+  std::uint32_t value_bits = 8;                    // small_ints (clamped to 8*element_width)
   std::uint64_t seed = 1;
 };
 

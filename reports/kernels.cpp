@@ -11,8 +11,9 @@ namespace gcbench::reports {
 namespace {
 
 // "cold" when the cell flushed the L2 before its timed calls; cells recorded before the flag
-// existed were warm.
+// existed were warm; a failed cell has no figure to mark.
 std::string l2_state(const Measurement& m) {
+  if (m.error) return "-";
   return m.counter("cold_l2", 0) > 0 ? "cold" : "warm";
 }
 
@@ -87,7 +88,7 @@ std::optional<Table> kernels_table(const ResultSet& set, const Defaults& default
       "was flushed before every timed call (--cold-l2); warm = it was not, and an input that "
       "fits in the L2 may have been read from it{}. Codec: its axes that are not the defaults.",
       copy.value ? fmt::format("copy_gbps {:.2f} GB/s", *copy.value) : "n/a: " + copy.reason,
-      warm > 0 ? fmt::format(" ({} of {} rows are warm)", warm, cells.size()) : "");
+      warm > 0 ? fmt::format(" ({} of {} cells are warm)", warm, cells.size()) : "");
   return t;
 }
 

@@ -306,6 +306,7 @@ std::string describe_presets() {
         axes.push_back(fmt::format("{}={}", axis, fmt::join(values, ",")));
       if (s.first_file_only) axes.push_back("first file of each corpus");
       if (s.min_input_bytes > 0) axes.push_back(fmt::format("inputs over {} B", s.min_input_bytes));
+      if (!s.files.empty()) axes.push_back(fmt::format("inputs {}", fmt::join(s.files, ",")));
       text += fmt::format("      - {} [{} on {}, {}{}{}]\n", s.purpose, fmt::join(s.codecs, ","),
                           s.device, s.direction, axes.empty() ? "" : "; ", fmt::join(axes, "; "));
     }

@@ -1,8 +1,8 @@
 #pragma once
-// Presets (`--preset thesis`, `--preset kernels`, `--preset quick`): a declared sweep, made of steps that each name
-// their codecs, device, direction, inputs and axis values. Its cells are the union of what the
-// steps enumerate; flags may narrow it (corpora, files, codecs, device, direction) but never
-// change its axes or sweep.
+// Presets (`--preset thesis`, `--preset kernels`, `--preset quick`): a declared sweep, made of
+// steps that each name their codecs, device, direction, inputs and axis values. Its cells are the
+// union of what the steps enumerate; flags may narrow it (corpora, files, codecs, device,
+// direction) but never change its axes or sweep.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -16,15 +16,15 @@
 namespace gcbench::driver {
 
 struct PresetStep {
-  std::string purpose;                // what it measures: the tables it feeds
-  std::vector<std::string> corpora;   // input corpora (InputFile::corpus) it runs on; empty: all
-  bool first_file_only = false;       // only the first present file of each of those corpora
-  std::uint64_t min_input_bytes = 0;  // only inputs larger than this
-  std::vector<std::string> codecs;    // codec names, or "all"; ones this build lacks are skipped
-  std::string device = "all";         // cpu | gpu | all
-  std::string direction = "all";      // compress | decompress | all
-  AxisValues axes = {};               // every other axis at the codec's default
-  std::string sweep = "defaults";     // how the axes not named are visited
+  std::string purpose;                  // what it measures: the tables it feeds
+  std::vector<std::string> corpora;     // input corpora (InputFile::corpus) it runs on; empty: all
+  bool first_file_only = false;         // only the first present file of each of those corpora
+  std::uint64_t min_input_bytes = 0;    // only inputs larger than this
+  std::vector<std::string> codecs;      // codec names, or "all"; ones this build lacks are skipped
+  std::string device = "all";           // cpu | gpu | all
+  std::string direction = "all";        // compress | decompress | all
+  AxisValues axes = {};                 // every other axis at the codec's default
+  std::string sweep = "defaults";       // how the axes not named are visited
   std::vector<std::string> files = {};  // only inputs of these names (InputFile::name); empty: all
 };
 
