@@ -145,6 +145,13 @@ std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& default
       "device-to-device copy ({}); end-to-end % of pinned H2D = end-to-end (pinned) throughput "
       "/ the run's pinned host-to-device copy ({}). Codec: its axes that are not the defaults.",
       all_files.size(), ceiling_text(copy), ceiling_text(h2d));
+  // Kernel figures are warm unless the run flushed the L2 before each timed call.
+  const auto cold = set.context.find("cold_l2");
+  t.caption += cold != set.context.end() && cold->second.starts_with("yes")
+                   ? " Kernel figures are cold: the L2 was flushed before every timed call."
+                   : " Kernel figures are warm: the L2 was not flushed between timed calls "
+                     "(--cold-l2 flushes it), so a file that fits in it may have been read "
+                     "from it.";
   if (!failed.empty()) {
     t.caption += fmt::format(" Failed cells, left out: {}.", fmt::join(failed, "; "));
   }

@@ -16,16 +16,18 @@
 namespace gcbench::driver {
 
 struct PresetStep {
-  std::string purpose;                  // what it measures: the tables it feeds
-  std::vector<std::string> corpora;     // input corpora (InputFile::corpus) it runs on; empty: all
-  bool first_file_only = false;         // only the first present file of each of those corpora
-  std::uint64_t min_input_bytes = 0;    // only inputs larger than this
-  std::vector<std::string> codecs;      // codec names, or "all"; ones this build lacks are skipped
-  std::string device = "all";           // cpu | gpu | all
-  std::string direction = "all";        // compress | decompress | all
-  AxisValues axes = {};                 // every other axis at the codec's default
-  std::string sweep = "defaults";       // how the axes not named are visited
-  std::vector<std::string> files = {};  // only inputs of these names (InputFile::name); empty: all
+  std::string purpose;  // what it measures: the tables it feeds
+  // Input corpora (InputFile::corpus) it runs on; empty: all.
+  std::vector<std::string> corpora = {};
+  bool first_file_only = false;       // only the first present file of each of those corpora
+  std::uint64_t min_input_bytes = 0;  // only inputs larger than this
+  std::vector<std::string> codecs;    // codec names, or "all"; ones this build lacks are skipped
+  std::string device = "all";         // cpu | gpu | all
+  std::string direction = "all";      // compress | decompress | all
+  AxisValues axes = {};               // every other axis at the codec's default
+  std::string sweep = "defaults";     // how the axes not named are visited
+  // Only inputs of these names (InputFile::name); empty: every input of its corpora.
+  std::vector<std::string> files = {};
 };
 
 // The kernels preset's synthetic inputs (issue 14): runs of geometric and uniform lengths,
