@@ -6,9 +6,10 @@
 # Brings back the log, kernels.json, the report's kernels tables and plots, and every result
 # file and table in one archive.
 # From the repository root, with .carry/prefix, .carry/nvcomp and .carry/corpora carried:
-#   bash bench/device/run_kernels.sh      (LIMIT: seconds the preset may run, default 480;
-#   BUILD: the build directory, kept between calls of the device tool: a second call finds
-#   it built and spends its time on the preset)
+#   BUILD_ONLY=1 bash bench/device/run_kernels.sh   (first call: the build alone, a few minutes)
+#   bash bench/device/run_kernels.sh                (then: LIMIT, seconds the preset may run,
+#   default 480; BUILD, the build directory, is kept between calls of the device tool, so this
+#   call finds it built and spends its time on the preset)
 OUT=${OUT:-$PWD/out-kernels}
 source "$(dirname "$0")/common.sh" kernels
 BUILD=${BUILD:-build-device}
@@ -19,6 +20,7 @@ cmake_options=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION
   -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20 -DGCBENCH_NVCOMP_ROOT="$root/.carry/nvcomp")
 build "$BUILD" . gcbench gcbench-report
 grep "gcbench:" "$OUT/build.log"
+[[ ${BUILD_ONLY:-0} == 1 ]] && exit 0
 
 step "preset kernels"
 start=$SECONDS
