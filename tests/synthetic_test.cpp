@@ -116,10 +116,12 @@ TEST(Synthetic, RunLengthKindsHaveTheirMeanAndShape) {
         const double measured = sum / static_cast<double>(whole.size());
         const std::string what = family + std::to_string(mean) + " width " + std::to_string(width);
         EXPECT_NEAR(measured, mean, 0.1 * mean) << what;
-        EXPECT_EQ(shortest, 1u) << what;
+        // Both reach down to short runs (P(L <= m/8) is about 1/8 per run in either).
+        EXPECT_LE(shortest, std::max(1u, mean / 8)) << what;
         if (s.run_lengths == RunLengths::uniform) {
-          EXPECT_LE(longest, 2 * mean - 1) << what << ": uniform lengths end at 2 mean - 1";
-          if (mean > 1) EXPECT_EQ(longest, 2 * mean - 1) << what << ": the top is never used";
+          const std::size_t top = 2 * mean - 1;
+          EXPECT_LE(longest, top) << what << ": uniform lengths end at 2 mean - 1";
+          EXPECT_GE(longest, top - top / 8) << what << ": the top is never reached";
         } else if (mean >= 8) {
           EXPECT_GT(longest, 3 * mean) << what << ": geometric lengths have a tail";
         }

@@ -79,7 +79,9 @@ TEST_F(ColdL2, CellsRunVerifiedAndRecordTheFlag) {
     }
     const auto context = cells->l2_flush_context();
     EXPECT_EQ(context.has_value(), cold);
-    if (context) EXPECT_TRUE(context->starts_with("yes: before every timed GPU kernel call"));
+    if (context) {
+      EXPECT_TRUE(context->starts_with("yes: before every timed GPU kernel call")) << *context;
+    }
     benchmark::ClearRegisteredBenchmarks();
     device_cells_.reset();
   }
