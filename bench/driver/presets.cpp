@@ -149,7 +149,7 @@ Preset kernels() {
                 "uniform) and widths 1/2/4 of " +
                     kKernelInputSize +
                     " synthetic inputs, LZ77 (block, warp; jump and block decoding) on "
-                    "Silesia, nvCOMP Cascaded and LZ4 on all (best with --cold-l2; about 6 "
+                    "Silesia, nvCOMP Cascaded and LZ4 on all (best with --cold-l2; about 5.5 "
                     "minutes on one H100)",
                 std::move(inputs), std::move(steps)};
 }
