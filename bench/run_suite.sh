@@ -9,7 +9,7 @@
 # --sweep axes: the points the report's tables read); pass --sweep product for every
 # combination (the full sweep, several times longer).
 #
-# With --preset NAME (gcbench --help lists the presets: thesis, quick) the driver runs the
+# With --preset NAME (gcbench --help lists the presets: thesis, kernels, quick) the driver runs the
 # preset's whole declared sweep in one run, its own corpora and sequential decoding included.
 #
 # usage: bench/run_suite.sh [--ci] [--build DIR] [--out DIR] [--fresh] [gcbench flags...]

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <random>
 #include <stdexcept>
+#include <string_view>
+#include <utility>
 
 namespace gcbench::synthetic {
 namespace {
@@ -38,18 +41,23 @@ void fill(std::uint8_t* out, std::uint64_t first, std::uint64_t count, T v) {
   }
 }
 
-// Runs of one value with geometric lengths (P(L = k) = p (1-p)^(k-1), p = 1/mean, so the mean
-// is `mean`); adjacent runs always differ, so the runs are exactly the generated ones. One draw
-// per run: its high half is the uniform variate (resolution 2^-32, which caps a run at
-// 32 ln 2 / -ln(1-p), about 22 mean lengths), its low half the value.
+// Runs of one value; adjacent runs always differ, so the runs are exactly the generated ones.
+// One draw per run: its high half is the variate of the length, its low half the value.
+// Geometric lengths (P(L = k) = p (1-p)^(k-1), p = 1/mean, so the mean is `mean`) come from a
+// uniform variate of resolution 2^-32, which caps a run at 32 ln 2 / -ln(1-p), about 22 mean
+// lengths; uniform lengths on 1 .. 2 mean - 1 by a multiply-shift of the same 32 bits.
 template <typename T>
-void runs(std::uint8_t* out, std::uint64_t n, double mean, std::mt19937_64& rng) {
+void runs(std::uint8_t* out, std::uint64_t n, double mean, RunLengths lengths,
+          std::mt19937_64& rng) {
   const double log_q = std::log1p(-1.0 / mean);  // log(1 - p); 0 < p <= 1
+  const auto uniform_span = static_cast<std::uint64_t>(std::max(1.0, std::round(2 * mean - 1)));
   T prev = static_cast<T>(rng());
   for (std::uint64_t i = 0; i < n;) {
     const std::uint64_t r = rng();
     std::uint64_t len = 1;
-    if (log_q < 0) {  // mean > 1; mean == 1 gives p = 1, every run of length 1
+    if (lengths == RunLengths::uniform) {
+      len += ((r >> 32) * uniform_span) >> 32;
+    } else if (mean > 1) {  // mean == 1 gives p = 1, every run of length 1 (and no log)
       const double u = (static_cast<double>(r >> 32) + 1.0) * 0x1.0p-32;  // (0, 1]
       len += static_cast<std::uint64_t>(std::log(u) / log_q);
     }
@@ -99,7 +107,7 @@ template <typename T>
 void generate_elements(const Spec& spec, std::uint8_t* out, std::uint64_t n, std::mt19937_64& rng) {
   switch (spec.kind) {
     case Kind::runs:
-      runs<T>(out, n, spec.mean_run, rng);
+      runs<T>(out, n, spec.mean_run, spec.run_lengths, rng);
       break;
     case Kind::small_ints:
       small_ints<T>(out, n, std::min<unsigned>(spec.value_bits, 8 * sizeof(T)), rng);
@@ -151,8 +159,32 @@ Kind parse_kind(const std::string& name) {
   for (const auto& k : kNames) {
     if (name == k.name) return k.kind;
   }
-  throw std::invalid_argument("unknown synthetic kind '" + name +
-                              "' (runs, small_ints, sorted_keys, random_bytes, all_equal)");
+  throw std::invalid_argument(
+      "unknown synthetic kind '" + name +
+      "' (runs, runs-geo<mean>, runs-uni<mean>, small_ints, sorted_keys, random_bytes, all_equal)");
+}
+
+Spec parse_kind_text(const std::string& text) {
+  Spec spec;
+  for (const auto& [prefix, lengths] :
+       {std::pair{"runs-geo", RunLengths::geometric}, std::pair{"runs-uni", RunLengths::uniform}}) {
+    const std::string_view p = prefix;
+    if (!text.starts_with(p)) continue;
+    const std::string digits = text.substr(p.size());
+    std::uint32_t mean = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), mean);
+    if (digits.empty() || digits.front() == '0' || ec != std::errc() ||
+        end != digits.data() + digits.size() || mean > (1u << 24)) {
+      throw std::invalid_argument("synthetic kind '" + text + "': the mean run length after " +
+                                  std::string(p) + " must be an integer from 1 to 16777216");
+    }
+    spec.kind = Kind::runs;
+    spec.mean_run = mean;
+    spec.run_lengths = lengths;
+    return spec;
+  }
+  spec.kind = parse_kind(text);
+  return spec;
 }
 
 const char* kind_name(Kind kind) {

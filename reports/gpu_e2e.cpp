@@ -18,21 +18,6 @@ struct Cells {
   std::vector<std::string> failed;  // files whose cell failed
 };
 
-// The codec and those of its axes that differ from the defaults (every axis whose default is
-// not known), written like a cell name's: "lz77/design:warp".
-std::string variant_label(const driver::CellId& id, const Defaults& defaults) {
-  const auto d = defaults.find(id.codec + "/" + id.device);
-  std::string label = id.codec;
-  for (const auto& [axis, value] : id.params) {
-    if (d != defaults.end()) {
-      const auto v = d->second.find(axis);
-      if (v != d->second.end() && v->second == value) continue;
-    }
-    label += "/" + axis + ":" + value;
-  }
-  return label;
-}
-
 // Input-weighted GB/s over `cells`: each file takes input_bytes / GB/s seconds, the row is
 // total bytes / total seconds (what the corpus as one stream would see). Blank unless every
 // file has the counter.
@@ -57,8 +42,32 @@ Value weighted_gbps(const std::vector<const Measurement*>& cells, const std::str
   return Value::of(bytes / seconds / 1e9);
 }
 
-// A ceiling the driver recorded in the run context (GB/s), or why there is none.
-Value ceiling(const ResultSet& set, const std::string& key) {
+Value percent_of(const Value& gbps, const Value& ceiling) {
+  if (!gbps.value) return Value::blank(gbps.reason);
+  if (!ceiling.value) return Value::blank(ceiling.reason);
+  return Value::of(100 * *gbps.value / *ceiling.value);
+}
+
+std::string ceiling_text(const Value& v) {
+  return v.value ? fmt::format("{:.2f} GB/s", *v.value) : "n/a: " + v.reason;
+}
+
+}  // namespace
+
+std::string variant_label(const driver::CellId& id, const Defaults& defaults) {
+  const auto d = defaults.find(id.codec + "/" + id.device);
+  std::string label = id.codec;
+  for (const auto& [axis, value] : id.params) {
+    if (d != defaults.end()) {
+      const auto v = d->second.find(axis);
+      if (v != d->second.end() && v->second == value) continue;
+    }
+    label += "/" + axis + ":" + value;
+  }
+  return label;
+}
+
+Value run_ceiling(const ResultSet& set, const std::string& key) {
   const auto it = set.context.find(key);
   if (it == set.context.end()) {
     const auto why = set.context.find("ceilings");  // the driver could not measure them
@@ -73,18 +82,6 @@ Value ceiling(const ResultSet& set, const std::string& key) {
   }
   return Value::of(v);
 }
-
-Value percent_of(const Value& gbps, const Value& ceiling) {
-  if (!gbps.value) return Value::blank(gbps.reason);
-  if (!ceiling.value) return Value::blank(ceiling.reason);
-  return Value::of(100 * *gbps.value / *ceiling.value);
-}
-
-std::string ceiling_text(const Value& v) {
-  return v.value ? fmt::format("{:.2f} GB/s", *v.value) : "n/a: " + v.reason;
-}
-
-}  // namespace
 
 std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& defaults,
                                    const std::string& corpus) {
@@ -104,8 +101,8 @@ std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& default
   }
   if (!any_kernel_gbps) return std::nullopt;
 
-  const Value copy = ceiling(set, "copy_gbps");
-  const Value h2d = ceiling(set, "h2d_pinned_gbps");
+  const Value copy = run_ceiling(set, "copy_gbps");
+  const Value h2d = run_ceiling(set, "h2d_pinned_gbps");
   Table t;
   t.id = "gpu_e2e";
   t.title = "GPU throughput: kernel vs end-to-end, " + corpus;
@@ -148,6 +145,13 @@ std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& default
       "device-to-device copy ({}); end-to-end % of pinned H2D = end-to-end (pinned) throughput "
       "/ the run's pinned host-to-device copy ({}). Codec: its axes that are not the defaults.",
       all_files.size(), ceiling_text(copy), ceiling_text(h2d));
+  // Kernel figures are warm unless the run flushed the L2 before each timed call.
+  const auto cold = set.context.find("cold_l2");
+  t.caption += cold != set.context.end() && cold->second.starts_with("yes")
+                   ? " Kernel figures are cold: the L2 was flushed before every timed call."
+                   : " Kernel figures are warm: the L2 was not flushed between timed calls "
+                     "(--cold-l2 flushes it), so a file that fits in it may have been read "
+                     "from it.";
   if (!failed.empty()) {
     t.caption += fmt::format(" Failed cells, left out: {}.", fmt::join(failed, "; "));
   }

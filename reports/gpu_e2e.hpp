@@ -9,6 +9,14 @@
 
 namespace gcbench::reports {
 
+// The codec and those of its axes that differ from `defaults` (every axis whose default is
+// not known), written like a cell name's: "lz77/design:warp".
+std::string variant_label(const driver::CellId& id, const Defaults& defaults);
+
+// A ceiling the driver recorded in the run context (GB/s, e.g. "copy_gbps"), or why there is
+// none.
+Value run_ceiling(const ResultSet& set, const std::string& key);
+
 // Rows: every GPU codec variant measured on `corpus` (the codec, then its axes that differ
 // from `defaults`) x direction. Columns: kernel_gbps, e2e_gbps, e2e_pageable_gbps, each over
 // the row's files weighted by input bytes (total bytes / total seconds), and the kernel as %

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "reports/gpu_e2e.hpp"
+#include "reports/kernels.hpp"
 #include "reports/measured.hpp"
 #include "reports/render.hpp"
 #include "reports/variants.hpp"
@@ -129,6 +130,13 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
       add_table(*e2e, dir, corpus, part, &CorpusReport::head);
     } else {
       for (const char* ext : kFormats) fs::remove(dir / (std::string("gpu_e2e") + ext));
+    }
+    std::optional<Table> kernels;
+    if (wants_kernels_section(set)) kernels = kernels_table(set, defaults, corpus, files);
+    if (kernels) {
+      add_table(*kernels, dir, corpus, part, &CorpusReport::head);
+    } else {
+      for (const char* ext : kFormats) fs::remove(dir / (std::string("kernels") + ext));
     }
     if (b.has_codec("lz77")) {
       part.tail += "## " + corpus + ": LZ77 (thesis tables)\n\n";

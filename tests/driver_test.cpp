@@ -14,6 +14,7 @@
 #include "bench/driver/axes.hpp"
 #include "bench/driver/cell_name.hpp"
 #include "bench/driver/cells.hpp"
+#include "bench/driver/context.hpp"
 #include "bench/driver/entropy_counter.hpp"
 #include "bench/driver/execute.hpp"
 #include "bench/driver/harness.hpp"
@@ -94,6 +95,33 @@ TEST(Options, SweepDownloadAndHarnessFile) {
   EXPECT_THROW(parse_options({"--sweep", "star"}), std::invalid_argument);
   EXPECT_THROW(parse_options({"--no-download=1"}), std::invalid_argument);
   EXPECT_THROW(parse_options({"--harness-file="}), std::invalid_argument);
+}
+
+TEST(Options, ColdL2IsAFlagWithoutValue) {
+  EXPECT_FALSE(parse_options({}).cold_l2);
+  EXPECT_TRUE(parse_options({"--cold-l2"}).cold_l2);
+  EXPECT_TRUE(parse_options({"--device", "cpu", "--cold-l2"}).cold_l2);
+  EXPECT_THROW(parse_options({"--cold-l2=yes"}), std::invalid_argument);
+}
+
+TEST(ColdL2, FlushesOnlyWhenAskedAndThereAreGpuCellsAndNotesTheRest) {
+  const ColdL2Plan warm = plan_cold_l2(false, 5, "NVIDIA H100");
+  EXPECT_FALSE(warm.flush);
+  EXPECT_FALSE(warm.note);
+  EXPECT_TRUE(warm.context.starts_with("no: warm")) << warm.context;
+
+  const ColdL2Plan cold = plan_cold_l2(true, 5, "NVIDIA H100");
+  EXPECT_TRUE(cold.flush);
+  EXPECT_FALSE(cold.note);
+
+  // Without GPU cells: not an error, a note that names why, and the context says so.
+  const ColdL2Plan none = plan_cold_l2(true, 0, "none: built without CUDA");
+  EXPECT_FALSE(none.flush);
+  ASSERT_TRUE(none.note);
+  EXPECT_NE(none.note->find("--cold-l2: no GPU cells in this run (GPU: none: built without CUDA)"),
+            std::string::npos)
+      << *none.note;
+  EXPECT_TRUE(none.context.starts_with("requested, not applied")) << none.context;
 }
 
 TEST(Options, GpuIterationsArePositive) {
@@ -217,6 +245,25 @@ TEST(Inputs, SyntheticTakesAnElementWidth) {
                    {.kind = synthetic::Kind::small_ints, .size_bytes = 4096, .element_width = 4}));
   EXPECT_NE(w, bytes.load());
   EXPECT_THROW(gather_inputs({"synthetic:small_ints:4KiB:3"}, {}), std::invalid_argument);
+}
+
+TEST(Inputs, SyntheticRunsTakeADistributionAndAMean) {
+  const InputFile geo = gather_inputs({"synthetic:runs-geo64:64KiB:4"}, {}).present.at(0);
+  const InputFile uni = gather_inputs({"synthetic:runs-uni64:64KiB:4"}, {}).present.at(0);
+  EXPECT_EQ(geo.name, "runs-geo64-64KiB-w4");
+  EXPECT_EQ(uni.name, "runs-uni64-64KiB-w4");
+  synthetic::Spec spec = synthetic::parse_kind_text("runs-uni64");
+  spec.size_bytes = 64 << 10;
+  spec.element_width = 4;
+  EXPECT_EQ(uni.load(), synthetic::generate(spec));
+  EXPECT_NE(uni.load(), geo.load());
+  // Plain runs stay what they were: geometric, mean 8.
+  EXPECT_EQ(gather_inputs({"synthetic:runs:4KiB"}, {}).present.at(0).load(),
+            synthetic::generate({.kind = synthetic::Kind::runs, .size_bytes = 4096}));
+  for (const char* bad :
+       {"synthetic:runs-geo0:4KiB", "synthetic:runs-poisson8:4KiB", "synthetic:runs-uni8x:4KiB"}) {
+    EXPECT_THROW(gather_inputs({bad}, {}), std::invalid_argument) << bad;
+  }
 }
 
 TEST(Inputs, ACorpusNamedTwiceIsGatheredOnce) {

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iostream>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "bench/driver/estimate.hpp"
@@ -166,7 +168,7 @@ TEST(Presets, UnknownOrContradictedPresetsAreErrorsThatListThePresets) {
                                              {"--preset", "thesis", "--corpus", "enwik8"},
                                              {"--preset", "thesis", "--codecs", "zstd"}}) {
     const std::string message = error(flags);
-    EXPECT_NE(message.find("presets: thesis, quick"), std::string::npos)
+    EXPECT_NE(message.find("presets: thesis, kernels, quick"), std::string::npos)
         << fmt::format("{}", fmt::join(flags, " ")) << ": " << message;
   }
   EXPECT_NE(error({"--preset", "thesis", "--work-items", "2048"}).find("--work-items"),
@@ -199,6 +201,172 @@ TEST(Presets, EstimateWeighsTheThreadDesignByItsLaunches) {
   EXPECT_NEAR(estimate_cell_s(thread_z, 2 << 20, 16), one_launch, 0.01 * one_launch);
   EXPECT_GT(estimate_cell_s(thread_z, 8 << 20, 16), 1.8 * one_launch);
   EXPECT_LT(estimate_cell_s(auto_z, 1 << 20, 16), one_launch / 5);
+}
+
+// A GPU codec's name and axes, for expanding a preset in a build without it (CPU CI, or no
+// nvCOMP); never called.
+class StandIn final : public Codec {
+ public:
+  StandIn(std::string name, std::vector<AxisSpec> axes) {
+    info_.name = std::move(name);
+    info_.device = Device::gpu;
+    info_.axes = std::move(axes);
+  }
+  const CodecInfo& info() const override { return info_; }
+  std::uint64_t max_compressed_size(std::uint64_t, const Params&) const override { return 0; }
+  Bytes compress(ByteSpan, const Params&, RunStats*) const override { return {}; }
+  Bytes decompress(ByteSpan, const Params&, RunStats*) const override { return {}; }
+
+ private:
+  CodecInfo info_;
+};
+
+AxisSpec range_axis(std::string name, std::int64_t def, std::int64_t min, std::int64_t max) {
+  return AxisSpec{std::move(name), "", def, min, max, {}, {}, true};
+}
+AxisSpec named_axis(std::string name, std::int64_t def, std::vector<std::string> names) {
+  const auto n = static_cast<std::int64_t>(names.size());
+  return AxisSpec{std::move(name), "", def, 0, n - 1, {}, std::move(names), false};
+}
+AxisSpec width_axis() {
+  return AxisSpec{"element_width", "", 1, 1, 4, {1, 2, 4}, {}, true};
+}
+
+// The registered codecs, and stand-ins for the GPU codecs the kernels preset names that this
+// build lacks (with the axes of the real ones: --list on a CUDA build with nvCOMP).
+std::vector<const Codec*> kernel_codecs() {
+  static const std::vector<std::unique_ptr<StandIn>> stand_ins = [] {
+    std::vector<std::unique_ptr<StandIn>> s;
+    s.push_back(std::make_unique<StandIn>(
+        "fl", std::vector{width_axis(), range_axis("frame_size", 1024, 1, 16777216)}));
+    for (const char* rle : {"rle", "rle-cub"}) {
+      s.push_back(std::make_unique<StandIn>(
+          rle, std::vector{width_axis(), named_axis("decode", 0, {"scan", "flood"})}));
+    }
+    s.push_back(std::make_unique<StandIn>(
+        "lz77", std::vector{named_axis("finder", 0, {"hash", "z", "brute"}),
+                            range_axis("work_items", 1024, 1, 1048576),
+                            range_axis("chunk", 4096, 64, 1048576),
+                            named_axis("config", 0, {"thesis", "wide"}),
+                            named_axis("window_scope", 0, {"block", "chunk"}),
+                            named_axis("design", 3, {"thread", "block", "warp", "auto"}),
+                            named_axis("decode_mode", 0, {"auto", "block", "chunk", "jump"})}));
+    for (const char* peer : {"nvcomp-cascaded", "nvcomp-lz4"}) {
+      s.push_back(std::make_unique<StandIn>(
+          peer, std::vector{range_axis("chunk_size", 65536, 4096, 16777216)}));
+    }
+    return s;
+  }();
+  std::vector<const Codec*> codecs = registered_codecs();
+  for (const auto& stand_in : stand_ins) {
+    if (!has(stand_in->info().name, Device::gpu)) codecs.push_back(stand_in.get());
+  }
+  return codecs;
+}
+
+// The kernels preset's inputs as it gathers them: its synthetic inputs and Silesia's mirrored
+// files (their real sizes).
+std::vector<InputFile> kernel_preset_inputs() {
+  std::vector<InputFile> in;
+  for (const auto& [width, files] : kernel_inputs("1GiB").runs_files) {
+    for (const std::string& f : files) in.push_back(input("synthetic", f, 1 << 30));
+  }
+  for (const auto& [width, files] : kernel_inputs("1GiB").small_ints_files) {
+    for (const std::string& f : files) in.push_back(input("synthetic", f, 1 << 30));
+  }
+  for (const auto& [name, size] : std::map<std::string, std::uint64_t>{{"dickens", 10192446},
+                                                                       {"mr", 9970564},
+                                                                       {"nci", 33553445},
+                                                                       {"ooffice", 6152192},
+                                                                       {"osdb", 10085684},
+                                                                       {"reymont", 6627202},
+                                                                       {"x-ray", 8474240},
+                                                                       {"xml", 5345280}}) {
+    in.push_back(input("silesia", name, size));
+  }
+  return in;
+}
+
+TEST(Presets, KernelInputsSweepRunLengthsAndWidths) {
+  const KernelInputs in = kernel_inputs("1GiB");
+  EXPECT_EQ(in.specs.size(), 14u);
+  EXPECT_NE(std::find(in.specs.begin(), in.specs.end(), "synthetic:runs-uni4096:1GiB:4"),
+            in.specs.end());
+  EXPECT_EQ(in.runs_files.at(4),
+            (std::vector<std::string>{"runs-geo1-1GiB-w4", "runs-geo2-1GiB-w4", "runs-geo8-1GiB-w4",
+                                      "runs-geo64-1GiB-w4", "runs-geo4096-1GiB-w4",
+                                      "runs-uni2-1GiB-w4", "runs-uni8-1GiB-w4",
+                                      "runs-uni64-1GiB-w4", "runs-uni4096-1GiB-w4"}));
+  EXPECT_EQ(in.runs_files.at(1), std::vector<std::string>{"runs-geo8-1GiB-w1"});
+  EXPECT_EQ(in.small_ints_files.at(2), std::vector<std::string>{"small_ints-1GiB-w2"});
+  // Every spec gathers to the file name the steps select.
+  for (const std::string& spec : in.specs) {
+    const InputFile f = gather_inputs({spec}, {}).present.at(0);
+    bool named = false;
+    for (const auto* files : {&in.runs_files, &in.small_ints_files}) {
+      for (const auto& [width, names] : *files) {
+        named = named || std::find(names.begin(), names.end(), f.name) != names.end();
+      }
+    }
+    EXPECT_TRUE(named) << spec << " gives " << f.name;
+  }
+  const Preset& p = find_preset("kernels");
+  EXPECT_EQ(p.inputs.back(), "silesia");
+  EXPECT_EQ(std::vector<std::string>(p.inputs.begin(), p.inputs.end() - 1),
+            kernel_inputs("1GiB").specs);
+}
+
+TEST(Presets, KernelsExpandsToItsDeclaredCellsWithinEightMinutes) {
+  const Preset& p = find_preset("kernels");
+  const Options o = parse_options({"--cold-l2"});
+  check_preset_options(p, o);
+  const std::vector<const Codec*> all = kernel_codecs();
+  const std::vector<InputFile> in = kernel_preset_inputs();
+  const std::vector<CellSpec> cells =
+      preset_cells(p, select_codecs(all, o.codecs, o.device), all, in, o);
+
+  const int runs = 11, small_ints = 3, synthetic = runs + small_ints, silesia = 8;
+  std::map<std::string, int> want;
+  want["rle/gpu/compress"] = want["rle-cub/gpu/compress"] = runs;
+  want["rle/gpu/decompress"] = 2 * runs;                                 // scan and flood
+  want["fl/gpu/compress"] = want["fl/gpu/decompress"] = 3 * small_ints;  // three frame sizes
+  for (const char* peer : {"nvcomp-cascaded", "nvcomp-lz4"}) {
+    for (const char* dir : {"compress", "decompress"})
+      want[fmt::format("{}/gpu/{}", peer, dir)] = synthetic + silesia;
+  }
+  want["lz77/gpu/compress"] = want["lz77/gpu/decompress"] = 2 * silesia;
+  EXPECT_EQ(count(cells), want);
+
+  std::set<std::string> names;
+  for (const CellSpec& c : cells) EXPECT_TRUE(names.insert(c.name).second) << c.name;
+  // The element width of every FL and RLE cell is its input's.
+  for (const CellSpec& c : cells) {
+    if (const std::string* w = c.id.param("element_width")) {
+      const std::string suffix = "-w" + *w;
+      EXPECT_TRUE(c.id.file.ends_with(suffix)) << c.name;
+    }
+  }
+  EXPECT_TRUE(named(cells,
+                    "rle/gpu/decompress/synthetic/runs-uni4096-1GiB-w4/element_width:4/"
+                    "decode:flood"));
+  EXPECT_TRUE(named(cells,
+                    "rle-cub/gpu/compress/synthetic/runs-geo8-1GiB-w2/element_width:2/"
+                    "decode:scan"));
+  EXPECT_TRUE(named(cells,
+                    "fl/gpu/decompress/synthetic/small_ints-1GiB-w4/element_width:4/"
+                    "frame_size:4096"));
+  EXPECT_FALSE(named(cells,
+                     "rle-cub/gpu/decompress/synthetic/runs-geo8-1GiB-w2/"
+                     "element_width:2/decode:scan"));  // rle's decoders, once
+  EXPECT_TRUE(named(cells,
+                    "lz77/gpu/decompress/silesia/dickens/finder:hash/work_items:1024/"
+                    "chunk:4096/config:thesis/window_scope:block/design:warp/decode_mode:block"));
+
+  const double estimate = estimate_sweep_s(cells, in, 16);
+  std::cout << fmt::format("[ kernels preset ] {} cells, estimated {:.0f} s\n", cells.size(),
+                           estimate);
+  EXPECT_LT(estimate, 8 * 60);
+  EXPECT_GT(estimate, 60);  // 1 GiB cells: not a trivially empty sweep
 }
 
 }  // namespace

@@ -100,6 +100,18 @@ TEST(GpuE2e, WeightsByInputBytesAndRecomputesThePercentages) {
       << t->caption;
 }
 
+TEST(GpuE2e, CaptionSaysWhetherKernelFiguresAreWarmOrCold) {
+  const auto warm = gpu_e2e_table(set_of(sample()), kDefaults, "cant");
+  ASSERT_TRUE(warm);
+  EXPECT_NE(warm->caption.find("Kernel figures are warm"), std::string::npos) << warm->caption;
+  json cold_doc = sample();
+  cold_doc["context"]["cold_l2"] = "yes: before every timed GPU kernel call";
+  const auto cold = gpu_e2e_table(set_of(cold_doc), kDefaults, "cant");
+  ASSERT_TRUE(cold);
+  EXPECT_NE(cold->caption.find("Kernel figures are cold"), std::string::npos) << cold->caption;
+  EXPECT_EQ(cold->caption.find("warm"), std::string::npos) << cold->caption;
+}
+
 TEST(GpuE2e, MarkdownHasTheDirectionColumn) {
   const auto t = gpu_e2e_table(set_of(sample()), kDefaults, "cant");
   ASSERT_TRUE(t);

@@ -1,8 +1,10 @@
 // Synthetic inputs: exact sizes, determinism per seed, and the property each kind promises.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "corpora/synthetic.hpp"
@@ -76,6 +78,85 @@ TEST(Synthetic, RunsHaveTheRequestedMeanLength) {
       const double measured = static_cast<double>(v.size()) / static_cast<double>(runs);
       EXPECT_NEAR(measured, mean, 0.05 * mean) << "width " << width;
     }
+  }
+}
+
+// The lengths of the runs of `v` (maximal stretches of equal elements).
+std::vector<std::size_t> run_lengths(const std::vector<std::uint32_t>& v) {
+  std::vector<std::size_t> lengths;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i == 0 || v[i] != v[i - 1])
+      lengths.push_back(1);
+    else
+      ++lengths.back();
+  }
+  return lengths;
+}
+
+TEST(Synthetic, RunLengthKindsHaveTheirMeanAndShape) {
+  // The kernels preset's run lengths; enough runs of each (>= 2048) that the sample mean of a
+  // geometric distribution lies within 10% at about 4.5 standard deviations.
+  for (const char* family : {"runs-geo", "runs-uni"}) {
+    for (std::uint32_t mean : {1u, 2u, 8u, 64u, 4096u}) {
+      for (std::uint32_t width : {1u, 4u}) {
+        Spec s = parse_kind_text(family + std::to_string(mean));
+        s.size_bytes = std::max<std::uint64_t>(std::uint64_t{1} << 16, 2048ull * mean) * width;
+        s.element_width = width;
+        s.seed = 17;
+        const auto lengths = run_lengths(elements(generate(s), width));
+        // The last run may be cut short by the end of the input.
+        const std::vector<std::size_t> whole(lengths.begin(), lengths.end() - 1);
+        double sum = 0;
+        std::size_t longest = 0, shortest = whole.front();
+        for (std::size_t l : whole) {
+          sum += static_cast<double>(l);
+          longest = std::max(longest, l);
+          shortest = std::min(shortest, l);
+        }
+        const double measured = sum / static_cast<double>(whole.size());
+        const std::string what = family + std::to_string(mean) + " width " + std::to_string(width);
+        EXPECT_NEAR(measured, mean, 0.1 * mean) << what;
+        // Both reach down to short runs (P(L <= m/8) is about 1/8 per run in either).
+        EXPECT_LE(shortest, std::max(1u, mean / 8)) << what;
+        if (s.run_lengths == RunLengths::uniform) {
+          const std::size_t top = 2 * mean - 1;
+          EXPECT_LE(longest, top) << what << ": uniform lengths end at 2 mean - 1";
+          EXPECT_GE(longest, top - top / 8) << what << ": the top is never reached";
+        } else if (mean >= 8) {
+          EXPECT_GT(longest, 3 * mean) << what << ": geometric lengths have a tail";
+        }
+      }
+    }
+  }
+}
+
+TEST(Synthetic, RunLengthKindsAreSeededAndDistinct) {
+  Spec geo = parse_kind_text("runs-geo64");
+  Spec uni = parse_kind_text("runs-uni64");
+  for (Spec* s : {&geo, &uni}) {
+    s->size_bytes = 100000;
+    s->element_width = 2;
+  }
+  EXPECT_EQ(generate(geo), generate(geo));
+  EXPECT_NE(generate(geo), generate(uni));
+  Spec other_seed = geo;
+  other_seed.seed = 2;
+  EXPECT_NE(generate(geo), generate(other_seed));
+}
+
+TEST(Synthetic, KindTextParsesParametersAndRejectsOthers) {
+  const Spec plain = parse_kind_text("runs");
+  EXPECT_EQ(plain.kind, Kind::runs);
+  EXPECT_EQ(plain.mean_run, 8);
+  EXPECT_EQ(plain.run_lengths, RunLengths::geometric);
+  const Spec uni = parse_kind_text("runs-uni4096");
+  EXPECT_EQ(uni.kind, Kind::runs);
+  EXPECT_EQ(uni.mean_run, 4096);
+  EXPECT_EQ(uni.run_lengths, RunLengths::uniform);
+  EXPECT_EQ(parse_kind_text("small_ints").kind, Kind::small_ints);
+  for (const char* bad : {"runs-geo", "runs-geo0", "runs-geo08", "runs-geo8x", "runs-uni-8",
+                          "runs-geo16777217", "runs-exp8", "runs8"}) {
+    EXPECT_THROW(parse_kind_text(bad), std::invalid_argument) << bad;
   }
 }
 

@@ -117,6 +117,16 @@ RunProvenance run_provenance(const GpuStatus& gpu) {
   return p;
 }
 
+ColdL2Plan plan_cold_l2(bool requested, std::size_t gpu_cells, const std::string& gpu) {
+  if (!requested) {
+    return {false, "no: warm, a timed GPU call may find its input in L2 (no --cold-l2)", {}};
+  }
+  if (gpu_cells > 0) return {true, "", {}};
+  const std::string why = fmt::format("no GPU cells in this run (GPU: {})", gpu);
+  return {false, "requested, not applied: " + why,
+          "--cold-l2: " + why + "; nothing to flush, the other cells run as asked"};
+}
+
 ContextEntries host_context(const Inputs& inputs, const std::vector<std::string>& corpora) {
   ContextEntries c;
   c.emplace_back("gcbench_version", GCBENCH_VERSION);

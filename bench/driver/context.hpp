@@ -3,6 +3,8 @@
 // AddCustomContext): GPU, CUDA versions, CPU, threads, git revision, zlib, corpus manifest;
 // and the provenance each recorded cell carries.
 #include <array>
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,6 +43,17 @@ GpuStatus probe_gpu(bool ceilings = true);
 #if GCBENCH_HAVE_CUDA
 GpuStatus probe_cuda_gpu(bool ceilings);  // gpu_context.cpp, built only with CUDA
 #endif
+
+// --cold-l2 for a run with `gpu_cells` GPU cells: whether to flush the L2 before their timed
+// calls; when not, the run context's "cold_l2" entry (when flushing, the flush describes
+// itself: DeviceCells::l2_flush_context), and for --cold-l2 without GPU cells a note to print
+// (it is not an error: the CPU cells run as asked).
+struct ColdL2Plan {
+  bool flush = false;
+  std::string context;
+  std::optional<std::string> note;
+};
+ColdL2Plan plan_cold_l2(bool requested, std::size_t gpu_cells, const std::string& gpu);
 
 // Everything but the GPU: versions, CPU, the corpora and their missing files, the codecs.
 ContextEntries host_context(const Inputs& inputs, const std::vector<std::string>& corpora);

@@ -15,6 +15,7 @@
 #include "bench/driver/entropy_counter.hpp"
 #include "bench/driver/execute.hpp"
 #include "bench/driver/harness.hpp"
+#include "bench/driver/l2_flush.hpp"
 #include "bench/driver/verify.hpp"
 #include "codecs/common/crc32.cuh"
 #include "codecs/common/device_buffer.hpp"
@@ -315,8 +316,18 @@ double gbps(u64 bytes, double seconds) {
 
 }  // namespace
 
-DeviceCells::DeviceCells(PipelineSettings settings, GpuCeilings ceilings)
-    : settings_(settings), ceilings_(ceilings) {}
+DeviceCells::DeviceCells(PipelineSettings settings, GpuCeilings ceilings, bool cold_l2)
+    : settings_(settings),
+      ceilings_(ceilings),
+      l2_flush_(cold_l2 ? std::make_unique<L2Flush>() : nullptr) {}
+
+std::optional<std::string> DeviceCells::l2_flush_context() const {
+  if (!l2_flush_) return std::nullopt;
+  return fmt::format(
+      "yes: before every timed GPU kernel call, outside its CUDA events, a read of {} bytes "
+      "(twice the L2 of {} bytes)",
+      l2_flush_->flush_bytes(), l2_flush_->l2_bytes());
+}
 
 DeviceCells::~DeviceCells() = default;
 
@@ -339,6 +350,7 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
   }
   DeviceCellState& c = *cell_;
   for (auto _ : state) {
+    if (l2_flush_) l2_flush_->enqueue(c.stream.get());
     c.start.record(c.stream.get());
     c.call();
     c.stop.record(c.stream.get());
@@ -362,6 +374,7 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
                            ? 0.0
                            : static_cast<double>(n) / static_cast<double>(c.compressed_bytes));
   k["verified"] = Counter(1);
+  k["cold_l2"] = Counter(l2_flush_ ? 1 : 0);  // 0: warm, L2 not flushed between timed calls
   // The process's peak so far: the first cell where it jumps is the one that holds the most.
   k["peak_rss_bytes"] = Counter(static_cast<double>(peak_rss_bytes()));
   if (c.entropy_bytes) k["entropy_bytes"] = Counter(static_cast<double>(*c.entropy_bytes));

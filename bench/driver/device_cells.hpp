@@ -3,12 +3,14 @@
 // the device call alone on buffers allocated once per cell; the end-to-end path (src/gpu/
 // pipeline.hpp) is timed beside it, from pinned and from pageable host memory. Outputs are
 // verified in full once per cell, and every timed device call's output is compared with the
-// verified one through its CRC-32 on the GPU, all outside the timed regions. Built only with
-// CUDA.
+// verified one through its CRC-32 on the GPU, all outside the timed regions. With cold_l2 the
+// L2 cache is flushed before every timed device call (l2_flush.hpp), also outside. Built only
+// with CUDA.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "gcbench/bytes.hpp"
@@ -18,6 +20,7 @@
 
 namespace gcbench::driver {
 
+class L2Flush;
 class Workspace;
 
 struct PipelineSettings {
@@ -39,13 +42,17 @@ struct LastStream {
 
 class DeviceCells {
  public:
-  DeviceCells(PipelineSettings settings, GpuCeilings ceilings);
+  // cold_l2: allocates the flush buffer now, once for the run.
+  DeviceCells(PipelineSettings settings, GpuCeilings ceilings, bool cold_l2);
   ~DeviceCells();
   void run(benchmark::State& state, const CellSpec& cell, Workspace& workspace);
+  // The run context's "cold_l2" entry when the L2 is flushed: how; nullopt when it is not.
+  std::optional<std::string> l2_flush_context() const;
 
  private:
   PipelineSettings settings_;
   GpuCeilings ceilings_;
+  std::unique_ptr<L2Flush> l2_flush_;  // null: warm (no --cold-l2)
   std::string current_;
   std::unique_ptr<DeviceCellState> cell_;
   LastStream last_stream_;

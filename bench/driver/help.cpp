@@ -39,8 +39,11 @@ gcbench flags (--flag=value or --flag value; lists are comma-separated):
   --corpus LIST       corpora (default canterbury); also synthetic:<kind>:<size>[:<width>],
                       e.g. synthetic:runs:64MiB or synthetic:small_ints:1GiB:4 (kinds: runs,
                       small_ints, sorted_keys, random_bytes, all_equal; width 1, 2 or 4, the
-                      integer view the data is generated in, default 1); and concat:<corpus>, the corpus's
-                      available files back to back as one input
+                      integer view the data is generated in, default 1). Runs of a chosen
+                      length: runs-geo<mean> (geometric lengths) or runs-uni<mean> (uniform
+                      on 1..2*mean-1), e.g. synthetic:runs-geo64:1GiB:4; runs is runs-geo8.
+                      Seeded: the same name gives the same bytes. And concat:<corpus>, the
+                      corpus's available files back to back as one input
   --files LIST        only these files of the chosen corpora
   --codecs LIST       codec names and groups: all (default), cpu, gpu, peers, baselines,
                       or a name below
@@ -81,6 +84,11 @@ gcbench flags (--flag=value or --flag value; lists are comma-separated):
   --pipeline-chunk SIZE   end-to-end path: bytes per chunk in flight (default 64MiB)
   --pipeline-depth N      end-to-end path: chunks in flight, one stream each (default 4)
   --gpu-memory-limit SIZE end-to-end path: device memory it may hold; chunks shrink to fit
+  --cold-l2           GPU cells flush the L2 cache before every timed device call (a read
+                      of twice the L2 through a buffer allocated once per run, outside the
+                      CUDA events), so that an input smaller than the L2 is not timed warm.
+                      Recorded as the context's cold_l2 and each GPU cell's cold_l2 counter
+                      (1 flushed, 0 warm). Without GPU cells: a note, and nothing flushed
   --<axis> LIST       values of a codec axis, for every selected codec that has it
                       (dashes for underscores: --work-items sets work_items)
 Axis flags of the registered codecs:
@@ -111,7 +119,8 @@ Presets (--preset NAME):
       << R"(
 Timing: CPU cells report wall time; GPU cells report the kernel time from CUDA events as
 manual time. Counters: input_bytes, compressed_bytes, ratio (input/compressed), verified,
-e2e_s (wall time per call), kernel_s and transfer_s (GPU), entropy_bytes (LZ77, SPEC 1.4).
+e2e_s (wall time per call), kernel_s and transfer_s (GPU), entropy_bytes (LZ77, SPEC 1.4);
+GPU cells with a device API also kernel_gbps, pct_copy (of the run's copy_gbps) and cold_l2.
 Each cell makes one untimed call first: it warms up, and its output is verified in full
 (GPU cells with a device API: the device call, then the end-to-end path once). CPU cells
 also compare the output of their timed calls with the verified bytes. No warm-up time

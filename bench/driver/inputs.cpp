@@ -18,15 +18,16 @@ constexpr std::string_view kConcatPrefix = "concat:";
 
 InputFile synthetic_input(const std::string& spec_text) {
   // synthetic:<kind>:<size>[:<element width>]; the width (1, 2 or 4) is the integer view the
-  // data is generated in, so that small_ints at width 4 are small 32-bit values.
+  // data is generated in, so that small_ints at width 4 are small 32-bit values. The kind may
+  // carry parameters (runs-geo64: runs of geometric lengths, mean 64); the name keeps them.
   const std::string rest = spec_text.substr(kSyntheticPrefix.size());
   const std::size_t colon = rest.find(':');
   if (colon == std::string::npos) {
     throw std::invalid_argument(
         "synthetic corpus must be synthetic:<kind>:<size>[:<width>], not '" + spec_text + "'");
   }
-  synthetic::Spec spec;
-  spec.kind = synthetic::parse_kind(rest.substr(0, colon));
+  const std::string kind = rest.substr(0, colon);
+  synthetic::Spec spec = synthetic::parse_kind_text(kind);
   std::string size_text = rest.substr(colon + 1);
   std::string width_suffix;  // "-w4" when a width is given
   if (const std::size_t width_colon = size_text.find(':'); width_colon != std::string::npos) {
@@ -40,8 +41,7 @@ InputFile synthetic_input(const std::string& spec_text) {
     size_text.resize(width_colon);
   }
   spec.size_bytes = parse_size(size_text);
-  const std::string name =
-      std::string(synthetic::kind_name(spec.kind)) + "-" + size_text + width_suffix;
+  const std::string name = kind + "-" + size_text + width_suffix;
   return InputFile{"synthetic", name, spec.size_bytes,
                    [spec] { return synthetic::generate(spec); }};
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The files a sweep runs on: corpus files (fetched and verified by corpora/), synthetic inputs
-// named like a corpus, "synthetic:<kind>:<size>" (e.g. synthetic:runs:64MiB), and a whole
+// named like a corpus, "synthetic:<kind>:<size>[:<width>]" (e.g. synthetic:runs:64MiB,
+// synthetic:runs-uni64:1GiB:4; file "<kind>-<size>[-w<width>]"), and a whole
 // corpus as one input, "concat:<corpus>" (corpus "<corpus>-concat", file "all-<k>-of-<n>").
 #include <cstdint>
 #include <functional>

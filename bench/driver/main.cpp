@@ -201,16 +201,22 @@ int run(int argc, char** argv) {
       benchmark::AddCustomContext(key, value);
   }
 
+  const auto gpu_cell_count = static_cast<std::size_t>(std::count_if(
+      cells.begin(), cells.end(), [](const CellSpec& c) { return c.id.device == "gpu"; }));
+  ColdL2Plan cold_l2 = plan_cold_l2(options.cold_l2, gpu_cell_count, gpu_named(gpu));
+  if (cold_l2.note) std::cerr << "[gcbench] " << *cold_l2.note << "\n";
   Workspace workspace(inputs.present);
 #if GCBENCH_HAVE_CUDA
   std::optional<DeviceCells> device_cells;
   if (gpu.usable) {
     device_cells.emplace(
         PipelineSettings{options.pipeline_chunk, options.pipeline_depth, options.gpu_memory_limit},
-        gpu.ceilings);
+        gpu.ceilings, cold_l2.flush);
     workspace.set_device_cells(&*device_cells);
+    if (auto flush = device_cells->l2_flush_context()) cold_l2.context = *flush;
   }
 #endif
+  benchmark::AddCustomContext("cold_l2", cold_l2.context);
   std::map<std::string, double> weights;
   std::uint64_t largest_input = 0;
   for (const CellSpec& cell : cells) {

@@ -70,12 +70,14 @@ Options parse_options(const std::vector<std::string>& args) {
       name.resize(eq);
     }
     o.given.insert(name);
-    if (name == "list" || name == "no-progress" || name == "no-download") {
+    if (name == "list" || name == "no-progress" || name == "no-download" || name == "cold-l2") {
       if (value) throw std::invalid_argument("--" + name + " takes no value");
       if (name == "list")
         o.list = true;
       else if (name == "no-progress")
         o.progress = false;
+      else if (name == "cold-l2")
+        o.cold_l2 = true;
       else
         o.download = false;
       continue;

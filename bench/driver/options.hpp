@@ -37,6 +37,9 @@ struct Options {
   std::uint64_t pipeline_chunk = std::uint64_t{64} << 20;
   int pipeline_depth = 4;
   std::uint64_t gpu_memory_limit = 0;  // 0 = none
+  // GPU cells with a device API flush the L2 cache before every timed call (small inputs
+  // would otherwise be read from L2, warm, after the first call).
+  bool cold_l2 = false;
   bool list = false;
   bool progress = true;
   std::optional<std::string> preset;  // a declared sweep (presets.hpp)

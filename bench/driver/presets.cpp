@@ -89,6 +89,71 @@ Preset thesis() {
       }};
 }
 
+// Issue 14: the inputs that decide the GPU kernels, each kernel beside its peers (CUB through
+// rle-cub, nvCOMP Cascaded and LZ4), kernel-only. RLE: run lengths of mean 1 to 4096, geometric
+// and uniform, at width 4, and geometric mean 8 (the standard input) at widths 1 and 2. FL:
+// small integers at widths 1, 2 and 4 per frame size. LZ77: Silesia's files, text and binary.
+const std::string kKernelInputSize = "1GiB";
+
+Preset kernels() {
+  const KernelInputs in = kernel_inputs(kKernelInputSize);
+  std::vector<PresetStep> steps;
+  for (const auto& [width, files] : in.runs_files) {
+    const std::vector<std::string> w = {std::to_string(width)};
+    steps.push_back({.purpose = fmt::format("RLE compression, width {}: gcbench's encoder and "
+                                            "cub::DeviceRunLengthEncode (rle-cub)",
+                                            width),
+                     .corpora = {kSynthetic},
+                     .codecs = {"rle", "rle-cub"},
+                     .device = "gpu",
+                     .direction = "compress",
+                     .axes = {{"element_width", w}},
+                     .files = files});
+    steps.push_back({.purpose = fmt::format("RLE decompression, width {}, both decoders", width),
+                     .corpora = {kSynthetic},
+                     .codecs = {"rle"},
+                     .device = "gpu",
+                     .direction = "decompress",
+                     .axes = {{"element_width", w}, {"decode", {"scan", "flood"}}},
+                     .files = files});
+  }
+  for (const auto& [width, files] : in.small_ints_files) {
+    steps.push_back({.purpose = fmt::format("FL, width {}, per frame size", width),
+                     .corpora = {kSynthetic},
+                     .codecs = {"fl"},
+                     .device = "gpu",
+                     .axes = {{"element_width", {std::to_string(width)}},
+                              {"frame_size", default_sweep("frame_size")}},
+                     .files = files});
+  }
+  steps.push_back({.purpose = "the nvCOMP peers on every input: Cascaded and LZ4",
+                   .codecs = {"nvcomp-cascaded", "nvcomp-lz4"},
+                   .device = "gpu"});
+  steps.push_back({.purpose = "LZ77 hash compression, the block and warp designs, text and binary",
+                   .corpora = {"silesia"},
+                   .codecs = {"lz77"},
+                   .device = "gpu",
+                   .direction = "compress",
+                   .axes = {{"finder", {"hash"}}, {"design", {"block", "warp"}}}});
+  steps.push_back({.purpose = "LZ77 decompression: chunk-parallel (jump) and per launch block",
+                   .corpora = {"silesia"},
+                   .codecs = {"lz77"},
+                   .device = "gpu",
+                   .direction = "decompress",
+                   .axes = {{"design", {"warp"}}, {"decode_mode", {"jump", "block"}}}});
+  std::vector<std::string> inputs = in.specs;
+  inputs.push_back("silesia");
+  return Preset{"kernels",
+                "issue 14's kernel sweep, kernel-only GB/s and % of the device copy: FL per frame "
+                "size, RLE (both decoders) and rle-cub over run lengths 1-4096 (geometric, "
+                "uniform) and widths 1/2/4 of " +
+                    kKernelInputSize +
+                    " synthetic inputs, LZ77 (block, warp; jump and block decoding) on "
+                    "Silesia, nvCOMP Cascaded and LZ4 on all (best with --cold-l2; about 5.5 "
+                    "minutes on one H100)",
+                std::move(inputs), std::move(steps)};
+}
+
 Preset quick() {
   return Preset{"quick",
                 "every codec at its default parameters on the first file of each corpus, "
@@ -126,8 +191,23 @@ bool names(const PresetStep& step, const std::string& codec) {
 
 }  // namespace
 
+KernelInputs kernel_inputs(const std::string& size) {
+  KernelInputs in;
+  auto add = [&](const std::string& kind, int width, std::map<int, std::vector<std::string>>& to) {
+    const std::string w = std::to_string(width);
+    in.specs.push_back(fmt::format("{}:{}:{}:{}", kSynthetic, kind, size, w));
+    to[width].push_back(fmt::format("{}-{}-w{}", kind, size, w));
+  };
+  // Mean 1 is every run of length 1 in both distributions: once.
+  for (const int mean : {1, 2, 8, 64, 4096}) add(fmt::format("runs-geo{}", mean), 4, in.runs_files);
+  for (const int mean : {2, 8, 64, 4096}) add(fmt::format("runs-uni{}", mean), 4, in.runs_files);
+  for (const int width : {1, 2}) add("runs-geo8", width, in.runs_files);
+  for (const int width : {1, 2, 4}) add("small_ints", width, in.small_ints_files);
+  return in;
+}
+
 const std::vector<Preset>& presets() {
-  static const std::vector<Preset> all = {thesis(), quick()};
+  static const std::vector<Preset> all = {thesis(), kernels(), quick()};
   return all;
 }
 
@@ -201,7 +281,9 @@ std::vector<CellSpec> preset_cells(const Preset& preset, const std::vector<const
       const bool in_corpora =
           step.corpora.empty() ||
           std::find(step.corpora.begin(), step.corpora.end(), corpus) != step.corpora.end();
-      runs[i] = in_corpora && inputs[i].size > step.min_input_bytes &&
+      const bool in_files = step.files.empty() || std::find(step.files.begin(), step.files.end(),
+                                                            inputs[i].name) != step.files.end();
+      runs[i] = in_corpora && in_files && inputs[i].size > step.min_input_bytes &&
                 (!step.first_file_only || corpora_begun.insert(corpus).second);
     }
     for (CellSpec& cell : enumerate_cells(codecs, all, inputs, o)) {
@@ -224,6 +306,7 @@ std::string describe_presets() {
         axes.push_back(fmt::format("{}={}", axis, fmt::join(values, ",")));
       if (s.first_file_only) axes.push_back("first file of each corpus");
       if (s.min_input_bytes > 0) axes.push_back(fmt::format("inputs over {} B", s.min_input_bytes));
+      if (!s.files.empty()) axes.push_back(fmt::format("inputs {}", fmt::join(s.files, ",")));
       text += fmt::format("      - {} [{} on {}, {}{}{}]\n", s.purpose, fmt::join(s.codecs, ","),
                           s.device, s.direction, axes.empty() ? "" : "; ", fmt::join(axes, "; "));
     }

@@ -1,9 +1,10 @@
 #pragma once
-// Presets (`--preset thesis`, `--preset quick`): a declared sweep, made of steps that each name
-// their codecs, device, direction, inputs and axis values. Its cells are the union of what the
-// steps enumerate; flags may narrow it (corpora, files, codecs, device, direction) but never
-// change its axes or sweep.
+// Presets (`--preset thesis`, `--preset kernels`, `--preset quick`): a declared sweep, made of
+// steps that each name their codecs, device, direction, inputs and axis values. Its cells are the
+// union of what the steps enumerate; flags may narrow it (corpora, files, codecs, device,
+// direction) but never change its axes or sweep.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,9 @@
 namespace gcbench::driver {
 
 struct PresetStep {
-  std::string purpose;                // what it measures: the tables it feeds
-  std::vector<std::string> corpora;   // input corpora (InputFile::corpus) it runs on; empty: all
+  std::string purpose;  // what it measures: the tables it feeds
+  // Input corpora (InputFile::corpus) it runs on; empty: all.
+  std::vector<std::string> corpora = {};
   bool first_file_only = false;       // only the first present file of each of those corpora
   std::uint64_t min_input_bytes = 0;  // only inputs larger than this
   std::vector<std::string> codecs;    // codec names, or "all"; ones this build lacks are skipped
@@ -24,7 +26,19 @@ struct PresetStep {
   std::string direction = "all";      // compress | decompress | all
   AxisValues axes = {};               // every other axis at the codec's default
   std::string sweep = "defaults";     // how the axes not named are visited
+  // Only inputs of these names (InputFile::name); empty: every input of its corpora.
+  std::vector<std::string> files = {};
 };
+
+// The kernels preset's synthetic inputs (issue 14): runs of geometric and uniform lengths,
+// and small integers for FL, each `size` (e.g. "1GiB") at element widths 1, 2 and 4; the
+// --corpus specs and the file names they give.
+struct KernelInputs {
+  std::vector<std::string> specs;
+  std::map<int, std::vector<std::string>> runs_files;        // width -> runs-* file names
+  std::map<int, std::vector<std::string>> small_ints_files;  // width -> small_ints file names
+};
+KernelInputs kernel_inputs(const std::string& size);
 
 struct Preset {
   std::string name;

@@ -11,7 +11,12 @@ REPORT_DIR/CORPUS/plots/, each as SVG and PNG:
   throughput_vs_work_items, throughput_vs_frame_size: throughput along the swept axis, one
       line per codec, device and the other axes' values;
   pct_of_copy: each GPU kernel's throughput as % of the device's copy, and end-to-end as %
-      of its pinned host-to-device copy.
+      of its pinned host-to-device copy;
+  kernel_throughput_vs_run_length, kernel_throughput_vs_element_width (from kernels.csv, the
+      kernels section): each GPU kernel and its peers per synthetic input, against the mean
+      run length of runs-geo<m>/runs-uni<m> inputs (geometric solid, uniform dashed) and
+      against the element width of runs-geo8 and small_ints inputs, the device copy as a
+      dotted line; a warm (L2 not flushed) line says so in its label.
 A plot with nothing measured is skipped with a printed note, never drawn empty. plots.manifest
 (JSON, but not named *.json: gcbench-report reads every *.json under its inputs, and the
 report often lies inside them) lists the plots made (title, svg, png) and those skipped
@@ -22,6 +27,7 @@ import csv
 import json
 import math
 import os
+import re
 import sys
 
 import matplotlib
@@ -260,6 +266,101 @@ def pct_of_copy(corpus, e2e_rows, plots_dir, made, skipped):
     save(fig, plots_dir, name, title, made)
 
 
+# Synthetic input names (gcbench's synthetic:<kind>:<size>[:<width>] gives <kind>-<size>[-w<width>]).
+RUNS_FILE = re.compile(r"^runs-(geo|uni)(\d+)-.+?(?:-w([124]))?$")
+WIDTH_FILE = re.compile(r"^(runs-geo8|small_ints)-.+?(?:-w([124]))?$")
+DISTRIBUTIONS = {"geo": ("geometric", "-"), "uni": ("uniform", "--")}
+
+
+def kernel_rows(rows):
+    """The measured GPU cells of kernels.csv, and the device copy's GB/s (or None)."""
+    copy = next((r["kernel_gbps"] for r in rows if r.get("codec") == "device copy"), None)
+    cells = [r for r in rows if r.get("codec") != "device copy" and r.get("kernel_gbps")]
+    return cells, copy
+
+
+def kernel_label(row):
+    """The codec variant without its element width (the width is what the axis varies)."""
+    label = re.sub(r"/element_width:\d+", "", row["codec"])
+    return label + (" (warm)" if row.get("l2") == "warm" else "")
+
+
+def kernel_panels(title, lines, copy, xlabel, log2_x, plots_dir, name, made):
+    """One panel per direction; `lines`: (label, direction, style) -> [(x, GB/s)]."""
+    directions = [d for d in ("compress", "decompress") if any(k[1] == d for k in lines)]
+    fig, axes = plt.subplots(1, len(directions), figsize=(7 * len(directions), 5), squeeze=False)
+    colors = codec_colors({k[0] for k in lines})
+    for ax, direction in zip(axes[0], directions):
+        for (label, d, style), xy in sorted(lines.items()):
+            if d != direction:
+                continue
+            ax.plot([p[0] for p in xy], [p[1] for p in xy], color=colors[label], marker="o",
+                    linestyle=style[0], label=f"{label}{style[1]}")
+        if copy:
+            ax.axhline(copy, color="black", linestyle=":", linewidth=1, label="device copy")
+        xs = sorted({p[0] for (_, d, _), xy in lines.items() if d == direction for p in xy})
+        if log2_x:
+            ax.set_xscale("log", base=2)
+        ax.set_xticks(xs)
+        ax.set_xticklabels([f"{x:g}" for x in xs])
+        ax.xaxis.set_minor_locator(ticker.NullLocator())
+        ys = [p[1] for (_, d, _), xy in lines.items() if d == direction for p in xy]
+        if needs_log(ys + ([copy] if copy else [])):
+            log_scale(ax.set_yscale, ax.yaxis)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("kernel throughput [GB/s of original bytes]")
+        ax.set_title(direction)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle(title)
+    save(fig, plots_dir, name, title, made)
+
+
+def kernels_vs_run_length(corpus, rows, plots_dir, made, skipped):
+    name = "kernel_throughput_vs_run_length"
+    cells, copy = kernel_rows(rows)
+    by_width = {}
+    for r in cells:
+        m = RUNS_FILE.match(r["file"])
+        if m:
+            by_width.setdefault(int(m.group(3) or 1), []).append((r, m))
+    # The width with the most inputs: the run-length sweep's.
+    width = max(by_width, key=lambda w: len({m.group(0) for _, m in by_width[w]}), default=None)
+    lines = {}
+    for r, m in by_width.get(width, []):
+        mean = float(m.group(2))
+        # Mean 1 is every run of length 1 in both distributions: one input, on both lines.
+        kinds = DISTRIBUTIONS.values() if mean == 1 else [DISTRIBUTIONS[m.group(1)]]
+        for dist, style in kinds:
+            key = (kernel_label(r), r["direction"], (style, f", {dist}"))
+            lines.setdefault(key, []).append((mean, r["kernel_gbps"]))
+    lines = {k: sorted(v) for k, v in lines.items() if len(v) > 1}
+    if not lines:
+        skipped.append({"plot": name, "why": "no GPU kernel measured on two or more "
+                        "runs-geo<m>/runs-uni<m> inputs of one width"})
+        return
+    title = f"GPU kernels vs mean run length (width {width}), {corpus}"
+    kernel_panels(title, lines, copy, "mean run length [elements]", True, plots_dir, name, made)
+
+
+def kernels_vs_element_width(corpus, rows, plots_dir, made, skipped):
+    name = "kernel_throughput_vs_element_width"
+    cells, copy = kernel_rows(rows)
+    lines = {}
+    for r in cells:
+        m = WIDTH_FILE.match(r["file"])
+        if m:
+            key = (kernel_label(r), r["direction"], ("-", f", {m.group(1)}"))
+            lines.setdefault(key, []).append((float(m.group(2) or 1), r["kernel_gbps"]))
+    lines = {k: sorted(v) for k, v in lines.items() if len(v) > 1}
+    if not lines:
+        skipped.append({"plot": name, "why": "no GPU kernel measured on runs-geo8 or small_ints "
+                        "inputs of two or more element widths"})
+        return
+    title = f"GPU kernels vs element width, {corpus}"
+    kernel_panels(title, lines, copy, "element width [bytes]", False, plots_dir, name, made)
+
+
 def plot_corpus(report_dir, corpus):
     corpus_dir = os.path.join(report_dir, corpus)
     plots_dir = os.path.join(corpus_dir, "plots")
@@ -272,6 +373,10 @@ def plot_corpus(report_dir, corpus):
     for axis in ("work_items", "frame_size"):
         throughput_vs_axis(corpus, variants, axis, plots_dir, made, skipped)
     pct_of_copy(corpus, e2e_rows, plots_dir, made, skipped)
+    kernel_cells = read_csv(os.path.join(corpus_dir, "kernels.csv"))
+    if kernel_cells:  # the kernels section is written for some runs only
+        kernels_vs_run_length(corpus, kernel_cells, plots_dir, made, skipped)
+        kernels_vs_element_width(corpus, kernel_cells, plots_dir, made, skipped)
     for s in skipped:
         print(f"plot_results: {corpus}: {s['plot']} skipped: {s['why']}")
     with open(os.path.join(plots_dir, "plots.manifest"), "w") as f:

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# `--preset kernels` on a device machine (issue 14): builds with nvCOMP (the peers Cascaded and
+# LZ4) as run_driver_peers.sh does, Release, then runs bench/run_suite.sh --preset kernels
+# --cold-l2 and writes the merged results as kernels.json (bench/results/<gpu>/kernels.json
+# once committed: kernel_gbps and pct_copy per cell, copy_gbps and cold_l2 in the context).
+# Brings back the log, kernels.json, the report's kernels tables and plots, and every result
+# file and table in one archive.
+# From the repository root, with .carry/prefix, .carry/nvcomp and .carry/corpora carried:
+#   BUILD_ONLY=1 bash bench/device/run_kernels.sh   (first call: the build alone, a few minutes)
+#   bash bench/device/run_kernels.sh                (then: LIMIT, seconds the preset may run,
+#   default 480; BUILD, the build directory, is kept between calls of the device tool, so this
+#   call finds it built and spends its time on the preset)
+OUT=${OUT:-$PWD/out-kernels}
+source "$(dirname "$0")/common.sh" kernels
+BUILD=${BUILD:-build-device}
+results=/tmp/kernels-results
+
+step build
+cmake_options=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20
+  -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20 -DGCBENCH_NVCOMP_ROOT="$root/.carry/nvcomp")
+build "$BUILD" . gcbench gcbench-report
+grep "gcbench:" "$OUT/build.log"
+[[ ${BUILD_ONLY:-0} == 1 ]] && exit 0
+
+step "preset kernels"
+start=$SECONDS
+timeout "${LIMIT:-480}" bash bench/run_suite.sh --build "$BUILD" --preset kernels --cold-l2 \
+  --out "$results" --fresh --no-download --benchmark_out="$OUT/kernels.json" \
+  > "$OUT/kernels.log" 2>&1
+echo "exit status: $?" >> "$OUT/kernels.log"
+echo "preset kernels wall: $((SECONDS - start)) s"
+grep -E "preset kernels|cold-l2|harness share|peak RSS|run_suite finished|exit status" "$OUT/kernels.log"
+# Cut off by LIMIT: the merged results and the report of the cells recorded so far.
+[[ -f $OUT/kernels.json ]] ||
+  "$BUILD/bench/driver/gcbench" --merge "$results" --benchmark_out="$OUT/kernels.json" >> "$OUT/kernels.log" 2>&1
+[[ -f $results/report/report.md ]] ||
+  "$BUILD/reports/gcbench-report" --out "$results/report" "$results" >> "$OUT/kernels.log" 2>&1
+cp "$results/report/report.md" "$OUT/" 2>/dev/null
+for corpus in synthetic silesia; do
+  cp "$results/report/$corpus/kernels.md" "$OUT/$corpus-kernels.md" 2>/dev/null
+  cp "$results/report/$corpus/plots/kernel_throughput_vs_"*.png "$OUT/" 2>/dev/null
+done
+tar -czf "$OUT/kernels-results.tar.gz" -C "$results" . 2>/dev/null
