@@ -22,9 +22,10 @@
 #   --fresh       delete the results directory first (otherwise the cells recorded under this
 #                 revision, build type, codec versions and GPU are skipped)
 #   --benchmark_out=FILE [--benchmark_out_format=json]
-#                 Google Benchmark's output flags apply once, to the merged result: after the
+#                 Google Benchmark's output flags apply once, to DIR's export: after the
 #                 sweep, every cell recorded under DIR (both driver runs') as one Google
-#                 Benchmark JSON in FILE (JSON only: the report writes the CSV tables)
+#                 Benchmark JSON in FILE (gcbench --export; JSON only: the report writes the
+#                 CSV tables)
 # Other flags go to gcbench, e.g. --corpus calgary, --finder hash,z,brute, --work-items 2048.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,7 +55,7 @@ while [[ $# -gt 0 ]]; do
 done
 
 if [[ $bench_out_format != json ]]; then
-  echo "run_suite: --benchmark_out_format=$bench_out_format: the merged result is written as JSON only (the report writes the CSV tables)" >&2
+  echo "run_suite: --benchmark_out_format=$bench_out_format: the export is written as JSON only (the report writes the CSV tables)" >&2
   exit 2
 fi
 
@@ -96,8 +97,8 @@ if [[ $status -lt 2 && -z $preset ]]; then
 fi
 
 if [[ -n $bench_out ]]; then
-  echo "== merged results -> $bench_out"
-  "$gcbench" --merge "$out" --benchmark_out="$bench_out" || status=$?
+  echo "== export of $out -> $bench_out"
+  "$gcbench" --export "$out" --benchmark_out="$bench_out" || status=$?
 fi
 
 echo "== report"

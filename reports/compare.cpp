@@ -44,7 +44,7 @@ void append_note(std::string& note, const std::string& text) {
 CellComparison compare_cell(const Measurement& b, const Measurement& n,
                             const CompareOptions& options) {
   CellComparison c;
-  c.name = driver::format_cell_name(b.id);
+  c.name = results::format_cell_name(b.id);
   c.id = b.id;
   c.base_reps = b.repetitions;
   c.new_reps = n.repetitions;
@@ -92,7 +92,7 @@ std::string input_difference(
     if (!bi || !ni || *bi == *ni) continue;
     if (differing++ == 0) {
       first =
-          fmt::format("{} has input_bytes {} in {} and {} in {}", driver::format_cell_name(b->id),
+          fmt::format("{} has input_bytes {} in {} and {} in {}", results::format_cell_name(b->id),
                       *bi, options.base_label, *ni, options.new_label);
     }
   }

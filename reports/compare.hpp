@@ -30,7 +30,7 @@ enum class Verdict { none, regression, improvement };
 
 struct CellComparison {
   std::string name;
-  driver::CellId id;
+  results::CellId id;
   // Medians; absent when that side failed.
   std::optional<double> base_time_s, new_time_s, time_change_pct;
   // Interquartile range over repetitions as % of the median; absent below 2 repetitions.

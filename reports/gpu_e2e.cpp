@@ -54,7 +54,7 @@ std::string ceiling_text(const Value& v) {
 
 }  // namespace
 
-std::string variant_label(const driver::CellId& id, const Defaults& defaults) {
+std::string variant_label(const results::CellId& id, const Defaults& defaults) {
   const auto d = defaults.find(id.codec + "/" + id.device);
   std::string label = id.codec;
   for (const auto& [axis, value] : id.params) {
@@ -91,7 +91,7 @@ std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& default
   for (const Measurement& m : set.cells) {
     if (m.id.device != "gpu" || m.id.corpus != corpus) continue;
     Cells& c =
-        rows[{variant_label(m.id, defaults), m.id.direction, driver::format_params(m.id.params)}];
+        rows[{variant_label(m.id, defaults), m.id.direction, results::format_params(m.id.params)}];
     if (m.error) {
       c.failed.push_back(m.id.file);
       continue;

@@ -11,7 +11,7 @@ namespace gcbench::reports {
 
 // The codec and those of its axes that differ from `defaults` (every axis whose default is
 // not known), written like a cell name's: "lz77/design:warp".
-std::string variant_label(const driver::CellId& id, const Defaults& defaults);
+std::string variant_label(const results::CellId& id, const Defaults& defaults);
 
 // A ceiling the driver recorded in the run context (GB/s, e.g. "copy_gbps"), or why there is
 // none.

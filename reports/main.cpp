@@ -1,5 +1,5 @@
 // gcbench-report: regenerates the thesis-style tables from gcbench result JSON files, compares
-// two runs (--compare), or merges the shards of a sweep (--merge).
+// two runs (--compare), or merges the shard folders of a sweep into one (--merge-shards).
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -10,19 +10,20 @@
 #include "corpora/corpora.hpp"
 #include "gcbench/registry.hpp"
 #include "reports/compare_run.hpp"
-#include "reports/merge_run.hpp"
 #include "reports/report.hpp"
+#include "reports/shard_merge_run.hpp"
 
 namespace {
 
 constexpr const char* kUsage = R"(usage: gcbench-report [--out DIR] [--print-summary] RESULTS...
        gcbench-report --compare BASE NEW [--threshold PCT] [--allow-different-inputs] [--out DIR]
-       gcbench-report --merge OUT_DIR IN_DIR... [--allow-different-revisions] [--allow-missing]
-                      [--out DIR] [--print-summary]
+       gcbench-report --merge-shards OUT_DIR IN_DIR... [--allow-different-revisions]
+                      [--allow-missing] [--out DIR] [--print-summary]
 RESULTS are Google Benchmark JSON files written by gcbench, or directories searched for them
-(e.g. gcbench --out-dir). Writes DIR/report.md (default DIR: report) with, per corpus, the
-tables of SPEC section 4 that hold a value as Markdown, CSV and LaTeX, and plots drawn by
-matplotlib from the CSVs (plot_results.py beside this program, run by the first of
+(e.g. gcbench --out-dir; an export of the directory found there, gcbench --export, is skipped:
+its cells are in the directory's files). Writes DIR/report.md (default DIR: report) with, per
+corpus, the tables of SPEC section 4 that hold a value as Markdown, CSV and LaTeX, and plots
+drawn by matplotlib from the CSVs (plot_results.py beside this program, run by the first of
 $GCBENCH_PYTHON, python3, /usr/bin/python3 that imports matplotlib; without one the tables are
 still written). --print-summary prints the GPU vs CPU vs gzip table of every corpus.
 
@@ -40,14 +41,15 @@ slower by more than --threshold percent, default 5); 2 for bad input: a missing 
 that is not gcbench's JSON, no cell in both runs, or different inputs (a cell's input_bytes,
 the corpus manifest digest) unless --allow-different-inputs.
 
---merge writes the results of many folders (the shards of one sweep, each a gcbench --out-dir
-run with --shard K/N, with its gcbench.plan) into OUT_DIR, laid out as one unsharded --out-dir,
-then the report (default DIR: OUT_DIR/report) with a Merge section. It refuses, writing
-nothing (exit status 2), inputs of different builds (git revision, gcbench or codec versions,
-codec defaults, corpus manifest) unless --allow-different-revisions, a cell recorded twice, a
-shard given twice or planned differently, an empty or missing input, an OUT_DIR that holds
-results or overlaps an input, and missing shards or cells (every one named) unless
---allow-missing; what is allowed is marked in the merged context and the report.
+--merge-shards (or --merge, its older name) merges the result folders of the shards of one
+sweep (each a gcbench --out-dir run with --shard K/N, with its gcbench.plan) into OUT_DIR, laid
+out as one unsharded --out-dir, then writes the report (default DIR: OUT_DIR/report) with a
+Merge section; an export found in an input (gcbench --export) is skipped with a note. It
+refuses, writing nothing (exit status 2), inputs of different builds (git revision, gcbench
+or codec versions, codec defaults, corpus manifest) unless --allow-different-revisions, a cell
+recorded twice, a shard given twice or planned differently, an empty or missing input, an
+OUT_DIR that holds results or overlaps an input, and missing shards or cells (every one named)
+unless --allow-missing; what is allowed is marked in the merged context and the report.
 )";
 
 gcbench::reports::Defaults registry_defaults() {
@@ -89,7 +91,7 @@ int main(int argc, char** argv) {
   gcbench::reports::CompareOptions compare_options;
   std::optional<std::filesystem::path> out_dir;
   std::vector<std::filesystem::path> inputs;
-  gcbench::reports::MergeOptions merge_options;
+  gcbench::reports::ShardMergeOptions merge_options;
   std::optional<std::filesystem::path> merge_dir;
   bool print_summary = false, compare = false;
   for (int i = 1; i < argc; ++i) {
@@ -112,7 +114,7 @@ int main(int argc, char** argv) {
         std::cerr << "gcbench-report: --threshold takes a percentage, not " << value << "\n";
         return 2;
       }
-    } else if (arg == "--merge" && i + 1 < argc) {
+    } else if ((arg == "--merge-shards" || arg == "--merge") && i + 1 < argc) {
       merge_dir = argv[++i];
     } else if (arg == "--allow-different-revisions") {
       merge_options.allow_different_revisions = true;
@@ -131,17 +133,17 @@ int main(int argc, char** argv) {
   }
   if (merge_dir) {
     if (compare || inputs.empty()) {
-      std::cerr << "gcbench-report: --merge takes OUT_DIR and at least one IN_DIR, and no "
+      std::cerr << "gcbench-report: --merge-shards takes OUT_DIR and at least one IN_DIR, and no "
                    "--compare (see --help)\n";
       return 2;
     }
     options.out_dir = out_dir.value_or(*merge_dir / "report");
     try {
       options.file_order = manifest_order();
-      return gcbench::reports::run_merge(inputs, *merge_dir, merge_options, options, print_summary,
-                                         std::cout, std::cerr);
+      return gcbench::reports::run_shard_merge(inputs, *merge_dir, merge_options, options,
+                                               print_summary, std::cout, std::cerr);
     } catch (const std::exception& e) {
-      std::cerr << "gcbench-report --merge: " << e.what() << "\n";
+      std::cerr << "gcbench-report --merge-shards: " << e.what() << "\n";
       return 1;
     }
   }

@@ -173,7 +173,7 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
   if (errors > 0) {
     md += "## Failed cells\n\n";
     for (const Measurement& m : set.cells) {
-      if (m.error) md += fmt::format("- `{}`: {}\n", driver::format_cell_name(m.id), *m.error);
+      if (m.error) md += fmt::format("- `{}`: {}\n", results::format_cell_name(m.id), *m.error);
     }
   }
   write_file(written.index, md);

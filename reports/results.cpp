@@ -2,12 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <set>
 #include <stdexcept>
 
-#include "bench/driver/result_files.hpp"
 #include "reports/stats.hpp"
+#include "src/results/folder_export.hpp"
+#include "src/results/result_document.hpp"
+#include "src/results/result_files.hpp"
 
 namespace gcbench::reports {
 namespace fs = std::filesystem;
@@ -51,7 +52,7 @@ bool is_counter(const std::string& key, const json& value) {
 
 // One cell's rows: repetitions (iteration rows), or only aggregates when the run used
 // --benchmark_report_aggregates_only.
-Measurement summarize(const driver::CellId& id, const std::vector<const json*>& rows) {
+Measurement summarize(const results::CellId& id, const std::vector<const json*>& rows) {
   Measurement m{id, std::nullopt, 0, {}, 0, 0, {}};
   std::vector<const json*> use;
   for (const json* r : rows) {
@@ -95,18 +96,18 @@ double Measurement::counter(const std::string& name, double fallback) const {
 }
 
 void add_results(ResultSet& set, const json& doc) {
-  if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array()) {
-    throw std::runtime_error("not a Google Benchmark JSON document (no \"benchmarks\" array)");
-  }
+  if (const std::optional<results::DocumentFault> fault = results::fault_of(doc))
+    throw std::runtime_error(std::string(results::describe(*fault)));
   if (doc.contains("context") && doc["context"].is_object()) {
     for (const auto& [key, value] : doc["context"].items()) {
       if (!value.is_string()) continue;
       std::string text = value.get<std::string>();
-      if (key.starts_with("missing_file:")) set.missing_files[key.substr(13)] = text;
-      if (key.starts_with("defaults:")) {
-        if (auto params = driver::parse_params(text)) {
+      if (key.starts_with(results::kMissingFileKey))
+        set.missing_files[key.substr(results::kMissingFileKey.size())] = text;
+      if (key.starts_with(results::kDefaultsKey)) {
+        if (auto params = results::parse_params(text)) {
           for (auto& [axis, default_value] : *params)
-            set.defaults[key.substr(9)][axis] = default_value;
+            set.defaults[key.substr(results::kDefaultsKey.size())][axis] = default_value;
         }
       }
       if (key == "gpu") {
@@ -119,11 +120,11 @@ void add_results(ResultSet& set, const json& doc) {
       set.context[key] = text;
     }
   }
-  std::map<std::string, std::pair<driver::CellId, std::vector<const json*>>> by_cell;
+  std::map<std::string, std::pair<results::CellId, std::vector<const json*>>> by_cell;
   for (const json& b : doc["benchmarks"]) {
-    auto id = driver::parse_cell_name(b.value("run_name", b.value("name", "")));
+    auto id = results::cell_of(b);
     if (!id) continue;  // not a gcbench cell (another tool's benchmark in the same file)
-    auto& entry = by_cell[driver::format_cell_name(*id)];
+    auto& entry = by_cell[results::format_cell_name(*id)];
     entry.first = *id;
     entry.second.push_back(&b);
   }
@@ -140,31 +141,33 @@ void add_results(ResultSet& set, const json& doc) {
 }
 
 ResultSet load_results(const std::vector<fs::path>& paths) {
-  std::vector<fs::path> files;
+  std::vector<std::pair<fs::path, bool>> files;  // {file, found in a directory}
   for (const fs::path& p : paths) {
     if (fs::is_directory(p)) {
-      for (fs::path& f : driver::json_files_under(p)) files.push_back(std::move(f));
+      for (fs::path& f : results::json_files_under(p)) files.emplace_back(std::move(f), true);
     } else {
-      files.push_back(p);
+      files.emplace_back(p, false);
     }
-  }
-  if (files.empty()) {
-    std::string where;
-    for (const fs::path& p : paths) where += (where.empty() ? "" : ", ") + p.string();
-    throw std::runtime_error("no result files (*.json) in " + where);
   }
   std::sort(files.begin(), files.end());
   ResultSet set;
-  for (const fs::path& f : files) {
-    std::ifstream in(f);
-    if (!in) throw std::runtime_error("cannot read " + f.string());
-    json doc = json::parse(in, nullptr, false);
+  bool any = false;
+  for (const auto& [f, in_directory] : files) {
+    if (!fs::exists(f)) throw std::runtime_error("cannot read " + f.string());
+    const json doc = results::read_json_file(f);
     if (doc.is_discarded()) throw std::runtime_error(f.string() + " is not valid JSON");
+    if (in_directory && results::is_folder_export(doc)) continue;
+    any = true;
     try {
       add_results(set, doc);
     } catch (const std::exception& e) {
       throw std::runtime_error(f.string() + ": " + e.what());
     }
+  }
+  if (!any) {
+    std::string where;
+    for (const fs::path& p : paths) where += (where.empty() ? "" : ", ") + p.string();
+    throw std::runtime_error("no result files (*.json) in " + where);
   }
   return set;
 }

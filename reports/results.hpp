@@ -8,12 +8,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/driver/cell_name.hpp"
+#include "src/results/cell_name.hpp"
 
 namespace gcbench::reports {
 
 struct Measurement {
-  driver::CellId id;
+  results::CellId id;
   std::optional<std::string> error;  // the cell failed: no numbers
   double time_s = 0;                 // median time per call (GPU: kernel time)
   std::vector<double> times_s;       // per repetition; empty when the file has aggregates only
@@ -43,9 +43,10 @@ struct ResultSet {
 // the new one is an error and the old one is not.
 void add_results(ResultSet& set, const nlohmann::json& doc);
 
-// Reads files, and directories recursively (*.json). Throws std::runtime_error for a file
-// that is not a Google Benchmark JSON document, and when the paths hold no result file at all
-// (an empty or mistyped directory is not an empty report).
+// Reads files, and directories recursively (*.json), where it skips exports of a folder
+// (gcbench --export, src/results/folder_export.hpp): their cells are in the folder's result files.
+// Throws std::runtime_error for a file that is not a Google Benchmark JSON document, and when
+// the paths hold no result file at all (an empty or mistyped directory is not an empty report).
 ResultSet load_results(const std::vector<std::filesystem::path>& paths);
 
 }  // namespace gcbench::reports

@@ -117,7 +117,7 @@ const Measurement* TableBuilder::find(const std::string& file, const Query& quer
                                       bool errors) const {
   const auto defaults = defaults_.find(query.codec + "/" + query.device);
   for (const Measurement& m : set_.cells) {
-    const driver::CellId& id = m.id;
+    const results::CellId& id = m.id;
     if (id.codec != query.codec || id.device != query.device || id.direction != query.direction ||
         id.corpus != corpus_ || id.file != file || m.error.has_value() != errors) {
       continue;

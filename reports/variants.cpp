@@ -18,7 +18,7 @@ struct Totals {
   bool failed = false;
 };
 
-std::string variant_label(const driver::CellId& id) {
+std::string variant_label(const results::CellId& id) {
   std::string label = id.codec + "/" + id.device;
   for (const auto& [axis, value] : id.params) label += "/" + axis + ":" + value;
   return label;

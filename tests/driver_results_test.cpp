@@ -1,6 +1,7 @@
 // What the driver records (--out-dir): one Google Benchmark JSON per input file, resumed
 // only for cells recorded under this run's provenance, one run per directory (the lock),
-// damaged files set aside, the merged --benchmark_out, times in nanoseconds that the report
+// damaged files set aside, the folder's export (--benchmark_out) that readers of the folder
+// skip, times in nanoseconds that the report
 // tool reads (older files in milliseconds too), and the context's CPU and NVML fields.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -17,12 +18,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/driver/benchmark_out.hpp"
 #include "bench/driver/context.hpp"
-#include "bench/driver/merged_output.hpp"
 #include "bench/driver/recorder.hpp"
 #include "bench/driver/reporter.hpp"
 #include "bench/driver/resume.hpp"
 #include "reports/results.hpp"
+#include "src/results/cell_name.hpp"
+#include "src/results/folder_export.hpp"
+#include "src/results/result_files.hpp"
 #include "support/driver_fixture.hpp"
 
 namespace gcbench::driver {
@@ -312,15 +316,15 @@ TEST(Provenance, ReadsBackWhatItWritesAndDescribesChanges) {
   EXPECT_EQ(describe_change(p, Provenance{"abc", "Debug", "3", ""}),
             "build type Release, now Debug; GPU GPU-1, now (none)");
   const RunProvenance run{"abc", "Release", "GPU-1", {{"lz77/gpu", "4"}}};
-  EXPECT_EQ(run.of(*parse_cell_name("lz77/gpu/compress/c/f/finder:hash")),
+  EXPECT_EQ(run.of(*results::parse_cell_name("lz77/gpu/compress/c/f/finder:hash")),
             (Provenance{"abc", "Release", "4", "GPU-1"}));
   // CPU cells carry no GPU: a CPU cell's numbers do not depend on the GPU.
-  EXPECT_EQ(run.of(*parse_cell_name("zlib/cpu/compress/c/f/level:6")).gpu_uuid, "");
+  EXPECT_EQ(run.of(*results::parse_cell_name("zlib/cpu/compress/c/f/level:6")).gpu_uuid, "");
 }
 
 // Like bench/run_suite.sh: a sweep into DIR and a second run into DIR/lz77-sequential; the
-// merged file holds every cell of both.
-TEST_F(DriverRun, MergedOutputHoldsEveryCellRecordedUnderTheDirectory) {
+// export holds every cell of both.
+TEST_F(DriverRun, ExportHoldsEveryCellRecordedUnderTheDirectory) {
   TempDir dir("gcbench_driver_test_merged");
   FakeCodec a("a", {}), b("b", {});
   std::set<std::string> run_names;
@@ -333,11 +337,12 @@ TEST_F(DriverRun, MergedOutputHoldsEveryCellRecordedUnderTheDirectory) {
     for (const CellSpec& cell : cells_) run_names.insert(cell.name);
   }
   const fs::path out = dir.path() / "all.json";
-  write_json(out, merge_results(dir.path()));
+  results::write_json_file(out, results::export_folder(dir.path()));
   const json merged = read_json(out);
   std::set<std::string> merged_names;
   for (const json& entry : merged["benchmarks"]) {
-    merged_names.insert(format_cell_name(*parse_cell_name(entry["run_name"].get<std::string>())));
+    merged_names.insert(
+        results::format_cell_name(*results::parse_cell_name(entry["run_name"].get<std::string>())));
     EXPECT_EQ(entry["time_unit"], "ns");
   }
   EXPECT_EQ(merged_names, run_names);
@@ -347,17 +352,29 @@ TEST_F(DriverRun, MergedOutputHoldsEveryCellRecordedUnderTheDirectory) {
             std::string::npos);
   EXPECT_FALSE(merged["context"].contains("peak_rss_bytes"));  // not every file's
   EXPECT_EQ(merged["context"]["git_revision"], "rev1");        // every file's
+  EXPECT_TRUE(merged["context"].contains(results::kExportKey));
 
-  // The merged file, written inside the directory, is neither merged again nor resumed from.
-  EXPECT_EQ(merge_results(dir.path())["benchmarks"].size(), merged["benchmarks"].size());
+  // The export, written inside the directory, is neither exported again nor resumed from.
+  EXPECT_EQ(results::export_folder(dir.path())["benchmarks"].size(), merged["benchmarks"].size());
   EXPECT_EQ(Recorder(dir.path(), kThisRun).recorded().size(), 8u);
 
-  // Nothing to merge is an error, not an empty file.
+  // Nor does the report tool read it as one more result file: a stale export that sorts after
+  // the results (its times 1000 s) changes no cell, nor the context. Named alone, it is read.
+  json stale = merged;
+  for (json& entry : stale["benchmarks"]) entry["real_time"] = 1e12;
+  results::write_json_file(dir.path() / "zz.json", stale);
+  const reports::ResultSet set = reports::load_results({dir.path()});
+  EXPECT_EQ(set.cells.size(), 8u);
+  for (const reports::Measurement& m : set.cells) EXPECT_LT(m.time_s, 1) << m.id.codec;
+  EXPECT_EQ(set.context.count(results::kExportKey), 0u);
+  EXPECT_GT(reports::load_results({dir.path() / "zz.json"}).cells.front().time_s, 999);
+
+  // Nothing to export is an error, not an empty file.
   fs::create_directories(dir.path() / "empty");
-  EXPECT_THROW(merge_results(dir.path() / "empty"), std::runtime_error);
+  EXPECT_THROW(results::export_folder(dir.path() / "empty"), std::runtime_error);
 }
 
-TEST(MergedOutput, TakesGoogleBenchmarksOutputFlagsOutOfTheArguments) {
+TEST(BenchmarkOut, TakesGoogleBenchmarksOutputFlagsOutOfTheArguments) {
   std::string prog = "gcbench", out = "--benchmark_out=r/all.json",
               format = "--benchmark_out_format=json", filter = "--benchmark_filter=x";
   std::vector<char*> args{prog.data(), out.data(), filter.data(), format.data()};
@@ -390,7 +407,7 @@ TEST_F(DriverRun, TimesAreNanosecondsAndTheReportReadsEachEntrysUnit) {
   const json& entry = doc["benchmarks"][0];
   ASSERT_EQ(entry["time_unit"], "ns");
   const reports::ResultSet set = reports::load_results({dir.path()});
-  const auto id = parse_cell_name(entry["run_name"].get<std::string>());
+  const auto id = results::parse_cell_name(entry["run_name"].get<std::string>());
   const auto m = std::find_if(set.cells.begin(), set.cells.end(),
                               [&](const reports::Measurement& c) { return c.id == *id; });
   ASSERT_NE(m, set.cells.end());

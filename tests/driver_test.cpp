@@ -1,4 +1,4 @@
-// The sweep driver: cell names, flags, axis points, codec selection, cell enumeration, the
+// The sweep driver: flags, axis points, codec selection, cell enumeration, the
 // harness share's accounting, and cells run through Google Benchmark with small fake codecs
 // (good, wrong output, GPU container differing from the CPU reference, GPU reporting no
 // kernel time, output changing between calls); progress lines. What the driver records:
@@ -12,7 +12,6 @@
 #include <sstream>
 
 #include "bench/driver/axes.hpp"
-#include "bench/driver/cell_name.hpp"
 #include "bench/driver/cells.hpp"
 #include "bench/driver/context.hpp"
 #include "bench/driver/entropy_counter.hpp"
@@ -36,35 +35,6 @@ using fixture::Capture;
 using fixture::DriverRun;
 using fixture::FakeCodec;
 using fixture::two_inputs;
-
-TEST(CellName, FormatsAndParsesBackThroughBenchmarkSuffixes) {
-  CellId id{"lz77",       "gpu",         "compress",
-            "canterbury", "alice29.txt", {{"finder", "hash"}, {"threads", "0"}}};
-  std::string name = format_cell_name(id);
-  EXPECT_EQ(name, "lz77/gpu/compress/canterbury/alice29.txt/finder:hash/threads:0");
-  EXPECT_EQ(parse_cell_name(name + "/manual_time"), id);
-  EXPECT_EQ(parse_cell_name(name + "/min_time:0.020/repeats:3/real_time"), id);
-  EXPECT_EQ(*parse_cell_name(name)->param("finder"), "hash");
-  EXPECT_EQ(parse_cell_name(name)->param("chunk"), nullptr);
-}
-
-TEST(CellName, SanitizesSeparatorsAndRejectsOtherNames) {
-  CellId id{"fl", "cpu", "decompress", "synthetic", "runs:1/2", {}};
-  EXPECT_EQ(format_cell_name(id), "fl/cpu/decompress/synthetic/runs_1_2");
-  EXPECT_FALSE(parse_cell_name("BM_Something/8"));
-  EXPECT_FALSE(parse_cell_name("fl/tpu/compress/c/f"));
-  EXPECT_FALSE(parse_cell_name("fl/cpu/squash/c/f"));
-  EXPECT_FALSE(parse_cell_name("fl/cpu/compress/c/f/noaxis"));
-}
-
-TEST(CellName, ParamsAloneFormatAndParseBack) {
-  const std::vector<std::pair<std::string, std::string>> params = {{"finder", "hash"},
-                                                                   {"design", "thread"}};
-  EXPECT_EQ(format_params(params), "finder:hash/design:thread");
-  EXPECT_EQ(parse_params(format_params(params)), params);
-  EXPECT_EQ(parse_params(""), (std::vector<std::pair<std::string, std::string>>{}));
-  EXPECT_FALSE(parse_params("finder:hash/noaxis"));
-}
 
 TEST(Options, ParsesOwnFlagsAndMapsAxisFlagsGenerically) {
   Options o = parse_options({"--corpus", "calgary,canterbury", "--files=bib", "--codecs", "gpu",

@@ -1,6 +1,6 @@
 // --shard K/N: parsing and its errors, the shard of a Slurm job array task or a Kubernetes
 // Indexed Job pod, the cost-balanced split (disjoint, covering, deterministic, balanced), and
-// the plan file that gcbench-report --merge reads.
+// the plan (results_test.cpp: its file, which gcbench-report --merge-shards reads).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -16,11 +16,11 @@
 #include "bench/driver/estimate.hpp"
 #include "bench/driver/options.hpp"
 #include "bench/driver/shard.hpp"
-#include "bench/driver/shard_plan.hpp"
 #include "gcbench/registry.hpp"
 
 namespace gcbench::driver {
 namespace {
+using results::Shard;
 
 std::string error_of(const std::function<void()>& f) {
   try {
@@ -210,27 +210,6 @@ TEST(Shard, PlanDoesNotDependOnInputOrderOfEqualCosts) {
   std::map<std::string, int> ma(a.plan.cells.begin(), a.plan.cells.end());
   std::map<std::string, int> mb(b.plan.cells.begin(), b.plan.cells.end());
   EXPECT_EQ(ma, mb);
-}
-
-TEST(ShardPlan, RoundTripsAndRejectsForeignFiles) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("gcbench-shard-test-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  EXPECT_FALSE(read_plan(dir));
-  const ShardPlan plan{{2, 3}, {{"a/cpu/compress/c/f", 1}, {"b/cpu/compress/c/f", 2}}};
-  write_plan(dir, plan);
-  const auto back = read_plan(dir);
-  ASSERT_TRUE(back);
-  EXPECT_EQ(back->shard, plan.shard);
-  EXPECT_EQ(back->cells, plan.cells);
-  std::ofstream(dir / kPlanFileName) << "{\"benchmarks\": []}";
-  try {
-    read_plan(dir);
-    ADD_FAILURE() << "a foreign file read as a plan";
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("not a gcbench shard plan"), std::string::npos);
-  }
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -12,13 +12,14 @@ bool device_wanted(const std::string& device, Device d) {
   return device == "all" || device == to_string(d);
 }
 
-CellId make_id(const CodecInfo& info, Direction dir, const InputFile& input, const Params& params) {
-  CellId id{info.name,
-            to_string(info.device),
-            dir == Direction::compress ? "compress" : "decompress",
-            input.corpus,
-            input.name,
-            {}};
+results::CellId make_id(const CodecInfo& info, Direction dir, const InputFile& input,
+                        const Params& params) {
+  results::CellId id{info.name,
+                     to_string(info.device),
+                     dir == Direction::compress ? "compress" : "decompress",
+                     input.corpus,
+                     input.name,
+                     {}};
   for (const AxisSpec& axis : info.axes)
     id.params.emplace_back(axis.name, axis.format(params.at(axis.name)));
   return id;
@@ -109,7 +110,7 @@ std::vector<CellSpec> enumerate_cells(const std::vector<const Codec*>& selected,
         for (Direction dir : directions) {
           CellSpec cell{
               make_id(info, dir, inputs[i], resolved), "", codec, reference, resolved, dir, i};
-          cell.name = format_cell_name(cell.id);
+          cell.name = results::format_cell_name(cell.id);
           cells.push_back(std::move(cell));
         }
       }

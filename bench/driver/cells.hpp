@@ -7,18 +7,18 @@
 #include <vector>
 
 #include "bench/driver/axes.hpp"
-#include "bench/driver/cell_name.hpp"
 #include "bench/driver/inputs.hpp"
 #include "bench/driver/options.hpp"
 #include "gcbench/codec.hpp"
+#include "src/results/cell_name.hpp"
 
 namespace gcbench::driver {
 
 enum class Direction { compress, decompress };
 
 struct CellSpec {
-  CellId id;
-  std::string name;  // format_cell_name(id)
+  results::CellId id;
+  std::string name;  // results::format_cell_name(id)
   const Codec* codec = nullptr;
   const Codec* reference = nullptr;  // the CPU codec of the same name, for GPU codecs
   Params params;                     // resolved: every axis of the codec

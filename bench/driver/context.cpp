@@ -14,8 +14,9 @@
 #include <sstream>
 #include <thread>
 
-#include "bench/driver/cell_name.hpp"
 #include "gcbench/registry.hpp"
+#include "src/results/cell_name.hpp"
+#include "src/results/result_document.hpp"
 
 namespace gcbench::driver {
 namespace {
@@ -139,7 +140,7 @@ ContextEntries host_context(const Inputs& inputs, const std::vector<std::string>
   if (!inputs.manifest_digest.empty())
     c.emplace_back("corpus_manifest_sha256", inputs.manifest_digest);
   for (const MissingInput& m : inputs.missing) {
-    c.emplace_back("missing_file:" + m.corpus + "/" + m.name, m.reason);
+    c.emplace_back(std::string(results::kMissingFileKey) + m.corpus + "/" + m.name, m.reason);
   }
   for (const CodecPtr& codec : registry()) {
     const CodecInfo& info = codec->info();
@@ -149,7 +150,7 @@ ContextEntries host_context(const Inputs& inputs, const std::vector<std::string>
     // CUDA, so without the GPU codecs) still knows which cells are the default ones.
     std::vector<std::pair<std::string, std::string>> defaults;
     for (const AxisSpec& a : info.axes) defaults.emplace_back(a.name, a.format(a.default_value));
-    c.emplace_back("defaults:" + key, format_params(defaults));
+    c.emplace_back(std::string(results::kDefaultsKey) + key, results::format_params(defaults));
   }
   for (const UnavailableCodec& u : unavailable_codecs()) {
     c.emplace_back("unavailable_codec:" + u.name, u.reason);

@@ -5,14 +5,14 @@
 
 #include <algorithm>
 
-#include "bench/driver/cell_name.hpp"
 #include "bench/driver/run_status.hpp"
+#include "src/results/cell_name.hpp"
 
 namespace gcbench::driver {
 namespace {
 
 std::string group_of(const std::string& run_name) {
-  if (auto id = parse_cell_name(run_name))
+  if (auto id = results::parse_cell_name(run_name))
     return id->codec + "/" + id->device + "/" + id->direction;
   return run_name;
 }

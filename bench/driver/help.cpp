@@ -54,10 +54,12 @@ gcbench flags (--flag=value or --flag value; lists are comma-separated):
                       (git revision, build type, codec version, GPU UUID); a rerun skips
                       the cells recorded under the same and measures the others again,
                       saying why. One run per DIR at a time (a lock names the holder).
-                      With --benchmark_out=FILE: FILE gets every cell recorded under DIR,
-                      merged, in Google Benchmark's JSON (not this run's cells alone)
-  --merge DIR         write the results recorded under DIR, merged, to --benchmark_out=FILE
-                      (JSON), and run nothing
+                      With --benchmark_out=FILE: FILE gets every cell recorded under DIR
+                      (not this run's cells alone), as --export DIR writes it
+  --export DIR        export the results recorded under DIR (its *.json files) as one
+                      Google Benchmark JSON file, --benchmark_out=FILE, and run nothing;
+                      readers of DIR skip that file if it lies inside. To merge the shard
+                      folders of one sweep into one folder: gcbench-report --merge-shards
   --sweep MODE        which points of the default axis sweeps (below) a codec visits; axes
                       given as flags always take every combination of their given values:
                         axes (default; the main job): each default sweep on its own, the
@@ -68,10 +70,10 @@ gcbench flags (--flag=value or --flag value; lists are comma-separated):
   --shard K/N         run the K-th of N parts of the sweep (1 <= K <= N): a split by
                       expected cost that depends on the cell list alone, so N machines
                       share one sweep; DIR/gcbench.plan records it for gcbench-report
-                      --merge. Without it, a Slurm job array task (SLURM_ARRAY_TASK_ID,
-                      SLURM_ARRAY_TASK_COUNT) or a Kubernetes Indexed Job pod
-                      (JOB_COMPLETION_INDEX, with GCBENCH_SHARD_COUNT set to the job's
-                      completions) runs its own shard and says so; --shard 1/1 runs all
+                      --merge-shards. Without it, a Slurm job array task
+                      (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT) or a Kubernetes Indexed
+                      Job pod (JOB_COMPLETION_INDEX, with GCBENCH_SHARD_COUNT set to the
+                      job's completions) runs its own shard and says so; --shard 1/1 runs all
   --no-download       corpus files in no mirror or cache are reported missing, not downloaded
   --harness-file FILE append this run's harness figures to FILE as one line of key=value
                       (timed_s, wall_s, setup_s, cells, peak_rss_bytes, largest_input_bytes)
@@ -139,7 +141,7 @@ and the GPU probe are not timed. Wall seconds: the whole run, start to results w
 Times are in nanoseconds (Google Benchmark's unit: its compare.py reads them). Google
 Benchmark flags (filtering, repetitions, JSON output) work as usual; the console always shows
 the table (--benchmark_out=FILE --benchmark_out_format=json|csv for files; with --out-dir or
---merge, JSON of the merged results only):
+--export, JSON of the folder's export only):
 )";
   out.flush();  // Google Benchmark prints its part with printf
   benchmark::PrintDefaultHelp();

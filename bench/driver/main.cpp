@@ -23,11 +23,11 @@
 #if GCBENCH_HAVE_CUDA
 #include "bench/driver/device_cells.hpp"
 #endif
+#include "bench/driver/benchmark_out.hpp"
 #include "bench/driver/estimate.hpp"
 #include "bench/driver/execute.hpp"
 #include "bench/driver/harness.hpp"
 #include "bench/driver/help.hpp"
-#include "bench/driver/merged_output.hpp"
 #include "bench/driver/presets.hpp"
 #include "bench/driver/progress.hpp"
 #include "bench/driver/reporter.hpp"
@@ -35,6 +35,8 @@
 #include "bench/driver/shard.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/registry.hpp"
+#include "src/results/folder_export.hpp"
+#include "src/results/result_files.hpp"
 
 namespace gcbench::driver {
 namespace {
@@ -61,10 +63,10 @@ bool has_flag(const std::vector<char*>& args, const std::string& flag) {
 }
 
 // Writes every cell recorded under `dir` to `file` as one Google Benchmark JSON.
-void write_merged(const std::filesystem::path& dir, const std::filesystem::path& file) {
-  const nlohmann::json merged = merge_results(dir);
-  write_json(file, merged);
-  std::cerr << "[gcbench] " << merged["benchmarks"].size() << " result entries recorded under "
+void write_export(const std::filesystem::path& dir, const std::filesystem::path& file) {
+  const nlohmann::json exported = results::export_folder(dir);
+  results::write_json_file(file, exported);
+  std::cerr << "[gcbench] " << exported["benchmarks"].size() << " result entries recorded under "
             << dir.string() << " written to " << file.string() << "\n";
 }
 
@@ -105,17 +107,17 @@ void report_harness(const HarnessSummary& summary,
 int run(int argc, char** argv) {
   const Clock::time_point start = Clock::now();
   std::vector<char*> args = with_defaults(argc, argv);
-  // With an --out-dir (or --merge) Google Benchmark's output flags apply to the merged result.
-  const std::optional<std::filesystem::path> merged_out =
-      has_flag(args, "--out-dir") || has_flag(args, "--merge") ? take_benchmark_out(args)
-                                                               : std::nullopt;
+  // With an --out-dir (or --export) Google Benchmark's output flags apply to its export.
+  const std::optional<std::filesystem::path> export_file =
+      has_flag(args, "--out-dir") || has_flag(args, "--export") ? take_benchmark_out(args)
+                                                                : std::nullopt;
   int count = static_cast<int>(args.size());
   benchmark::Initialize(&count, args.data(), help_printer);
   const Options options =
       parse_options(std::vector<std::string>(args.begin() + 1, args.begin() + count));
-  if (options.merge) {
-    if (!merged_out) throw std::invalid_argument("--merge needs --benchmark_out=FILE");
-    write_merged(*options.merge, *merged_out);
+  if (options.export_from) {
+    if (!export_file) throw std::invalid_argument("--export needs --benchmark_out=FILE");
+    write_export(*options.export_from, *export_file);
     return 0;
   }
 
@@ -154,7 +156,7 @@ int run(int argc, char** argv) {
                                     : enumerate_cells(selected, all, inputs.present, options);
 
   const std::string filter = benchmark::GetBenchmarkFilter();
-  std::optional<ShardPlan> plan;
+  std::optional<results::ShardPlan> plan;
   if (auto shard =
           choose_shard(options.shard, [](const char* name) { return std::getenv(name); })) {
     // The plan lists only cells that will run, so that a merge can tell when one is missing.
@@ -169,7 +171,7 @@ int run(int argc, char** argv) {
   std::unique_ptr<Recorder> recorder;
   if (options.out_dir) {
     recorder = std::make_unique<Recorder>(*options.out_dir, run_provenance(gpu));
-    if (plan) write_plan(*options.out_dir, *plan);  // under the recorder's lock
+    if (plan) results::write_plan(*options.out_dir, *plan);  // under the recorder's lock
     skip_recorded(cells, *recorder, std::cerr);
   }
   if (cells.empty()) {
@@ -178,7 +180,7 @@ int run(int argc, char** argv) {
     summary.wall_s = summary.setup_s = seconds_since(start);
     summary.peak_rss_bytes = peak_rss_bytes();
     report_harness(summary, {}, options);
-    if (recorder && merged_out) write_merged(*options.out_dir, *merged_out);
+    if (recorder && export_file) write_export(*options.out_dir, *export_file);
     return recorder ? 0 : 2;
   }
 
@@ -252,7 +254,7 @@ int run(int argc, char** argv) {
   summary.wall_s = seconds_since(start);  // the final rewrite of the results below: ~ms
   if (recorder) recorder->add_context(harness_context(summary));
   report_harness(summary, reporter.tally().groups(), options);
-  if (recorder && merged_out) write_merged(*options.out_dir, *merged_out);
+  if (recorder && export_file) write_export(*options.out_dir, *export_file);
   if (preset) {
     std::cerr << fmt::format("[gcbench] preset {} took {} (estimated {})\n", preset->name,
                              format_duration(summary.wall_s), format_duration(estimate_s));

@@ -112,9 +112,9 @@ Options parse_options(const std::vector<std::string>& args) {
     } else if (name == "out-dir") {
       if (value->empty()) throw std::invalid_argument("--out-dir needs a directory");
       o.out_dir = *value;
-    } else if (name == "merge") {
-      if (value->empty()) throw std::invalid_argument("--merge needs a directory");
-      o.merge = *value;
+    } else if (name == "export") {
+      if (value->empty()) throw std::invalid_argument("--export needs a directory");
+      o.export_from = *value;
     } else if (name == "gpu-iterations") {
       o.gpu_iterations = int_in_range("--gpu-iterations", *value, 1000000);
     } else if (name == "pipeline-chunk" || name == "gpu-memory-limit") {

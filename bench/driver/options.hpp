@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/driver/shard_plan.hpp"
+#include "src/results/shard_plan.hpp"
 
 namespace gcbench::driver {
 
@@ -21,8 +21,8 @@ struct Options {
   // Axis name (dashes turned into underscores) -> the values given, as typed.
   std::map<std::string, std::vector<std::string>> axis_values;
   std::optional<std::filesystem::path> out_dir;  // one JSON per corpus file, resumable
-  // Writes the results recorded under this directory, merged, to --benchmark_out; runs nothing.
-  std::optional<std::filesystem::path> merge;
+  // Exports the results recorded under this directory to --benchmark_out; runs nothing.
+  std::optional<std::filesystem::path> export_from;
   // Which points of the axes' default sweeps a codec visits (see axes.hpp): axes, product,
   // defaults. Axes given as flags always take exactly the values given.
   std::string sweep = "axes";
@@ -42,8 +42,8 @@ struct Options {
   bool cold_l2 = false;
   bool list = false;
   bool progress = true;
-  std::optional<std::string> preset;  // a declared sweep (presets.hpp)
-  std::optional<Shard> shard;         // --shard K/N (shard.hpp); else from the environment
+  std::optional<std::string> preset;    // a declared sweep (presets.hpp)
+  std::optional<results::Shard> shard;  // --shard K/N (shard.hpp); else from the environment
   std::set<std::string> given;  // the gcbench flags given, without dashes (presets check them)
 };
 

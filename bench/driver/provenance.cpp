@@ -42,7 +42,7 @@ std::string describe_change(const Provenance& recorded, const Provenance& now) {
   return text;
 }
 
-Provenance RunProvenance::of(const CellId& cell) const {
+Provenance RunProvenance::of(const results::CellId& cell) const {
   const auto version = codec_versions.find(cell.codec + "/" + cell.device);
   return Provenance{git_revision, build_type,
                     version == codec_versions.end() ? std::string() : version->second,

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/driver/cell_name.hpp"
+#include "src/results/cell_name.hpp"
 
 namespace gcbench::driver {
 
@@ -38,7 +38,7 @@ struct RunProvenance {
   std::string gpu_uuid;
   std::map<std::string, std::string> codec_versions;  // "<codec>/<device>" -> version
 
-  Provenance of(const CellId& cell) const;
+  Provenance of(const results::CellId& cell) const;
 };
 
 }  // namespace gcbench::driver

@@ -14,9 +14,10 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "bench/driver/cell_name.hpp"
-#include "bench/driver/merged_output.hpp"
-#include "bench/driver/result_files.hpp"
+#include "src/results/cell_name.hpp"
+#include "src/results/folder_export.hpp"
+#include "src/results/result_document.hpp"
+#include "src/results/result_files.hpp"
 
 namespace gcbench::driver {
 namespace fs = std::filesystem;
@@ -56,23 +57,12 @@ std::string now_utc() {
   return text;
 }
 
-// Why `doc` is not a result file this driver can resume from, or "" when it is.
-std::string damage_of(const json& doc) {
-  if (doc.is_discarded()) return "not-json";
-  if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array())
-    return "no-benchmarks";
-  for (const json& b : doc["benchmarks"]) {
-    if (!b.is_object()) return "bad-entry";
-  }
-  return "";
-}
-
 }  // namespace
 
 void Recorder::lock() {
   const fs::path path = dir_ / kLockName;
   lock_fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_fd_ < 0) fail_errno("open the lock file", path);
+  if (lock_fd_ < 0) results::fail_errno("open the lock file", path);
   if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
     std::ifstream in(path);
@@ -82,7 +72,7 @@ void Recorder::lock() {
     lock_fd_ = -1;
     if (err != EWOULDBLOCK) {
       errno = err;
-      fail_errno("lock", path);
+      results::fail_errno("lock", path);
     }
     throw std::runtime_error("--out-dir " + dir_.string() + " is in use by another gcbench run (" +
                              (holder.empty() ? "holder unknown" : holder) + "; lock " +
@@ -90,9 +80,9 @@ void Recorder::lock() {
   }
   const std::string me =
       "pid " + std::to_string(::getpid()) + " on " + host_name() + ", started " + now_utc() + "\n";
-  if (::ftruncate(lock_fd_, 0) != 0) fail_errno("truncate", path);
+  if (::ftruncate(lock_fd_, 0) != 0) results::fail_errno("truncate", path);
   if (::pwrite(lock_fd_, me.data(), me.size(), 0) != static_cast<ssize_t>(me.size()))
-    fail_errno("write", path);
+    results::fail_errno("write", path);
 }
 
 Recorder::Recorder(fs::path dir, RunProvenance now, std::ostream* log)
@@ -100,11 +90,10 @@ Recorder::Recorder(fs::path dir, RunProvenance now, std::ostream* log)
   fs::create_directories(dir_);
   lock();
   try {
-    for (const fs::path& path : json_files_under(dir_)) {
-      std::ifstream in(path);
-      json doc = json::parse(in, nullptr, false);
-      in.close();
-      if (const std::string damage = damage_of(doc); !damage.empty()) {
+    for (const fs::path& path : results::json_files_under(dir_)) {
+      json doc = results::read_json_file(path);
+      if (const std::optional<results::DocumentFault> fault = results::fault_of(doc)) {
+        const std::string damage(results::fault_tag(*fault));
         fs::path aside = path;
         aside += ".damaged-" + damage;
         fs::rename(path, aside);
@@ -114,14 +103,14 @@ Recorder::Recorder(fs::path dir, RunProvenance now, std::ostream* log)
             << aside.filename().string() << ", its cells will be measured again\n";
         continue;
       }
-      if (is_merged_result(doc)) continue;  // --benchmark_out written inside the directory
+      if (results::is_folder_export(doc)) continue;  // --benchmark_out written inside it
       json kept = json::array();
       for (const json& b : doc["benchmarks"]) {
         if (b.value("error_occurred", false)) continue;
         kept.push_back(b);
-        const std::optional<CellId> id = parse_cell_name(b.value("run_name", ""));
+        const std::optional<results::CellId> id = results::cell_of(b);
         if (!id) continue;
-        const std::string name = format_cell_name(*id);
+        const std::string name = results::format_cell_name(*id);
         const std::optional<Provenance> then = provenance_of(b);
         if (!then) {
           stale_.emplace(name, "recorded without provenance (by an older gcbench)");
@@ -147,7 +136,7 @@ Recorder::~Recorder() {
 }
 
 fs::path Recorder::file_for(const std::string& cell_name) const {
-  std::optional<CellId> id = parse_cell_name(cell_name);
+  std::optional<results::CellId> id = results::parse_cell_name(cell_name);
   if (!id) throw std::invalid_argument("not a gcbench cell name: " + cell_name);
   return dir_ / id->corpus / (id->file + ".json");
 }
@@ -164,16 +153,15 @@ void Recorder::record(const benchmark::BenchmarkReporter::Context& context,
     // first call of a cell replaces what earlier runs recorded of it.
     std::set<std::string> first_seen;
     for (json& b : doc["benchmarks"]) {
-      const CellId id = *parse_cell_name(b.at("run_name").get<std::string>());
-      const std::string name = format_cell_name(id);
+      const results::CellId id = *results::parse_cell_name(b.at("run_name").get<std::string>());
+      const std::string name = results::format_cell_name(id);
       if (measured_.insert(name).second) first_seen.insert(name);
       b["provenance"] = to_json(now_.of(id));
     }
     all.erase(std::remove_if(all.begin(), all.end(),
                              [&](const json& b) {
-                               const std::optional<CellId> id =
-                                   parse_cell_name(b.value("run_name", ""));
-                               return id && first_seen.count(format_cell_name(*id)) > 0;
+                               const std::optional<results::CellId> id = results::cell_of(b);
+                               return id && first_seen.count(results::format_cell_name(*id)) > 0;
                              }),
               all.end());
     for (json& b : doc["benchmarks"]) all.push_back(std::move(b));
@@ -196,9 +184,9 @@ json Recorder::file_context(const fs::path& path) const {
   std::map<std::string, std::map<std::string, std::set<std::string>>> recorded_under;
   std::set<std::string> earlier;
   for (const json& b : entries) {
-    const std::optional<CellId> id = parse_cell_name(b.value("run_name", ""));
+    const std::optional<results::CellId> id = results::cell_of(b);
     if (!id) continue;
-    const std::string name = format_cell_name(*id);
+    const std::string name = results::format_cell_name(*id);
     if (measured_.count(name) == 0) earlier.insert(name);
     const std::optional<Provenance> p = provenance_of(b);
     const auto value = [&](const std::string Provenance::*field) {
@@ -227,8 +215,8 @@ json Recorder::file_context(const fs::path& path) const {
 }
 
 void Recorder::write(const fs::path& path) {
-  const json doc{{"context", file_context(path)}, {"benchmarks", benchmarks_.at(path)}};
-  write_file_atomically(path, doc.dump(2) + "\n");
+  results::write_json_file(
+      path, json{{"context", file_context(path)}, {"benchmarks", benchmarks_.at(path)}});
 }
 
 }  // namespace gcbench::driver

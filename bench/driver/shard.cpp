@@ -80,7 +80,7 @@ std::optional<ShardChoice> kubernetes_shard(const EnvLookup& env) {
 
 }  // namespace
 
-Shard parse_shard(std::string_view text) {
+results::Shard parse_shard(std::string_view text) {
   const std::string quoted = "--shard '" + std::string(text) + "'";
   const std::size_t slash = text.find('/');
   const std::optional<int> k =
@@ -101,7 +101,8 @@ std::optional<ShardChoice> shard_from_environment(const EnvLookup& env) {
   return kubernetes_shard(env);
 }
 
-std::optional<ShardChoice> choose_shard(const std::optional<Shard>& flag, const EnvLookup& env) {
+std::optional<ShardChoice> choose_shard(const std::optional<results::Shard>& flag,
+                                        const EnvLookup& env) {
   if (flag) return ShardChoice{*flag, "--shard"};
   return shard_from_environment(env);
 }

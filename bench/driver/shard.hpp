@@ -11,15 +11,15 @@
 
 #include "bench/driver/cells.hpp"
 #include "bench/driver/inputs.hpp"
-#include "bench/driver/shard_plan.hpp"
+#include "src/results/shard_plan.hpp"
 
 namespace gcbench::driver {
 
 // "K/N" with 1 <= K <= N. Throws std::invalid_argument naming the problem.
-Shard parse_shard(std::string_view text);
+results::Shard parse_shard(std::string_view text);
 
 struct ShardChoice {
-  Shard shard;
+  results::Shard shard;
   std::string source;  // where it came from, for the line the driver prints
 };
 
@@ -39,10 +39,11 @@ std::vector<int> assign_shards(const std::vector<double>& costs,
                                const std::vector<std::string>& names, int count);
 
 // --shard when given, else shard_from_environment.
-std::optional<ShardChoice> choose_shard(const std::optional<Shard>& flag, const EnvLookup& env);
+std::optional<ShardChoice> choose_shard(const std::optional<results::Shard>& flag,
+                                        const EnvLookup& env);
 
 struct ShardedCells {
-  ShardPlan plan;               // every cell of the sweep with its shard, in run order
+  results::ShardPlan plan;      // every cell of the sweep with its shard, in run order
   std::vector<CellSpec> cells;  // this shard's, in run order
   std::string summary;          // one line: the shard, where it came from, its share
 };

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# --shard K/N and gcbench-report --merge end to end, on a small CPU sweep of Canterbury and
+# --shard K/N and gcbench-report --merge-shards end to end, on a small CPU sweep of Canterbury and
 # Calgary (FL, RLE, LZ77 with the hash finder, at their defaults): for N in 1, 2, 3, 7 the
 # shards cover every cell of the unsharded run exactly once, and the merged report's tables
 # equal the unsharded run's (sizes and ratios exactly; every time present on both sides). Then
@@ -36,7 +36,7 @@ for n in 1 2 3 7; do
   done
   diff "$work/full.cells" <(cells_in "${dirs[@]}") >/dev/null ||
     fail "the $n shards do not cover the unsharded run's cells exactly once"
-  "$report" --merge "$work/n$n/merged" "${dirs[@]}" >"$work/n$n-merge.log" ||
+  "$report" --merge-shards "$work/n$n/merged" "${dirs[@]}" >"$work/n$n-merge.log" ||
     { fail "merging $n shards"; cat "$work/n$n-merge.log"; continue; }
   diff "$work/full.cells" <(cells_in "$work/n$n/merged") >/dev/null ||
     fail "the merge of $n shards does not hold the unsharded run's cells exactly once"
@@ -78,44 +78,44 @@ lost_file=$(find "$work/lost" -name '*.json' | sort | head -n 1)
 lost=$(grep -c '"run_name"' "$lost_file")
 rm "$lost_file"
 expect_error 2 "shard 2/3 ($work/lost) is missing $lost of its" \
-  "$report" --merge "$work/m-lost" "$work/n3/s1" "$work/lost" "$work/n3/s3"
+  "$report" --merge-shards "$work/m-lost" "$work/n3/s1" "$work/lost" "$work/n3/s3"
 [[ ! -e $work/m-lost ]] || fail "a refused merge wrote something"
 "$gcbench" "${sweep[@]}" --shard 2/3 --out-dir "$work/lost" >/dev/null 2>"$work/resume.log"
 grep -q "cells already recorded in $work/lost .*: skipped" "$work/resume.log" ||
   fail "the rerun shard did not resume"
 grep -q "[^0-9]$lost cells (" "$work/resume.log" ||
   fail "the rerun shard did not run only the $lost lost cells"
-"$report" --merge "$work/m-resumed" "$work/n3/s1" "$work/lost" "$work/n3/s3" >/dev/null ||
+"$report" --merge-shards "$work/m-resumed" "$work/n3/s1" "$work/lost" "$work/n3/s3" >/dev/null ||
   fail "the resumed shard does not merge"
 
 echo "== merge errors"
 s=("$work/n3/s1" "$work/n3/s2" "$work/n3/s3")
 expect_error 2 "shard 3/3 is missing (no input holds its plan)" \
-  "$report" --merge "$work/m1" "${s[0]}" "${s[1]}"
-"$report" --merge "$work/m-partial" --allow-missing "${s[0]}" "${s[1]}" >/dev/null ||
+  "$report" --merge-shards "$work/m1" "${s[0]}" "${s[1]}"
+"$report" --merge-shards "$work/m-partial" --allow-missing "${s[0]}" "${s[1]}" >/dev/null ||
   fail "--allow-missing did not merge"
 grep -q "cells missing" "$work/m-partial/report/report.md" || fail "the report hides missing cells"
 [[ -s $work/m-partial/missing-cells.txt ]] || fail "no missing-cells.txt"
 grep -q '"merge_missing_cells"' "$(find "$work/m-partial" -name '*.json' | head -n 1)" ||
   fail "the merged context does not mark the missing cells"
 cp -r "${s[1]}" "$work/dup"
-expect_error 2 "shard 2/3 is given twice" "$report" --merge "$work/m2" "${s[@]}" "$work/dup"
-expect_error 2 "duplicated cell" "$report" --merge "$work/m2" "${s[@]}" "$work/dup"
+expect_error 2 "shard 2/3 is given twice" "$report" --merge-shards "$work/m2" "${s[@]}" "$work/dup"
+expect_error 2 "duplicated cell" "$report" --merge-shards "$work/m2" "${s[@]}" "$work/dup"
 rm "$work/dup/gcbench.plan"
-expect_error 2 "duplicated cell" "$report" --merge "$work/m2" "${s[@]}" "$work/dup"
+expect_error 2 "duplicated cell" "$report" --merge-shards "$work/m2" "${s[@]}" "$work/dup"
 cp -r "${s[2]}" "$work/rev"
 find "$work/rev" -name '*.json' -exec sed -i 's/"git_revision": "[^"]*"/"git_revision": "0123abcd"/' {} +
 expect_error 2 "different builds: git_revision is" \
-  "$report" --merge "$work/m3" "${s[0]}" "${s[1]}" "$work/rev"
-"$report" --merge "$work/m3" --allow-different-revisions "${s[0]}" "${s[1]}" "$work/rev" \
+  "$report" --merge-shards "$work/m3" "${s[0]}" "${s[1]}" "$work/rev"
+"$report" --merge-shards "$work/m3" --allow-different-revisions "${s[0]}" "${s[1]}" "$work/rev" \
   >/dev/null || fail "--allow-different-revisions did not merge"
 grep -q '"git_revision": "mixed (--allow-different-revisions): ' \
   "$(find "$work/m3" -name '*.json' | head -n 1)" || fail "the merged context hides the revisions"
 mkdir -p "$work/empty"
-expect_error 2 "$work/empty holds no gcbench results" "$report" --merge "$work/m4" "$work/empty"
-expect_error 2 "$work/nowhere: no such folder" "$report" --merge "$work/m4" "$work/nowhere"
-expect_error 2 "already holds results" "$report" --merge "$work/n3/merged" "${s[@]}"
-expect_error 2 "overlap" "$report" --merge "${s[0]}/merged" "${s[@]}"
+expect_error 2 "$work/empty holds no gcbench results" "$report" --merge-shards "$work/m4" "$work/empty"
+expect_error 2 "$work/nowhere: no such folder" "$report" --merge-shards "$work/m4" "$work/nowhere"
+expect_error 2 "already holds results" "$report" --merge-shards "$work/n3/merged" "${s[@]}"
+expect_error 2 "overlap" "$report" --merge-shards "${s[0]}/merged" "${s[@]}"
 
 [[ $failures == 0 ]] || { echo "$failures failures"; exit 1; }
 echo "all passed: $total cells, shards 1, 2, 3 and 7 merged equal to the unsharded run"

@@ -1,15 +1,15 @@
 #pragma once
 // A sharded sweep's plan, written by every shard into its --out-dir (DIR/gcbench.plan, JSON)
-// and read by gcbench-report --merge: which shard this directory holds (K of N) and every cell
-// of the whole sweep, in run order, with the shard it belongs to. With it a merge can name the
-// shards and cells that are missing. Shared by the driver and the report tool.
+// and read by gcbench-report --merge-shards: which shard this directory holds (K of N) and
+// every cell of the whole sweep, in run order, with the shard it belongs to. With it a shard
+// merge can name the shards and cells that are missing.
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace gcbench::driver {
+namespace gcbench::results {
 
 // Not *.json: the recorder and the report tool read every *.json under a results directory as
 // a Google Benchmark file.
@@ -35,4 +35,7 @@ void write_plan(const std::filesystem::path& dir, const ShardPlan& plan);
 // it is not a plan this version wrote.
 std::optional<ShardPlan> read_plan(const std::filesystem::path& dir);
 
-}  // namespace gcbench::driver
+// The folders under `dir`, itself included, that hold a plan, sorted.
+std::vector<std::filesystem::path> plan_folders_under(const std::filesystem::path& dir);
+
+}  // namespace gcbench::results

@@ -1,9 +1,10 @@
 #pragma once
-// gcbench-report --merge: many result folders (the shards of one sweep, each a gcbench
-// --out-dir) into one result set with the layout of one unsharded --out-dir. It checks that the
-// inputs are comparable (same git revision, gcbench and codec versions, codec defaults, corpus
-// manifest) and, from the shards' plans (bench/driver/shard_plan.hpp), that no shard and no
-// cell is missing; a cell recorded twice is an error.
+// gcbench-report --merge-shards: many result folders (the shards of one sweep, each a gcbench
+// --out-dir) into one result folder with the layout of one unsharded --out-dir. It checks that
+// the inputs are comparable (same git revision, gcbench and codec versions, codec defaults,
+// corpus manifest) and, from the shards' plans (src/results/shard_plan.hpp), that no shard and no
+// cell is missing; a cell recorded twice is an error. Exports of a folder (gcbench --export)
+// found among the inputs are skipped: their cells are in the inputs' result files.
 #include <cstddef>
 #include <filesystem>
 #include <stdexcept>
@@ -12,17 +13,17 @@
 
 namespace gcbench::reports {
 
-struct MergeOptions {
+struct ShardMergeOptions {
   bool allow_different_revisions = false;  // merge anyway; the merged context says so
   bool allow_missing = false;              // merge anyway; the merged context and report say so
 };
 
 // Bad input: every problem found, one per line.
-struct MergeError : std::runtime_error {
+struct ShardMergeError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-struct MergeResult {
+struct ShardMergeResult {
   std::size_t files = 0;                   // result files written
   std::size_t cells = 0;                   // cells written
   std::vector<std::string> shards;         // "<scope>: K/N" of every plan merged
@@ -32,8 +33,9 @@ struct MergeResult {
 
 // Reads every *.json and gcbench.plan under `inputs` (directories) and writes the merged
 // result files under `out_dir`, which must hold no results yet and must not overlap an input.
-// Throws MergeError for bad input, before anything is written.
-MergeResult merge_results(const std::vector<std::filesystem::path>& inputs,
-                          const std::filesystem::path& out_dir, const MergeOptions& options);
+// Throws ShardMergeError for bad input, before anything is written.
+ShardMergeResult merge_shards(const std::vector<std::filesystem::path>& inputs,
+                              const std::filesystem::path& out_dir,
+                              const ShardMergeOptions& options);
 
 }  // namespace gcbench::reports

@@ -1,9 +1,9 @@
-// gcbench-report --merge on small hand-made shard folders: the merged files (rows in the plan's
-// order, contexts marked), and every refusal (different builds, duplicates, a shard given
-// twice or planned differently, missing shards and cells, empty and missing inputs, an output
-// folder that holds results or overlaps an input), each writing nothing.
+// gcbench-report --merge-shards on small hand-made shard folders: the merged files (rows in the
+// plan's order, contexts marked), an export of a shard folder skipped, and every refusal (different
+// builds, duplicates, a shard given twice or planned differently, missing shards and cells, empty
+// and missing inputs, an output folder that holds results or overlaps an input), each writing
+// nothing.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -11,8 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/driver/shard_plan.hpp"
-#include "reports/merge.hpp"
+#include "reports/shard_merge.hpp"
+#include "src/results/folder_export.hpp"
+#include "src/results/result_files.hpp"
+#include "src/results/shard_plan.hpp"
+#include "support/test_folder.hpp"
 
 namespace gcbench::reports {
 namespace {
@@ -24,13 +27,10 @@ std::string cell(const std::string& file, const std::string& direction) {
   return "fl/cpu/" + direction + "/cant/" + file + "/element_width:1/frame_size:1024";
 }
 
-class Merge : public ::testing::Test {
+class ShardMerge : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("gcbench-merge-test-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
+    root_ = gcbench::testing::fresh_test_folder("gcbench-merge-test");
     // Two shards of four cells over two files; the plan in run order.
     plan_ = {{1, 2},
              {{cell("a.txt", "compress"), 2},
@@ -44,9 +44,9 @@ class Merge : public ::testing::Test {
   fs::path shard(int index, const std::string& name, const std::string& revision = "abc",
                  const std::string& skip = "") {
     const fs::path dir = root_ / name;
-    driver::ShardPlan plan = plan_;
+    results::ShardPlan plan = plan_;
     plan.shard.index = index;
-    driver::write_plan(dir, plan);
+    results::write_plan(dir, plan);
     for (const auto& [c, k] : plan_.cells) {
       if (k == index && c != skip) add_row(dir, c, revision, "gpu " + std::to_string(index));
     }
@@ -70,11 +70,11 @@ class Merge : public ::testing::Test {
     std::ofstream(path) << doc.dump(2);
   }
 
-  // The MergeError's message, or "" when the merge succeeded.
-  std::string refusal(const std::vector<fs::path>& inputs, const MergeOptions& options = {}) {
+  // The ShardMergeError's message, or "" when the merge succeeded.
+  std::string refusal(const std::vector<fs::path>& inputs, const ShardMergeOptions& options = {}) {
     try {
-      merge_results(inputs, out(), options);
-    } catch (const MergeError& e) {
+      merge_shards(inputs, out(), options);
+    } catch (const ShardMergeError& e) {
       EXPECT_FALSE(fs::exists(out())) << "a refused merge wrote something";
       return e.what();
     }
@@ -87,11 +87,11 @@ class Merge : public ::testing::Test {
   }
 
   fs::path root_;
-  driver::ShardPlan plan_;
+  results::ShardPlan plan_;
 };
 
-TEST_F(Merge, WritesOneResultSetInThePlansOrder) {
-  const MergeResult r = merge_results({shard(2, "s2"), shard(1, "s1")}, out(), {});
+TEST_F(ShardMerge, WritesOneResultSetInThePlansOrder) {
+  const ShardMergeResult r = merge_shards({shard(2, "s2"), shard(1, "s1")}, out(), {});
   EXPECT_EQ(r.cells, 4u);
   EXPECT_EQ(r.files, 2u);
   EXPECT_EQ(r.shards, (std::vector<std::string>{"1/2", "2/2"}));
@@ -108,19 +108,19 @@ TEST_F(Merge, WritesOneResultSetInThePlansOrder) {
   EXPECT_NE(r.notes.front().find("differ in gpu"), std::string::npos) << r.notes.front();
 }
 
-TEST_F(Merge, RefusesDifferentRevisionsUnlessAllowed) {
+TEST_F(ShardMerge, RefusesDifferentRevisionsUnlessAllowed) {
   const std::vector<fs::path> in{shard(1, "s1", "abc"), shard(2, "s2", "def")};
   const std::string e = refusal(in);
   EXPECT_NE(e.find("different builds: git_revision is 'abc' in"), std::string::npos) << e;
   EXPECT_NE(e.find("--allow-different-revisions"), std::string::npos) << e;
-  MergeOptions allow;
+  ShardMergeOptions allow;
   allow.allow_different_revisions = true;
-  merge_results(in, out(), allow);
+  merge_shards(in, out(), allow);
   EXPECT_EQ(merged("a.txt")["context"]["git_revision"],
             "mixed (--allow-different-revisions): abc | def");
 }
 
-TEST_F(Merge, RefusesDuplicatesAndShardsGivenTwice) {
+TEST_F(ShardMerge, RefusesDuplicatesAndShardsGivenTwice) {
   const fs::path s1 = shard(1, "s1");
   const fs::path s2 = shard(2, "s2");
   const fs::path again = shard(2, "again");
@@ -128,18 +128,18 @@ TEST_F(Merge, RefusesDuplicatesAndShardsGivenTwice) {
   EXPECT_NE(e.find("shard 2/2 is given twice"), std::string::npos) << e;
   EXPECT_NE(e.find("duplicated cell " + cell("a.txt", "compress")), std::string::npos) << e;
   // Without plans, the duplicates alone.
-  fs::remove(again / driver::kPlanFileName);
+  fs::remove(again / results::kPlanFileName);
   EXPECT_NE(refusal({s1, s2, again}).find("duplicated cell"), std::string::npos);
 }
 
-TEST_F(Merge, RefusesPlansOfDifferentSweeps) {
+TEST_F(ShardMerge, RefusesPlansOfDifferentSweeps) {
   const fs::path s1 = shard(1, "s1");
   plan_.cells.pop_back();
   const std::string e = refusal({s1, shard(2, "s2")});
   EXPECT_NE(e.find("the shard plans of"), std::string::npos) << e;
 }
 
-TEST_F(Merge, NamesMissingShardsAndCells) {
+TEST_F(ShardMerge, NamesMissingShardsAndCells) {
   const fs::path s1 = shard(1, "s1", "abc", cell("b.txt", "compress"));
   std::string e = refusal({s1});
   EXPECT_NE(e.find("shard 2/2 is missing (no input holds its plan): its 2 cells"),
@@ -149,31 +149,46 @@ TEST_F(Merge, NamesMissingShardsAndCells) {
             std::string::npos)
       << e;
   EXPECT_NE(e.find(cell("b.txt", "compress")), std::string::npos) << e;
-  MergeOptions allow;
+  ShardMergeOptions allow;
   allow.allow_missing = true;
-  const MergeResult r = merge_results({s1}, out(), allow);
+  const ShardMergeResult r = merge_shards({s1}, out(), allow);
   EXPECT_EQ(r.missing_cells.size(), 3u);
   EXPECT_TRUE(fs::exists(out() / "missing-cells.txt"));
   EXPECT_NE(merged("a.txt")["context"].value("merge_missing_cells", "").find("3"),
             std::string::npos);
 }
 
-TEST_F(Merge, RefusesEmptyMissingAndOverlappingFolders) {
+TEST_F(ShardMerge, RefusesEmptyMissingAndOverlappingFolders) {
   fs::create_directories(root_ / "empty");
   EXPECT_NE(refusal({root_ / "empty"}).find("holds no gcbench results"), std::string::npos);
   EXPECT_NE(refusal({root_ / "nowhere"}).find("no such folder"), std::string::npos);
   EXPECT_NE(refusal({}).find("no input folders"), std::string::npos);
   const fs::path s1 = shard(1, "s1");
-  EXPECT_THROW(merge_results({s1}, s1 / "merged", {}), MergeError);
-  EXPECT_THROW(merge_results({s1}, root_, {}), MergeError);
+  EXPECT_THROW(merge_shards({s1}, s1 / "merged", {}), ShardMergeError);
+  EXPECT_THROW(merge_shards({s1}, root_, {}), ShardMergeError);
   const fs::path s2 = shard(2, "s2");
-  merge_results({s1, s2}, out(), {});
+  merge_shards({s1, s2}, out(), {});
   try {
-    merge_results({s1, s2}, out(), {});
+    merge_shards({s1, s2}, out(), {});
     ADD_FAILURE() << "merged into a folder holding results";
-  } catch (const MergeError& e) {
+  } catch (const ShardMergeError& e) {
     EXPECT_NE(std::string(e.what()).find("already holds results"), std::string::npos);
   }
+}
+
+// An export written inside a shard folder (gcbench --export DIR --benchmark_out=DIR/all.json)
+// holds cells of the shard's own files: it is skipped with a note, not merged a second time.
+TEST_F(ShardMerge, SkipsAnExportInsideAShardFolder) {
+  const fs::path s1 = shard(1, "s1");
+  results::write_json_file(s1 / "all.json", results::export_folder(s1));
+  const ShardMergeResult r = merge_shards({s1, shard(2, "s2")}, out(), {});
+  EXPECT_EQ(r.cells, 4u);
+  EXPECT_EQ(r.files, 2u);
+  EXPECT_FALSE(fs::exists(out() / "all.json"));
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes.front().find((s1 / "all.json").string() + " skipped: an export"),
+            std::string::npos)
+      << r.notes.front();
 }
 
 }  // namespace

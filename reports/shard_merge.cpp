@@ -1,10 +1,9 @@
-#include "reports/merge.hpp"
+#include "reports/shard_merge.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -13,13 +12,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/driver/cell_name.hpp"
-#include "bench/driver/shard_plan.hpp"
+#include "src/results/cell_name.hpp"
+#include "src/results/folder_export.hpp"
+#include "src/results/result_document.hpp"
+#include "src/results/result_files.hpp"
+#include "src/results/shard_plan.hpp"
 
 namespace gcbench::reports {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
-using driver::ShardPlan;
+using results::ShardPlan;
 
 namespace {
 
@@ -79,24 +81,20 @@ std::optional<std::string> scope_of(const fs::path& rel,
   }
 }
 
-std::optional<std::string> why_not_results(const json& doc) {
-  if (doc.is_discarded()) return "not JSON";
-  if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array())
-    return "not a Google Benchmark JSON file (no \"benchmarks\" array)";
-  return std::nullopt;
-}
-
-SourceFile read_source(std::size_t input, const fs::path& path, const fs::path& rel) {
-  std::ifstream in(path);
-  json doc = json::parse(in, nullptr, false);
-  if (auto why = why_not_results(doc)) throw MergeError(path.string() + ": " + *why);
+// The result file at `path` (`rel` under its input); nullopt for an export of a folder.
+std::optional<SourceFile> read_source(std::size_t input, const fs::path& path,
+                                      const fs::path& rel) {
+  json doc = results::read_json_file(path);
+  if (auto fault = results::fault_of(doc))
+    throw ShardMergeError(path.string() + ": " + std::string(results::describe(*fault)));
+  if (results::is_folder_export(doc)) return std::nullopt;
   SourceFile file{
       input, rel.generic_string(), std::nullopt, doc.value("context", json::object()), {}};
   std::unordered_map<std::string, std::size_t> at;
   for (json& row : doc["benchmarks"]) {
-    const auto id = driver::parse_cell_name(row.value("run_name", row.value("name", "")));
-    if (!id) throw MergeError(path.string() + ": a row that is not a gcbench cell");
-    std::string name = driver::format_cell_name(*id);
+    const auto id = results::cell_of(row);
+    if (!id) throw ShardMergeError(path.string() + ": a row that is not a gcbench cell");
+    std::string name = results::format_cell_name(*id);
     auto [it, added] = at.emplace(name, file.cells.size());
     if (added) file.cells.push_back({std::move(name), {}});
     file.cells[it->second].rows.push_back(std::move(row));
@@ -104,21 +102,15 @@ SourceFile read_source(std::size_t input, const fs::path& path, const fs::path& 
   return file;
 }
 
-void write_json(const fs::path& path, const json& doc) {
-  fs::create_directories(path.parent_path());
-  std::ofstream out(path);
-  out << doc.dump(2) << "\n";
-  if (!out) throw std::runtime_error("cannot write " + path.string());
-}
-
 class Merger {
  public:
-  Merger(const std::vector<fs::path>& roots, const fs::path& out_dir, const MergeOptions& options)
+  Merger(const std::vector<fs::path>& roots, const fs::path& out_dir,
+         const ShardMergeOptions& options)
       : out_dir_(out_dir), options_(options) {
     for (const fs::path& root : roots) inputs_.push_back({root, {}});
   }
 
-  MergeResult run() {
+  ShardMergeResult run() {
     check_out_dir();
     for (std::size_t i = 0; i < inputs_.size(); ++i) read_input(i);
     fail_on_problems();
@@ -136,7 +128,7 @@ class Merger {
 
   void fail_on_problems() {
     if (problems_.empty()) return;
-    throw MergeError(fmt::format("{}", fmt::join(problems_, "\n")));
+    throw ShardMergeError(fmt::format("{}", fmt::join(problems_, "\n")));
   }
 
   void check_out_dir() {
@@ -145,21 +137,21 @@ class Merger {
       if (!fs::exists(in.root)) continue;  // said when the input is read
       const fs::path root = normalized(in.root);
       if (within(out, root) || within(root, out)) {
-        throw MergeError(
+        throw ShardMergeError(
             fmt::format("the merged folder {} and the input {} overlap: merge into "
                         "a folder outside the inputs",
                         out_dir_.string(), in.root.string()));
       }
     }
     if (!fs::exists(out_dir_)) return;
-    if (!fs::is_directory(out_dir_)) throw MergeError(out_dir_.string() + " is not a folder");
-    for (const auto& e : fs::recursive_directory_iterator(out_dir_)) {
-      if (e.path().extension() == ".json" || e.path().filename() == driver::kPlanFileName) {
-        throw MergeError(
-            fmt::format("{} already holds results ({}): merge into a new or empty "
-                        "folder",
-                        out_dir_.string(), e.path().string()));
-      }
+    if (!fs::is_directory(out_dir_)) throw ShardMergeError(out_dir_.string() + " is not a folder");
+    const std::vector<fs::path> held = results::files_under(out_dir_, [](const fs::path& p) {
+      return p.extension() == ".json" || p.filename() == results::kPlanFileName;
+    });
+    if (!held.empty()) {
+      throw ShardMergeError(
+          fmt::format("{} already holds results ({}): merge into a new or empty folder",
+                      out_dir_.string(), held.front().string()));
     }
   }
 
@@ -171,35 +163,36 @@ class Merger {
                                                   : ": no such folder"));
       return;
     }
-    std::vector<fs::path> results;
-    for (const auto& e : fs::recursive_directory_iterator(in.root)) {
-      if (!e.is_regular_file()) continue;
-      const fs::path rel = e.path().lexically_relative(in.root);
-      if (e.path().filename() == driver::kPlanFileName) {
-        try {
-          in.plans.emplace(rel.parent_path().generic_string(),
-                           *driver::read_plan(e.path().parent_path()));
-        } catch (const std::runtime_error& err) {
-          problems_.push_back(err.what());
-        }
-      } else if (e.path().extension() == ".json") {
-        results.push_back(rel);
+    for (const fs::path& folder : results::plan_folders_under(in.root)) {
+      try {
+        const fs::path rel = (folder / results::kPlanFileName).lexically_relative(in.root);
+        in.plans.emplace(rel.parent_path().generic_string(), *results::read_plan(folder));
+      } catch (const std::runtime_error& err) {
+        problems_.push_back(err.what());
       }
     }
-    if (results.empty() && in.plans.empty()) {
+    const std::vector<fs::path> result_files = results::json_files_under(in.root);
+    if (result_files.empty() && in.plans.empty()) {
       problems_.push_back(in.root.string() + " holds no gcbench results (no *.json, no " +
-                          driver::kPlanFileName + ")");
+                          results::kPlanFileName + ")");
       return;
     }
-    std::sort(results.begin(), results.end());
     bool unplanned = false;
-    for (const fs::path& rel : results) {
+    for (const fs::path& path : result_files) {
+      const fs::path rel = path.lexically_relative(in.root);
       try {
-        SourceFile file = read_source(i, in.root / rel, rel);
-        file.scope = scope_of(rel, in.plans);
-        unplanned = unplanned || !file.scope;
-        files_.push_back(std::move(file));
-      } catch (const MergeError& err) {
+        std::optional<SourceFile> file = read_source(i, path, rel);
+        if (!file) {
+          result_.notes.push_back(fmt::format(
+              "{} skipped: an export of its folder (gcbench --export), whose cells are in the "
+              "folder's result files",
+              path.string()));
+          continue;
+        }
+        file->scope = scope_of(rel, in.plans);
+        unplanned = unplanned || !file->scope;
+        files_.push_back(std::move(*file));
+      } catch (const ShardMergeError& err) {
         problems_.push_back(err.what());
       }
     }
@@ -207,7 +200,7 @@ class Merger {
       result_.notes.push_back(
           fmt::format("{} holds results without a shard plan ({}): cells "
                       "missing from them cannot be detected",
-                      in.root.string(), driver::kPlanFileName));
+                      in.root.string(), results::kPlanFileName));
     }
   }
 
@@ -416,11 +409,12 @@ class Merger {
       }
       result_.cells += cells.size();
       ++result_.files;
-      write_json(out_dir_ / rel, {{"context", merged_context(sources)}, {"benchmarks", rows}});
+      results::write_json_file(out_dir_ / rel,
+                               {{"context", merged_context(sources)}, {"benchmarks", rows}});
     }
     if (!result_.missing_cells.empty()) {
-      std::ofstream out(out_dir_ / "missing-cells.txt");
-      for (const std::string& m : result_.missing_cells) out << m << "\n";
+      results::write_file_atomically(out_dir_ / "missing-cells.txt",
+                                     fmt::format("{}\n", fmt::join(result_.missing_cells, "\n")));
     }
   }
 
@@ -430,19 +424,19 @@ class Merger {
   };
 
   fs::path out_dir_;
-  MergeOptions options_;
+  ShardMergeOptions options_;
   std::vector<Input> inputs_;
   std::vector<SourceFile> files_;
   std::map<std::string, Scope> scopes_;  // plan folder -> the plans there
   std::vector<std::string> problems_;
-  MergeResult result_;
+  ShardMergeResult result_;
 };
 
 }  // namespace
 
-MergeResult merge_results(const std::vector<fs::path>& inputs, const fs::path& out_dir,
-                          const MergeOptions& options) {
-  if (inputs.empty()) throw MergeError("no input folders to merge");
+ShardMergeResult merge_shards(const std::vector<fs::path>& inputs, const fs::path& out_dir,
+                              const ShardMergeOptions& options) {
+  if (inputs.empty()) throw ShardMergeError("no input folders to merge");
   return Merger(inputs, out_dir, options).run();
 }
 

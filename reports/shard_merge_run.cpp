@@ -1,4 +1,4 @@
-#include "reports/merge_run.hpp"
+#include "reports/shard_merge_run.hpp"
 
 #include <fmt/format.h>
 
@@ -12,7 +12,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string merge_section(const std::vector<fs::path>& inputs, const MergeResult& merged) {
+std::string merge_section(const std::vector<fs::path>& inputs, const ShardMergeResult& merged) {
   std::string md = "## Merge\n\n";
   md += fmt::format("{} cells in {} result files, merged from {} inputs:", merged.cells,
                     merged.files, inputs.size());
@@ -30,18 +30,19 @@ std::string merge_section(const std::vector<fs::path>& inputs, const MergeResult
 
 }  // namespace
 
-int run_merge(const std::vector<fs::path>& inputs, const fs::path& out_dir,
-              const MergeOptions& options, const ReportOptions& report, bool print_summary,
-              std::ostream& out, std::ostream& err) {
+int run_shard_merge(const std::vector<fs::path>& inputs, const fs::path& out_dir,
+                    const ShardMergeOptions& options, const ReportOptions& report,
+                    bool print_summary, std::ostream& out, std::ostream& err) {
   const auto start = std::chrono::steady_clock::now();
-  MergeResult merged;
+  ShardMergeResult merged;
   try {
-    merged = merge_results(inputs, out_dir, options);
-  } catch (const MergeError& e) {
-    err << "gcbench-report --merge: nothing written:\n" << e.what() << "\n";
+    merged = merge_shards(inputs, out_dir, options);
+  } catch (const ShardMergeError& e) {
+    err << "gcbench-report --merge-shards: nothing written:\n" << e.what() << "\n";
     return 2;
   }
-  for (const std::string& note : merged.notes) err << "gcbench-report --merge: " << note << "\n";
+  for (const std::string& note : merged.notes)
+    err << "gcbench-report --merge-shards: " << note << "\n";
   const WrittenReport written = write_report(load_results({out_dir}), report);
   std::ofstream(written.index, std::ios::app) << "\n" << merge_section(inputs, merged);
   if (print_summary) {

@@ -1,4 +1,4 @@
-#include "bench/driver/result_files.hpp"
+#include "src/results/result_files.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -7,9 +7,10 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 
-namespace gcbench::driver {
+namespace gcbench::results {
 namespace fs = std::filesystem;
 
 namespace {
@@ -39,14 +40,24 @@ void fsync_dir(const fs::path& dir) {
   throw std::runtime_error("cannot " + what + " " + path.string() + ": " + std::strerror(errno));
 }
 
-std::vector<fs::path> json_files_under(const fs::path& dir) {
+std::vector<fs::path> files_under(const fs::path& dir,
+                                  const std::function<bool(const fs::path&)>& wanted) {
   std::vector<fs::path> files;
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".json")
-      files.push_back(entry.path());
+    if (entry.is_regular_file() && wanted(entry.path())) files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
   return files;
+}
+
+std::vector<fs::path> json_files_under(const fs::path& dir) {
+  return files_under(dir, [](const fs::path& path) { return path.extension() == ".json"; });
+}
+
+nlohmann::json read_json_file(const fs::path& path) {
+  std::ifstream in(path);
+  if (!in) return nlohmann::json(nlohmann::json::value_t::discarded);
+  return nlohmann::json::parse(in, nullptr, false);
 }
 
 void write_file_atomically(const fs::path& path, const std::string& text) {
@@ -69,4 +80,8 @@ void write_file_atomically(const fs::path& path, const std::string& text) {
   fsync_dir(parent);
 }
 
-}  // namespace gcbench::driver
+void write_json_file(const fs::path& path, const nlohmann::json& doc) {
+  write_file_atomically(path, doc.dump(2) + "\n");
+}
+
+}  // namespace gcbench::results

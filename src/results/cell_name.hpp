@@ -1,14 +1,14 @@
 #pragma once
 // The stable, parseable name of one benchmark cell:
 //   <codec>/<device>/<compress|decompress>/<corpus>/<file>/<axis>:<value>/...
-// shared by the driver (registration, resume) and the report tool (reading results).
+// shared by the driver (registration, resume) and the report tools (reading results).
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-namespace gcbench::driver {
+namespace gcbench::results {
 
 struct CellId {
   std::string codec;
@@ -35,4 +35,4 @@ std::optional<std::vector<std::pair<std::string, std::string>>> parse_params(std
 // /min_time:..., /repeats:..., ...) are dropped first. nullopt when it is not a gcbench cell.
 std::optional<CellId> parse_cell_name(std::string_view run_name);
 
-}  // namespace gcbench::driver
+}  // namespace gcbench::results

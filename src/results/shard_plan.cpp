@@ -1,13 +1,12 @@
-#include "bench/driver/shard_plan.hpp"
+#include "src/results/shard_plan.hpp"
 
-#include <fstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
-#include "bench/driver/result_files.hpp"
+#include "src/results/result_files.hpp"
 
-namespace gcbench::driver {
+namespace gcbench::results {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
@@ -37,9 +36,8 @@ void write_plan(const fs::path& dir, const ShardPlan& plan) {
 
 std::optional<ShardPlan> read_plan(const fs::path& dir) {
   const fs::path path = dir / kPlanFileName;
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  const json doc = json::parse(in, nullptr, false);
+  if (!fs::exists(path)) return std::nullopt;
+  const json doc = read_json_file(path);
   auto bad = [&](const std::string& why) {
     return std::runtime_error(path.string() + " is not a gcbench shard plan: " + why);
   };
@@ -58,4 +56,11 @@ std::optional<ShardPlan> read_plan(const fs::path& dir) {
   return plan;
 }
 
-}  // namespace gcbench::driver
+std::vector<fs::path> plan_folders_under(const fs::path& dir) {
+  std::vector<fs::path> folders =
+      files_under(dir, [](const fs::path& path) { return path.filename() == kPlanFileName; });
+  for (fs::path& folder : folders) folder = folder.parent_path();
+  return folders;
+}
+
+}  // namespace gcbench::results

@@ -1,9 +1,9 @@
-#include "bench/driver/cell_name.hpp"
+#include "src/results/cell_name.hpp"
 
 #include <algorithm>
 #include <array>
 
-namespace gcbench::driver {
+namespace gcbench::results {
 namespace {
 
 std::string sanitize(std::string s) {
@@ -98,4 +98,4 @@ std::optional<std::vector<std::pair<std::string, std::string>>> parse_params(
   return params;
 }
 
-}  // namespace gcbench::driver
+}  // namespace gcbench::results

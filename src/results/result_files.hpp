@@ -1,21 +1,35 @@
 #pragma once
-// Result files on disk, as the recorder, the merged output, the shard plan and the report
+// Result files on disk, as the recorder, the folder export, the shard plan and the report
 // tools read and write them: one listing and one atomic write for all of them.
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
-namespace gcbench::driver {
+#include <nlohmann/json.hpp>
+
+namespace gcbench::results {
+
+// The regular files under `dir`, recursively, that `wanted` accepts, sorted.
+std::vector<std::filesystem::path> files_under(
+    const std::filesystem::path& dir,
+    const std::function<bool(const std::filesystem::path&)>& wanted);
 
 // The regular files named *.json under `dir`, recursively, sorted.
 std::vector<std::filesystem::path> json_files_under(const std::filesystem::path& dir);
+
+// The JSON in `path`; a discarded value (is_discarded()) when it is not JSON or cannot be read.
+nlohmann::json read_json_file(const std::filesystem::path& path);
 
 // Writes `text` to `path` through a temp file of this writer's own (pid and sequence number),
 // synced and renamed over `path`: a kill leaves either the previous file or the new one whole.
 // Creates the parent folders. Throws std::runtime_error naming the file and the system error.
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
 
+// `doc` as every result file holds it (two-space indent, a final newline), atomically.
+void write_json_file(const std::filesystem::path& path, const nlohmann::json& doc);
+
 // Throws std::runtime_error("cannot <what> <path>: <strerror(errno)>").
 [[noreturn]] void fail_errno(const std::string& what, const std::filesystem::path& path);
 
-}  // namespace gcbench::driver
+}  // namespace gcbench::results

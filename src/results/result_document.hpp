@@ -1,0 +1,39 @@
+#pragma once
+// A result document: Google Benchmark's JSON, {"context": {...}, "benchmarks": [{...}, ...]},
+// which the driver writes (one per corpus file) and the report tools read, with gcbench's
+// parts in it: each entry's cell name (its run_name) and the context keys below.
+#include <optional>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "src/results/cell_name.hpp"
+
+namespace gcbench::results {
+
+// "missing_file:<corpus>/<file>" -> why that corpus file was not measured.
+inline constexpr std::string_view kMissingFileKey = "missing_file:";
+// "defaults:<codec>/<device>" -> the codec's axis defaults, as format_params writes them.
+inline constexpr std::string_view kDefaultsKey = "defaults:";
+
+// Why a document is not a result document.
+enum class DocumentFault {
+  not_json,       // not JSON at all
+  no_benchmarks,  // no "benchmarks" array
+  bad_entry,      // an entry of "benchmarks" is not an object
+};
+
+// nullopt when `doc` is a result document.
+std::optional<DocumentFault> fault_of(const nlohmann::json& doc);
+
+// "not-json", "no-benchmarks", "bad-entry": the suffix of a damaged file the recorder sets aside.
+std::string_view fault_tag(DocumentFault fault);
+
+// The fault in words, for error messages.
+std::string_view describe(DocumentFault fault);
+
+// The cell an entry measured, from its run_name (files of old Google Benchmarks: its name);
+// nullopt for an entry that is not a gcbench cell.
+std::optional<CellId> cell_of(const nlohmann::json& entry);
+
+}  // namespace gcbench::results

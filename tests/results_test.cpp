@@ -1,0 +1,153 @@
+// The results library: cell names, result documents (faults, an entry's cell), the folder
+// export and how readers recognize it, and the listing of result files and shard plans.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "src/results/cell_name.hpp"
+#include "src/results/folder_export.hpp"
+#include "src/results/result_document.hpp"
+#include "src/results/result_files.hpp"
+#include "src/results/shard_plan.hpp"
+#include "support/test_folder.hpp"
+
+namespace gcbench::results {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+// A result document of one cell, with `context`.
+json result(const std::string& cell, const json& context = json::object()) {
+  const json entry = {{"name", cell}, {"run_name", cell}, {"real_time", 1.0}};
+  return {{"context", context}, {"benchmarks", json::array({entry})}};
+}
+
+// A fresh folder of the test's own, removed at the end of the test.
+class TempFolder : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = gcbench::testing::fresh_test_folder("gcbench-results-test");
+    fs::create_directories(root_);
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  fs::path root_;
+};
+
+TEST(CellName, FormatsAndParsesBackThroughBenchmarkSuffixes) {
+  CellId id{"lz77",       "gpu",         "compress",
+            "canterbury", "alice29.txt", {{"finder", "hash"}, {"threads", "0"}}};
+  std::string name = format_cell_name(id);
+  EXPECT_EQ(name, "lz77/gpu/compress/canterbury/alice29.txt/finder:hash/threads:0");
+  EXPECT_EQ(parse_cell_name(name + "/manual_time"), id);
+  EXPECT_EQ(parse_cell_name(name + "/min_time:0.020/repeats:3/real_time"), id);
+  EXPECT_EQ(*parse_cell_name(name)->param("finder"), "hash");
+  EXPECT_EQ(parse_cell_name(name)->param("chunk"), nullptr);
+}
+
+TEST(CellName, SanitizesSeparatorsAndRejectsOtherNames) {
+  CellId id{"fl", "cpu", "decompress", "synthetic", "runs:1/2", {}};
+  EXPECT_EQ(format_cell_name(id), "fl/cpu/decompress/synthetic/runs_1_2");
+  EXPECT_FALSE(parse_cell_name("BM_Something/8"));
+  EXPECT_FALSE(parse_cell_name("fl/tpu/compress/c/f"));
+  EXPECT_FALSE(parse_cell_name("fl/cpu/squash/c/f"));
+  EXPECT_FALSE(parse_cell_name("fl/cpu/compress/c/f/noaxis"));
+}
+
+TEST(CellName, ParamsAloneFormatAndParseBack) {
+  const std::vector<std::pair<std::string, std::string>> params = {{"finder", "hash"},
+                                                                   {"design", "thread"}};
+  EXPECT_EQ(format_params(params), "finder:hash/design:thread");
+  EXPECT_EQ(parse_params(format_params(params)), params);
+  EXPECT_EQ(parse_params(""), (std::vector<std::pair<std::string, std::string>>{}));
+  EXPECT_FALSE(parse_params("finder:hash/noaxis"));
+}
+
+TEST(ResultDocument, NamesWhatKeepsADocumentFromBeingOne) {
+  EXPECT_EQ(fault_of(json::parse("{", nullptr, false)), DocumentFault::not_json);
+  EXPECT_EQ(fault_of(json::parse(R"({"context": {}})")), DocumentFault::no_benchmarks);
+  EXPECT_EQ(fault_of(json::parse(R"({"benchmarks": {}})")), DocumentFault::no_benchmarks);
+  EXPECT_EQ(fault_of(json::parse(R"({"benchmarks": [1]})")), DocumentFault::bad_entry);
+  EXPECT_EQ(fault_of(json::parse(R"({"benchmarks": []})")), std::nullopt);
+  EXPECT_EQ(fault_tag(DocumentFault::not_json), "not-json");
+  EXPECT_EQ(fault_tag(DocumentFault::no_benchmarks), "no-benchmarks");
+  EXPECT_EQ(fault_tag(DocumentFault::bad_entry), "bad-entry");
+}
+
+TEST(ResultDocument, AnEntrysCellComesFromItsRunNameElseItsName) {
+  const std::string cell = "fl/cpu/compress/c/f/frame_size:64";
+  EXPECT_EQ(format_cell_name(*cell_of({{"run_name", cell + "/real_time"}, {"name", "x"}})), cell);
+  EXPECT_EQ(format_cell_name(*cell_of({{"name", cell + "/manual_time"}})), cell);
+  EXPECT_EQ(cell_of({{"run_name", "BM_Other/8"}}), std::nullopt);
+  EXPECT_EQ(cell_of(json::object()), std::nullopt);
+}
+
+// The export's own marker, and exports written before it; a shard merge's files are results.
+TEST(FolderExport, IsRecognizedByItsContent) {
+  EXPECT_TRUE(is_folder_export(result("a", {{kExportKey, "x"}})));
+  EXPECT_TRUE(is_folder_export(
+      result("a", {{"merged_from", "2 result files under d"}, {"merged_context_differs", ""}})));
+  EXPECT_FALSE(is_folder_export(result("a", {{"merged_from", "2 inputs"}})));
+  EXPECT_FALSE(is_folder_export(result("a")));
+  EXPECT_FALSE(is_folder_export(json::array()));
+}
+
+TEST_F(TempFolder, AnExportInsideItsFolderIsNotExportedAgain) {
+  write_json_file(root_ / "c" / "a.json", result("fl/cpu/compress/c/a", {{"k", "1"}}));
+  write_json_file(root_ / "c" / "b.json", result("fl/cpu/compress/c/b", {{"k", "2"}}));
+  const json exported = export_folder(root_);
+  EXPECT_EQ(exported["benchmarks"].size(), 2u);
+  EXPECT_TRUE(is_folder_export(exported));
+  EXPECT_EQ(exported["context"]["merged_from"], "2 result files under " + root_.string());
+  EXPECT_EQ(exported["context"]["merged_context_differs"], "k");
+  write_json_file(root_ / "z.json", exported);  // sorts after the results
+  EXPECT_EQ(export_folder(root_), exported);
+
+  // An export alone is no result file; nor is an empty folder.
+  fs::remove_all(root_ / "c");
+  EXPECT_THROW(export_folder(root_), std::runtime_error);
+  fs::remove(root_ / "z.json");
+  EXPECT_THROW(export_folder(root_), std::runtime_error);
+}
+
+TEST_F(TempFolder, ListsResultFilesAndPlanFoldersRecursivelyAndSorted) {
+  for (const char* name : {"b/x.json", "a.json", "b/notes.txt", "b/a.json.damaged-not-json"})
+    write_file_atomically(root_ / name, "{}");
+  fs::create_directories(root_ / "dir.json");  // a folder, not a file
+  EXPECT_EQ(json_files_under(root_), (std::vector<fs::path>{root_ / "a.json", root_ / "b/x.json"}));
+  EXPECT_EQ(read_json_file(root_ / "a.json"), json::object());
+  EXPECT_TRUE(read_json_file(root_ / "nowhere.json").is_discarded());
+
+  write_plan(root_ / "s2", {{2, 2}, {}});
+  write_plan(root_, {{1, 2}, {}});
+  EXPECT_EQ(plan_folders_under(root_), (std::vector<fs::path>{root_, root_ / "s2"}));
+  EXPECT_EQ(read_plan(root_ / "s2")->shard, (Shard{2, 2}));
+}
+
+TEST(ShardPlan, RoundTripsAndRejectsForeignFiles) {
+  const fs::path dir = gcbench::testing::fresh_test_folder("gcbench-shard-test");
+  EXPECT_FALSE(read_plan(dir));
+  const ShardPlan plan{{2, 3}, {{"a/cpu/compress/c/f", 1}, {"b/cpu/compress/c/f", 2}}};
+  write_plan(dir, plan);
+  const auto back = read_plan(dir);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->shard, plan.shard);
+  EXPECT_EQ(back->cells, plan.cells);
+  std::ofstream(dir / kPlanFileName) << "{\"benchmarks\": []}";
+  try {
+    read_plan(dir);
+    ADD_FAILURE() << "a foreign file read as a plan";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("not a gcbench shard plan"), std::string::npos);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gcbench::results
