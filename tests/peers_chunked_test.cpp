@@ -119,9 +119,11 @@ TEST_F(ChunkedPeersTest, EveryTruncationRejected) {
   }
 }
 
-// Each byte of [begin, end) flipped (^ 0xFF and ^ 0x01) must be rejected.
-void expect_flips_rejected(const Codec& codec, const Bytes& good, std::size_t begin,
-                           std::size_t end, const std::string& what) {
+// Each byte of [begin, end) flipped (^ 0xFF and ^ 0x01) must be rejected (by the tests of
+// libdeflate's and lz4's own formats, built where those libraries are).
+[[maybe_unused]] void expect_flips_rejected(const Codec& codec, const Bytes& good,
+                                            std::size_t begin, std::size_t end,
+                                            const std::string& what) {
   for (std::size_t i = begin; i < end; ++i) {
     for (std::uint8_t mask : {std::uint8_t{0xFF}, std::uint8_t{0x01}}) {
       Bytes bad = good;
