@@ -33,6 +33,20 @@ TEST_P(WithoutADevice, CodecSaysSo) {
 INSTANTIATE_TEST_SUITE_P(Gpu, WithoutADevice, ::testing::ValuesIn(registered_on(Device::gpu)),
                          codec_test_name);
 
+// A GPU codec of a family that has a CPU codec names it as its reference (or the checks below
+// would pass it over), and a named reference is registered. Runs without a device.
+TEST(CpuReference, NamedWhereTheFamilyHasACpuCodec) {
+  for (const Codec* gpu : registered_on(Device::gpu)) {
+    const CodecInfo& info = gpu->info();
+    if (find_codec(info.name, Device::cpu) != nullptr) {
+      EXPECT_EQ(info.cpu_reference, info.name) << info.name;
+    }
+    if (!info.cpu_reference.empty()) {
+      EXPECT_NE(find_codec(info.cpu_reference, Device::cpu), nullptr) << info.name;
+    }
+  }
+}
+
 class MatchesCpuReference : public RegisteredCodec {
  protected:
   const Codec& reference() const { return *find_codec(codec().info().cpu_reference, Device::cpu); }
