@@ -1,5 +1,6 @@
 // The codec table, the layer above codecs/ and baselines/. Adding a codec: a folder under
-// codecs/ (or baselines/) and one line here.
+// codecs/ (or baselines/) and one line here; one of an optional library: also one
+// gcbench_optional_library() call where CMake looks for the library.
 #include "gcbench/registry.hpp"
 
 #include "baselines/gzip/gzip_codec.hpp"
@@ -9,10 +10,15 @@
 #include "codecs/fl/fl.hpp"
 #include "codecs/lz77/lz77.hpp"
 #include "codecs/rle/rle.hpp"
+#include "gcbench/optional_libraries.hpp"
 
 namespace gcbench {
 namespace {
 
+namespace optional = optional_libraries;
+
+// A codec of an optional library is named only where the library was found (a discarded
+// `if constexpr` branch needs no definition of its factory).
 std::vector<CodecPtr> make_registry() {
   std::vector<CodecPtr> codecs;
   codecs.push_back(fl::make_cpu_codec());
@@ -20,49 +26,31 @@ std::vector<CodecPtr> make_registry() {
   codecs.push_back(lz77::make_cpu_codec());
   codecs.push_back(zlib::make_codec());
   if (auto program = gzip::find_program(nullptr)) codecs.push_back(gzip::make_codec(*program));
-#if GCBENCH_HAVE_LIBDEFLATE
-  codecs.push_back(peers::make_libdeflate_codec());
-#endif
-#if GCBENCH_HAVE_ZSTD
-  codecs.push_back(peers::make_zstd_codec());
-#endif
-#if GCBENCH_HAVE_LZ4
-  codecs.push_back(peers::make_lz4_codec());
-#endif
-#if GCBENCH_HAVE_CUDA
-  codecs.push_back(fl::make_gpu_codec());
-  codecs.push_back(rle::make_gpu_codec());
-  codecs.push_back(rle::make_cub_gpu_codec());
-  codecs.push_back(lz77::make_gpu_codec());
-#endif
-#if GCBENCH_HAVE_NVCOMP
-  for (auto& c : nvcomp::make_codecs()) codecs.push_back(std::move(c));
-#endif
+  if constexpr (optional::libdeflate.available) codecs.push_back(peers::make_libdeflate_codec());
+  if constexpr (optional::zstd.available) codecs.push_back(peers::make_zstd_codec());
+  if constexpr (optional::lz4.available) codecs.push_back(peers::make_lz4_codec());
+  if constexpr (optional::cuda.available) {
+    codecs.push_back(fl::make_gpu_codec());
+    codecs.push_back(rle::make_gpu_codec());
+    codecs.push_back(rle::make_cub_gpu_codec());
+    codecs.push_back(lz77::make_gpu_codec());
+  }
+  if constexpr (optional::nvcomp.available) {
+    for (auto& c : nvcomp::make_codecs()) codecs.push_back(std::move(c));
+  }
   return codecs;
 }
 
 // What this build left out, and why, so that the driver can say so instead of staying silent.
 std::vector<UnavailableCodec> make_unavailable() {
   std::vector<UnavailableCodec> missing;
-  [[maybe_unused]] const std::string peer_hint =
-      "its library was not found at configure time (install ";
   // The gzip program is looked for at run time ($GCBENCH_GZIP, else PATH).
   if (std::string reason; !gzip::find_program(&reason)) missing.push_back({"gzip", reason});
-#if !GCBENCH_HAVE_LIBDEFLATE
-  missing.push_back({"libdeflate", peer_hint + "libdeflate-dev)"});
-#endif
-#if !GCBENCH_HAVE_ZSTD
-  missing.push_back({"zstd", peer_hint + "libzstd-dev)"});
-#endif
-#if !GCBENCH_HAVE_LZ4
-  missing.push_back({"lz4", peer_hint + "liblz4-dev)"});
-#endif
-#if !GCBENCH_HAVE_CUDA
-  missing.push_back({"gpu codecs", "built without CUDA (no nvcc at configure time)"});
-#endif
-#ifdef GCBENCH_NVCOMP_MISSING
-  missing.push_back({"nvcomp-*", GCBENCH_NVCOMP_MISSING});
-#endif
+  for (const OptionalLibrary& library : optional::all) {
+    if (!library.available) {
+      missing.push_back({std::string(library.codecs), std::string(library.missing_reason)});
+    }
+  }
   return missing;
 }
 

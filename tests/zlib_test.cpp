@@ -1,5 +1,6 @@
-// zlib baseline: round trips, gzip interoperability and size parity with `gzip -6 -n`, and
-// hostile input.
+// zlib baseline: round trips at every level, gzip interoperability and size parity with
+// `gzip -6 -n`, and what is particular to a gzip member (damaged input in general:
+// tests/registry_codecs_test.cpp, as for every codec).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -63,13 +64,6 @@ TEST(Zlib, RoundTripsAtEveryLevel) {
   }
 }
 
-TEST(Zlib, RejectsParametersOutsideItsAxes) {
-  const Bytes in = text_bytes("x");
-  EXPECT_THROW(codec().compress(in, {{"level", 0}}), gcbench::ParamError);
-  EXPECT_THROW(codec().compress(in, {{"level", 10}}), gcbench::ParamError);
-  EXPECT_THROW(codec().compress(in, {{"window", 15}}), gcbench::ParamError);
-}
-
 TEST(Zlib, WritesTheHeaderOfGzipMinusN) {
   // magic, deflate, no flags, mtime 0, XFL (2 = best, 4 = fastest, else 0), OS 3 (Unix)
   const Bytes in = text_bytes("hello, hello, hello");
@@ -91,14 +85,6 @@ TEST(Zlib, RejectsTrailingDataAndASecondMember) {
   Bytes two = out;
   two.insert(two.end(), out.begin(), out.end());
   EXPECT_THROW(codec().decompress(two, {}), DecodeError);
-}
-
-TEST(Zlib, HostileInputsAreRejected) {
-  gcbench::synthetic::Spec s;
-  s.kind = gcbench::synthetic::Kind::small_ints;
-  s.value_bits = 3;
-  s.size_bytes = 300;
-  gcbench::testing::expect_hostile_inputs_rejected(codec(), gcbench::synthetic::generate(s));
 }
 
 TEST(Zlib, ShortOrEmptyInputSaysItIsNoGzipMember) {

@@ -368,7 +368,9 @@ class FlDeviceCodec final : public DeviceCodec {
               "2",
               Device::gpu,
               "fixed-length bit-packing per frame (CUDA; CUB scan, one thread per word)",
-              {element_width_axis(), frame_size_axis()}} {}
+              {element_width_axis(), frame_size_axis()},
+              Role::studied,
+              "fl"} {}
 
   const CodecInfo& info() const override { return info_; }
 

@@ -42,6 +42,7 @@ CodecInfo make_info() {
   info.name = std::string{"lz77"};
   info.version = std::string{"2"};
   info.device = Device::gpu;
+  info.cpu_reference = std::string{"lz77"};
   info.description = std::string{
       "LZ77 triples per chunk on CUDA: thesis-faithful thread per chunk, or a fast "
       "tile-parallel match pass, or a warp per chunk; warp decoders per launch block or per "

@@ -58,6 +58,7 @@ class RleDeviceCodec final : public DeviceCodec {
                         : "RLE baseline: cub::DeviceRunLengthEncode, rle container and decoders"};
     info_.axes = {element_width_axis(), decode_axis()};
     info_.role = kind == EncoderKind::fused ? Role::studied : Role::baseline;
+    info_.cpu_reference = std::string{"rle"};
   }
 
   const CodecInfo& info() const override { return info_; }

@@ -28,6 +28,9 @@ struct CodecInfo {
   std::string description;
   std::vector<AxisSpec> axes;
   Role role = Role::studied;
+  // The CPU codec whose containers this one writes byte for byte at the same format axes
+  // (tests hold it to them); empty when there is none.
+  std::string cpu_reference{};
 };
 
 // Where the time of one call went. GPU codecs fill kernel and transfer time from CUDA

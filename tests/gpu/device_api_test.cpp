@@ -34,8 +34,7 @@ std::vector<Pair> pairs() {
   std::vector<Pair> out;
   for (const CodecPtr& c : registry()) {
     if (c->device_codec() == nullptr) continue;
-    const Codec* cpu =
-        find_codec(c->info().name == "rle-cub" ? "rle" : c->info().name, Device::cpu);
+    const Codec* cpu = find_codec(c->info().cpu_reference, Device::cpu);
     if (cpu == nullptr) cpu = c.get();  // no CPU reference (the nvCOMP peers): their host API
     std::vector<Params> variants{{}};
     for (const AxisSpec& a : c->info().axes) {

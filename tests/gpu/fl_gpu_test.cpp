@@ -1,4 +1,6 @@
-// GPU FL: containers byte-identical to the CPU reference, round trips, hostile containers.
+// GPU FL: containers byte-identical to the CPU reference at every frame size, with timed phases
+// (what every GPU codec shares, corpora and damaged containers included:
+// tests/gpu/registry_gpu_test.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -6,12 +8,11 @@
 #include <random>
 #include <string>
 
-#include "codecs/common/cuda_check.hpp"
 #include "codecs/fl/fl.hpp"
 #include "codecs/fl/format.hpp"
 #include "corpora/synthetic.hpp"
 #include "gcbench/errors.hpp"
-#include "support/codec_checks.hpp"
+#include "support/gpu_test.hpp"
 #include "support/inputs.hpp"
 
 namespace gcbench {
@@ -34,14 +35,8 @@ Bytes small_values(std::size_t count, std::uint32_t width, std::uint32_t bits, s
   return b;
 }
 
-class FlGpu : public ::testing::Test {
+class FlGpu : public testing::GpuTest {
  protected:
-  void SetUp() override {
-    if (!cuda::available()) GTEST_SKIP() << "no CUDA device: the GPU FL tests need one";
-    gpu_ = fl::make_gpu_codec();
-    cpu_ = fl::make_cpu_codec();
-  }
-
   // The GPU container equals the CPU one byte for byte, and both round-trip.
   void expect_identical(ByteSpan input, std::uint32_t width, std::uint32_t frame_size,
                         const std::string& what) {
@@ -63,7 +58,8 @@ class FlGpu : public ::testing::Test {
     EXPECT_GT(stats.kernel_s, 0);
   }
 
-  CodecPtr gpu_, cpu_;
+  CodecPtr gpu_ = fl::make_gpu_codec();
+  CodecPtr cpu_ = fl::make_cpu_codec();
 };
 
 TEST(FlGpuInfo, DescribesTheCodec) {
@@ -73,15 +69,6 @@ TEST(FlGpuInfo, DescribesTheCodec) {
   ASSERT_EQ(codec->info().axes.size(), 2u);
   EXPECT_EQ(codec->info().axes[0].name, "element_width");
   EXPECT_EQ(codec->info().axes[1].name, "frame_size");
-}
-
-TEST(FlGpuInfo, WithoutADeviceSaysSo) {
-  if (cuda::available()) GTEST_SKIP() << "a CUDA device is present; this checks its absence";
-  CodecPtr codec = fl::make_gpu_codec();
-  Bytes input = random_bytes(100, 1);
-  EXPECT_THROW(codec->compress(input, {}), DeviceUnavailable);
-  Bytes packed = fl::make_cpu_codec()->compress(input, {});
-  EXPECT_THROW(codec->decompress(packed, {}), DeviceUnavailable);
 }
 
 TEST_F(FlGpu, EdgeCases) {
@@ -122,31 +109,6 @@ TEST_F(FlGpu, SyntheticSmallInts) {
   spec.element_width = 4;
   spec.value_bits = 10;
   expect_identical(synthetic::generate(spec), 4, 1024, "synthetic small ints");
-}
-
-TEST_F(FlGpu, Corpora) {
-  std::size_t files = 0;
-  for (const char* corpus : {"calgary", "canterbury", "silesia"}) {
-    for (const auto& f : testing::corpus_files(corpus)) {
-      Bytes data = corpora::read_file(f.path);
-      for (std::uint32_t width : {1u, 2u, 4u}) {
-        expect_identical(data, width, fl::kDefaultFrameSize,
-                         std::string(corpus) + "/" + f.entry.name);
-      }
-      expect_identical(data, 2, 1000, std::string(corpus) + "/" + f.entry.name);
-      ++files;
-    }
-  }
-  if (files == 0) GTEST_SKIP() << "no corpus file available (see the [ corpus ] lines)";
-  std::printf("[ corpus ] %zu files checked\n", files);
-}
-
-TEST_F(FlGpu, HostileContainersRejected) {
-  for (std::uint32_t width : {1u, 4u}) {
-    Bytes input = small_values(40, width, 6, width - 1, 11);
-    testing::expect_hostile_inputs_rejected(*gpu_, input,
-                                            {{"element_width", width}, {"frame_size", 16}});
-  }
 }
 
 TEST_F(FlGpu, LargerThanOneGiB) {

@@ -5,22 +5,18 @@
 #include <string>
 #include <vector>
 
-#include "codecs/common/cuda_check.hpp"
 #include "codecs/lz77/lz77.hpp"
 #include "codecs/lz77/payload.hpp"
 #include "corpora/synthetic.hpp"
 #include "gcbench/container.hpp"
 #include "support/codec_checks.hpp"
+#include "support/gpu_test.hpp"
 
 namespace gcbench {
 namespace {
 
-class Lz77Gpu : public ::testing::Test {
+class Lz77Gpu : public testing::GpuTest {
  protected:
-  void SetUp() override {
-    if (!cuda::available()) GTEST_SKIP() << "no CUDA device: GPU LZ77 tests need one";
-  }
-
   // Params from "axis=value" pairs, spelled as the driver spells them.
   static Params params(const Codec& codec,
                        std::initializer_list<std::pair<const char*, std::string>> kv) {
@@ -117,12 +113,6 @@ TEST(Lz77GpuCodec, AxesMatchTheCpuFormatAxes) {
     }
     EXPECT_TRUE(found) << a.name;
   }
-}
-
-TEST(Lz77GpuCodec, NoDeviceIsReported) {
-  if (cuda::available()) GTEST_SKIP() << "a CUDA device is present";
-  const Bytes input(100, 1);
-  EXPECT_THROW(lz77::make_gpu_codec()->compress(input, {}), DeviceUnavailable);
 }
 
 // Every finder, design, scope, config and decoder on small inputs: the subset that

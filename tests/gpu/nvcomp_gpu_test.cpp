@@ -14,6 +14,7 @@
 #include "gcbench/container.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/errors.hpp"
+#include "gcbench/optional_libraries.hpp"
 #include "gcbench/registry.hpp"
 #include "gcbench/stream.hpp"
 #include "src/gpu/pipeline.hpp"
@@ -98,13 +99,7 @@ class NvcompTest : public ::testing::Test {
  protected:
   void SetUp() override {
     codecs_ = nvcomp_codecs();
-    if (codecs_.empty()) {
-      std::string reason = "nvCOMP not built";
-      for (const auto& u : unavailable_codecs()) {
-        if (u.name == "nvcomp-*") reason = u.reason;
-      }
-      GTEST_SKIP() << reason;
-    }
+    if (codecs_.empty()) GTEST_SKIP() << optional_libraries::nvcomp.missing_reason;
     if (!cuda::available()) GTEST_SKIP() << "no CUDA device";
   }
 

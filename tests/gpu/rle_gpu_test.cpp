@@ -1,5 +1,6 @@
 // GPU RLE (rle and the rle-cub baseline): containers byte-identical to the CPU reference,
-// both decode variants, run splitting, chunk seams, hostile containers.
+// both decode variants, run splitting, chunk seams, counts only the device can check (what
+// every GPU codec shares, damaged containers included: tests/gpu/registry_gpu_test.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,7 +8,6 @@
 #include <random>
 #include <string>
 
-#include "codecs/common/cuda_check.hpp"
 #include "codecs/rle/rle.hpp"
 #include "codecs/rle/rle_encode.hpp"
 #include "codecs/rle/rle_gpu.hpp"
@@ -17,6 +17,7 @@
 #include "gcbench/errors.hpp"
 #include "src/gpu/host_codec.hpp"
 #include "support/codec_checks.hpp"
+#include "support/gpu_test.hpp"
 #include "support/inputs.hpp"
 
 namespace gcbench {
@@ -48,15 +49,8 @@ Bytes runs_of(std::size_t count, std::uint32_t width, std::uint32_t max_run, std
   return b;
 }
 
-class RleGpu : public ::testing::Test {
+class RleGpu : public testing::GpuTest {
  protected:
-  void SetUp() override {
-    if (!cuda::available()) GTEST_SKIP() << "no CUDA device: the GPU RLE tests need one";
-    gpu_ = rle::make_gpu_codec();
-    cub_ = rle::make_cub_gpu_codec();
-    cpu_ = rle::make_cpu_codec();
-  }
-
   static void expect_same(ByteSpan got, ByteSpan want, const std::string& what) {
     ASSERT_EQ(got.size(), want.size()) << what;
     auto diff = std::mismatch(got.begin(), got.end(), want.begin());
@@ -82,7 +76,9 @@ class RleGpu : public ::testing::Test {
     }
   }
 
-  CodecPtr gpu_, cub_, cpu_;
+  CodecPtr gpu_ = rle::make_gpu_codec();
+  CodecPtr cub_ = rle::make_cub_gpu_codec();
+  CodecPtr cpu_ = rle::make_cpu_codec();
 };
 
 TEST(RleGpuInfo, DescribesTheCodecs) {
@@ -99,17 +95,6 @@ TEST(RleGpuInfo, DescribesTheCodecs) {
     EXPECT_FALSE(decode.in_container);
     EXPECT_EQ(decode.parse("scan"), 0);
     EXPECT_EQ(decode.parse("flood"), 1);
-  }
-}
-
-TEST(RleGpuInfo, WithoutADeviceSaysSo) {
-  if (cuda::available()) GTEST_SKIP() << "a CUDA device is present; this checks its absence";
-  Bytes input = random_bytes(100, 1);
-  Bytes packed = rle::make_cpu_codec()->compress(input, {});
-  CodecPtr codecs[] = {rle::make_gpu_codec(), rle::make_cub_gpu_codec()};
-  for (const CodecPtr& c : codecs) {
-    EXPECT_THROW(c->compress(input, {}), DeviceUnavailable);
-    EXPECT_THROW(c->decompress(packed, {}), DeviceUnavailable);
   }
 }
 
@@ -184,11 +169,6 @@ TEST_F(RleGpu, Corpora) {
   }
   if (files == 0) GTEST_SKIP() << "no corpus file available (see the [ corpus ] lines)";
   std::printf("[ corpus ] %zu files checked\n", files);
-}
-
-TEST_F(RleGpu, HostileContainersRejected) {
-  Bytes input = runs_of(60, 2, 5, 3, 1, 11);
-  testing::expect_hostile_inputs_rejected(*gpu_, input, {{"element_width", 2}});
 }
 
 // Counts that the header cannot see (zero, or not adding up) are caught on the device by both

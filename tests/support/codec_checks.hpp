@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "corpora/corpora.hpp"
@@ -83,6 +84,14 @@ inline void expect_hostile_inputs_rejected(const Codec& codec, ByteSpan original
           codec, bad, original,
           codec.info().name + " byte " + std::to_string(i) + " ^ " + std::to_string(mask));
     }
+  }
+}
+
+// Each of the named `containers` (forged headers, bad payloads) is a DecodeError.
+inline void expect_all_rejected(const Codec& codec,
+                                const std::vector<std::pair<std::string, Bytes>>& containers) {
+  for (const auto& [name, container] : containers) {
+    EXPECT_THROW(codec.decompress(container, {}), DecodeError) << name;
   }
 }
 

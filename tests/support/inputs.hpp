@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "gcbench/bytes.hpp"
 
@@ -37,6 +40,28 @@ inline Bytes byte_runs(std::size_t size, std::uint32_t max_run, std::uint32_t se
     b.insert(b.end(), len, static_cast<std::uint8_t>(rng() % 3));
   }
   return b;
+}
+
+// Sizes every codec must handle: empty, one byte, sizes that are no multiple of 2 or 4, runs
+// longer than 2^16 elements at any width, incompressible and highly compressible data.
+inline std::vector<std::pair<std::string, Bytes>> edge_inputs() {
+  Bytes long_run(4 * 70000 + 3, 0x42);
+  Bytes noise = random_bytes(1000, 7);
+  long_run.insert(long_run.end(), noise.begin(), noise.end());
+  return {
+      {"empty", {}},
+      {"one byte", {0x9C}},
+      {"7 bytes", random_bytes(7, 1)},
+      {"1001 bytes", random_bytes(1001, 2)},
+      {"all equal", Bytes(5003, 0x5A)},
+      {"all zero", Bytes(4096, 0)},
+      {"all bits set", Bytes(4099, 0xFF)},
+      {"random", random_bytes(20000, 3)},
+      {"64 KiB + 1", random_bytes(65537, 5)},
+      {"mixed widths", mixed_widths(12002, 4)},
+      {"runs", byte_runs(30001, 40, 4)},
+      {"long run", long_run},
+  };
 }
 
 }  // namespace gcbench::testing
