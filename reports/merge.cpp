@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <fstream>
 #include <map>
@@ -14,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/driver/cell_name.hpp"
+#include "bench/driver/result_files.hpp"
 #include "bench/driver/shard_plan.hpp"
 
 namespace gcbench::reports {
@@ -172,7 +174,12 @@ class Merger {
       return;
     }
     std::vector<fs::path> results;
-    for (const auto& e : fs::recursive_directory_iterator(in.root)) {
+    for (auto it = fs::recursive_directory_iterator(in.root); it != fs::end(it); ++it) {
+      const fs::directory_entry& e = *it;
+      if (driver::is_hidden_folder(e)) {
+        it.disable_recursion_pending();  // a --gpus run's workers: their merge is beside them
+        continue;
+      }
       if (!e.is_regular_file()) continue;
       const fs::path rel = e.path().lexically_relative(in.root);
       if (e.path().filename() == driver::kPlanFileName) {
@@ -390,8 +397,9 @@ class Merger {
       for (std::size_t i = 0; i < s.plan.cells.size(); ++i) at.emplace(s.plan.cells[i].first, i);
     }
     for (auto& [rel, sources] : by_rel) {
+      // Files in no plan last, as their cells: the merged context is a planned shard's.
       auto shard_of = [&](const SourceFile* f) {
-        return f->scope ? inputs_[f->input].plans.at(*f->scope).shard.index : 0;
+        return f->scope ? inputs_[f->input].plans.at(*f->scope).shard.index : INT_MAX;
       };
       std::stable_sort(
           sources.begin(), sources.end(),

@@ -3,6 +3,7 @@
 // AddCustomContext): GPU, CUDA versions, CPU, threads, git revision, zlib, corpus manifest;
 // and the provenance each recorded cell carries.
 #include <array>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,6 +26,7 @@ struct GpuStatus {
   ContextEntries context;  // "gpu" is the device name, or "none: <reason>"
   GpuCeilings ceilings{};  // filled when usable and the measurement succeeded
   std::string uuid;        // "GPU-<hex>", as nvidia-smi names it; empty when not usable
+  std::optional<GpuIdentity> identity;  // when usable
 };
 
 // The GPU fields read through NVML (gpu_context.cpp): each is in every run's context, as
@@ -40,6 +42,17 @@ ContextEntries unavailable_nvml_fields(const std::string& reason);
 GpuStatus probe_gpu(bool ceilings = true);
 #if GCBENCH_HAVE_CUDA
 GpuStatus probe_cuda_gpu(bool ceilings);  // gpu_context.cpp, built only with CUDA
+#endif
+
+// Set by gcbench --gpus for each GPU worker: the worker's GPU in the parent's numbering.
+inline constexpr const char* kGpuIndexVariable = "GCBENCH_GPU_INDEX";
+
+// Every GPU the CUDA runtime shows this process (CUDA_VISIBLE_DEVICES applies), in CUDA's
+// order, index = the CUDA ordinal. Throws std::runtime_error saying why there is none (built
+// without CUDA, no driver, no device).
+std::vector<GpuIdentity> list_gpus();
+#if GCBENCH_HAVE_CUDA
+std::vector<GpuIdentity> list_cuda_gpus();  // gpu_context.cpp
 #endif
 
 // Everything but the GPU: versions, CPU, the corpora and their missing files, the codecs.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/driver/gpus.hpp"
 #include "bench/driver/shard_plan.hpp"
 
 namespace gcbench::driver {
@@ -41,6 +42,7 @@ struct Options {
   bool progress = true;
   std::optional<std::string> preset;  // a declared sweep (presets.hpp)
   std::optional<Shard> shard;         // --shard K/N (shard.hpp); else from the environment
+  std::optional<GpuRequest> gpus;     // --gpus all|LIST: one worker per GPU (gpus.hpp)
   std::set<std::string> given;  // the gcbench flags given, without dashes (presets check them)
 };
 

@@ -7,8 +7,12 @@
 
 namespace gcbench::driver {
 
-// The regular files named *.json under `dir`, recursively, sorted.
+// The regular files named *.json under `dir`, recursively but for hidden folders (a --gpus
+// run's workers' folders, OUT/.workers: OUT holds their merged results), sorted.
 std::vector<std::filesystem::path> json_files_under(const std::filesystem::path& dir);
+
+// Whether `entry` is a folder whose name starts with '.'.
+bool is_hidden_folder(const std::filesystem::directory_entry& entry);
 
 // Writes `text` to `path` through a temp file of this writer's own (pid and sequence number),
 // synced and renamed over `path`: a kill leaves either the previous file or the new one whole.
