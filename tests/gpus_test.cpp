@@ -12,12 +12,16 @@
 #include <map>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "bench/driver/context.hpp"
 #include "bench/driver/gpus.hpp"
 #include "bench/driver/gpus_run.hpp"
+#include "bench/driver/merged_output.hpp"
 #include "bench/driver/options.hpp"
 #include "bench/driver/processes.hpp"
 #include "bench/driver/result_files.hpp"
+#include "bench/driver/shard_plan.hpp"
 
 namespace gcbench::driver {
 namespace {
@@ -229,6 +233,84 @@ TEST(Gpus, ResultReadersSkipTheHiddenWorkersFolder) {
   EXPECT_EQ(json_files_under(workers_dir(dir) / "gpu0"),
             (std::vector<fs::path>{workers_dir(dir) / "gpu0" / "canterbury" / "a.json"}));
   fs::remove_all(dir);
+}
+
+// Worker folders as the workers leave them: two GPU shards with their plans, the CPU worker's
+// cells without one.
+class MergeWorkers : public ::testing::Test {
+ protected:
+  using json = nlohmann::json;
+
+  void SetUp() override {
+    out_ = fs::temp_directory_path() / ("gcbench_gpus_merge_" + std::to_string(getpid()));
+    fs::remove_all(out_);
+    workers_ = plan_workers({}, kTwoGpus, split_cores(range(0, 3), 2, true), out_, true);
+    const ShardPlan plan{{1, 2}, {{gpu_cell("a"), 1}, {gpu_cell("b"), 2}, {gpu_cell("c"), 1}}};
+    for (const auto& [cell, shard] : plan.cells) {
+      if (cell != skipped_)
+        add(workers_[static_cast<std::size_t>(shard - 1)], cell, "GPU " + std::to_string(shard));
+    }
+    for (int shard : {1, 2}) {
+      ShardPlan own = plan;
+      own.shard.index = shard;
+      write_plan(workers_[static_cast<std::size_t>(shard - 1)].out_dir, own);
+    }
+    add(workers_[2], "fl/cpu/compress/cant/x.txt/element_width:1/frame_size:1024", "none: hidden");
+  }
+  void TearDown() override { fs::remove_all(out_); }
+
+  static std::string gpu_cell(const std::string& width) {
+    return "fl/gpu/compress/cant/x.txt/element_width:1/frame_size:" + width;
+  }
+
+  void add(const Worker& w, const std::string& cell, const std::string& gpu) {
+    const fs::path path = w.out_dir / "cant" / "x.txt.json";
+    json doc = {{"context", {{"git_revision", "abc"}, {"gpu", gpu}}},
+                {"benchmarks", json::array()}};
+    if (fs::exists(path)) doc = json::parse(std::ifstream(path));
+    doc["benchmarks"].push_back({{"name", cell}, {"run_name", cell}, {"real_time", 1.0}});
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << doc.dump();
+  }
+
+  fs::path out_;
+  std::vector<Worker> workers_;
+  std::string skipped_;
+};
+
+TEST_F(MergeWorkers, IntoTheLayoutOfAPlainRun) {
+  std::ostringstream err;
+  ASSERT_EQ(merge_workers(workers_, out_, false, err), 0) << err.str();
+  const json doc = json::parse(std::ifstream(out_ / "cant" / "x.txt.json"));
+  std::vector<std::string> cells;
+  for (const json& b : doc["benchmarks"]) cells.push_back(b["run_name"]);
+  EXPECT_EQ(cells, (std::vector<std::string>{
+                       gpu_cell("a"), gpu_cell("b"), gpu_cell("c"),
+                       "fl/cpu/compress/cant/x.txt/element_width:1/frame_size:1024"}));
+  EXPECT_EQ(doc["context"]["gpu"], "GPU 1");  // a GPU shard's context, not the CPU worker's
+  EXPECT_FALSE(doc["context"].contains("merged_from"));
+  EXPECT_NE(doc["context"]["gpus_workers"].get<std::string>().find("gpu0, gpu1, cpu"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(workers_dir(out_) / ".merged"));
+  EXPECT_NE(err.str().find("4 cells of 3 workers merged into"), std::string::npos) << err.str();
+  // What --benchmark_out gets: OUT's cells once, not the workers' as well.
+  EXPECT_EQ(merge_results(out_)["benchmarks"].size(), 4u);
+  // A rerun replaces the merged files.
+  ASSERT_EQ(merge_workers(workers_, out_, false, err), 0) << err.str();
+  EXPECT_EQ(merge_results(out_)["benchmarks"].size(), 4u);
+}
+
+TEST_F(MergeWorkers, AMissingGpuCellFailsTheMergeUnlessAWorkerFailed) {
+  skipped_ = gpu_cell("b");
+  fs::remove_all(out_);
+  SetUp();
+  std::ostringstream err;
+  EXPECT_EQ(merge_workers(workers_, out_, false, err), 2);
+  EXPECT_NE(err.str().find("shard 2/2"), std::string::npos) << err.str();
+  EXPECT_FALSE(fs::exists(out_ / "cant" / "x.txt.json"));
+  std::ostringstream err2;
+  EXPECT_EQ(merge_workers(workers_, out_, true, err2), 0) << err2.str();
+  EXPECT_EQ(merge_results(out_)["benchmarks"].size(), 3u);
 }
 
 TEST(Gpus, SaysSoWhenNoGpuIsUsable) {

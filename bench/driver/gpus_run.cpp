@@ -43,11 +43,8 @@ bool holds_results(const fs::path& dir) {
          (!json_files_under(dir).empty() || fs::exists(dir / kPlanFileName));
 }
 
-// Merges the workers' folders through gcbench-report --merge's code (which checks that the GPU
-// shards are all there) into a staging folder beside them, then moves each merged file to its
-// place under `out_dir`, where a plain run would have written it. The files lose the merge's
-// "merged_from" mark, which makes the recorder and --benchmark_out skip a file: here they are
-// the run's results. Returns 2 when the merge finds bad input, else 0.
+}  // namespace
+
 int merge_workers(const std::vector<Worker>& workers, const fs::path& out_dir, bool allow_missing,
                   std::ostream& err) {
   std::vector<fs::path> inputs;
@@ -85,8 +82,6 @@ int merge_workers(const std::vector<Worker>& workers, const fs::path& out_dir, b
                      inputs.size(), out_dir.string());
   return 0;
 }
-
-}  // namespace
 
 void check_gpus_options(const Options& options, const EnvLookup& env) {
   if (options.shard) {
