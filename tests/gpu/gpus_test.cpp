@@ -65,7 +65,7 @@ std::multiset<std::string> cell_names(const std::vector<json>& entries) {
   return names;
 }
 
-class Gpus : public ::testing::Test {
+class GpusOnDevice : public ::testing::Test {
  protected:
   void SetUp() override {
 #ifndef GCBENCH_DRIVER
@@ -87,7 +87,7 @@ class Gpus : public ::testing::Test {
   fs::path dir_;
 };
 
-TEST_F(Gpus, AllGpusRunThePlainRunsCellsEachNamingItsGpu) {
+TEST_F(GpusOnDevice, AllGpusRunThePlainRunsCellsEachNamingItsGpu) {
   const DriverRun plain = run("--out-dir " + (dir_ / "plain").string());
   ASSERT_EQ(plain.status, 0) << plain.output;
   const DriverRun all = run("--gpus all --out-dir " + (dir_ / "all").string());
@@ -129,7 +129,7 @@ TEST_F(Gpus, AllGpusRunThePlainRunsCellsEachNamingItsGpu) {
   EXPECT_EQ(cell_names(entries_under(dir_ / "all")), cell_names(entries));
 }
 
-TEST_F(Gpus, AnIndexTheHostDoesNotHaveIsAClearError) {
+TEST_F(GpusOnDevice, AnIndexTheHostDoesNotHaveIsAClearError) {
   const DriverRun r = run("--gpus 99 --out-dir " + (dir_ / "none").string());
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_NE(
