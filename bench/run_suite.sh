@@ -21,6 +21,9 @@
 #                 run's in DIR/lz77-sequential/), so an interrupted sweep resumes where it stopped
 #   --fresh       delete the results directory first (otherwise the cells recorded under this
 #                 revision, build type, codec versions and GPU are skipped)
+#   --gpus all|LIST
+#                 the main sweep on these GPUs at once (gcbench --gpus: one worker per GPU and
+#                 one for the CPU cells); the sequential LZ77 run (CPU only) runs after it
 #   --benchmark_out=FILE [--benchmark_out_format=json]
 #                 Google Benchmark's output flags apply once, to DIR's export: after the
 #                 sweep, every cell recorded under DIR (both driver runs') as one Google
@@ -38,6 +41,7 @@ fresh=0
 preset=
 bench_out=
 bench_out_format=json
+gpus=()
 extra=()
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -47,6 +51,8 @@ while [[ $# -gt 0 ]]; do
     --fresh) fresh=1 ;;
     --preset) preset=$2; extra+=("$1" "$2"); shift ;;
     --preset=*) preset=${1#--preset=}; extra+=("$1") ;;
+    --gpus) gpus=("$1" "$2"); shift ;;
+    --gpus=*) gpus=("$1") ;;
     --benchmark_out=*) bench_out=${1#--benchmark_out=} ;;
     --benchmark_out_format=*) bench_out_format=${1#--benchmark_out_format=} ;;
     *) extra+=("$1") ;;
@@ -85,7 +91,8 @@ trap 'rm -f "$harness"' EXIT
 # says so at the end.
 status=0
 echo "== gcbench sweep -> $out"
-"$gcbench" "${sweep[@]}" --out-dir "$out" --harness-file "$harness" "${extra[@]}" || status=$?
+"$gcbench" "${sweep[@]}" "${gpus[@]}" --out-dir "$out" --harness-file "$harness" "${extra[@]}" ||
+  status=$?
 # T6's sequential column: LZ77 decompression on one thread (a decompression-only axis), at
 # the default point the table reads. The first run fetched (or failed to fetch) the corpus.
 # Its own results folder, so that each result file's context (peak RSS, harness share, GPU

@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
   gcbench::reports::CompareOptions compare_options;
   std::optional<std::filesystem::path> out_dir;
   std::vector<std::filesystem::path> inputs;
-  gcbench::reports::ShardMergeOptions merge_options;
+  gcbench::results::ShardMergeOptions merge_options;
   std::optional<std::filesystem::path> merge_dir;
   bool print_summary = false, compare = false;
   for (int i = 1; i < argc; ++i) {

@@ -12,7 +12,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string merge_section(const std::vector<fs::path>& inputs, const ShardMergeResult& merged) {
+std::string merge_section(const std::vector<fs::path>& inputs,
+                          const results::ShardMergeResult& merged) {
   std::string md = "## Merge\n\n";
   md += fmt::format("{} cells in {} result files, merged from {} inputs:", merged.cells,
                     merged.files, inputs.size());
@@ -31,13 +32,13 @@ std::string merge_section(const std::vector<fs::path>& inputs, const ShardMergeR
 }  // namespace
 
 int run_shard_merge(const std::vector<fs::path>& inputs, const fs::path& out_dir,
-                    const ShardMergeOptions& options, const ReportOptions& report,
+                    const results::ShardMergeOptions& options, const ReportOptions& report,
                     bool print_summary, std::ostream& out, std::ostream& err) {
   const auto start = std::chrono::steady_clock::now();
-  ShardMergeResult merged;
+  results::ShardMergeResult merged;
   try {
-    merged = merge_shards(inputs, out_dir, options);
-  } catch (const ShardMergeError& e) {
+    merged = results::merge_shards(inputs, out_dir, options);
+  } catch (const results::ShardMergeError& e) {
     err << "gcbench-report --merge-shards: nothing written:\n" << e.what() << "\n";
     return 2;
   }

@@ -37,7 +37,8 @@ using json = nlohmann::json;
 namespace fs = std::filesystem;
 
 // What the tests' recorders record their cells under.
-const RunProvenance kThisRun{"rev1", "Release", "", {{"a/cpu", "test"}, {"b/cpu", "test"}}};
+const RunProvenance kThisRun{
+    "rev1", "Release", "", {{"a/cpu", "test"}, {"b/cpu", "test"}}, std::nullopt};
 
 json read_json(const fs::path& path) {
   std::ifstream in(path);
@@ -315,7 +316,11 @@ TEST(Provenance, ReadsBackWhatItWritesAndDescribesChanges) {
   EXPECT_EQ(describe_change(p, p), "");
   EXPECT_EQ(describe_change(p, Provenance{"abc", "Debug", "3", ""}),
             "build type Release, now Debug; GPU GPU-1, now (none)");
-  const RunProvenance run{"abc", "Release", "GPU-1", {{"lz77/gpu", "4"}}};
+  const GpuIdentity gpu{2, "H200", "0000:1B:00.0", "GPU-1"};
+  const RunProvenance run{"abc", "Release", "GPU-1", {{"lz77/gpu", "4"}}, gpu};
+  EXPECT_EQ(
+      to_json(gpu),
+      (json{{"index", 2}, {"name", "H200"}, {"pci_bus_id", "0000:1B:00.0"}, {"uuid", "GPU-1"}}));
   EXPECT_EQ(run.of(*results::parse_cell_name("lz77/gpu/compress/c/f/finder:hash")),
             (Provenance{"abc", "Release", "4", "GPU-1"}));
   // CPU cells carry no GPU: a CPU cell's numbers do not depend on the GPU.

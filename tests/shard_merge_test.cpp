@@ -11,9 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "reports/shard_merge.hpp"
 #include "src/results/folder_export.hpp"
 #include "src/results/result_files.hpp"
+#include "src/results/shard_merge.hpp"
 #include "src/results/shard_plan.hpp"
 #include "support/test_folder.hpp"
 
@@ -70,11 +70,12 @@ class ShardMerge : public ::testing::Test {
     std::ofstream(path) << doc.dump(2);
   }
 
-  // The ShardMergeError's message, or "" when the merge succeeded.
-  std::string refusal(const std::vector<fs::path>& inputs, const ShardMergeOptions& options = {}) {
+  // The results::ShardMergeError's message, or "" when the merge succeeded.
+  std::string refusal(const std::vector<fs::path>& inputs,
+                      const results::ShardMergeOptions& options = {}) {
     try {
-      merge_shards(inputs, out(), options);
-    } catch (const ShardMergeError& e) {
+      results::merge_shards(inputs, out(), options);
+    } catch (const results::ShardMergeError& e) {
       EXPECT_FALSE(fs::exists(out())) << "a refused merge wrote something";
       return e.what();
     }
@@ -91,7 +92,8 @@ class ShardMerge : public ::testing::Test {
 };
 
 TEST_F(ShardMerge, WritesOneResultSetInThePlansOrder) {
-  const ShardMergeResult r = merge_shards({shard(2, "s2"), shard(1, "s1")}, out(), {});
+  const results::ShardMergeResult r =
+      results::merge_shards({shard(2, "s2"), shard(1, "s1")}, out(), {});
   EXPECT_EQ(r.cells, 4u);
   EXPECT_EQ(r.files, 2u);
   EXPECT_EQ(r.shards, (std::vector<std::string>{"1/2", "2/2"}));
@@ -113,9 +115,9 @@ TEST_F(ShardMerge, RefusesDifferentRevisionsUnlessAllowed) {
   const std::string e = refusal(in);
   EXPECT_NE(e.find("different builds: git_revision is 'abc' in"), std::string::npos) << e;
   EXPECT_NE(e.find("--allow-different-revisions"), std::string::npos) << e;
-  ShardMergeOptions allow;
+  results::ShardMergeOptions allow;
   allow.allow_different_revisions = true;
-  merge_shards(in, out(), allow);
+  results::merge_shards(in, out(), allow);
   EXPECT_EQ(merged("a.txt")["context"]["git_revision"],
             "mixed (--allow-different-revisions): abc | def");
 }
@@ -149,9 +151,9 @@ TEST_F(ShardMerge, NamesMissingShardsAndCells) {
             std::string::npos)
       << e;
   EXPECT_NE(e.find(cell("b.txt", "compress")), std::string::npos) << e;
-  ShardMergeOptions allow;
+  results::ShardMergeOptions allow;
   allow.allow_missing = true;
-  const ShardMergeResult r = merge_shards({s1}, out(), allow);
+  const results::ShardMergeResult r = results::merge_shards({s1}, out(), allow);
   EXPECT_EQ(r.missing_cells.size(), 3u);
   EXPECT_TRUE(fs::exists(out() / "missing-cells.txt"));
   EXPECT_NE(merged("a.txt")["context"].value("merge_missing_cells", "").find("3"),
@@ -164,14 +166,14 @@ TEST_F(ShardMerge, RefusesEmptyMissingAndOverlappingFolders) {
   EXPECT_NE(refusal({root_ / "nowhere"}).find("no such folder"), std::string::npos);
   EXPECT_NE(refusal({}).find("no input folders"), std::string::npos);
   const fs::path s1 = shard(1, "s1");
-  EXPECT_THROW(merge_shards({s1}, s1 / "merged", {}), ShardMergeError);
-  EXPECT_THROW(merge_shards({s1}, root_, {}), ShardMergeError);
+  EXPECT_THROW(results::merge_shards({s1}, s1 / "merged", {}), results::ShardMergeError);
+  EXPECT_THROW(results::merge_shards({s1}, root_, {}), results::ShardMergeError);
   const fs::path s2 = shard(2, "s2");
-  merge_shards({s1, s2}, out(), {});
+  results::merge_shards({s1, s2}, out(), {});
   try {
-    merge_shards({s1, s2}, out(), {});
+    results::merge_shards({s1, s2}, out(), {});
     ADD_FAILURE() << "merged into a folder holding results";
-  } catch (const ShardMergeError& e) {
+  } catch (const results::ShardMergeError& e) {
     EXPECT_NE(std::string(e.what()).find("already holds results"), std::string::npos);
   }
 }
@@ -181,7 +183,7 @@ TEST_F(ShardMerge, RefusesEmptyMissingAndOverlappingFolders) {
 TEST_F(ShardMerge, SkipsAnExportInsideAShardFolder) {
   const fs::path s1 = shard(1, "s1");
   results::write_json_file(s1 / "all.json", results::export_folder(s1));
-  const ShardMergeResult r = merge_shards({s1, shard(2, "s2")}, out(), {});
+  const results::ShardMergeResult r = results::merge_shards({s1, shard(2, "s2")}, out(), {});
   EXPECT_EQ(r.cells, 4u);
   EXPECT_EQ(r.files, 2u);
   EXPECT_FALSE(fs::exists(out() / "all.json"));

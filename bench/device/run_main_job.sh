@@ -4,6 +4,7 @@
 # bench/run_suite.sh on a corpus. apt-get cannot run there, so scripts/bench.sh's install step
 # is left out. From the repository root, with .carry/prefix and .carry/corpora carried:
 #   bash bench/device/run_main_job.sh [corpus]      (default silesia; BUILD: build folder)
+# GPUS=all (or a list, e.g. GPUS=0,1) runs the sweep with gcbench --gpus: every GPU at once.
 OUT=${OUT:-$PWD/out-main-job}
 source "$(dirname "$0")/common.sh" main-job
 BUILD=${BUILD:-build-device}
@@ -12,11 +13,13 @@ corpus=${1:-silesia}
 step build
 build_release "$BUILD" gcbench gcbench-report
 
-step "main job: $corpus"
+step "main job: $corpus${GPUS:+ (--gpus $GPUS)}"
 start=$SECONDS
 results=/tmp/main-job-results
+gpus=()
+[[ -n ${GPUS:-} ]] && gpus=(--gpus "$GPUS")
 bash bench/run_suite.sh --build "$BUILD" --corpus "$corpus" --out "$results" --fresh \
-  --no-download > "$OUT/main.log" 2>&1
+  --no-download "${gpus[@]}" > "$OUT/main.log" 2>&1
 echo "exit status: $?" >> "$OUT/main.log"
 echo "main job wall: $((SECONDS - start)) s"
 grep -E "harness share|peak RSS|run_suite finished|exit status" "$OUT/main.log"

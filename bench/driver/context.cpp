@@ -12,8 +12,11 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
+#include "bench/driver/gpus.hpp"
+#include "gcbench/cores.hpp"
 #include "gcbench/registry.hpp"
 #include "src/results/cell_name.hpp"
 #include "src/results/result_document.hpp"
@@ -103,6 +106,14 @@ GpuStatus probe_gpu([[maybe_unused]] bool ceilings) {
 #endif
 }
 
+std::vector<GpuIdentity> list_gpus() {
+#if GCBENCH_HAVE_CUDA
+  return list_cuda_gpus();
+#else
+  throw std::runtime_error("this gcbench was built without CUDA");
+#endif
+}
+
 ContextEntries unavailable_nvml_fields(const std::string& reason) {
   ContextEntries c;
   for (const char* field : kNvmlFields) c.emplace_back(field, "unavailable: " + reason);
@@ -110,7 +121,7 @@ ContextEntries unavailable_nvml_fields(const std::string& reason) {
 }
 
 RunProvenance run_provenance(const GpuStatus& gpu) {
-  RunProvenance p{git_revision(), GCBENCH_BUILD_TYPE, gpu.uuid, {}};
+  RunProvenance p{git_revision(), GCBENCH_BUILD_TYPE, gpu.uuid, {}, gpu.identity};
   for (const CodecPtr& codec : registry()) {
     const CodecInfo& info = codec->info();
     p.codec_versions[info.name + "/" + to_string(info.device)] = info.version;
@@ -135,6 +146,9 @@ ContextEntries host_context(const Inputs& inputs, const std::vector<std::string>
   c.emplace_back("build_type", GCBENCH_BUILD_TYPE);
   add_cpu_context(c);
   c.emplace_back("hardware_threads", std::to_string(std::thread::hardware_concurrency()));
+  // A --gpus worker runs on its share of the host: the cores its threads may use.
+  c.emplace_back("cpu_affinity",
+                 fmt::format("{} ({} cores)", format_core_list(affinity_cores()), usable_cores()));
   c.emplace_back("zlib_version", zlibVersion());
   c.emplace_back("corpora", fmt::format("{}", fmt::join(corpora, ",")));
   if (!inputs.manifest_digest.empty())

@@ -27,6 +27,7 @@ struct GpuStatus {
   ContextEntries context;  // "gpu" is the device name, or "none: <reason>"
   GpuCeilings ceilings{};  // filled when usable and the measurement succeeded
   std::string uuid;        // "GPU-<hex>", as nvidia-smi names it; empty when not usable
+  std::optional<GpuIdentity> identity;  // when usable
 };
 
 // The GPU fields read through NVML (gpu_context.cpp): each is in every run's context, as
@@ -54,6 +55,17 @@ struct ColdL2Plan {
   std::optional<std::string> note;
 };
 ColdL2Plan plan_cold_l2(bool requested, std::size_t gpu_cells, const std::string& gpu);
+
+// Set by gcbench --gpus for each GPU worker: the worker's GPU in the parent's numbering.
+inline constexpr const char* kGpuIndexVariable = "GCBENCH_GPU_INDEX";
+
+// Every GPU the CUDA runtime shows this process (CUDA_VISIBLE_DEVICES applies), in CUDA's
+// order, index = the CUDA ordinal. Throws std::runtime_error saying why there is none (built
+// without CUDA, no driver, no device).
+std::vector<GpuIdentity> list_gpus();
+#if GCBENCH_HAVE_CUDA
+std::vector<GpuIdentity> list_cuda_gpus();  // gpu_context.cpp
+#endif
 
 // Everything but the GPU: versions, CPU, the corpora and their missing files, the codecs.
 ContextEntries host_context(const Inputs& inputs, const std::vector<std::string>& corpora);

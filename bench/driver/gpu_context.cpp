@@ -8,8 +8,10 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -115,6 +117,13 @@ GpuCeilings measure_ceilings() {
   return c;
 }
 
+// "0000:1B:00.0": CUDA writes every field with a fixed number of hex digits.
+std::string pci_bus_id(int device) {
+  std::array<char, 64> bus_id{};
+  GCB_CUDA(cudaDeviceGetPCIBusId(bus_id.data(), static_cast<int>(bus_id.size()), device));
+  return bus_id.data();
+}
+
 // NVML, loaded at run time: a binary linked against libnvidia-ml.so.1 would not even start on
 // a machine without the NVIDIA driver (CI), and the toolkit may ship neither nvml.h nor its
 // link stub (CMake's CUDA::nvml needs both). Entry points are looked up by name and called
@@ -164,8 +173,7 @@ ContextEntries nvml_context(int device) {
   std::map<std::string, std::string> got;
   std::string failed;  // why NVML as a whole is unavailable
   try {
-    std::array<char, 64> bus_id{};
-    GCB_CUDA(cudaDeviceGetPCIBusId(bus_id.data(), static_cast<int>(bus_id.size()), device));
+    const std::string bus_id = pci_bus_id(device);
     const Nvml nvml;
     const auto unavailable = [&](Nvml::Return r) { return "unavailable: " + nvml.error(r); };
     std::array<char, 96> text{};  // NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE is 80
@@ -173,7 +181,7 @@ ContextEntries nvml_context(int device) {
         nvml.call("nvmlSystemGetDriverVersion", text.data(), static_cast<unsigned>(text.size()));
     got["nvidia_driver_version"] = version == 0 ? std::string(text.data()) : unavailable(version);
     Nvml::Device d = nullptr;
-    if (const Nvml::Return r = nvml.call("nvmlDeviceGetHandleByPciBusId_v2", bus_id.data(), &d);
+    if (const Nvml::Return r = nvml.call("nvmlDeviceGetHandleByPciBusId_v2", bus_id.c_str(), &d);
         r != 0) {
       throw std::runtime_error("nvmlDeviceGetHandleByPciBusId: " + nvml.error(r));
     }
@@ -230,7 +238,35 @@ std::string uuid_text(const cudaUUID_t& uuid) {
   return "GPU-" + hex;
 }
 
+// This process's GPU in the --gpus parent's numbering when it is one of its workers, else
+// its CUDA ordinal.
+int gpu_index(int device) {
+  const char* parent = std::getenv(kGpuIndexVariable);
+  int index = 0;
+  if (parent == nullptr ||
+      std::from_chars(parent, parent + std::strlen(parent), index).ec != std::errc()) {
+    return device;
+  }
+  return index;
+}
+
 }  // namespace
+
+std::vector<GpuIdentity> list_cuda_gpus() {
+  int count = 0;
+  if (const cudaError_t err = cudaGetDeviceCount(&count); err != cudaSuccess) {
+    cudaGetLastError();
+    throw std::runtime_error(cudaGetErrorString(err));
+  }
+  if (count == 0) throw std::runtime_error("the CUDA runtime reports 0 devices");
+  std::vector<GpuIdentity> gpus;
+  for (int device = 0; device < count; ++device) {
+    cudaDeviceProp prop{};
+    GCB_CUDA(cudaGetDeviceProperties(&prop, device));
+    gpus.push_back({device, prop.name, pci_bus_id(device), uuid_text(prop.uuid)});
+  }
+  return gpus;
+}
 
 GpuStatus probe_cuda_gpu(bool ceilings) {
   GpuStatus status;
@@ -267,8 +303,17 @@ GpuStatus probe_cuda_gpu(bool ceilings) {
   }
   status.usable = true;
   status.uuid = uuid_text(prop.uuid);
+  std::string bus_id = "unknown";
+  try {
+    bus_id = pci_bus_id(device);
+  } catch (const std::exception&) {
+    cudaGetLastError();
+  }
+  status.identity = GpuIdentity{gpu_index(device), prop.name, bus_id, status.uuid};
   status.context.emplace_back("gpu", prop.name);
   status.context.emplace_back("gpu_uuid", status.uuid);
+  status.context.emplace_back("gpu_pci_bus_id", bus_id);
+  status.context.emplace_back("gpu_index", std::to_string(status.identity->index));
   status.context.emplace_back("gpu_sm",
                               std::to_string(prop.major) + "." + std::to_string(prop.minor));
   status.context.emplace_back("gpu_count", std::to_string(count));

@@ -74,6 +74,17 @@ gcbench flags (--flag=value or --flag value; lists are comma-separated):
                       (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT) or a Kubernetes Indexed
                       Job pod (JOB_COMPLETION_INDEX, with GCBENCH_SHARD_COUNT set to the
                       job's completions) runs its own shard and says so; --shard 1/1 runs all
+  --gpus all|LIST     every GPU of this host at once (LIST: indices as nvidia-smi numbers
+                      them, PCI bus order, e.g. 0,2): one worker process per GPU runs its
+                      share of the GPU cells (--shard k/N over them) and one more the CPU
+                      cells, each pinned to its own cores (a GPU worker gets cores/(GPUs+1),
+                      at most 10; the CPU worker the rest, so CPU cells see fewer threads
+                      than in a plain run: the context's cpu_affinity says how many). Needs
+                      --out-dir DIR: workers record into DIR/.workers/<gpuI|cpu>, their lines
+                      prefixed with the name, and are merged into DIR at the end (each GPU
+                      cell's entry names its GPU: index, name, PCI bus id, UUID); the same
+                      command resumes every worker. Not with --shard (or a Slurm/Kubernetes
+                      shard) or --device cpu. --harness-file gets one line per worker
   --no-download       corpus files in no mirror or cache are reported missing, not downloaded
   --harness-file FILE append this run's harness figures to FILE as one line of key=value
                       (timed_s, wall_s, setup_s, cells, peak_rss_bytes, largest_input_bytes)

@@ -14,7 +14,6 @@
 #include <optional>
 #include <regex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "bench/driver/cells.hpp"
@@ -26,6 +25,7 @@
 #include "bench/driver/benchmark_out.hpp"
 #include "bench/driver/estimate.hpp"
 #include "bench/driver/execute.hpp"
+#include "bench/driver/gpus_run.hpp"
 #include "bench/driver/harness.hpp"
 #include "bench/driver/help.hpp"
 #include "bench/driver/presets.hpp"
@@ -33,6 +33,7 @@
 #include "bench/driver/reporter.hpp"
 #include "bench/driver/resume.hpp"
 #include "bench/driver/shard.hpp"
+#include "gcbench/cores.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/registry.hpp"
 #include "src/results/folder_export.hpp"
@@ -129,6 +130,10 @@ int run(int argc, char** argv) {
     print_codec_list(std::cout, all);
     return 0;
   }
+  if (options.gpus) {
+    return run_on_gpus(std::vector<std::string>(argv + 1, argv + argc), options, export_file,
+                       std::cout, std::cerr);
+  }
   std::vector<const Codec*> selected = select_codecs(all, options.codecs, options.device);
   check_axis_flags(selected, options.axis_values);
 
@@ -186,13 +191,13 @@ int run(int argc, char** argv) {
 
   // What the estimate says, before any GPU work (the run-time choices below take seconds).
   const double estimate_s =
-      estimate_sweep_s(cells, inputs.present, std::thread::hardware_concurrency());
+      estimate_sweep_s(cells, inputs.present, static_cast<unsigned>(usable_cores()));
   if (preset) {
     std::cerr << fmt::format(
         "[gcbench] preset {}: {} cells, estimated {} (a model over rates measured on one H100 "
         "with 16 host cores; CPU rates scaled to {} threads here)\n",
         preset->name, cells.size(), format_duration(estimate_s),
-        std::thread::hardware_concurrency());
+        static_cast<unsigned>(usable_cores()));
     benchmark::AddCustomContext("preset", preset->name);
   }
   for (const auto& [key, value] : host_context(inputs, corpora))
@@ -226,7 +231,7 @@ int run(int argc, char** argv) {
     if (filter_accepts(filter, cell.name)) {
       // The estimate's seconds, so that "left" follows the slow cells (the thread design's).
       weights[cell.name] = estimate_cell_s(cell, inputs.present[cell.input].size,
-                                           std::thread::hardware_concurrency());
+                                           static_cast<unsigned>(usable_cores()));
       largest_input = std::max(largest_input, inputs.present[cell.input].size);
     }
   }

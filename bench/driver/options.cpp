@@ -104,6 +104,8 @@ Options parse_options(const std::vector<std::string>& args) {
       o.sweep = *value;
     } else if (name == "shard") {
       o.shard = parse_shard(*value);
+    } else if (name == "gpus") {
+      o.gpus = parse_gpus(*value);
     } else if (name == "preset") {
       o.preset = *value;
     } else if (name == "harness-file") {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "src/results/shard_plan.hpp"
+#include "bench/driver/gpus.hpp"
 
 namespace gcbench::driver {
 
@@ -44,6 +45,7 @@ struct Options {
   bool progress = true;
   std::optional<std::string> preset;    // a declared sweep (presets.hpp)
   std::optional<results::Shard> shard;  // --shard K/N (shard.hpp); else from the environment
+  std::optional<GpuRequest> gpus;       // --gpus all|LIST: one worker per GPU (gpus.hpp)
   std::set<std::string> given;  // the gcbench flags given, without dashes (presets check them)
 };
 

@@ -13,6 +13,11 @@ json to_json(const Provenance& p) {
               {"gpu_uuid", p.gpu_uuid}};
 }
 
+json to_json(const GpuIdentity& gpu) {
+  return json{
+      {"index", gpu.index}, {"name", gpu.name}, {"pci_bus_id", gpu.pci_bus_id}, {"uuid", gpu.uuid}};
+}
+
 std::optional<Provenance> provenance_of(const json& entry) {
   const auto it = entry.find("provenance");
   if (it == entry.end() || !it->is_object()) return std::nullopt;

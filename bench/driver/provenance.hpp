@@ -31,12 +31,25 @@ std::optional<Provenance> provenance_of(const nlohmann::json& entry);
 // "" when nothing did.
 std::string describe_change(const Provenance& recorded, const Provenance& now);
 
+// The GPU a GPU cell ran on, recorded in each of its result entries ("gpu"), so that a
+// --gpus run's merged results still say which GPU measured what.
+struct GpuIdentity {
+  int index = 0;  // --gpus's numbering (PCI bus order); in a plain run, the CUDA ordinal
+  std::string name;
+  std::string pci_bus_id;  // "0000:1B:00.0", as CUDA writes it
+  std::string uuid;        // "GPU-<hex>", as nvidia-smi names it
+  bool operator==(const GpuIdentity&) const = default;
+};
+
+nlohmann::json to_json(const GpuIdentity& gpu);
+
 // What this run records its cells under.
 struct RunProvenance {
   std::string git_revision;
   std::string build_type;
   std::string gpu_uuid;
   std::map<std::string, std::string> codec_versions;  // "<codec>/<device>" -> version
+  std::optional<GpuIdentity> gpu;  // written into GPU cells' entries; none without a GPU
 
   Provenance of(const results::CellId& cell) const;
 };

@@ -157,6 +157,7 @@ void Recorder::record(const benchmark::BenchmarkReporter::Context& context,
       const std::string name = results::format_cell_name(id);
       if (measured_.insert(name).second) first_seen.insert(name);
       b["provenance"] = to_json(now_.of(id));
+      if (id.device == "gpu" && now_.gpu) b["gpu"] = to_json(*now_.gpu);
     }
     all.erase(std::remove_if(all.begin(), all.end(),
                              [&](const json& b) {

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
-#include <thread>
 #include <type_traits>
 
+#include "gcbench/cores.hpp"
 #include "gcbench/errors.hpp"
 
 namespace gcbench {
@@ -85,7 +85,7 @@ int thread_count(const Params& resolved) {
   auto it = resolved.find("threads");
   std::int64_t t = it == resolved.end() ? 0 : it->second;
   if (t > 0) return static_cast<int>(t);
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return usable_cores();
 }
 
 }  // namespace gcbench

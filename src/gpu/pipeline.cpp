@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "codecs/common/device_buffer.hpp"
+#include "gcbench/cores.hpp"
 #include "gcbench/errors.hpp"
 #include "gcbench/stream.hpp"
 
@@ -39,9 +40,9 @@ bool is_pinned(const void* p) {
 int staging_threads(int asked) {
   if (asked > 0) return asked;
   // One core copies pageable memory at about 6 GB/s (the H100 host), a ninth of PCIe's rate,
-  // so the copies take every core but two, which stay free for the threads issuing and
-  // draining chunks.
-  return std::clamp(static_cast<int>(std::thread::hardware_concurrency()) - 2, 1, 16);
+  // so the copies take every core of this process's share but two, which stay free for the threads
+  // issuing and draining chunks.
+  return std::clamp(usable_cores() - 2, 1, 16);
 }
 
 // Threads copying between pageable memory and pinned staging: one core copies at a fraction

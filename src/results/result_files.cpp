@@ -40,11 +40,19 @@ void fsync_dir(const fs::path& dir) {
   throw std::runtime_error("cannot " + what + " " + path.string() + ": " + std::strerror(errno));
 }
 
+bool is_hidden_folder(const fs::directory_entry& entry) {
+  return entry.is_directory() && entry.path().filename().native().starts_with('.');
+}
+
 std::vector<fs::path> files_under(const fs::path& dir,
                                   const std::function<bool(const fs::path&)>& wanted) {
   std::vector<fs::path> files;
-  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    if (entry.is_regular_file() && wanted(entry.path())) files.push_back(entry.path());
+  for (auto it = fs::recursive_directory_iterator(dir); it != fs::end(it); ++it) {
+    if (is_hidden_folder(*it)) {
+      it.disable_recursion_pending();
+    } else if (it->is_regular_file() && wanted(it->path())) {
+      files.push_back(it->path());
+    }
   }
   std::sort(files.begin(), files.end());
   return files;

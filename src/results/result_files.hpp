@@ -10,16 +10,20 @@
 
 namespace gcbench::results {
 
-// The regular files under `dir`, recursively, that `wanted` accepts, sorted.
+// The regular files under `dir` that `wanted` accepts, sorted: recursively but for hidden
+// folders (a --gpus run's workers' folders, OUT/.workers: OUT holds their merged results).
 std::vector<std::filesystem::path> files_under(
     const std::filesystem::path& dir,
     const std::function<bool(const std::filesystem::path&)>& wanted);
 
-// The regular files named *.json under `dir`, recursively, sorted.
+// The regular files named *.json under `dir`, as files_under lists them.
 std::vector<std::filesystem::path> json_files_under(const std::filesystem::path& dir);
 
 // The JSON in `path`; a discarded value (is_discarded()) when it is not JSON or cannot be read.
 nlohmann::json read_json_file(const std::filesystem::path& path);
+
+// Whether `entry` is a folder whose name starts with '.'.
+bool is_hidden_folder(const std::filesystem::directory_entry& entry);
 
 // Writes `text` to `path` through a temp file of this writer's own (pid and sequence number),
 // synced and renamed over `path`: a kill leaves either the previous file or the new one whole.

@@ -1,8 +1,9 @@
-#include "reports/shard_merge.hpp"
+#include "src/results/shard_merge.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -18,10 +19,9 @@
 #include "src/results/result_files.hpp"
 #include "src/results/shard_plan.hpp"
 
-namespace gcbench::reports {
+namespace gcbench::results {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
-using results::ShardPlan;
 
 namespace {
 
@@ -84,17 +84,17 @@ std::optional<std::string> scope_of(const fs::path& rel,
 // The result file at `path` (`rel` under its input); nullopt for an export of a folder.
 std::optional<SourceFile> read_source(std::size_t input, const fs::path& path,
                                       const fs::path& rel) {
-  json doc = results::read_json_file(path);
-  if (auto fault = results::fault_of(doc))
-    throw ShardMergeError(path.string() + ": " + std::string(results::describe(*fault)));
-  if (results::is_folder_export(doc)) return std::nullopt;
+  json doc = read_json_file(path);
+  if (auto fault = fault_of(doc))
+    throw ShardMergeError(path.string() + ": " + std::string(describe(*fault)));
+  if (is_folder_export(doc)) return std::nullopt;
   SourceFile file{
       input, rel.generic_string(), std::nullopt, doc.value("context", json::object()), {}};
   std::unordered_map<std::string, std::size_t> at;
   for (json& row : doc["benchmarks"]) {
-    const auto id = results::cell_of(row);
+    const auto id = cell_of(row);
     if (!id) throw ShardMergeError(path.string() + ": a row that is not a gcbench cell");
-    std::string name = results::format_cell_name(*id);
+    std::string name = format_cell_name(*id);
     auto [it, added] = at.emplace(name, file.cells.size());
     if (added) file.cells.push_back({std::move(name), {}});
     file.cells[it->second].rows.push_back(std::move(row));
@@ -145,8 +145,8 @@ class Merger {
     }
     if (!fs::exists(out_dir_)) return;
     if (!fs::is_directory(out_dir_)) throw ShardMergeError(out_dir_.string() + " is not a folder");
-    const std::vector<fs::path> held = results::files_under(out_dir_, [](const fs::path& p) {
-      return p.extension() == ".json" || p.filename() == results::kPlanFileName;
+    const std::vector<fs::path> held = files_under(out_dir_, [](const fs::path& p) {
+      return p.extension() == ".json" || p.filename() == kPlanFileName;
     });
     if (!held.empty()) {
       throw ShardMergeError(
@@ -163,18 +163,18 @@ class Merger {
                                                   : ": no such folder"));
       return;
     }
-    for (const fs::path& folder : results::plan_folders_under(in.root)) {
+    for (const fs::path& folder : plan_folders_under(in.root)) {
       try {
-        const fs::path rel = (folder / results::kPlanFileName).lexically_relative(in.root);
-        in.plans.emplace(rel.parent_path().generic_string(), *results::read_plan(folder));
+        const fs::path rel = (folder / kPlanFileName).lexically_relative(in.root);
+        in.plans.emplace(rel.parent_path().generic_string(), *read_plan(folder));
       } catch (const std::runtime_error& err) {
         problems_.push_back(err.what());
       }
     }
-    const std::vector<fs::path> result_files = results::json_files_under(in.root);
+    const std::vector<fs::path> result_files = json_files_under(in.root);
     if (result_files.empty() && in.plans.empty()) {
       problems_.push_back(in.root.string() + " holds no gcbench results (no *.json, no " +
-                          results::kPlanFileName + ")");
+                          kPlanFileName + ")");
       return;
     }
     bool unplanned = false;
@@ -200,7 +200,7 @@ class Merger {
       result_.notes.push_back(
           fmt::format("{} holds results without a shard plan ({}): cells "
                       "missing from them cannot be detected",
-                      in.root.string(), results::kPlanFileName));
+                      in.root.string(), kPlanFileName));
     }
   }
 
@@ -383,8 +383,9 @@ class Merger {
       for (std::size_t i = 0; i < s.plan.cells.size(); ++i) at.emplace(s.plan.cells[i].first, i);
     }
     for (auto& [rel, sources] : by_rel) {
+      // Files in no plan last, as their cells: the merged context is a planned shard's.
       auto shard_of = [&](const SourceFile* f) {
-        return f->scope ? inputs_[f->input].plans.at(*f->scope).shard.index : 0;
+        return f->scope ? inputs_[f->input].plans.at(*f->scope).shard.index : INT_MAX;
       };
       std::stable_sort(
           sources.begin(), sources.end(),
@@ -409,12 +410,11 @@ class Merger {
       }
       result_.cells += cells.size();
       ++result_.files;
-      results::write_json_file(out_dir_ / rel,
-                               {{"context", merged_context(sources)}, {"benchmarks", rows}});
+      write_json_file(out_dir_ / rel, {{"context", merged_context(sources)}, {"benchmarks", rows}});
     }
     if (!result_.missing_cells.empty()) {
-      results::write_file_atomically(out_dir_ / "missing-cells.txt",
-                                     fmt::format("{}\n", fmt::join(result_.missing_cells, "\n")));
+      write_file_atomically(out_dir_ / "missing-cells.txt",
+                            fmt::format("{}\n", fmt::join(result_.missing_cells, "\n")));
     }
   }
 
@@ -440,4 +440,4 @@ ShardMergeResult merge_shards(const std::vector<fs::path>& inputs, const fs::pat
   return Merger(inputs, out_dir, options).run();
 }
 
-}  // namespace gcbench::reports
+}  // namespace gcbench::results

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace gcbench::reports {
+namespace gcbench::results {
 
 struct ShardMergeOptions {
   bool allow_different_revisions = false;  // merge anyway; the merged context says so
@@ -38,4 +38,4 @@ ShardMergeResult merge_shards(const std::vector<std::filesystem::path>& inputs,
                               const std::filesystem::path& out_dir,
                               const ShardMergeOptions& options);
 
-}  // namespace gcbench::reports
+}  // namespace gcbench::results

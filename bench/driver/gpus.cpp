@@ -1,0 +1,165 @@
+#include "bench/driver/gpus.hpp"
+
+#include <sched.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+#include <stdexcept>
+
+#include "bench/driver/context.hpp"
+#include "bench/driver/options.hpp"
+
+namespace gcbench::driver {
+
+GpuRequest parse_gpus(std::string_view text) {
+  GpuRequest request;
+  if (text == "all") {
+    request.all = true;
+    return request;
+  }
+  const std::string quoted = fmt::format("--gpus '{}'", text);
+  for (const std::string& item : split_list(std::string(text), "--gpus")) {
+    int index = -1;
+    const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), index);
+    if (error != std::errc() || end != item.data() + item.size() || index < 0) {
+      throw std::invalid_argument(
+          fmt::format("{}: '{}' is not a GPU index (expected all, or indices from 0 as "
+                      "nvidia-smi numbers the GPUs, e.g. --gpus 0,2)",
+                      quoted, item));
+    }
+    if (std::find(request.indices.begin(), request.indices.end(), index) != request.indices.end()) {
+      throw std::invalid_argument(
+          fmt::format("{}: GPU {} is named twice (one worker per GPU)", quoted, index));
+    }
+    request.indices.push_back(index);
+  }
+  return request;
+}
+
+std::vector<GpuIdentity> number_by_bus(std::vector<GpuIdentity> gpus) {
+  // CUDA writes bus ids with fixed-width hex fields: they sort as strings.
+  std::stable_sort(gpus.begin(), gpus.end(), [](const GpuIdentity& a, const GpuIdentity& b) {
+    return a.pci_bus_id < b.pci_bus_id;
+  });
+  for (std::size_t i = 0; i < gpus.size(); ++i) gpus[i].index = static_cast<int>(i);
+  return gpus;
+}
+
+std::vector<GpuIdentity> choose_gpus(const GpuRequest& request,
+                                     const std::vector<GpuIdentity>& present) {
+  if (request.all) return present;
+  std::vector<GpuIdentity> chosen;
+  for (int index : request.indices) {
+    if (index >= static_cast<int>(present.size())) {
+      std::vector<std::string> names;
+      for (const GpuIdentity& gpu : present)
+        names.push_back(fmt::format("{} {} ({})", gpu.index, gpu.name, gpu.pci_bus_id));
+      throw std::invalid_argument(
+          fmt::format("--gpus: there is no GPU {} on this host; it has {}: {}", index,
+                      present.size(), fmt::join(names, ", ")));
+    }
+    chosen.push_back(present[static_cast<std::size_t>(index)]);
+  }
+  return chosen;
+}
+
+CoreSplit split_cores(const std::vector<int>& cores, int gpu_workers, bool cpu_worker) {
+  CoreSplit split;
+  const int total = static_cast<int>(cores.size());
+  const int workers = gpu_workers + (cpu_worker ? 1 : 0);
+  if (total < workers) {
+    split.shared = true;
+    split.gpu_workers.assign(static_cast<std::size_t>(gpu_workers), cores);
+    if (cpu_worker) split.cpu_worker = cores;
+    return split;
+  }
+  auto next = cores.begin();
+  const auto take = [&](int n) {
+    std::vector<int> block(next, next + n);
+    next += n;
+    return block;
+  };
+  if (!cpu_worker) {
+    for (int w = 0; w < gpu_workers; ++w)
+      split.gpu_workers.push_back(take(total / gpu_workers + (w < total % gpu_workers ? 1 : 0)));
+    return split;
+  }
+  const int each = std::min(total / (gpu_workers + 1), kMaxGpuWorkerCores);
+  for (int w = 0; w < gpu_workers; ++w) split.gpu_workers.push_back(take(each));
+  split.cpu_worker.assign(next, cores.end());
+  return split;
+}
+
+std::string format_core_list(const std::vector<int>& cores) {
+  std::vector<std::string> ranges;
+  for (std::size_t i = 0; i < cores.size();) {
+    std::size_t j = i;
+    while (j + 1 < cores.size() && cores[j + 1] == cores[j] + 1) ++j;
+    ranges.push_back(j == i ? std::to_string(cores[i]) : fmt::format("{}-{}", cores[i], cores[j]));
+    i = j + 1;
+  }
+  return fmt::format("{}", fmt::join(ranges, ","));
+}
+
+std::vector<int> affinity_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cores;
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return cores;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &set)) cores.push_back(cpu);
+  }
+  return cores;
+}
+
+std::filesystem::path workers_dir(const std::filesystem::path& out_dir) {
+  return out_dir / ".workers";
+}
+
+std::vector<std::string> worker_base_args(const std::vector<std::string>& args) {
+  const std::set<std::string> taken_with_value{"--gpus", "--out-dir", "--device"};
+  const std::set<std::string> taken_with_equals{"--benchmark_out", "--benchmark_out_format"};
+  std::vector<std::string> kept;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const std::string name = arg.substr(0, arg.find('='));
+    if (taken_with_equals.count(name)) continue;
+    if (taken_with_value.count(name)) {
+      if (name == arg) ++i;  // "--flag VALUE": the value goes too
+      continue;
+    }
+    kept.push_back(arg);
+  }
+  return kept;
+}
+
+std::vector<Worker> plan_workers(const std::vector<std::string>& args,
+                                 const std::vector<GpuIdentity>& gpus, const CoreSplit& split,
+                                 const std::filesystem::path& out_dir, bool cpu_worker) {
+  const std::vector<std::string> base = worker_base_args(args);
+  std::vector<Worker> workers;
+  const auto add = [&](std::string name, std::optional<GpuIdentity> gpu, std::vector<int> cores,
+                       std::vector<std::string> own_args) {
+    Worker w{std::move(name), std::move(gpu), std::move(cores), {}, base, {}};
+    w.out_dir = workers_dir(out_dir) / w.name;
+    w.args.insert(w.args.end(), own_args.begin(), own_args.end());
+    w.args.insert(w.args.end(), {"--out-dir", w.out_dir.string()});
+    // By UUID: the worker's CUDA sees that GPU alone, whatever order it would number them in.
+    w.env.emplace_back("CUDA_VISIBLE_DEVICES", w.gpu ? w.gpu->uuid : "");
+    if (w.gpu) w.env.emplace_back(kGpuIndexVariable, std::to_string(w.gpu->index));
+    workers.push_back(std::move(w));
+  };
+  const int count = static_cast<int>(gpus.size());
+  for (int k = 0; k < count; ++k) {
+    const GpuIdentity& gpu = gpus[static_cast<std::size_t>(k)];
+    add(fmt::format("gpu{}", gpu.index), gpu, split.gpu_workers.at(static_cast<std::size_t>(k)),
+        {"--device", "gpu", "--shard", fmt::format("{}/{}", k + 1, count)});
+  }
+  if (cpu_worker) add("cpu", std::nullopt, split.cpu_worker, {"--device", "cpu"});
+  return workers;
+}
+
+}  // namespace gcbench::driver

@@ -1,0 +1,82 @@
+#pragma once
+// --gpus all|LIST: the sweep's GPU cells on several GPUs of this host at once. gcbench becomes
+// a parent that starts itself once per GPU (CUDA_VISIBLE_DEVICES naming that GPU by UUID,
+// --device gpu, --shard k/N over the GPU cells) and once for the CPU cells (--device cpu), each
+// worker pinned to its own share of the host's cores and recording into its own folder
+// OUT/.workers/<name>, then merges the workers' results into OUT (gpus_run.hpp). This file
+// holds the pure parts: the request, the GPUs it names, the core split, the workers.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "bench/driver/provenance.hpp"
+
+namespace gcbench::driver {
+
+// --gpus's value: "all", or distinct GPU indices as nvidia-smi numbers them.
+struct GpuRequest {
+  bool all = false;
+  std::vector<int> indices;  // in the order given
+};
+
+// Throws std::invalid_argument naming the problem: not a number, negative, named twice.
+GpuRequest parse_gpus(std::string_view text);
+
+// `gpus` (as the CUDA runtime lists them) ordered by PCI bus id and numbered from 0 in that
+// order: nvidia-smi's numbering, whatever CUDA_DEVICE_ORDER says.
+std::vector<GpuIdentity> number_by_bus(std::vector<GpuIdentity> gpus);
+
+// The GPUs of `present` (numbered) that `request` names, in its order. Throws
+// std::invalid_argument for an index this host does not have, naming what it has.
+std::vector<GpuIdentity> choose_gpus(const GpuRequest& request,
+                                     const std::vector<GpuIdentity>& present);
+
+// A GPU worker's cores at most: the pipeline's staging copies saturate a PCIe link with about
+// eight threads (src/gpu/pipeline.cpp), plus the threads issuing and draining chunks.
+inline constexpr int kMaxGpuWorkerCores = 10;
+
+struct CoreSplit {
+  std::vector<std::vector<int>> gpu_workers;  // one core list per GPU worker
+  std::vector<int> cpu_worker;                // empty when there is no CPU worker
+  bool shared = false;  // too few cores to split: every worker runs on all of them
+};
+
+// Splits `cores` (this process's, ascending) into contiguous blocks: each GPU worker gets
+// cores / (workers + 1) of them, at most kMaxGpuWorkerCores, and the CPU worker the rest (with
+// no CPU worker the GPU workers split all of them evenly). With fewer cores than workers,
+// every worker gets every core and `shared` says so.
+CoreSplit split_cores(const std::vector<int>& cores, int gpu_workers, bool cpu_worker);
+
+// "0-7,16,18-19" for {0..7, 16, 18, 19} (ascending).
+std::string format_core_list(const std::vector<int>& cores);
+
+// This thread's affinity mask as core ids, ascending.
+std::vector<int> affinity_cores();
+
+struct Worker {
+  std::string name;                // "gpu<index>" or "cpu"
+  std::optional<GpuIdentity> gpu;  // none for the CPU worker
+  std::vector<int> cores;
+  std::filesystem::path out_dir;                         // OUT/.workers/<name>
+  std::vector<std::string> args;                         // gcbench's arguments, without the program
+  std::vector<std::pair<std::string, std::string>> env;  // set on top of the parent's
+};
+
+// OUT/.workers: hidden, so that the report tool and the recorder, which skip hidden folders,
+// read OUT's merged results and not the workers' as well.
+std::filesystem::path workers_dir(const std::filesystem::path& out_dir);
+
+// `args` (the user's, without the program) without --gpus, --out-dir, --device and Google
+// Benchmark's --benchmark_out and --benchmark_out_format, which the parent handles.
+std::vector<std::string> worker_base_args(const std::vector<std::string>& args);
+
+// One worker per GPU in `gpus` (shard k of gpus.size()), then the CPU worker when
+// `cpu_worker`, each with its cores from `split`.
+std::vector<Worker> plan_workers(const std::vector<std::string>& args,
+                                 const std::vector<GpuIdentity>& gpus, const CoreSplit& split,
+                                 const std::filesystem::path& out_dir, bool cpu_worker);
+
+}  // namespace gcbench::driver

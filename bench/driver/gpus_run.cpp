@@ -1,0 +1,164 @@
+#include "bench/driver/gpus_run.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/driver/cells.hpp"
+#include "bench/driver/context.hpp"
+#include "bench/driver/gpus.hpp"
+#include "bench/driver/processes.hpp"
+#include "gcbench/registry.hpp"
+#include "src/results/folder_export.hpp"
+#include "src/results/result_files.hpp"
+#include "src/results/shard_merge.hpp"
+
+namespace gcbench::driver {
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+// Whether the sweep has CPU cells, so a CPU worker (and its share of the cores) is needed. A
+// preset picks its own codecs: it gets one.
+bool has_cpu_cells(const Options& options) {
+  if (options.preset) return true;
+  return !select_codecs(registered_codecs(), options.codecs, "cpu").empty();
+}
+
+std::string describe(const Worker& w) {
+  std::string text = w.name + " (";
+  if (w.gpu) text += fmt::format("{}, {}, ", w.gpu->name, w.gpu->pci_bus_id);
+  return text + "cores " + format_core_list(w.cores) + ")";
+}
+
+bool holds_results(const fs::path& dir) {
+  return fs::is_directory(dir) &&
+         (!results::json_files_under(dir).empty() || fs::exists(dir / results::kPlanFileName));
+}
+
+}  // namespace
+
+int merge_workers(const std::vector<Worker>& workers, const fs::path& out_dir, bool allow_missing,
+                  std::ostream& err) {
+  std::vector<fs::path> inputs;
+  std::vector<std::string> names;
+  for (const Worker& w : workers) {
+    if (!holds_results(w.out_dir)) continue;
+    inputs.push_back(w.out_dir);
+    names.push_back(w.name);
+  }
+  if (inputs.empty()) {
+    err << "[gcbench] --gpus: no worker recorded any cell\n";
+    return 2;
+  }
+  const fs::path staging = workers_dir(out_dir) / ".merged";
+  fs::remove_all(staging);
+  results::ShardMergeResult merged;
+  try {
+    merged = results::merge_shards(inputs, staging, {false, allow_missing});
+  } catch (const results::ShardMergeError& e) {
+    err << "[gcbench] --gpus: the workers' results cannot be merged:\n" << e.what() << "\n";
+    return 2;
+  }
+  for (const std::string& note : merged.notes) err << "[gcbench] merge: " << note << "\n";
+  const std::string origin =
+      fmt::format("{} ({})", fmt::join(names, ", "), workers_dir(out_dir).string());
+  for (const fs::path& file : results::json_files_under(staging)) {
+    std::ifstream in(file);
+    json doc = json::parse(in);
+    doc["context"].erase("merged_from");
+    doc["context"]["gpus_workers"] = origin;
+    results::write_json_file(out_dir / file.lexically_relative(staging), doc);
+  }
+  fs::remove_all(staging);
+  err << fmt::format("[gcbench] --gpus: {} cells of {} workers merged into {}\n", merged.cells,
+                     inputs.size(), out_dir.string());
+  return 0;
+}
+
+void check_gpus_options(const Options& options, const EnvLookup& env) {
+  if (options.shard) {
+    throw std::invalid_argument(
+        "--gpus and --shard cannot be combined: --gpus splits the GPU cells among its GPUs "
+        "itself (to split a sweep over hosts, give each host its own --shard and no --gpus)");
+  }
+  if (auto from_env = shard_from_environment(env)) {
+    throw std::invalid_argument("--gpus cannot run as one shard of " + from_env->source +
+                                ": --gpus splits the GPU cells among its GPUs itself");
+  }
+  if (options.device == "cpu") {
+    throw std::invalid_argument(
+        "--gpus runs the GPU cells on several GPUs, and --device cpu has none: drop --gpus");
+  }
+  if (!options.out_dir) {
+    throw std::invalid_argument(
+        "--gpus needs --out-dir DIR: each worker records into DIR/.workers/<worker>, and the "
+        "results are merged into DIR");
+  }
+}
+
+int run_on_gpus(const std::vector<std::string>& args, const Options& options,
+                const std::optional<fs::path>& merged_out, std::ostream& out, std::ostream& err) {
+  const auto start = std::chrono::steady_clock::now();
+  check_gpus_options(options, [](const char* name) { return std::getenv(name); });
+  std::vector<GpuIdentity> present;
+  try {
+    present = number_by_bus(list_gpus());
+  } catch (const std::runtime_error& e) {
+    throw std::invalid_argument(std::string("--gpus: no usable GPU (") + e.what() + ")");
+  }
+  const std::vector<GpuIdentity> gpus = choose_gpus(*options.gpus, present);
+  const bool cpu_worker = options.device == "all" && has_cpu_cells(options);
+  const CoreSplit split = split_cores(affinity_cores(), static_cast<int>(gpus.size()), cpu_worker);
+  const std::vector<Worker> workers = plan_workers(args, gpus, split, *options.out_dir, cpu_worker);
+
+  std::vector<std::string> described;
+  for (const Worker& w : workers) described.push_back(describe(w));
+  err << fmt::format("[gcbench] --gpus: {} workers, results in {}: {}\n", workers.size(),
+                     workers_dir(*options.out_dir).string(), fmt::join(described, "; "));
+  if (split.shared) {
+    err << "[gcbench] --gpus: fewer cores than workers: they share every core, and the CPU "
+           "cells disturb the GPU cells' timings\n";
+  }
+  const std::string self = fs::read_symlink("/proc/self/exe").string();
+  std::vector<ProcessSpec> specs;
+  for (const Worker& w : workers) {
+    ProcessSpec spec{w.name, {self}, w.env, w.cores};
+    spec.argv.insert(spec.argv.end(), w.args.begin(), w.args.end());
+    specs.push_back(std::move(spec));
+  }
+  const std::vector<ProcessExit> exits = run_processes(specs, out, err);
+
+  int status = 0;
+  for (std::size_t i = 0; i < exits.size(); ++i) {
+    if (exits[i].status == 0) continue;
+    err << fmt::format(
+        "[gcbench] worker {} failed: {}; its finished cells stay in {}, and the same command "
+        "resumes it\n",
+        describe(workers[i]), exits[i].description, workers[i].out_dir.string());
+    status = std::max(status, exits[i].status > 2 ? 2 : exits[i].status);
+  }
+  if (const int merge_status = merge_workers(workers, *options.out_dir, status != 0, err);
+      merge_status != 0) {
+    return std::max(status, merge_status);
+  }
+  if (merged_out) {
+    const json merged = results::export_folder(*options.out_dir);
+    results::write_json_file(*merged_out, merged);
+    err << "[gcbench] " << merged["benchmarks"].size() << " result entries recorded under "
+        << options.out_dir->string() << " written to " << merged_out->string() << "\n";
+  }
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  err << fmt::format("[gcbench] --gpus: {} workers done in {:.1f} s wall\n", workers.size(),
+                     took.count());
+  return status;
+}
+
+}  // namespace gcbench::driver

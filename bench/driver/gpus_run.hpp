@@ -1,0 +1,40 @@
+#pragma once
+// gcbench --gpus as the parent runs it (gpus.hpp has the design): checks the request, starts
+// the workers, passes their output on, and merges their results into --out-dir.
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "bench/driver/gpus.hpp"
+#include "bench/driver/options.hpp"
+#include "bench/driver/shard.hpp"
+
+namespace gcbench::driver {
+
+// The flags --gpus cannot go with, each a std::invalid_argument: --shard or a shard from the
+// environment (a Slurm or Kubernetes array task: --gpus splits the GPU cells itself), --device
+// cpu (no GPU cells), and no --out-dir (the workers record into its .workers folder).
+void check_gpus_options(const Options& options, const EnvLookup& env);
+
+// Merges the workers' folders that hold results through gcbench-report --merge's code (which
+// checks that every GPU shard's cells are there, unless `allow_missing`) into a staging folder
+// beside them, then moves each merged file to its place under `out_dir`, where a plain run
+// would have written it. The files lose the merge's "merged_from" mark, which makes the
+// recorder and --benchmark_out skip a file: here they are the run's results. Returns 2 (the
+// problems said on `err`) when the merge finds bad input, else 0.
+int merge_workers(const std::vector<Worker>& workers, const std::filesystem::path& out_dir,
+                  bool allow_missing, std::ostream& err);
+
+// Runs the sweep of `args` (the user's arguments, without the program) as --gpus workers,
+// merges their results into options.out_dir and, when `merged_out`, writes every cell
+// recorded under it there (as --benchmark_out does for a plain run). Returns the exit status:
+// the worst of the workers' (2 when one was killed), or 2 when the merge finds bad input.
+// Throws std::invalid_argument for a request this host cannot serve (no usable GPU, an index
+// it does not have).
+int run_on_gpus(const std::vector<std::string>& args, const Options& options,
+                const std::optional<std::filesystem::path>& merged_out, std::ostream& out,
+                std::ostream& err);
+
+}  // namespace gcbench::driver

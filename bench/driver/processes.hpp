@@ -1,0 +1,31 @@
+#pragma once
+// Child processes run side by side, each pinned to its cores, their output passed on line by
+// line with the child's name in front: what gcbench --gpus needs of its workers.
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gcbench::driver {
+
+struct ProcessSpec {
+  std::string name;                                      // put in front of its lines: "[name] "
+  std::vector<std::string> argv;                         // argv[0] is the program's path
+  std::vector<std::pair<std::string, std::string>> env;  // set on top of this process's
+  std::vector<int> cores;  // its affinity (set before exec, so all its threads inherit it);
+                           // empty: this process's
+};
+
+struct ProcessExit {
+  std::string name;
+  int status = 0;           // the exit status; 128 + the signal when killed by one
+  std::string description;  // "exit status 3", "killed by signal 9 (Killed)"
+};
+
+// Starts every process at once, writes their stdout lines to `out` and stderr lines to `err`
+// (each prefixed, whole lines only), and waits for all of them. Throws std::runtime_error when
+// one cannot be started (the others are then still waited for).
+std::vector<ProcessExit> run_processes(const std::vector<ProcessSpec>& specs, std::ostream& out,
+                                       std::ostream& err);
+
+}  // namespace gcbench::driver

@@ -1,0 +1,335 @@
+// --gpus without a GPU: the request's parsing and errors, the GPUs' numbering, the core split,
+// the workers' command lines and environment, the flags it cannot go with, the child
+// processes (prefixed lines, exit statuses, pinned cores), the hidden workers' folder that the
+// readers skip, and the clear error on a machine with no usable GPU.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/driver/context.hpp"
+#include "bench/driver/gpus.hpp"
+#include "bench/driver/gpus_run.hpp"
+#include "bench/driver/options.hpp"
+#include "bench/driver/processes.hpp"
+#include "src/results/folder_export.hpp"
+#include "src/results/result_files.hpp"
+#include "src/results/shard_plan.hpp"
+
+namespace gcbench::driver {
+namespace {
+namespace fs = std::filesystem;
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::vector<int> range(int from, int to) {  // [from, to)
+  std::vector<int> v;
+  for (int i = from; i < to; ++i) v.push_back(i);
+  return v;
+}
+
+const std::vector<GpuIdentity> kTwoGpus = {{0, "GPU A", "0000:1B:00.0", "GPU-aaaa"},
+                                           {1, "GPU B", "0000:9C:00.0", "GPU-bbbb"}};
+
+TEST(Gpus, ParsesAllAndLists) {
+  EXPECT_TRUE(parse_gpus("all").all);
+  EXPECT_EQ(parse_gpus("0,2").indices, (std::vector<int>{0, 2}));
+  EXPECT_EQ(parse_gpus("3").indices, (std::vector<int>{3}));
+  EXPECT_EQ(parse_options({"--gpus", "1,0"}).gpus->indices, (std::vector<int>{1, 0}));
+  EXPECT_TRUE(parse_options({"--gpus=all"}).gpus->all);
+  EXPECT_FALSE(parse_options({}).gpus);
+}
+
+TEST(Gpus, BadRequestsSayWhatIsWrong) {
+  EXPECT_NE(error_of([] { parse_gpus("-1"); }).find("'-1' is not a GPU index"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_gpus("x"); }).find("'x' is not a GPU index"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_gpus("1x"); }).find("'1x'"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_gpus("0,0"); }).find("GPU 0 is named twice"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_gpus("0,"); }).find("empty item"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_options({"--gpus"}); }).find("--gpus needs a value"),
+            std::string::npos);
+}
+
+TEST(Gpus, NumbersGpusInPciBusOrder) {
+  // CUDA's default order puts the fastest first; nvidia-smi numbers by bus id.
+  const std::vector<GpuIdentity> cuda_order = {{0, "fast", "0000:9C:00.0", "GPU-f"},
+                                               {1, "slow", "0000:1B:00.0", "GPU-s"}};
+  const std::vector<GpuIdentity> numbered = number_by_bus(cuda_order);
+  ASSERT_EQ(numbered.size(), 2u);
+  EXPECT_EQ(numbered[0].uuid, "GPU-s");
+  EXPECT_EQ(numbered[0].index, 0);
+  EXPECT_EQ(numbered[1].uuid, "GPU-f");
+  EXPECT_EQ(numbered[1].index, 1);
+}
+
+TEST(Gpus, ChoosesTheNamedGpusOrSaysWhatExists) {
+  EXPECT_EQ(choose_gpus(parse_gpus("all"), kTwoGpus), kTwoGpus);
+  const std::vector<GpuIdentity> second = choose_gpus(parse_gpus("1"), kTwoGpus);
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_EQ(second[0].uuid, "GPU-bbbb");
+  const std::string error = error_of([] { choose_gpus(parse_gpus("0,7"), kTwoGpus); });
+  EXPECT_NE(error.find("there is no GPU 7"), std::string::npos) << error;
+  EXPECT_NE(error.find("it has 2: 0 GPU A (0000:1B:00.0), 1 GPU B (0000:9C:00.0)"),
+            std::string::npos)
+      << error;
+}
+
+TEST(Gpus, SplitsCoresBetweenGpuWorkersAndTheCpuWorker) {
+  // One H100 host: 16 cores, 1 GPU.
+  CoreSplit split = split_cores(range(0, 16), 1, true);
+  EXPECT_FALSE(split.shared);
+  EXPECT_EQ(split.gpu_workers, (std::vector<std::vector<int>>{range(0, 8)}));
+  EXPECT_EQ(split.cpu_worker, range(8, 16));
+  // Two H200s, 32 cores: each GPU worker at most kMaxGpuWorkerCores.
+  split = split_cores(range(0, 32), 2, true);
+  EXPECT_EQ(split.gpu_workers, (std::vector<std::vector<int>>{range(0, 10), range(10, 20)}));
+  EXPECT_EQ(split.cpu_worker, range(20, 32));
+  // Eight GPUs, 128 cores.
+  split = split_cores(range(0, 128), 8, true);
+  ASSERT_EQ(split.gpu_workers.size(), 8u);
+  EXPECT_EQ(split.gpu_workers[7], range(70, 80));
+  EXPECT_EQ(split.cpu_worker, range(80, 128));
+  // No CPU cells: the GPU workers take every core, the first ones the remainder.
+  split = split_cores({0, 1, 2, 4, 5}, 2, false);
+  EXPECT_EQ(split.gpu_workers, (std::vector<std::vector<int>>{{0, 1, 2}, {4, 5}}));
+  EXPECT_TRUE(split.cpu_worker.empty());
+  // Fewer cores than workers: all share all.
+  split = split_cores({0}, 1, true);
+  EXPECT_TRUE(split.shared);
+  EXPECT_EQ(split.gpu_workers, (std::vector<std::vector<int>>{{0}}));
+  EXPECT_EQ(split.cpu_worker, (std::vector<int>{0}));
+}
+
+TEST(Gpus, FormatsCoreLists) {
+  EXPECT_EQ(format_core_list({0, 1, 2, 3, 8, 10, 11}), "0-3,8,10-11");
+  EXPECT_EQ(format_core_list({5}), "5");
+  EXPECT_EQ(format_core_list({}), "");
+  EXPECT_FALSE(affinity_cores().empty());
+}
+
+TEST(Gpus, WorkersGetTheirShardDeviceFolderAndGpu) {
+  const std::vector<std::string> args = {"--corpus",
+                                         "calgary",
+                                         "--gpus",
+                                         "all",
+                                         "--out-dir",
+                                         "res",
+                                         "--device=all",
+                                         "--benchmark_out=merged.json",
+                                         "--benchmark_out_format=json",
+                                         "--benchmark_filter=lz77",
+                                         "--harness-file",
+                                         "h.txt"};
+  EXPECT_EQ(worker_base_args(args),
+            (std::vector<std::string>{"--corpus", "calgary", "--benchmark_filter=lz77",
+                                      "--harness-file", "h.txt"}));
+  const CoreSplit split = split_cores(range(0, 32), 2, true);
+  const std::vector<Worker> workers = plan_workers(args, kTwoGpus, split, "res", true);
+  ASSERT_EQ(workers.size(), 3u);
+  const std::vector<std::string> base = worker_base_args(args);
+  const auto expect_args = [&](const Worker& w, std::vector<std::string> own) {
+    std::vector<std::string> want = base;
+    want.insert(want.end(), own.begin(), own.end());
+    EXPECT_EQ(w.args, want) << w.name;
+  };
+  using Env = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(workers[0].name, "gpu0");
+  EXPECT_EQ(workers[0].out_dir, fs::path("res/.workers/gpu0"));
+  EXPECT_EQ(workers[0].cores, range(0, 10));
+  expect_args(workers[0], {"--device", "gpu", "--shard", "1/2", "--out-dir", "res/.workers/gpu0"});
+  EXPECT_EQ(workers[0].env, (Env{{"CUDA_VISIBLE_DEVICES", "GPU-aaaa"}, {kGpuIndexVariable, "0"}}));
+  EXPECT_EQ(workers[1].name, "gpu1");
+  expect_args(workers[1], {"--device", "gpu", "--shard", "2/2", "--out-dir", "res/.workers/gpu1"});
+  EXPECT_EQ(workers[1].env, (Env{{"CUDA_VISIBLE_DEVICES", "GPU-bbbb"}, {kGpuIndexVariable, "1"}}));
+  EXPECT_EQ(workers[2].name, "cpu");
+  EXPECT_FALSE(workers[2].gpu);
+  EXPECT_EQ(workers[2].cores, range(20, 32));
+  expect_args(workers[2], {"--device", "cpu", "--out-dir", "res/.workers/cpu"});
+  EXPECT_EQ(workers[2].env, (Env{{"CUDA_VISIBLE_DEVICES", ""}}));
+  // A list in its order, without a CPU worker.
+  const std::vector<Worker> one = plan_workers(args, choose_gpus(parse_gpus("1"), kTwoGpus),
+                                               split_cores(range(0, 4), 1, false), "res", false);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].name, "gpu1");
+  EXPECT_EQ(one[0].cores, range(0, 4));
+  expect_args(one[0], {"--device", "gpu", "--shard", "1/1", "--out-dir", "res/.workers/gpu1"});
+}
+
+TEST(Gpus, RefusesFlagsItCannotGoWith) {
+  const auto no_env = [](const char*) -> const char* { return nullptr; };
+  const auto check = [&](std::vector<std::string> args, const EnvLookup& env) {
+    return error_of([&] { check_gpus_options(parse_options(args), env); });
+  };
+  EXPECT_EQ(check({"--gpus", "all", "--out-dir", "d"}, no_env), "");
+  EXPECT_NE(check({"--gpus", "all", "--out-dir", "d", "--shard", "1/2"}, no_env)
+                .find("--gpus and --shard cannot be combined"),
+            std::string::npos);
+  EXPECT_NE(check({"--gpus", "all", "--out-dir", "d", "--device", "cpu"}, no_env)
+                .find("--device cpu has none"),
+            std::string::npos);
+  EXPECT_NE(check({"--gpus", "all"}, no_env).find("--gpus needs --out-dir DIR"), std::string::npos);
+  const std::map<std::string, std::string> slurm = {{"SLURM_ARRAY_TASK_ID", "0"},
+                                                    {"SLURM_ARRAY_TASK_COUNT", "2"}};
+  const auto in_slurm = [&](const char* name) -> const char* {
+    const auto it = slurm.find(name);
+    return it == slurm.end() ? nullptr : it->second.c_str();
+  };
+  EXPECT_NE(check({"--gpus", "all", "--out-dir", "d"}, in_slurm)
+                .find("--gpus cannot run as one shard of the Slurm job array"),
+            std::string::npos);
+}
+
+TEST(Gpus, ChildProcessesRunSideBySideWithPrefixedLines) {
+  const std::vector<ProcessSpec> specs = {
+      {"one", {"/bin/sh", "-c", "echo out1; echo err1 >&2; printf 'no newline'"}, {}, {}},
+      {"two",
+       {"/bin/sh", "-c", "echo \"$GCBENCH_TEST_VAR\"; exit 3"},
+       {{"GCBENCH_TEST_VAR", "set"}},
+       {}},
+      {"three", {"/bin/sh", "-c", "kill -9 $$"}, {}, {}},
+      {"pinned", {"/bin/sh", "-c", "grep Cpus_allowed_list /proc/self/status"}, {}, {0}},
+      {"missing", {"/nonexistent/program"}, {}, {}}};
+  std::ostringstream out, err;
+  const std::vector<ProcessExit> exits = run_processes(specs, out, err);
+  ASSERT_EQ(exits.size(), 5u);
+  EXPECT_EQ(exits[0].status, 0);
+  EXPECT_EQ(exits[1].status, 3);
+  EXPECT_EQ(exits[1].description, "exit status 3");
+  EXPECT_EQ(exits[2].status, 128 + 9);
+  EXPECT_NE(exits[2].description.find("killed by signal 9"), std::string::npos);
+  EXPECT_EQ(exits[3].status, 0);
+  EXPECT_EQ(exits[4].status, 127);
+  const std::string o = out.str(), e = err.str();
+  EXPECT_NE(o.find("[one] out1\n"), std::string::npos) << o;
+  EXPECT_NE(o.find("[one] no newline\n"), std::string::npos) << o;
+  EXPECT_NE(e.find("[one] err1\n"), std::string::npos) << e;
+  EXPECT_NE(o.find("[two] set\n"), std::string::npos) << o;
+  EXPECT_NE(o.find("[pinned] Cpus_allowed_list:\t0\n"), std::string::npos) << o;
+}
+
+TEST(Gpus, ResultReadersSkipTheHiddenWorkersFolder) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("gcbench_gpus_test_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "canterbury");
+  fs::create_directories(workers_dir(dir) / "gpu0" / "canterbury");
+  std::ofstream(dir / "canterbury" / "a.json") << "{}";
+  std::ofstream(workers_dir(dir) / "gpu0" / "canterbury" / "a.json") << "{}";
+  EXPECT_EQ(results::json_files_under(dir), (std::vector<fs::path>{dir / "canterbury" / "a.json"}));
+  EXPECT_EQ(results::json_files_under(workers_dir(dir) / "gpu0"),
+            (std::vector<fs::path>{workers_dir(dir) / "gpu0" / "canterbury" / "a.json"}));
+  fs::remove_all(dir);
+}
+
+// Worker folders as the workers leave them: two GPU shards with their plans, the CPU worker's
+// cells without one.
+class MergeWorkers : public ::testing::Test {
+ protected:
+  using json = nlohmann::json;
+
+  void SetUp() override {
+    out_ = fs::temp_directory_path() / ("gcbench_gpus_merge_" + std::to_string(getpid()));
+    fs::remove_all(out_);
+    workers_ = plan_workers({}, kTwoGpus, split_cores(range(0, 3), 2, true), out_, true);
+    const results::ShardPlan plan{{1, 2},
+                                  {{gpu_cell("a"), 1}, {gpu_cell("b"), 2}, {gpu_cell("c"), 1}}};
+    for (const auto& [cell, shard] : plan.cells) {
+      if (cell != skipped_)
+        add(workers_[static_cast<std::size_t>(shard - 1)], cell, "GPU " + std::to_string(shard));
+    }
+    for (int shard : {1, 2}) {
+      results::ShardPlan own = plan;
+      own.shard.index = shard;
+      results::write_plan(workers_[static_cast<std::size_t>(shard - 1)].out_dir, own);
+    }
+    add(workers_[2], "fl/cpu/compress/cant/x.txt/element_width:1/frame_size:1024", "none: hidden");
+  }
+  void TearDown() override { fs::remove_all(out_); }
+
+  static std::string gpu_cell(const std::string& width) {
+    return "fl/gpu/compress/cant/x.txt/element_width:1/frame_size:" + width;
+  }
+
+  void add(const Worker& w, const std::string& cell, const std::string& gpu) {
+    const fs::path path = w.out_dir / "cant" / "x.txt.json";
+    json doc = {{"context", {{"git_revision", "abc"}, {"gpu", gpu}}},
+                {"benchmarks", json::array()}};
+    if (fs::exists(path)) doc = json::parse(std::ifstream(path));
+    doc["benchmarks"].push_back({{"name", cell}, {"run_name", cell}, {"real_time", 1.0}});
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << doc.dump();
+  }
+
+  fs::path out_;
+  std::vector<Worker> workers_;
+  std::string skipped_;
+};
+
+TEST_F(MergeWorkers, IntoTheLayoutOfAPlainRun) {
+  std::ostringstream err;
+  ASSERT_EQ(merge_workers(workers_, out_, false, err), 0) << err.str();
+  const json doc = json::parse(std::ifstream(out_ / "cant" / "x.txt.json"));
+  std::vector<std::string> cells;
+  for (const json& b : doc["benchmarks"]) cells.push_back(b["run_name"]);
+  EXPECT_EQ(cells, (std::vector<std::string>{
+                       gpu_cell("a"), gpu_cell("b"), gpu_cell("c"),
+                       "fl/cpu/compress/cant/x.txt/element_width:1/frame_size:1024"}));
+  EXPECT_EQ(doc["context"]["gpu"], "GPU 1");  // a GPU shard's context, not the CPU worker's
+  EXPECT_FALSE(doc["context"].contains("merged_from"));
+  EXPECT_NE(doc["context"]["gpus_workers"].get<std::string>().find("gpu0, gpu1, cpu"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(workers_dir(out_) / ".merged"));
+  EXPECT_NE(err.str().find("4 cells of 3 workers merged into"), std::string::npos) << err.str();
+  // What --benchmark_out gets: OUT's cells once, not the workers' as well.
+  EXPECT_EQ(results::export_folder(out_)["benchmarks"].size(), 4u);
+  // A rerun replaces the merged files.
+  ASSERT_EQ(merge_workers(workers_, out_, false, err), 0) << err.str();
+  EXPECT_EQ(results::export_folder(out_)["benchmarks"].size(), 4u);
+}
+
+TEST_F(MergeWorkers, AMissingGpuCellFailsTheMergeUnlessAWorkerFailed) {
+  skipped_ = gpu_cell("b");
+  fs::remove_all(out_);
+  SetUp();
+  std::ostringstream err;
+  EXPECT_EQ(merge_workers(workers_, out_, false, err), 2);
+  EXPECT_NE(err.str().find("shard 2/2"), std::string::npos) << err.str();
+  EXPECT_FALSE(fs::exists(out_ / "cant" / "x.txt.json"));
+  std::ostringstream err2;
+  EXPECT_EQ(merge_workers(workers_, out_, true, err2), 0) << err2.str();
+  EXPECT_EQ(results::export_folder(out_)["benchmarks"].size(), 3u);
+}
+
+TEST(Gpus, SaysSoWhenNoGpuIsUsable) {
+  try {
+    const std::vector<GpuIdentity> gpus = list_gpus();
+    GTEST_SKIP() << "this machine has " << gpus.size()
+                 << " GPUs (tests/gpu/gpus_test.cpp runs them)";
+  } catch (const std::runtime_error&) {
+  }
+  const fs::path dir =
+      fs::temp_directory_path() / ("gcbench_gpus_none_" + std::to_string(getpid()));
+  const std::vector<std::string> args = {"--gpus", "all", "--out-dir", dir.string()};
+  std::ostringstream out, err;
+  const std::string error =
+      error_of([&] { run_on_gpus(args, parse_options(args), std::nullopt, out, err); });
+  EXPECT_NE(error.find("--gpus: no usable GPU ("), std::string::npos) << error;
+  EXPECT_FALSE(fs::exists(dir));
+}
+
+}  // namespace
+}  // namespace gcbench::driver
