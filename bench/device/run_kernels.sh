@@ -32,7 +32,7 @@ echo "preset kernels wall: $((SECONDS - start)) s"
 grep -E "preset kernels|cold-l2|harness share|peak RSS|run_suite finished|exit status" "$OUT/kernels.log"
 # Cut off by LIMIT: the merged results and the report of the cells recorded so far.
 [[ -f $OUT/kernels.json ]] ||
-  "$BUILD/bench/driver/gcbench" --merge "$results" --benchmark_out="$OUT/kernels.json" >> "$OUT/kernels.log" 2>&1
+  "$BUILD/bench/driver/gcbench" --export "$results" --benchmark_out="$OUT/kernels.json" >> "$OUT/kernels.log" 2>&1
 [[ -f $results/report/report.md ]] ||
   "$BUILD/reports/gcbench-report" --out "$results/report" "$results" >> "$OUT/kernels.log" 2>&1
 cp "$results/report/report.md" "$OUT/" 2>/dev/null
