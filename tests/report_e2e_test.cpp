@@ -13,6 +13,7 @@
 #include "reports/render.hpp"
 #include "reports/report.hpp"
 #include "reports/results.hpp"
+#include "tests/support/result_rows.hpp"
 
 namespace gcbench::reports {
 namespace {
@@ -22,16 +23,8 @@ using json = nlohmann::json;
 const Defaults kDefaults = {{"fl/gpu", {{"frame_size", "1024"}, {"element_width", "1"}}},
                             {"fl/cpu", {{"frame_size", "1024"}, {"element_width", "1"}}}};
 
-json row(const std::string& name, json counters) {
-  json r = {{"name", name + "/manual_time"},
-            {"run_name", name + "/manual_time"},
-            {"run_type", "iteration"},
-            {"iterations", 10},
-            {"real_time", 1.0},
-            {"cpu_time", 1.0},
-            {"time_unit", "ms"}};
-  for (auto& [k, v] : counters.items()) r[k] = v;
-  return r;
+json row(const std::string& name, const json& counters) {
+  return gcbench::testing::result_row(name, counters);
 }
 
 json gpu_counters(double input, double kernel, double e2e, double pageable) {

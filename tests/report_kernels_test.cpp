@@ -15,6 +15,7 @@
 #include "reports/render.hpp"
 #include "reports/report.hpp"
 #include "reports/results.hpp"
+#include "tests/support/result_rows.hpp"
 
 namespace gcbench::reports {
 namespace {
@@ -25,16 +26,8 @@ using json = nlohmann::json;
 const Defaults kDefaults = {{"rle/gpu", {{"element_width", "1"}, {"decode", "scan"}}},
                             {"rle-cub/gpu", {{"element_width", "1"}, {"decode", "scan"}}}};
 
-json row(const std::string& name, json counters) {
-  json r = {{"name", name + "/manual_time"},
-            {"run_name", name + "/manual_time"},
-            {"run_type", "iteration"},
-            {"iterations", 10},
-            {"real_time", 1.0},
-            {"cpu_time", 1.0},
-            {"time_unit", "ms"}};
-  for (auto& [k, v] : counters.items()) r[k] = v;
-  return r;
+json row(const std::string& name, const json& counters) {
+  return gcbench::testing::result_row(name, counters);
 }
 
 // RLE and rle-cub compression on runs of geometric and uniform lengths (width 4) and on

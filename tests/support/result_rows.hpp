@@ -1,0 +1,23 @@
+#pragma once
+// A Google Benchmark result entry as the driver records a timed cell: for report tests that
+// build result files by hand.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace gcbench::testing {
+
+// An iteration entry of cell `name` (1 ms per iteration, 10 iterations) with `counters`.
+inline nlohmann::json result_row(const std::string& name, const nlohmann::json& counters) {
+  nlohmann::json r = {{"name", name + "/manual_time"},
+                      {"run_name", name + "/manual_time"},
+                      {"run_type", "iteration"},
+                      {"iterations", 10},
+                      {"real_time", 1.0},
+                      {"cpu_time", 1.0},
+                      {"time_unit", "ms"}};
+  for (const auto& [k, v] : counters.items()) r[k] = v;
+  return r;
+}
+
+}  // namespace gcbench::testing
