@@ -334,7 +334,8 @@ TEST(Presets, KernelsExpandsToItsDeclaredCellsWithinEightMinutes) {
     for (const char* dir : {"compress", "decompress"})
       want[fmt::format("{}/gpu/{}", peer, dir)] = synthetic + silesia;
   }
-  want["lz77/gpu/compress"] = want["lz77/gpu/decompress"] = 2 * silesia;
+  want["lz77/gpu/compress"] = 2 * silesia;    // block and warp designs
+  want["lz77/gpu/decompress"] = 3 * silesia;  // jump and block, then window_scope=chunk
   EXPECT_EQ(count(cells), want);
 
   std::set<std::string> names;
@@ -361,6 +362,9 @@ TEST(Presets, KernelsExpandsToItsDeclaredCellsWithinEightMinutes) {
   EXPECT_TRUE(named(cells,
                     "lz77/gpu/decompress/silesia/dickens/finder:hash/work_items:1024/"
                     "chunk:4096/config:thesis/window_scope:block/design:warp/decode_mode:block"));
+  EXPECT_TRUE(named(cells,
+                    "lz77/gpu/decompress/silesia/dickens/finder:hash/work_items:1024/"
+                    "chunk:4096/config:thesis/window_scope:chunk/design:warp/decode_mode:auto"));
 
   const double estimate = estimate_sweep_s(cells, in, 16);
   std::cout << fmt::format("[ kernels preset ] {} cells, estimated {:.0f} s\n", cells.size(),

@@ -135,23 +135,31 @@ Preset kernels() {
                    .device = "gpu",
                    .direction = "compress",
                    .axes = {{"finder", {"hash"}}, {"design", {"block", "warp"}}}});
-  steps.push_back({.purpose = "LZ77 decompression: chunk-parallel (jump) and per launch block",
+  steps.push_back({.purpose = "LZ77 decompression, window_scope=block: every chunk at once "
+                              "(jump) and per launch block",
                    .corpora = {"silesia"},
                    .codecs = {"lz77"},
                    .device = "gpu",
                    .direction = "decompress",
                    .axes = {{"design", {"warp"}}, {"decode_mode", {"jump", "block"}}}});
+  steps.push_back({.purpose = "LZ77 decompression, window_scope=chunk: chunk-parallel",
+                   .corpora = {"silesia"},
+                   .codecs = {"lz77"},
+                   .device = "gpu",
+                   .direction = "decompress",
+                   .axes = {{"design", {"warp"}}, {"window_scope", {"chunk"}}}});
   std::vector<std::string> inputs = in.specs;
   inputs.push_back("silesia");
-  return Preset{"kernels",
-                "issue 14's kernel sweep, kernel-only GB/s and % of the device copy: FL per frame "
-                "size, RLE (both decoders) and rle-cub over run lengths 1-4096 (geometric, "
-                "uniform) and widths 1/2/4 of " +
-                    kKernelInputSize +
-                    " synthetic inputs, LZ77 (block, warp; jump and block decoding) on "
-                    "Silesia, nvCOMP Cascaded and LZ4 on all (best with --cold-l2; about 5.5 "
-                    "minutes on one H100)",
-                std::move(inputs), std::move(steps)};
+  return Preset{
+      "kernels",
+      "issue 14's kernel sweep, kernel-only GB/s and % of the device copy: FL per frame "
+      "size, RLE (both decoders) and rle-cub over run lengths 1-4096 (geometric, "
+      "uniform) and widths 1/2/4 of " +
+          kKernelInputSize +
+          " synthetic inputs, LZ77 (block, warp; jump, block and chunk-scope decoding) on "
+          "Silesia, nvCOMP Cascaded and LZ4 on all (best with --cold-l2; about 5.5 "
+          "minutes on one H100)",
+      std::move(inputs), std::move(steps)};
 }
 
 Preset quick() {
