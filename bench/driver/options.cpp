@@ -148,7 +148,7 @@ void add_axis_flags(CLI::App& app, Options& o, const std::vector<const Codec*>& 
   for (const Codec* c : codecs) {
     for (const AxisSpec& a : c->info().axes) {
       auto& [help, owners] = axes[a.name];
-      help = a.help;
+      if (help.empty()) help = a.help;  // the first codec's words
       if (std::find(owners.begin(), owners.end(), c->info().name) == owners.end())
         owners.push_back(c->info().name);
     }
