@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
   bool print_summary = false, compare = false;
   const auto app = gcbench::cli::make_app("gcbench-report", kUsage, kReport, 30);
   app->footer(kCompareAndMerge);
-  app->add_option("RESULTS", inputs, "result files or directories (--merge: the IN_DIRs)")
+  app->add_option("RESULTS", inputs, "result files or directories (--merge-shards: the IN_DIRs)")
       ->take_all()
       ->option_text("...");
   app->add_option("--out", out_dir, "where the report (or --compare's files) go")
