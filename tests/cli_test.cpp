@@ -60,7 +60,7 @@ TEST(CommandLine, ErrorsNameTheFlagAndWhatItAllows) {
   EXPECT_EQ(error_of({"--mode", "medium"}), "--mode: medium not in {fast,slow} (see --help)");
   EXPECT_EQ(error_of({"--items", "a,,b"}), "--items: empty item in 'a,,b' (see --help)");
   EXPECT_EQ(error_of({"--name=bad"}), "--name: not a good name (see --help)");
-  EXPECT_NE(error_of({"--items"}).find("--items"), std::string::npos);
+  EXPECT_EQ(error_of({"--items"}), "--items needs a value (see --help)");
   EXPECT_EQ(error_of({"--quiet=no"}), "--quiet takes no value (see --help)");
   EXPECT_EQ(error_of({"--items=a", "--frob", "1", "stray"}),
             "unknown flag or stray argument: --frob 1 stray (see --help)");

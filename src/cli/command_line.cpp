@@ -25,7 +25,7 @@ class Formatter : public CLI::Formatter {
 };
 
 // CLI11's message, except where CLI11 2.1's own is unclear: arguments nobody expected in the
-// order given (it reverses them), and a value given to a switch.
+// order given (it reverses them), a value given to a switch, and a missing value.
 std::string message_of(const CLI::App& app, const CLI::ParseError& error) {
   if (dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr) {
     std::string extras;
@@ -36,6 +36,10 @@ std::string message_of(const CLI::App& app, const CLI::ParseError& error) {
   constexpr std::string_view kSwitchValue = " was given a disallowed flag override";
   if (what.ends_with(kSwitchValue)) {
     return "--" + what.substr(0, what.size() - kSwitchValue.size()) + " takes no value";
+  }
+  const std::size_t missing = what.find(": 1 required ");
+  if (missing != std::string::npos && what.ends_with(" missing")) {
+    return what.substr(0, missing) + " needs a value";
   }
   return what;
 }
