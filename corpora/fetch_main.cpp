@@ -2,47 +2,46 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "corpora/corpora.hpp"
+#include "src/cli/command_line.hpp"
 
 namespace {
 
 namespace corpora = gcbench::corpora;
 
-constexpr const char* kHelp = R"(usage: gcbench-corpus list
+constexpr const char* kUsage = R"(usage: gcbench-corpus list
        gcbench-corpus fetch <corpus>... [--mirror DIR]... [--cache DIR] [--no-download]
        gcbench-corpus --help
-
-list   prints every corpus of the manifest (corpora/manifest.json in the source tree) with
-       its files, sizes and whether a sha256 is known.
-fetch  makes every file of each named corpus ("all" = every corpus) available as a verified
-       plain file and prints one line per file: "ok" and its path, or "missing" and why.
-       For each file it uses, in this order:
-         1. a verified copy in the cache (<cache>/<corpus>/<file>);
-         2. a plain copy in a mirror (<mirror>/<corpus>/<file>), used in place;
-         3. <mirror>/<corpus>/<file>.bz2, decompressed into the cache;
-         4. unless --no-download: the canonical URL, downloaded with curl (archives are
-            unpacked with tar), into the cache.
-       Verified means: the size, and the sha256 where the manifest knows it, match. Digests
-       of verified files are remembered in <cache>/.verified.json by size and modification
-       time. Files are written to a temporary name and renamed, never left half-written.
-
-options (fetch):
-  --mirror DIR    a mirror directory; may be repeated; replaces the default mirrors, which
-                  are $GCBENCH_CORPUS_MIRROR (':'-separated), else ../shared/corpora beside
-                  the source tree, else .carry/corpora in it (the first that exists)
-  --cache DIR     the cache directory; default $GCBENCH_CORPUS_CACHE, else
-                  corpora/cache in the source tree
-  --no-download   never download; a file not in the cache or a mirror is reported missing
-
-exit status: 0 when every requested file is present, 2 when some are missing (the summary
-says which corpora), 1 for a usage error or an unknown corpus.
 )";
 
+constexpr const char* kList = R"(prints every corpus of the manifest (corpora/manifest.json in the
+source tree) with its files, sizes and whether a sha256 is known)";
+
+constexpr const char* kFetch =
+    R"(makes every file of each named corpus ("all" = every corpus) available
+as a verified plain file and prints one line per file: "ok" and its
+path, or "missing" and why. For each file it uses, in this order:
+  1. a verified copy in the cache (<cache>/<corpus>/<file>);
+  2. a plain copy in a mirror (<mirror>/<corpus>/<file>), used in place;
+  3. <mirror>/<corpus>/<file>.bz2, decompressed into the cache;
+  4. unless --no-download: the canonical URL, downloaded with curl
+     (archives are unpacked with tar), into the cache.
+Verified means: the size, and the sha256 where the manifest knows it,
+match. Digests of verified files are remembered in <cache>/.verified.json
+by size and modification time. Files are written to a temporary name and
+renamed, never left half-written.)";
+
+constexpr const char* kExitStatus =
+    R"(exit status: 0 when every requested file is present, 2 when some are missing (the summary
+says which corpora), 1 for a usage error or an unknown corpus.)";
+
 int usage_error(const std::string& message) {
-  std::fprintf(stderr, "gcbench-corpus: %s\n(see gcbench-corpus --help)\n", message.c_str());
+  std::fprintf(stderr, "gcbench-corpus: %s (see gcbench-corpus --help)\n", message.c_str());
   return 1;
 }
 
@@ -98,41 +97,52 @@ int fetch(const corpora::Manifest& m, std::vector<std::string> names,
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty()) return usage_error("no command");
-  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    std::fputs(kHelp, stdout);
+  const auto app = gcbench::cli::make_app("gcbench-corpus", kUsage, "");
+  app->footer(kExitStatus);
+  app->require_subcommand(0, 1);
+  CLI::App* help = app->add_subcommand("help", "prints this text");
+  CLI::App* list_command = app->add_subcommand("list", kList);
+  CLI::App* fetch_command = app->add_subcommand("fetch", kFetch);
+  std::vector<std::string> names;
+  std::vector<std::filesystem::path> mirrors;
+  std::optional<std::filesystem::path> cache;
+  bool download = true;
+  fetch_command->add_option("corpus", names, "corpus names, or all")
+      ->take_all()
+      ->option_text("...");
+  fetch_command
+      ->add_option("--mirror", mirrors,
+                   R"(a mirror directory; may be repeated; replaces the default mirrors,
+which are $GCBENCH_CORPUS_MIRROR (':'-separated), else
+../shared/corpora beside the source tree, else .carry/corpora in it
+(the first that exists))")
+      ->take_all()
+      ->allow_extra_args(false)
+      ->option_text("DIR");
+  fetch_command
+      ->add_option("--cache", cache,
+                   R"(the cache directory; default $GCBENCH_CORPUS_CACHE, else
+corpora/cache in the source tree)")
+      ->option_text("DIR");
+  gcbench::cli::add_switch(*fetch_command, "--no-download", download, false,
+                           "never download; a file not in the cache or a mirror is reported "
+                           "missing");
+  if (auto status = gcbench::cli::parse_or_exit(*app, argc, argv, 1)) return *status;
+  if (help->parsed()) {
+    // app->help() would describe the chosen subcommand, "help" itself.
+    const std::string text =
+        app->get_formatter()->make_help(app.get(), app->get_name(), CLI::AppFormatMode::All);
+    std::fputs(text.c_str(), stdout);
     return 0;
   }
+  if (!list_command->parsed() && !fetch_command->parsed()) return usage_error("no command");
   try {
     const corpora::Manifest manifest = corpora::load_manifest();
-    if (args[0] == "list") {
-      if (args.size() != 1) return usage_error("list takes no arguments");
-      return list(manifest);
-    }
-    if (args[0] != "fetch") return usage_error("unknown command '" + args[0] + "'");
-
-    corpora::FetchOptions options = corpora::default_fetch_options();
-    std::vector<std::filesystem::path> mirrors;
-    std::vector<std::string> names;
-    for (std::size_t i = 1; i < args.size(); ++i) {
-      const std::string& a = args[i];
-      if (a == "--mirror" || a == "--cache") {
-        if (i + 1 == args.size()) return usage_error(a + " needs a directory");
-        if (a == "--mirror") {
-          mirrors.emplace_back(args[++i]);
-        } else {
-          options.cache_dir = args[++i];
-        }
-      } else if (a == "--no-download") {
-        options.allow_download = false;
-      } else if (a.starts_with("-")) {
-        return usage_error("unknown option '" + a + "'");
-      } else {
-        names.push_back(a);
-      }
-    }
+    if (list_command->parsed()) return list(manifest);
     if (names.empty()) return usage_error("fetch needs at least one corpus name");
+    corpora::FetchOptions options = corpora::default_fetch_options();
+    if (cache) options.cache_dir = *cache;
+    options.allow_download = download;
     if (!mirrors.empty()) options.mirrors = mirrors;
     return fetch(manifest, names, options);
   } catch (const std::invalid_argument& e) {

@@ -12,6 +12,7 @@
 #include "reports/compare_run.hpp"
 #include "reports/report.hpp"
 #include "reports/shard_merge_run.hpp"
+#include "src/cli/command_line.hpp"
 
 namespace {
 
@@ -19,15 +20,20 @@ constexpr const char* kUsage = R"(usage: gcbench-report [--out DIR] [--print-sum
        gcbench-report --compare BASE NEW [--threshold PCT] [--allow-different-inputs] [--out DIR]
        gcbench-report --merge-shards OUT_DIR IN_DIR... [--allow-different-revisions]
                       [--allow-missing] [--out DIR] [--print-summary]
-RESULTS are Google Benchmark JSON files written by gcbench, or directories searched for them
+)";
+
+constexpr const char* kReport =
+    R"(RESULTS are Google Benchmark JSON files written by gcbench, or directories searched for them
 (e.g. gcbench --out-dir; an export of the directory found there, gcbench --export, is skipped:
 its cells are in the directory's files). Writes DIR/report.md (default DIR: report) with, per
 corpus, the tables of SPEC section 4 that hold a value as Markdown, CSV and LaTeX, and plots
 drawn by matplotlib from the CSVs (plot_results.py beside this program, run by the first of
 $GCBENCH_PYTHON, python3, /usr/bin/python3 that imports matplotlib; without one the tables are
 still written). --print-summary prints the GPU vs CPU vs gzip table of every corpus.
+)";
 
---compare compares two runs, BASE and NEW (each a result file or directory), cell by cell and
+constexpr const char* kCompareAndMerge =
+    R"(--compare compares two runs, BASE and NEW (each a result file or directory), cell by cell and
 prints Markdown: each side's median time (GPU cells: kernel time) and its interquartile range
 over repetitions, the time change, the ratio change, for GPU cells the change of the kernel_s
 and e2e_s counters, and a two-sided Mann-Whitney U test over the repetitions (normal
@@ -50,7 +56,7 @@ or codec versions, codec defaults, corpus manifest) unless --allow-different-rev
 recorded twice, a shard given twice or planned differently, an empty or missing input, an
 OUT_DIR that holds results or overlaps an input, and missing shards or cells (every one named)
 unless --allow-missing; what is allowed is marked in the merged context and the report.
-)";
+Exit status 2 for a command-line error.)";
 
 gcbench::reports::Defaults registry_defaults() {
   gcbench::reports::Defaults d;
@@ -94,43 +100,29 @@ int main(int argc, char** argv) {
   gcbench::results::ShardMergeOptions merge_options;
   std::optional<std::filesystem::path> merge_dir;
   bool print_summary = false, compare = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::cout << kUsage;
-      return 0;
-    } else if (arg == "--out" && i + 1 < argc) {
-      out_dir = argv[++i];
-    } else if (arg == "--compare") {
-      compare = true;
-    } else if (arg == "--threshold" && i + 1 < argc) {
-      const std::string value = argv[++i];
-      std::size_t used = 0;
-      try {
-        compare_options.threshold_pct = std::stod(value, &used);
-      } catch (const std::exception&) {  // not a number: `used` stays 0
-      }
-      if (used == 0 || used != value.size()) {
-        std::cerr << "gcbench-report: --threshold takes a percentage, not " << value << "\n";
-        return 2;
-      }
-    } else if ((arg == "--merge-shards" || arg == "--merge") && i + 1 < argc) {
-      merge_dir = argv[++i];
-    } else if (arg == "--allow-different-revisions") {
-      merge_options.allow_different_revisions = true;
-    } else if (arg == "--allow-missing") {
-      merge_options.allow_missing = true;
-    } else if (arg == "--allow-different-inputs") {
-      compare_options.allow_different_inputs = true;
-    } else if (arg == "--print-summary") {
-      print_summary = true;
-    } else if (arg.starts_with("--")) {
-      std::cerr << "gcbench-report: unknown flag " << arg << "\n" << kUsage;
-      return 2;
-    } else {
-      inputs.emplace_back(arg);
-    }
-  }
+  const auto app = gcbench::cli::make_app("gcbench-report", kUsage, kReport, 30);
+  app->footer(kCompareAndMerge);
+  app->add_option("RESULTS", inputs, "result files or directories (--merge-shards: the IN_DIRs)")
+      ->take_all()
+      ->option_text("...");
+  app->add_option("--out", out_dir, "where the report (or --compare's files) go")
+      ->option_text("DIR");
+  app->add_flag("--print-summary", print_summary, "print the GPU vs CPU vs gzip table");
+  app->add_flag("--compare", compare, "compare two runs, BASE and NEW (RESULTS)");
+  app->add_option("--threshold", compare_options.threshold_pct,
+                  "--compare: percent slower that is a regression (default 5)")
+      ->check(CLI::Number)
+      ->option_text("PCT");
+  app->add_flag("--allow-different-inputs", compare_options.allow_different_inputs,
+                "--compare: compare runs of different inputs");
+  app->add_option("--merge-shards,--merge", merge_dir,
+                  "merge the shard folders IN_DIR... (RESULTS) into OUT_DIR")
+      ->option_text("OUT_DIR");
+  app->add_flag("--allow-different-revisions", merge_options.allow_different_revisions,
+                "--merge-shards: merge results of different builds");
+  app->add_flag("--allow-missing", merge_options.allow_missing,
+                "--merge-shards: merge although shards or cells are missing");
+  if (auto status = gcbench::cli::parse_or_exit(*app, argc, argv, 2)) return *status;
   if (merge_dir) {
     if (compare || inputs.empty()) {
       std::cerr << "gcbench-report: --merge-shards takes OUT_DIR and at least one IN_DIR, and no "
@@ -157,7 +149,7 @@ int main(int argc, char** argv) {
                                          std::cerr);
   }
   if (inputs.empty()) {
-    std::cerr << kUsage;
+    std::cerr << app->help();
     return 2;
   }
   if (out_dir) options.out_dir = *out_dir;

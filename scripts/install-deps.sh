@@ -4,7 +4,7 @@
 # without nvcc the build leaves the GPU codecs out and says so.
 set -euo pipefail
 packages=(cmake ninja-build g++ clang libomp-dev libclang-rt-dev pkg-config
-          libbenchmark-dev libgtest-dev nlohmann-json3-dev libfmt-dev
+          libbenchmark-dev libgtest-dev nlohmann-json3-dev libfmt-dev libcli11-dev
           zlib1g-dev libbz2-dev gzip bzip2 curl ca-certificates
           libdeflate-dev libzstd-dev liblz4-dev libssl-dev python3-matplotlib
           slurm-wlm munge)  # tests/slurm: a single-node Slurm for the job array test

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 #include <sstream>
 
 #include "bench/driver/axes.hpp"
@@ -22,6 +23,7 @@
 #include "bench/driver/progress.hpp"
 #include "bench/driver/reporter.hpp"
 #include "bench/driver/run_status.hpp"
+#include "bench/driver/shard.hpp"
 #include "bench/driver/verify.hpp"
 #include "codecs/entropy/entropy.hpp"
 #include "corpora/synthetic.hpp"
@@ -36,20 +38,72 @@ using fixture::DriverRun;
 using fixture::FakeCodec;
 using fixture::two_inputs;
 
-TEST(Options, ParsesOwnFlagsAndMapsAxisFlagsGenerically) {
+TEST(Options, ParsesOwnFlagsAndAxisFlagsOfTheCodecs) {
+  const FakeCodec fake("fake", {});
   Options o = parse_options({"--corpus", "calgary,canterbury", "--files=bib", "--codecs", "gpu",
-                             "--device=cpu", "--work-items", "1024,2048", "--frame-size=64",
-                             "--out-dir", "/tmp/x", "--list", "--no-progress"});
+                             "--device=cpu", "--work-items", "1024,2048", "--element-width=4",
+                             "--out-dir", "/tmp/x", "--list", "--no-progress"},
+                            {&fake});
   EXPECT_EQ(o.corpora, (std::vector<std::string>{"calgary", "canterbury"}));
   EXPECT_EQ(o.files, std::vector<std::string>{"bib"});
   EXPECT_EQ(o.codecs, std::vector<std::string>{"gpu"});
   EXPECT_EQ(o.device, "cpu");
+  EXPECT_EQ(o.axis_values.size(), 2u);
   EXPECT_EQ(o.axis_values.at("work_items"), (std::vector<std::string>{"1024", "2048"}));
-  EXPECT_EQ(o.axis_values.at("frame_size"), std::vector<std::string>{"64"});
+  EXPECT_EQ(o.axis_values.at("element_width"), std::vector<std::string>{"4"});
   EXPECT_EQ(o.out_dir, std::filesystem::path("/tmp/x"));
   EXPECT_TRUE(o.list);
   EXPECT_FALSE(o.progress);
+  EXPECT_EQ(o.given, (std::set<std::string>{"corpus", "files", "codecs", "device", "work-items",
+                                            "element-width", "out-dir", "list", "no-progress"}));
   EXPECT_EQ(axis_flag("work_items"), "--work-items");
+  // Every axis of the registered codecs has its flag.
+  for (const Codec* c : registered_codecs()) {
+    for (const AxisSpec& a : c->info().axes) {
+      const std::string value = a.format(a.default_value);
+      EXPECT_EQ(parse_options({axis_flag(a.name), value}).axis_values.at(a.name),
+                std::vector<std::string>{value});
+    }
+  }
+}
+
+TEST(Options, TheLastOfARepeatedFlagWins) {
+  // Scripts (bench/run_suite.sh) put their defaults first and the user's flags after them.
+  const Options o = parse_options({"--corpus", "canterbury", "--device=gpu", "--corpus=calgary",
+                                   "--device", "cpu", "--shard", "1/2", "--shard=2/2"});
+  EXPECT_EQ(o.corpora, std::vector<std::string>{"calgary"});
+  EXPECT_EQ(o.device, "cpu");
+  EXPECT_EQ(o.shard, (results::Shard{2, 2}));
+}
+
+TEST(Options, ErrorsAreOneLineNamingTheFlagAndWhatItAllows) {
+  auto error = [](const std::vector<std::string>& args) -> std::string {
+    try {
+      parse_options(args);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> cases = {
+      {{"--device", "tpu"}, {"--device", "tpu", "cpu", "gpu", "all"}},
+      {{"--sweep=star"}, {"--sweep", "star", "axes", "product", "defaults"}},
+      {{"--corpus", "a,,b"}, {"--corpus", "empty item in 'a,,b'"}},
+      {{"--gpu-iterations", "0"}, {"--gpu-iterations", "1 to 1000000"}},
+      {{"--pipeline-depth=65"}, {"--pipeline-depth", "1 to 64"}},
+      {{"--pipeline-chunk", "0"}, {"--pipeline-chunk", "above 0"}},
+      {{"--out-dir="}, {"--out-dir"}},
+      {{"--no-progress=yes"}, {"--no-progress takes no value"}},
+      {{"--shard", "3/2"}, {"--shard", "from 1 to N = 2"}},
+      {{"--frobnicate", "1"}, {"unknown flag or stray argument: --frobnicate 1"}},
+  };
+  for (const auto& [args, words] : cases) {
+    const std::string message = error(args);
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    for (const std::string& word : words) {
+      EXPECT_NE(message.find(word), std::string::npos) << args[0] << ": " << message;
+    }
+  }
 }
 
 TEST(Options, SweepDownloadAndHarnessFile) {

@@ -163,7 +163,7 @@ TEST(Presets, UnknownOrContradictedPresetsAreErrorsThatListThePresets) {
   for (const auto& flags :
        std::vector<std::vector<std::string>>{{"--preset", "thesys"},
                                              {"--preset", "thesis", "--work-items", "2048"},
-                                             {"--preset", "quick", "--design=warp"},
+                                             {"--preset", "quick", "--finder=z"},
                                              {"--preset", "thesis", "--sweep", "product"},
                                              {"--preset", "thesis", "--corpus", "enwik8"},
                                              {"--preset", "thesis", "--codecs", "zstd"}}) {

@@ -5,7 +5,7 @@
 # (GCBENCH_NVCOMP_ROOT), .carry/corpora (GCBENCH_CORPUS_MIRROR) and .carry/head (a snapshot
 # of HEAD, to build committed code while the working tree has edits).
 #   prefix/  nlohmann/json headers + CMake config, bzlib.h, libdeflate (.so, header, .pc),
-#            OpenSSL's headers and libcrypto (.so), for SHA-256
+#            OpenSSL's headers and libcrypto (.so), for SHA-256, CLI11's headers + CMake config
 #   nvcomp/  include/ and lib64/ of the nvidia-libnvcomp-cu13 wheel (kept, see below)
 #   corpora/ the corpus mirror (../shared/corpora)
 # Usage: bash bench/device/make_carry.sh [--head-only]
@@ -30,6 +30,9 @@ prefix=$carry/prefix
 rm -rf "$prefix" && mkdir -p "$prefix/include" "$prefix/lib/pkgconfig" "$prefix/share/cmake"
 cp -r /usr/include/nlohmann "$prefix/include/"
 cp -r /usr/share/cmake/nlohmann_json "$prefix/share/cmake/"
+# CLI11 (header-only): its config finds the headers relative to itself, in prefix/include/CLI.
+cp -r /usr/include/CLI "$prefix/include/"
+cp -r /usr/share/cmake/CLI11 "$prefix/share/cmake/"
 cp /usr/include/bzlib.h /usr/include/libdeflate.h "$prefix/include/"
 cp -a $lib/libdeflate.so $lib/libdeflate.so.[0-9]* "$prefix/lib/"
 # The .pc file with a relocatable prefix: pkg-config finds it through CMAKE_PREFIX_PATH.

@@ -11,6 +11,7 @@
 
 #include "bench/driver/context.hpp"
 #include "bench/driver/options.hpp"
+#include "src/cli/command_line.hpp"
 
 namespace gcbench::driver {
 
@@ -21,7 +22,7 @@ GpuRequest parse_gpus(std::string_view text) {
     return request;
   }
   const std::string quoted = fmt::format("--gpus '{}'", text);
-  for (const std::string& item : split_list(std::string(text), "--gpus")) {
+  for (const std::string& item : cli::split_list(std::string(text))) {
     int index = -1;
     const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), index);
     if (error != std::errc() || end != item.data() + item.size() || index < 0) {

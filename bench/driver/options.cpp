@@ -2,36 +2,171 @@
 
 #include "bench/driver/inputs.hpp"
 #include "bench/driver/shard.hpp"
+#include "src/cli/command_line.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <stdexcept>
 
 namespace gcbench::driver {
 namespace {
 
-void check_choice(const std::string& flag, const std::string& value,
-                  std::initializer_list<const char*> choices) {
-  for (const char* c : choices) {
-    if (value == c) return;
-  }
-  throw std::invalid_argument(
-      fmt::format("{} must be one of {}, not '{}'", flag, fmt::join(choices, "|"), value));
+constexpr const char* kOwnFlags =
+    "gcbench flags (--flag=value or --flag value; lists are comma-separated)";
+constexpr const char* kAxisFlags =
+    "Axis flags (--<axis> LIST: values of an axis, for every selected codec that has it)";
+
+// One call per flag: its name, what it takes, where it goes, its help.
+void add_own_flags(CLI::App& app, Options& o) {
+  cli::add_value(
+      app, "--preset", "NAME", [&o](const std::string& v) { o.preset = v; },
+      R"(a declared sweep (see Presets below): its inputs, codecs, axes and
+steps. --corpus (of its corpora; "synthetic" for its synthetic inputs),
+--files, --codecs, --device and --direction narrow it; axis flags and
+--sweep contradict it and are an error. It prints its estimated time
+before it starts and the time it took at the end)");
+  cli::add_list(app, "--corpus", o.corpora,
+                R"(corpora (default canterbury); also synthetic:<kind>:<size>[:<width>],
+e.g. synthetic:runs:64MiB or synthetic:small_ints:1GiB:4 (kinds: runs,
+small_ints, sorted_keys, random_bytes, all_equal; width 1, 2 or 4, the
+integer view the data is generated in, default 1). Runs of a chosen
+length: runs-geo<mean> (geometric lengths) or runs-uni<mean> (uniform
+on 1..2*mean-1), e.g. synthetic:runs-geo64:1GiB:4; runs is runs-geo8.
+Seeded: the same name gives the same bytes. And concat:<corpus>, the
+corpus's available files back to back as one input)");
+  cli::add_list(app, "--files", o.files, "only these files of the chosen corpora");
+  cli::add_list(app, "--codecs", o.codecs,
+                R"(codec names and groups: all (default), cpu, gpu, peers, baselines,
+or a name from --list)");
+  cli::add_choice(app, "--device", o.device, {"cpu", "gpu", "all"},
+                  "default all; GPU cells run only when a GPU is usable");
+  cli::add_choice(app, "--direction", o.direction, {"compress", "decompress", "all"},
+                  "default all");
+  cli::add_value(
+      app, "--out-dir", "DIR",
+      [&o](const std::string& v) {
+        if (v.empty()) throw std::invalid_argument("needs a directory");
+        o.out_dir = v;
+      },
+      R"(one JSON per corpus file (DIR/<corpus>/<file>.json, Google Benchmark
+format), written after every cell, each entry with its provenance
+(git revision, build type, codec version, GPU UUID); a rerun skips
+the cells recorded under the same and measures the others again,
+saying why. One run per DIR at a time (a lock names the holder).
+With --benchmark_out=FILE: FILE gets every cell recorded under DIR
+(not this run's cells alone), as --export DIR writes it)");
+  cli::add_value(
+      app, "--export", "DIR",
+      [&o](const std::string& v) {
+        if (v.empty()) throw std::invalid_argument("needs a directory");
+        o.export_from = v;
+      },
+      R"(export the results recorded under DIR (its *.json files) as one
+Google Benchmark JSON file, --benchmark_out=FILE, and run nothing;
+readers of DIR skip that file if it lies inside. To merge the shard
+folders of one sweep into one folder: gcbench-report --merge-shards)");
+  cli::add_choice(app, "--sweep", o.sweep, {"axes", "product", "defaults"},
+                  R"(which points of the default axis sweeps (below) a codec visits;
+axes given as flags always take every combination of their values:
+  axes (default; the main job): each default sweep on its own, the
+    other axes at their defaults - every point the report's tables read
+  product: every combination of the default sweeps (the full sweep,
+    e.g. fl: 3 element widths x 3 frame sizes = 9 points, not 5)
+  defaults: each codec at its default point only)");
+  cli::add_value(
+      app, "--shard", "K/N", [&o](const std::string& v) { o.shard = parse_shard(v); },
+      R"(run the K-th of N parts of the sweep (1 <= K <= N): a split by
+expected cost that depends on the cell list alone, so N machines
+share one sweep; DIR/gcbench.plan records it for gcbench-report
+--merge-shards. Without it, a Slurm job array task
+(SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT) or a Kubernetes Indexed
+Job pod (JOB_COMPLETION_INDEX, with GCBENCH_SHARD_COUNT set to the
+job's completions) runs its own shard and says so; --shard 1/1 runs all)");
+  cli::add_value(
+      app, "--gpus", "all|LIST", [&o](const std::string& v) { o.gpus = parse_gpus(v); },
+      R"(every GPU of this host at once (LIST: indices as nvidia-smi numbers
+them, PCI bus order, e.g. 0,2): one worker process per GPU runs its
+share of the GPU cells (--shard k/N over them) and one more the CPU
+cells, each pinned to its own cores (a GPU worker gets cores/(GPUs+1),
+at most 10; the CPU worker the rest, so CPU cells see fewer threads
+than in a plain run: the context's cpu_affinity says how many). Needs
+--out-dir DIR: workers record into DIR/.workers/<gpuI|cpu>, their lines
+prefixed with the name, and are merged into DIR at the end (each GPU
+cell's entry names its GPU: index, name, PCI bus id, UUID); the same
+command resumes every worker. Not with --shard (or a Slurm/Kubernetes
+shard) or --device cpu. --harness-file gets one line per worker)");
+  cli::add_switch(app, "--no-download", o.download, false,
+                  "corpus files in no mirror or cache are reported missing, not downloaded");
+  cli::add_value(
+      app, "--harness-file", "FILE",
+      [&o](const std::string& v) {
+        if (v.empty()) throw std::invalid_argument("needs a file name");
+        o.harness_file = v;
+      },
+      R"(append this run's harness figures to FILE as one line of key=value
+(timed_s, wall_s, setup_s, cells, peak_rss_bytes, largest_input_bytes))");
+  cli::add_switch(app, "--list", o.list, true,
+                  "print the codecs with their axes and defaults, and exit");
+  cli::add_switch(app, "--no-progress", o.progress, false,
+                  R"(no progress on stderr (on a terminal one line redrawn in place: cell k
+of N, elapsed, time left, the cell; otherwise a line per cell))");
+  app.add_option("--gpu-iterations", o.gpu_iterations,
+                 R"(timed calls per GPU cell of a codec without a device API (nvCOMP;
+default 10). Codecs with one time their device call alone on
+resident buffers, as many times as Google Benchmark's min time asks)")
+      ->check(CLI::Range(1, 1000000))
+      ->option_text("N");
+  cli::add_value(
+      app, "--pipeline-chunk", "SIZE",
+      [&o](const std::string& v) {
+        o.pipeline_chunk = parse_size(v);
+        if (o.pipeline_chunk == 0) throw std::invalid_argument("needs a size above 0");
+      },
+      "end-to-end path: bytes per chunk in flight (default 64MiB)");
+  app.add_option("--pipeline-depth", o.pipeline_depth,
+                 "end-to-end path: chunks in flight, one stream each (default 4)")
+      ->check(CLI::Range(1, 64))
+      ->option_text("N");
+  cli::add_value(
+      app, "--gpu-memory-limit", "SIZE",
+      [&o](const std::string& v) { o.gpu_memory_limit = parse_size(v); },
+      "end-to-end path: device memory it may hold; chunks shrink to fit");
+  cli::add_switch(app, "--cold-l2", o.cold_l2, true,
+                  R"(GPU cells flush the L2 cache before every timed device call (a read
+of twice the L2 through a buffer allocated once per run, outside the
+CUDA events), so that an input smaller than the L2 is not timed warm.
+Recorded as the context's cold_l2 and each GPU cell's cold_l2 counter
+(1 flushed, 0 warm). Without GPU cells: a note, and nothing flushed)");
 }
 
-// An integer in [1, max], or std::invalid_argument naming the flag.
-int int_in_range(const std::string& flag, const std::string& value, int max) {
-  std::size_t used = 0;
-  int n = 0;
-  try {
-    n = std::stoi(value, &used);
-  } catch (const std::exception&) {
+// One `--<axis> LIST` flag per axis of `codecs`, its help naming the codecs that have it.
+void add_axis_flags(CLI::App& app, Options& o, const std::vector<const Codec*>& codecs) {
+  std::map<std::string, std::pair<std::string, std::vector<std::string>>> axes;  // help, codecs
+  for (const Codec* c : codecs) {
+    for (const AxisSpec& a : c->info().axes) {
+      auto& [help, owners] = axes[a.name];
+      if (help.empty()) help = a.help;  // the first codec's words
+      if (std::find(owners.begin(), owners.end(), c->info().name) == owners.end())
+        owners.push_back(c->info().name);
+    }
   }
-  if (used != value.size() || n < 1 || n > max) {
-    throw std::invalid_argument(flag + " needs an integer from 1 to " + std::to_string(max));
+  for (const auto& [axis, about] : axes) {
+    cli::add_list(app, axis_flag(axis), o.axis_values[axis],
+                  fmt::format("{} [{}]", about.first, fmt::join(about.second, ",")))
+        ->group(kAxisFlags);
   }
-  return n;
+}
+
+std::unique_ptr<CLI::App> make_parser(Options& o, const std::vector<const Codec*>& codecs) {
+  auto app = cli::make_app("gcbench", "", "");
+  app->set_help_flag();  // Google Benchmark's Initialize answers --help (help.cpp)
+  app->option_defaults()->group(kOwnFlags);
+  add_own_flags(*app, o);
+  add_axis_flags(*app, o, codecs);
+  return app;
 }
 
 }  // namespace
@@ -42,98 +177,21 @@ std::string axis_flag(const std::string& axis) {
   return "--" + flag;
 }
 
-std::vector<std::string> split_list(const std::string& text, const std::string& flag) {
-  std::vector<std::string> items;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t end = text.find(',', start);
-    std::string item = text.substr(start, end == std::string::npos ? end : end - start);
-    if (item.empty()) throw std::invalid_argument(flag + ": empty item in '" + text + "'");
-    items.push_back(item);
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return items;
-}
-
-Options parse_options(const std::vector<std::string>& args) {
+Options parse_options(const std::vector<std::string>& args,
+                      const std::vector<const Codec*>& codecs) {
   Options o;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (!arg.starts_with("--") || arg.size() == 2) {
-      throw std::invalid_argument("unexpected argument '" + arg + "' (see --help)");
-    }
-    std::string name = arg.substr(2);
-    std::optional<std::string> value;
-    if (std::size_t eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name.resize(eq);
-    }
-    o.given.insert(name);
-    if (name == "list" || name == "no-progress" || name == "no-download" || name == "cold-l2") {
-      if (value) throw std::invalid_argument("--" + name + " takes no value");
-      if (name == "list")
-        o.list = true;
-      else if (name == "no-progress")
-        o.progress = false;
-      else if (name == "cold-l2")
-        o.cold_l2 = true;
-      else
-        o.download = false;
-      continue;
-    }
-    if (!value) {
-      if (i + 1 == args.size()) throw std::invalid_argument("--" + name + " needs a value");
-      value = args[++i];
-    }
-    const std::string flag = "--" + name;
-    if (name == "corpus") {
-      o.corpora = split_list(*value, flag);
-    } else if (name == "files") {
-      o.files = split_list(*value, flag);
-    } else if (name == "codecs") {
-      o.codecs = split_list(*value, flag);
-    } else if (name == "device") {
-      check_choice(flag, *value, {"cpu", "gpu", "all"});
-      o.device = *value;
-    } else if (name == "direction") {
-      check_choice(flag, *value, {"compress", "decompress", "all"});
-      o.direction = *value;
-    } else if (name == "sweep") {
-      check_choice(flag, *value, {"axes", "product", "defaults"});
-      o.sweep = *value;
-    } else if (name == "shard") {
-      o.shard = parse_shard(*value);
-    } else if (name == "gpus") {
-      o.gpus = parse_gpus(*value);
-    } else if (name == "preset") {
-      o.preset = *value;
-    } else if (name == "harness-file") {
-      if (value->empty()) throw std::invalid_argument("--harness-file needs a file name");
-      o.harness_file = *value;
-    } else if (name == "out-dir") {
-      if (value->empty()) throw std::invalid_argument("--out-dir needs a directory");
-      o.out_dir = *value;
-    } else if (name == "export") {
-      if (value->empty()) throw std::invalid_argument("--export needs a directory");
-      o.export_from = *value;
-    } else if (name == "gpu-iterations") {
-      o.gpu_iterations = int_in_range("--gpu-iterations", *value, 1000000);
-    } else if (name == "pipeline-chunk" || name == "gpu-memory-limit") {
-      const std::uint64_t bytes = parse_size(*value);
-      if (name == "pipeline-chunk" && bytes == 0) {
-        throw std::invalid_argument("--pipeline-chunk needs a size above 0");
-      }
-      (name == "pipeline-chunk" ? o.pipeline_chunk : o.gpu_memory_limit) = bytes;
-    } else if (name == "pipeline-depth") {
-      o.pipeline_depth = int_in_range("--pipeline-depth", *value, 64);
-    } else {
-      std::string axis = name;
-      std::replace(axis.begin(), axis.end(), '-', '_');
-      o.axis_values[axis] = split_list(*value, flag);
-    }
+  const std::unique_ptr<CLI::App> app = make_parser(o, codecs);
+  cli::parse(*app, args);
+  std::erase_if(o.axis_values, [](const auto& axis) { return axis.second.empty(); });
+  for (const CLI::Option* flag : app->get_options()) {
+    if (flag->count() > 0) o.given.insert(flag->get_single_name());
   }
   return o;
+}
+
+std::string describe_flags(const std::vector<const Codec*>& codecs) {
+  Options unused;
+  return make_parser(unused, codecs)->help();
 }
 
 }  // namespace gcbench::driver

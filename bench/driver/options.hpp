@@ -8,8 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "src/results/shard_plan.hpp"
 #include "bench/driver/gpus.hpp"
+#include "gcbench/registry.hpp"
+#include "src/results/shard_plan.hpp"
 
 namespace gcbench::driver {
 
@@ -49,14 +50,16 @@ struct Options {
   std::set<std::string> given;  // the gcbench flags given, without dashes (presets check them)
 };
 
-// Parses `--name=value` and `--name value`; every flag that is not one of the driver's own
-// is taken as an axis list (checked against the codecs later). Throws std::invalid_argument.
-Options parse_options(const std::vector<std::string>& args);
+// Parses the driver's own flags and a `--<axis> LIST` flag for every axis of `codecs` (checked
+// against the selected codecs later), as `--name=value` or `--name value`. Throws
+// std::invalid_argument: one line naming the flag and what it allows.
+Options parse_options(const std::vector<std::string>& args,
+                      const std::vector<const Codec*>& codecs = registered_codecs());
+
+// The flags part of --help: the same definitions that parse_options reads.
+std::string describe_flags(const std::vector<const Codec*>& codecs);
 
 // "work_items" -> "--work-items".
 std::string axis_flag(const std::string& axis);
-
-// Splits "a,b,c"; empty items are an error.
-std::vector<std::string> split_list(const std::string& text, const std::string& flag);
 
 }  // namespace gcbench::driver

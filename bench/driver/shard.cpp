@@ -81,7 +81,7 @@ std::optional<ShardChoice> kubernetes_shard(const EnvLookup& env) {
 }  // namespace
 
 results::Shard parse_shard(std::string_view text) {
-  const std::string quoted = "--shard '" + std::string(text) + "'";
+  const std::string quoted = fmt::format("'{}'", text);
   const std::size_t slash = text.find('/');
   const std::optional<int> k =
       slash == std::string_view::npos ? std::nullopt : to_int(text.substr(0, slash));
