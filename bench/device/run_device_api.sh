@@ -30,13 +30,16 @@ if [[ -z ${SKIP_TESTS:-} ]]; then
       echo "exit status: $?"
     } >> "$OUT/$2"
   }
-  # memcheck: the device API, then every GPU decoder fed the damaged containers of its tests.
+  # memcheck: the device API, every registered GPU decoder fed the damaged containers of the
+  # registry's suite, the codecs' own hostile-input tests, and the L2 flush.
   (
     sanitize memcheck memcheck.log "$T/gpu_device_api_test" \
       '*EdgeCases*:*Damaged*:*Planned*:*DecodeLimit*'
-    for codec in fl rle lz77; do
+    sanitize memcheck memcheck.log "$T/gpu_registry_gpu_test" '*RejectsDamagedContainers*'
+    for codec in rle lz77; do
       sanitize memcheck memcheck.log "$T/gpu_${codec}_gpu_test" '*Hostile*:*BadCounts*'
     done
+    sanitize memcheck memcheck.log "$T/gpu_cold_l2_test" '*'
   ) &
   # Our kernels only: nvCOMP's own decoders (unsnap_kernel, inflate_kernel) report shared-memory
   # hazards inside the library, which we can neither see nor change.
