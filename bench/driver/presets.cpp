@@ -157,8 +157,9 @@ Preset kernels() {
       "uniform) and widths 1/2/4 of " +
           kKernelInputSize +
           " synthetic inputs, LZ77 (block, warp; jump, block and chunk-scope decoding) on "
-          "Silesia, nvCOMP Cascaded and LZ4 on all (best with --cold-l2; about 5.5 "
-          "minutes on one H100)",
+          "Silesia, nvCOMP Cascaded and LZ4 on all (best with --cold-l2; its estimate is "
+          "about 5.5 minutes on one H100, but the first run there recorded 41 cells in 7 "
+          "minutes, so plan on about 30: bench/NOTES.md)",
       std::move(inputs), std::move(steps)};
 }
 
