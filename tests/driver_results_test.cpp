@@ -309,22 +309,38 @@ TEST_F(ResumeRun, EntriesWithoutProvenanceAreMeasuredAgain) {
 }
 
 TEST(Provenance, ReadsBackWhatItWritesAndDescribesChanges) {
-  const Provenance p{"abc", "Release", "3", "GPU-1"};
+  const Provenance p{"abc", "Release", "3", "GPU-1", ""};
   EXPECT_EQ(provenance_of(json{{"provenance", to_json(p)}}), p);
   EXPECT_EQ(provenance_of(json{{"name", "x"}}), std::nullopt);
   EXPECT_EQ(provenance_of(json{{"provenance", {{"git_revision", 1}}}}), std::nullopt);
   EXPECT_EQ(describe_change(p, p), "");
-  EXPECT_EQ(describe_change(p, Provenance{"abc", "Debug", "3", ""}),
+  EXPECT_EQ(describe_change(p, Provenance{"abc", "Debug", "3", "", ""}),
             "build type Release, now Debug; GPU GPU-1, now (none)");
+  // --cold-l2: a cell measured with a warm L2 is not the cold one asked for, and back.
+  const Provenance cold{"abc", "Release", "3", "GPU-1", "cold"};
+  EXPECT_EQ(provenance_of(json{{"provenance", to_json(cold)}}), cold);
+  EXPECT_EQ(describe_change(p, cold), "L2 warm, now cold");
+  EXPECT_EQ(describe_change(cold, p), "L2 cold, now warm");
+  EXPECT_FALSE(to_json(p).contains("l2"));  // entries of warm runs read as before
+  EXPECT_EQ(provenance_of(json{{"provenance",
+                                {{"git_revision", "a"},
+                                 {"build_type", "b"},
+                                 {"codec_version", "c"},
+                                 {"gpu_uuid", "d"},
+                                 {"l2", 1}}}}),
+            std::nullopt);
   const GpuIdentity gpu{2, "H200", "0000:1B:00.0", "GPU-1"};
-  const RunProvenance run{"abc", "Release", "GPU-1", {{"lz77/gpu", "4"}}, gpu};
+  RunProvenance run{"abc", "Release", "GPU-1", {{"lz77/gpu", "4"}}, gpu};
   EXPECT_EQ(
       to_json(gpu),
       (json{{"index", 2}, {"name", "H200"}, {"pci_bus_id", "0000:1B:00.0"}, {"uuid", "GPU-1"}}));
   EXPECT_EQ(run.of(*results::parse_cell_name("lz77/gpu/compress/c/f/finder:hash")),
-            (Provenance{"abc", "Release", "4", "GPU-1"}));
-  // CPU cells carry no GPU: a CPU cell's numbers do not depend on the GPU.
+            (Provenance{"abc", "Release", "4", "GPU-1", ""}));
+  // CPU cells carry no GPU: a CPU cell's numbers do not depend on the GPU (nor on its L2).
   EXPECT_EQ(run.of(*results::parse_cell_name("zlib/cpu/compress/c/f/level:6")).gpu_uuid, "");
+  run.cold_l2 = true;
+  EXPECT_EQ(run.of(*results::parse_cell_name("lz77/gpu/compress/c/f/finder:hash")).l2, "cold");
+  EXPECT_EQ(run.of(*results::parse_cell_name("zlib/cpu/compress/c/f/level:6")).l2, "");
 }
 
 // Like bench/run_suite.sh: a sweep into DIR and a second run into DIR/lz77-sequential; the

@@ -173,9 +173,17 @@ int run(int argc, char** argv) {
     plan = std::move(sharded.plan);
   }
 
+  // Before the recorder: a cell recorded warm is not a cold one (the provenance says which).
+  const auto gpu_cell_count = static_cast<std::size_t>(std::count_if(
+      cells.begin(), cells.end(), [](const CellSpec& c) { return c.id.device == "gpu"; }));
+  ColdL2Plan cold_l2 = plan_cold_l2(options.cold_l2, gpu_cell_count, gpu_named(gpu));
+  if (cold_l2.note) std::cerr << "[gcbench] " << *cold_l2.note << "\n";
+
   std::unique_ptr<Recorder> recorder;
   if (options.out_dir) {
-    recorder = std::make_unique<Recorder>(*options.out_dir, run_provenance(gpu));
+    RunProvenance provenance = run_provenance(gpu);
+    provenance.cold_l2 = cold_l2.flush;
+    recorder = std::make_unique<Recorder>(*options.out_dir, std::move(provenance));
     if (plan) results::write_plan(*options.out_dir, *plan);  // under the recorder's lock
     skip_recorded(cells, *recorder, std::cerr);
   }
@@ -208,10 +216,6 @@ int run(int argc, char** argv) {
       benchmark::AddCustomContext(key, value);
   }
 
-  const auto gpu_cell_count = static_cast<std::size_t>(std::count_if(
-      cells.begin(), cells.end(), [](const CellSpec& c) { return c.id.device == "gpu"; }));
-  ColdL2Plan cold_l2 = plan_cold_l2(options.cold_l2, gpu_cell_count, gpu_named(gpu));
-  if (cold_l2.note) std::cerr << "[gcbench] " << *cold_l2.note << "\n";
   Workspace workspace(inputs.present);
 #if GCBENCH_HAVE_CUDA
   std::optional<DeviceCells> device_cells;

@@ -53,7 +53,7 @@ or a name from --list)");
       },
       R"(one JSON per corpus file (DIR/<corpus>/<file>.json, Google Benchmark
 format), written after every cell, each entry with its provenance
-(git revision, build type, codec version, GPU UUID); a rerun skips
+(git revision, build type, codec version, GPU UUID, cold L2); a rerun skips
 the cells recorded under the same and measures the others again,
 saying why. One run per DIR at a time (a lock names the holder).
 With --benchmark_out=FILE: FILE gets every cell recorded under DIR

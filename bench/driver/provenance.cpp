@@ -7,10 +7,12 @@ namespace gcbench::driver {
 using json = nlohmann::json;
 
 json to_json(const Provenance& p) {
-  return json{{"git_revision", p.git_revision},
-              {"build_type", p.build_type},
-              {"codec_version", p.codec_version},
-              {"gpu_uuid", p.gpu_uuid}};
+  json j{{"git_revision", p.git_revision},
+         {"build_type", p.build_type},
+         {"codec_version", p.codec_version},
+         {"gpu_uuid", p.gpu_uuid}};
+  if (!p.l2.empty()) j["l2"] = p.l2;
+  return j;
 }
 
 json to_json(const GpuIdentity& gpu) {
@@ -29,6 +31,10 @@ std::optional<Provenance> provenance_of(const json& entry) {
     if (value == it->end() || !value->is_string()) return std::nullopt;
     *field = value->get<std::string>();
   }
+  if (const auto l2 = it->find("l2"); l2 != it->end()) {
+    if (!l2->is_string()) return std::nullopt;
+    p.l2 = l2->get<std::string>();
+  }
   return p;
 }
 
@@ -44,14 +50,20 @@ std::string describe_change(const Provenance& recorded, const Provenance& now) {
     text += std::string(what) + " " + (before->empty() ? "(none)" : *before) + ", now " +
             (after->empty() ? "(none)" : *after);
   }
+  if (recorded.l2 != now.l2) {
+    if (!text.empty()) text += "; ";
+    text += "L2 " + (recorded.l2.empty() ? std::string("warm") : recorded.l2) + ", now " +
+            (now.l2.empty() ? std::string("warm") : now.l2);
+  }
   return text;
 }
 
 Provenance RunProvenance::of(const results::CellId& cell) const {
   const auto version = codec_versions.find(cell.codec + "/" + cell.device);
-  return Provenance{git_revision, build_type,
-                    version == codec_versions.end() ? std::string() : version->second,
-                    cell.device == "gpu" ? gpu_uuid : std::string()};
+  const bool gpu_cell = cell.device == "gpu";
+  return Provenance{
+      git_revision, build_type, version == codec_versions.end() ? std::string() : version->second,
+      gpu_cell ? gpu_uuid : std::string(), gpu_cell && cold_l2 ? "cold" : std::string()};
 }
 
 }  // namespace gcbench::driver

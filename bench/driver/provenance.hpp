@@ -1,8 +1,9 @@
 #pragma once
 // What a recorded cell was measured under: the source revision, the build type, the codec's
-// version and the GPU. Every result entry carries its own (a "provenance" object beside
-// Google Benchmark's fields), so that a rerun into the same --out-dir resumes only the cells
-// recorded under this run's, and a file holding cells of several runs says so.
+// version, the GPU and whether its L2 was flushed (--cold-l2). Every result entry carries its own
+// (a "provenance" object beside Google Benchmark's fields), so that a rerun into the same --out-dir
+// resumes only the cells recorded under this run's, and a file holding cells of several runs says
+// so.
 #include <map>
 #include <optional>
 #include <string>
@@ -18,6 +19,9 @@ struct Provenance {
   std::string build_type;
   std::string codec_version;
   std::string gpu_uuid;  // empty for CPU cells, and for GPU cells of a run without a usable GPU
+  // "cold" for a GPU cell whose L2 was flushed before every timed call (--cold-l2); empty
+  // otherwise, as in entries written before --cold-l2 existed, whose L2 was warm.
+  std::string l2;
   bool operator==(const Provenance&) const = default;
 };
 
@@ -50,6 +54,7 @@ struct RunProvenance {
   std::string gpu_uuid;
   std::map<std::string, std::string> codec_versions;  // "<codec>/<device>" -> version
   std::optional<GpuIdentity> gpu;  // written into GPU cells' entries; none without a GPU
+  bool cold_l2 = false;            // GPU cells' L2 flushed before every timed call
 
   Provenance of(const results::CellId& cell) const;
 };
