@@ -6,6 +6,7 @@
 // the directory, by this run and earlier ones, in Google Benchmark's JSON format.
 #include <filesystem>
 #include <optional>
+#include <ostream>
 #include <vector>
 
 namespace gcbench::driver {
@@ -15,5 +16,10 @@ namespace gcbench::driver {
 // than json (the export is JSON only: gcbench-report writes the CSV tables), and for a format
 // without a file.
 std::optional<std::filesystem::path> take_benchmark_out(std::vector<char*>& args);
+
+// Writes every cell recorded under `dir` to `file` as one Google Benchmark JSON (the export),
+// and says so on `log`.
+void write_export(const std::filesystem::path& dir, const std::filesystem::path& file,
+                  std::ostream& log);
 
 }  // namespace gcbench::driver

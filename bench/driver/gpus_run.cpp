@@ -10,12 +10,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/driver/benchmark_out.hpp"
 #include "bench/driver/cells.hpp"
 #include "bench/driver/context.hpp"
 #include "bench/driver/gpus.hpp"
 #include "bench/driver/processes.hpp"
 #include "gcbench/registry.hpp"
-#include "src/results/folder_export.hpp"
 #include "src/results/result_files.hpp"
 #include "src/results/shard_merge.hpp"
 
@@ -149,12 +149,7 @@ int run_on_gpus(const std::vector<std::string>& args, const Options& options,
       merge_status != 0) {
     return std::max(status, merge_status);
   }
-  if (merged_out) {
-    const json merged = results::export_folder(*options.out_dir);
-    results::write_json_file(*merged_out, merged);
-    err << "[gcbench] " << merged["benchmarks"].size() << " result entries recorded under "
-        << options.out_dir->string() << " written to " << merged_out->string() << "\n";
-  }
+  if (merged_out) write_export(*options.out_dir, *merged_out, err);
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
   err << fmt::format("[gcbench] --gpus: {} workers done in {:.1f} s wall\n", workers.size(),
                      took.count());

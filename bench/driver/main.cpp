@@ -36,8 +36,6 @@
 #include "gcbench/cores.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/registry.hpp"
-#include "src/results/folder_export.hpp"
-#include "src/results/result_files.hpp"
 
 namespace gcbench::driver {
 namespace {
@@ -61,14 +59,6 @@ bool has_flag(const std::vector<char*>& args, const std::string& flag) {
     const std::string text = arg;
     return text == flag || text.starts_with(flag + "=");
   });
-}
-
-// Writes every cell recorded under `dir` to `file` as one Google Benchmark JSON.
-void write_export(const std::filesystem::path& dir, const std::filesystem::path& file) {
-  const nlohmann::json exported = results::export_folder(dir);
-  results::write_json_file(file, exported);
-  std::cerr << "[gcbench] " << exported["benchmarks"].size() << " result entries recorded under "
-            << dir.string() << " written to " << file.string() << "\n";
 }
 
 // The value of the "gpu" context entry: the device, or "none: <why>".
@@ -118,7 +108,7 @@ int run(int argc, char** argv) {
       parse_options(std::vector<std::string>(args.begin() + 1, args.begin() + count));
   if (options.export_from) {
     if (!export_file) throw std::invalid_argument("--export needs --benchmark_out=FILE");
-    write_export(*options.export_from, *export_file);
+    write_export(*options.export_from, *export_file, std::cerr);
     return 0;
   }
 
@@ -193,7 +183,7 @@ int run(int argc, char** argv) {
     summary.wall_s = summary.setup_s = seconds_since(start);
     summary.peak_rss_bytes = peak_rss_bytes();
     report_harness(summary, {}, options);
-    if (recorder && export_file) write_export(*options.out_dir, *export_file);
+    if (recorder && export_file) write_export(*options.out_dir, *export_file, std::cerr);
     return recorder ? 0 : 2;
   }
 
@@ -263,7 +253,7 @@ int run(int argc, char** argv) {
   summary.wall_s = seconds_since(start);  // the final rewrite of the results below: ~ms
   if (recorder) recorder->add_context(harness_context(summary));
   report_harness(summary, reporter.tally().groups(), options);
-  if (recorder && export_file) write_export(*options.out_dir, *export_file);
+  if (recorder && export_file) write_export(*options.out_dir, *export_file, std::cerr);
   if (preset) {
     std::cerr << fmt::format("[gcbench] preset {} took {} (estimated {})\n", preset->name,
                              format_duration(summary.wall_s), format_duration(estimate_s));
