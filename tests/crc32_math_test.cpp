@@ -51,8 +51,8 @@ TEST(Crc32Math, ShiftMatchesZlibCombine) {
   }
 }
 
-// The GPU's tile CRCs: slicing by word, and skipping the bytes other threads hold, are
-// table multiplications by powers of x (crc32_tile.cuh).
+// Multiplication by a power of x through four byte tables (crc32.cu's final combine) is
+// multmodp; with x^32 it is slicing-by-4.
 TEST(Crc32Math, TableMultiplicationIsMultmodp) {
   const crc::MulTable word = crc::mul_table(crc::x8nmodp(4));
   const crc::MulTable gap = crc::mul_table(crc::x8nmodp(4 + 16 * 255));

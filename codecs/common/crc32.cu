@@ -26,7 +26,7 @@ constexpr u32 kFinalThreads = 1024;
 
 __global__ void __launch_bounds__(kCrcThreads)
     tile_kernel(const uint4* __restrict__ body, u64 pad, u64 tiles, u32* __restrict__ out) {
-  __shared__ RowsCrcShared shared;
+  __shared__ RowsCrcShared<kRows> shared;
   load_crc_tables(shared);
   __syncthreads();
   for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
@@ -38,9 +38,9 @@ __global__ void __launch_bounds__(kCrcThreads)
       const u64 v = v0 + u64{r} * kCrcThreads * kCrcVector;
       vec[r] = v >= pad ? __ldg(body + (v - pad) / kCrcVector) : make_uint4(0, 0, 0, 0);
     }
-    RowsCrc crc;
+    RowsCrc<kRows> crc;
 #pragma unroll
-    for (u32 r = 0; r < kRows; ++r) crc.add_row(shared, vec[r], r == kRows - 1);
+    for (u32 r = 0; r < kRows; ++r) crc.add_row(shared, r, vec[r]);
     const u32 c = crc.reduce(shared);
     if (threadIdx.x == 0) out[tile] = c;
   }

@@ -1,157 +1,157 @@
 #pragma once
 // The CRC-32 of a tile of data that a block of kCrcThreads threads holds in registers, for
 // kernels that read or write the data anyway (the CRC then costs no memory traffic) and for
-// crc32.cu's own pass. Two layouts of a tile:
-//   rows:    `rows` rows of kCrcThreads 16-byte vectors, row after row in memory; thread t
-//            holds vector t of every row (coalesced loads and stores);
-//   blocked: thread t holds bytes [t * S, (t + 1) * S) of the tile, S a multiple of 4.
-// Each thread folds its bytes into one raw CRC (in rows, as if the other threads' bytes
-// between its vectors were zeros: the gap is one table multiplication by a power of x), and
-// the block combines the threads' CRCs, each shifted by the bytes after its last, by a tree of
-// shuffles. Tables: those of the per-byte work in shared memory, the tree's in global memory
-// (read once per thread per tile).
+// crc32.cu's own pass, on the tensor cores: b1 MMAs (AND + POPC) multiply the data's bits by
+// the CRC's matrix, 4 MMAs per 512 bytes of a warp (crc32_mma_tables.hpp says how). Table
+// look-ups per byte (slicing-by-4) had bound every fused kernel at 1.2-1.6 TB/s; the MMA form
+// reads at 97% of a plain read on an H100 (bench/NOTES.md). Two layouts of a tile:
+//   RowsCrc<R>:    R rows of kCrcThreads 16-byte vectors, row after row in memory; thread t
+//                  holds vector t of every row (coalesced loads and stores);
+//   BlockedCrc<S>: thread t holds bytes [t * S, (t + 1) * S) of the tile, S a multiple of 8.
+// Every lane of a warp must make the same calls (mma.sync is warp-wide): a kernel computes a
+// tile's CRC only where the whole block holds a whole tile.
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
-#include "codecs/common/crc32_math.hpp"
+#include "codecs/common/crc32_mma_tables.hpp"
 
 namespace gcbench::cuda {
 
-inline constexpr std::uint32_t kCrcThreads = 256;
+inline constexpr std::uint32_t kCrcThreads = crc::mma::kThreads;
 inline constexpr std::uint32_t kCrcVector = 16;
 
 namespace crc_detail {
 
-inline constexpr std::uint32_t kWarps = kCrcThreads / 32;
-static_assert(kWarps == 8, "the warp tree has three levels");
+// One copy per translation unit and geometry, computed by the compiler.
+template <typename G>
+static __device__ const crc::mma::Operands<G> kOperands = crc::mma::make_operands<G>();
+template <typename G>
+static __device__ const crc::mma::ColumnShifts<G> kShifts = crc::mma::make_column_shifts<G>();
 
-// x^32 (a 4-byte word), then for rows the gap: a row's last word and the other threads'
-// vectors up to the thread's next one.
-struct alignas(16) StepTables {
-  crc::MulTable t[2];
-};
-
-// Shifts of 2^l threads' strides (lanes), then of 2^l warps' (warps).
-struct TreeTables {
-  crc::MulTable lane[5];
-  crc::MulTable warp[3];
-};
-
-constexpr StepTables make_step_tables() {
-  return {{crc::mul_table(crc::x8nmodp(4)),
-           crc::mul_table(crc::x8nmodp(4 + kCrcVector * (kCrcThreads - 1)))}};
-}
-
-constexpr TreeTables make_tree_tables(std::uint32_t stride) {
-  TreeTables t{};
-  for (std::uint32_t l = 0; l < 5; ++l) t.lane[l] = crc::mul_table(crc::x8nmodp(stride << l));
-  for (std::uint32_t l = 0; l < 3; ++l) t.warp[l] = crc::mul_table(crc::x8nmodp(32 * stride << l));
-  return t;
-}
-
-// One copy per translation unit, computed by the compiler.
-static __device__ const StepTables kStep = make_step_tables();
-template <std::uint32_t Stride>
-static __device__ const TreeTables kTree = make_tree_tables(Stride);
-
-__device__ __forceinline__ std::uint32_t mul_global(const crc::MulTable& m, std::uint32_t c) {
-  return __ldg(&m.t[0][c & 0xFF]) ^ __ldg(&m.t[1][(c >> 8) & 0xFF]) ^
-         __ldg(&m.t[2][(c >> 16) & 0xFF]) ^ __ldg(&m.t[3][c >> 24]);
+__device__ __forceinline__ void mma_b1(std::uint32_t (&c)[4], uint4 a, std::uint32_t b0,
+                                       std::uint32_t b1) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc {%0,%1,%2,%3}, "
+      "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+      : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "r"(b0), "r"(b1));
 }
 
 }  // namespace crc_detail
 
-// Shared memory of a kernel that computes tile CRCs: the step tables it needs (2 for rows, 1
-// for blocked) and the tree's scratch.
-template <int Tables>
-struct alignas(16) CrcSharedOf {
-  crc::MulTable table[Tables];
-  std::uint32_t warp_crc[crc_detail::kWarps];
+// Shared memory of a kernel that computes tile CRCs of geometry G: the A operands and the
+// warps' results.
+template <typename G>
+struct alignas(16) CrcShared {
+  uint4 a[G::kSteps][2][32];
+  std::uint32_t warp_crc[crc::mma::kWarps];
 };
-using RowsCrcShared = CrcSharedOf<2>;
-using BlockedCrcShared = CrcSharedOf<1>;
 
 // Fills `s` from the global tables; every thread of the block calls it, then __syncthreads().
-template <int Tables>
-__device__ __forceinline__ void load_crc_tables(CrcSharedOf<Tables>& s) {
-  constexpr std::uint32_t kVectors = Tables * sizeof(crc::MulTable) / 16;
-  static_assert(kVectors % kCrcThreads == 0);
-  const auto* src = reinterpret_cast<const uint4*>(&crc_detail::kStep);
-  auto* dst = reinterpret_cast<uint4*>(s.table);
-#pragma unroll
-  for (std::uint32_t k = 0; k < kVectors / kCrcThreads; ++k) {
-    dst[k * kCrcThreads + threadIdx.x] = __ldg(src + k * kCrcThreads + threadIdx.x);
-  }
+template <typename G>
+__device__ __forceinline__ void load_crc_tables(CrcShared<G>& s) {
+  constexpr std::uint32_t kVectors = G::kSteps * 2 * 32;
+  const auto* src = reinterpret_cast<const uint4*>(&crc_detail::kOperands<G>);
+  auto* dst = &s.a[0][0][0];
+  for (std::uint32_t k = threadIdx.x; k < kVectors; k += blockDim.x) dst[k] = __ldg(src + k);
 }
 
-// One thread's share of a tile's CRC; Stride is the distance between two threads' last bytes
-// (kCrcVector for rows, S for blocked).
-template <std::uint32_t Stride>
+template <typename G>
 class TileCrc {
  public:
-  // Rows: the thread's vector of the tile's next row; `last_row` for the tile's last.
-  __device__ __forceinline__ void add_row(const RowsCrcShared& s, uint4 v, bool last_row) {
-    static_assert(Stride == kCrcVector);
-    add_word(s, v.x);
-    add_word(s, v.y);
-    add_word(s, v.z);
-    c_ = crc::mul(s.table[last_row ? 0 : 1].t, c_ ^ v.w);
-  }
+  using Shared = CrcShared<G>;
 
-  // Blocked: the next 4 bytes of the thread's segment (little-endian).
-  template <int Tables>
-  __device__ __forceinline__ void add_word(const CrcSharedOf<Tables>& s, std::uint32_t w) {
-    c_ = crc::mul(s.table[0].t, c_ ^ w);
+  // Step s of the tile (crc32_mma_tables.hpp): two words of this lane's data.
+  __device__ __forceinline__ void add_step(const Shared& s, std::uint32_t step, std::uint32_t b0,
+                                           std::uint32_t b1) {
+    const std::uint32_t lane = threadIdx.x % 32;
+    crc_detail::mma_b1(acc_[0], s.a[step][0][lane], b0, b1);
+    crc_detail::mma_b1(acc_[1], s.a[step][1][lane], b0, b1);
   }
 
   // The tile's raw CRC, valid in thread 0. Every thread of the block calls it.
-  template <int Tables>
-  __device__ __forceinline__ std::uint32_t reduce(CrcSharedOf<Tables>& s) const {
-    using crc_detail::mul_global;
-    const crc_detail::TreeTables& tree = crc_detail::kTree<Stride>;
-    const std::uint32_t lane = threadIdx.x % 32;
-    std::uint32_t c = c_;
+  __device__ __forceinline__ std::uint32_t reduce(Shared& s) const {
+    const std::uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const std::uint32_t g = lane / 4;  // and t = lane % 4
+    // This lane's CRC bits (parities) of columns 2t and 2t + 1, then those of the whole column
+    // (the lanes of one t differ in g).
+    std::uint32_t even = 0, odd = 0;
 #pragma unroll
-    for (std::uint32_t l = 0; l < 5; ++l) {
-      const std::uint32_t right = __shfl_down_sync(0xFFFFFFFFu, c, 1u << l);
-      if (lane % (2u << l) == 0) c = mul_global(tree.lane[l], c) ^ right;
+    for (std::uint32_t h = 0; h < 2; ++h) {
+      even |= (acc_[h][0] & 1u) << (16 * h + g) | (acc_[h][2] & 1u) << (16 * h + g + 8);
+      odd |= (acc_[h][1] & 1u) << (16 * h + g) | (acc_[h][3] & 1u) << (16 * h + g + 8);
     }
-    if (lane == 0) s.warp_crc[threadIdx.x / 32] = c;
-    __syncthreads();
-    if (threadIdx.x < 32) {
-      c = lane < crc_detail::kWarps ? s.warp_crc[lane] : 0;
 #pragma unroll
-      for (std::uint32_t l = 0; l < 3; ++l) {
-        const std::uint32_t right = __shfl_down_sync(0xFFFFFFFFu, c, 1u << l);
-        if (lane % (2u << l) == 0) c = mul_global(tree.warp[l], c) ^ right;
-      }
+    for (std::uint32_t m = 4; m < 32; m <<= 1) {
+      even |= __shfl_xor_sync(0xFFFFFFFFu, even, m);
+      odd |= __shfl_xor_sync(0xFFFFFFFFu, odd, m);
+    }
+    // Each column carried to the tile's end: lane b adds bit b's multiple.
+    const auto& shifts = crc_detail::kShifts<G>.v[warp];
+    std::uint32_t y = 0;
+#pragma unroll
+    for (std::uint32_t n = 0; n < crc::mma::kColumns; ++n) {
+      const std::uint32_t col = __shfl_sync(0xFFFFFFFFu, n % 2 ? odd : even, n / 2);  // t = n / 2
+      if (col >> lane & 1u) y ^= __ldg(&shifts[n][lane]);
+    }
+    y = __reduce_xor_sync(0xFFFFFFFFu, y);
+    if (lane == 0) s.warp_crc[warp] = y;
+    __syncthreads();
+    std::uint32_t c = 0;
+    if (threadIdx.x == 0) {
+#pragma unroll
+      for (std::uint32_t w = 0; w < crc::mma::kWarps; ++w) c ^= s.warp_crc[w];
     }
     __syncthreads();  // warp_crc is free again
     return c;
   }
 
- private:
-  std::uint32_t c_ = 0;
+ protected:
+  std::uint32_t acc_[2][4] = {};
 };
 
-using RowsCrc = TileCrc<kCrcVector>;
+template <std::uint32_t R>
+using RowsGeometry = crc::mma::RowsGeometry<R>;
+template <std::uint32_t S>
+using BlockedGeometry = crc::mma::BlockedGeometry<S>;
 
-// Blocked: K elements of T (K * sizeof(T) a multiple of 4) as the thread's segment.
+template <std::uint32_t R>
+class RowsCrc : public TileCrc<RowsGeometry<R>> {
+ public:
+  // Row r of the tile: this thread's vector of it.
+  __device__ __forceinline__ void add_row(const CrcShared<RowsGeometry<R>>& s, std::uint32_t r,
+                                          uint4 v) {
+    this->add_step(s, 2 * r, v.x, v.y);
+    this->add_step(s, 2 * r + 1, v.z, v.w);
+  }
+};
+template <std::uint32_t R>
+using RowsCrcShared = CrcShared<RowsGeometry<R>>;
+
+// Blocked: K elements of T (K * sizeof(T) a multiple of 8) as the thread's segment.
 template <typename T, int K>
-__device__ __forceinline__ void add_items(TileCrc<K * sizeof(T)>& crc, const BlockedCrcShared& s,
-                                          const T (&v)[K]) {
+using BlockedCrcShared = CrcShared<BlockedGeometry<K * sizeof(T)>>;
+
+template <typename T, int K>
+__device__ __forceinline__ std::uint32_t blocked_crc(BlockedCrcShared<T, K>& s, const T (&v)[K]) {
   constexpr int kPerWord = 4 / sizeof(T);
-  static_assert(K % kPerWord == 0);
+  constexpr int kWords = K / kPerWord;
+  static_assert(K % kPerWord == 0 && kWords % 2 == 0);
+  std::uint32_t words[kWords];
 #pragma unroll
-  for (int w = 0; w < K / kPerWord; ++w) {
+  for (int w = 0; w < kWords; ++w) {
     std::uint32_t word = 0;
 #pragma unroll
     for (int k = 0; k < kPerWord; ++k) {
       word |= static_cast<std::uint32_t>(v[w * kPerWord + k]) << (8 * sizeof(T) * k);
     }
-    crc.add_word(s, word);
+    words[w] = word;
   }
+  TileCrc<BlockedGeometry<K * sizeof(T)>> crc;
+#pragma unroll
+  for (int p = 0; p < kWords / 2; ++p) crc.add_step(s, p, words[2 * p], words[2 * p + 1]);
+  return crc.reduce(s);
 }
 
 }  // namespace gcbench::cuda

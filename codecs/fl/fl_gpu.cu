@@ -95,7 +95,7 @@ __global__ void __launch_bounds__(kBlockThreads)
                     u32* __restrict__ crc_tiles, u64 crc_tile_count) {
   static_assert(kBlockThreads == cuda::kCrcThreads);
   __shared__ u32 s_or[kOrTile];  // one slot per frame the tile touches (at most kOrTile)
-  __shared__ cuda::BlockedCrcShared crc_shared;
+  __shared__ cuda::BlockedCrcShared<T, kOrItems> crc_shared;
   const bool crc_tile = blockIdx.x < crc_tile_count;
   if (crc_tile) cuda::load_crc_tables(crc_shared);
   const u64 tile0 = u64{blockIdx.x} * kOrTile;
@@ -109,9 +109,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   T v[kOrItems];
   cuda::load_items(in, n, i0, v);
   if (crc_tile) {
-    cuda::TileCrc<kOrItems * sizeof(T)> crc;
-    cuda::add_items(crc, crc_shared, v);
-    const u32 c = crc.reduce(crc_shared);
+    const u32 c = cuda::blocked_crc(crc_shared, v);
     if (threadIdx.x == 0) crc_tiles[blockIdx.x] = c;
   }
   u32 acc = 0;
@@ -276,14 +274,15 @@ __global__ void __launch_bounds__(cuda::kCrcThreads)
                   WordReader words, u64 n, u32 fs, u32 max_bits, T* __restrict__ out,
                   u32* __restrict__ crc_tiles, u64 crc_tile_count) {
   constexpr int kItems = cuda::kPerVector<T>;
-  __shared__ cuda::RowsCrcShared crc_shared;
+  __shared__ cuda::RowsCrcShared<kUnpackRows> crc_shared;
   cuda::load_crc_tables(crc_shared);
   __syncthreads();
   const u64 vectors = (n + kItems - 1) / kItems;
   const u64 tiles =
       (vectors + kUnpackRows * cuda::kCrcThreads - 1) / (kUnpackRows * cuda::kCrcThreads);
   for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    cuda::RowsCrc crc;
+    const bool crc_tile = tile < crc_tile_count;  // whole: no thread leaves the loop early
+    cuda::RowsCrc<kUnpackRows> crc;
 #pragma unroll
     for (u32 r = 0; r < kUnpackRows; ++r) {
       const u64 i0 = ((tile * kUnpackRows + r) * cuda::kCrcThreads + threadIdx.x) * kItems;
@@ -295,9 +294,9 @@ __global__ void __launch_bounds__(cuda::kCrcThreads)
       } else {
         for (int k = 0; i0 + k < n; ++k) out[i0 + k] = v[k];
       }
-      crc.add_row(crc_shared, cuda::to_vector(v), r == kUnpackRows - 1);
+      if (crc_tile) crc.add_row(crc_shared, r, cuda::to_vector(v));
     }
-    if (tile < crc_tile_count) {  // the same for the whole block
+    if (crc_tile) {  // the same for the whole block
       const u32 c = crc.reduce(crc_shared);
       if (threadIdx.x == 0) crc_tiles[tile] = c;
     }

@@ -89,7 +89,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   constexpr u32 kTile = kExpandTile<T>;
   __shared__ u32 s_start[kTile + 1];
   __shared__ T s_value[kTile + 1];
-  __shared__ cuda::RowsCrcShared crc_shared;
+  __shared__ cuda::RowsCrcShared<kExpandRows<T>> crc_shared;
   if (offsets[runs] != n) return;  // invalid counts (the same for every block): the host reports it
   cuda::load_crc_tables(crc_shared);
   for (u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
@@ -103,7 +103,8 @@ __global__ void __launch_bounds__(kBlockThreads)
       s_value[k] = values[lo + k];
     }
     __syncthreads();
-    cuda::RowsCrc crc;
+    const bool crc_tile = t < crc_tile_count;  // whole: no thread leaves the loop early
+    cuda::RowsCrc<kExpandRows<T>> crc;
 #pragma unroll
     for (u32 r = 0; r < kExpandRows<T>; ++r) {
       const u32 e0 = (r * kBlockThreads + threadIdx.x) * kPer;
@@ -133,9 +134,9 @@ __global__ void __launch_bounds__(kBlockThreads)
       } else {
         for (u32 j = 0; tile0 + e0 + j < n; ++j) dst[j] = buf[j];
       }
-      crc.add_row(crc_shared, cuda::to_vector(buf), r == kExpandRows<T> - 1);
+      if (crc_tile) crc.add_row(crc_shared, r, cuda::to_vector(buf));
     }
-    if (t < crc_tile_count) {  // the same for the whole block
+    if (crc_tile) {  // the same for the whole block
       const u32 c = crc.reduce(crc_shared);
       if (threadIdx.x == 0) crc_tiles[t] = c;
     }

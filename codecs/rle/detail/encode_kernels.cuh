@@ -68,7 +68,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   __shared__ u32 s_counts[kEncTile];
   __shared__ u64 s_first_run, s_end_run;
 
-  __shared__ cuda::BlockedCrcShared crc_shared;
+  __shared__ cuda::BlockedCrcShared<T, kEncItems> crc_shared;
 
   const int tile = static_cast<int>(blockIdx.x);
   const bool crc_tile = blockIdx.x < crc_tile_count;
@@ -78,9 +78,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   cuda::load_items(in, n, i0, v);
   if (crc_tile) {  // the container's CRC-32, tile by tile, from the same registers
     __syncthreads();
-    cuda::TileCrc<kEncItems * sizeof(T)> crc;
-    cuda::add_items(crc, crc_shared, v);
-    const u32 c = crc.reduce(crc_shared);
+    const u32 c = cuda::blocked_crc(crc_shared, v);
     if (threadIdx.x == 0) crc_tiles[blockIdx.x] = c;
   }
   // The element before this thread's first: the previous lane's last, or a load at lane 0.
