@@ -26,9 +26,6 @@ constexpr u32 kFinalThreads = 1024;
 
 __global__ void __launch_bounds__(kCrcThreads)
     tile_kernel(const uint4* __restrict__ body, u64 pad, u64 tiles, u32* __restrict__ out) {
-  __shared__ RowsCrcShared<kRows> shared;
-  load_crc_tables(shared);
-  __syncthreads();
   for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     // Virtual byte v (v >= pad) is body byte v - pad; both are multiples of 16 here.
     const u64 v0 = tile * kTile + u64{threadIdx.x} * kCrcVector;
@@ -40,9 +37,8 @@ __global__ void __launch_bounds__(kCrcThreads)
     }
     RowsCrc<kRows> crc;
 #pragma unroll
-    for (u32 r = 0; r < kRows; ++r) crc.add_row(shared, r, vec[r]);
-    const u32 c = crc.reduce(shared);
-    if (threadIdx.x == 0) out[tile] = c;
+    for (u32 r = 0; r < kRows; ++r) crc.add_row(r, vec[r]);
+    crc.reduce_into(out + tile);
   }
 }
 
@@ -219,9 +215,13 @@ std::size_t crc32_temp_bytes(std::uint64_t size) {
   return carve.bytes();
 }
 
-std::uint32_t* crc32_fused_tiles(void* temp, std::size_t temp_bytes, std::uint64_t size) {
+std::uint32_t* crc32_fused_tiles(void* temp, std::size_t temp_bytes, std::uint64_t size,
+                                 cudaStream_t stream) {
   TempCarver carve(temp, temp_bytes);
-  return Temp(carve, size).fused;
+  const std::size_t slots = size / kMinFusedTile + 1;
+  u32* fused = Temp(carve, size).fused;
+  GCB_CUDA(cudaMemsetAsync(fused, 0, slots * sizeof(u32), stream));
+  return fused;
 }
 
 void crc32_async(const std::uint8_t* data, std::uint64_t size, void* temp, std::size_t temp_bytes,
@@ -236,6 +236,7 @@ void crc32_async(const std::uint8_t* data, std::uint64_t size, void* temp, std::
   if (rest.tiles > 0) {
     const u64 pad = rest.tiles * kTile - rest.body_bytes;
     const auto grid = static_cast<unsigned>(std::min<u64>(rest.tiles, persistent_grid()));
+    GCB_CUDA(cudaMemsetAsync(t.rest, 0, rest.tiles * sizeof(u32), stream));
     tile_kernel<<<grid, kCrcThreads, 0, stream>>>(
         reinterpret_cast<const uint4*>(rest.head + rest.head_bytes), pad, rest.tiles, t.rest);
     GCB_CUDA_LAUNCHED();

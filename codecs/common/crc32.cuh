@@ -23,12 +23,14 @@ struct CrcTarget {
 };
 
 // Tiles a kernel computed itself (crc32_tile.cuh): data[0, count * tile_bytes) in tiles of
-// tile_bytes (a multiple of 4 KiB), tile i's raw CRC at crc32_fused_tiles(...)[i].
+// tile_bytes (a multiple of 4 KiB), tile i's raw CRC at crc32_fused_tiles(...)[i], which
+// zeroes the slots in `stream` (the kernels' warps XOR their parts into them).
 struct FusedCrcTiles {
   std::uint64_t count = 0;
   std::uint64_t tile_bytes = 0;
 };
-std::uint32_t* crc32_fused_tiles(void* temp, std::size_t temp_bytes, std::uint64_t size);
+std::uint32_t* crc32_fused_tiles(void* temp, std::size_t temp_bytes, std::uint64_t size,
+                                 cudaStream_t stream);
 
 // The CRC of data[0, size); reads only the bytes after the fused tiles.
 void crc32_async(const std::uint8_t* data, std::uint64_t size, void* temp, std::size_t temp_bytes,

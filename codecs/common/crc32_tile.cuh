@@ -9,7 +9,9 @@
 //                  holds vector t of every row (coalesced loads and stores);
 //   BlockedCrc<S>: thread t holds bytes [t * S, (t + 1) * S) of the tile, S a multiple of 8.
 // Every lane of a warp must make the same calls (mma.sync is warp-wide): a kernel computes a
-// tile's CRC only where the whole block holds a whole tile.
+// tile's CRC only where the whole block holds a whole tile. The A operands are read through
+// L1 (a few KiB, hot in every SM) and each warp XORs its part into the tile's slot, which
+// crc32_fused_tiles() zeroed: no shared memory, no prologue and no block barrier.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -40,38 +42,20 @@ __device__ __forceinline__ void mma_b1(std::uint32_t (&c)[4], uint4 a, std::uint
 
 }  // namespace crc_detail
 
-// Shared memory of a kernel that computes tile CRCs of geometry G: the A operands and the
-// warps' results.
-template <typename G>
-struct alignas(16) CrcShared {
-  uint4 a[G::kSteps][2][32];
-  std::uint32_t warp_crc[crc::mma::kWarps];
-};
-
-// Fills `s` from the global tables; every thread of the block calls it, then __syncthreads().
-template <typename G>
-__device__ __forceinline__ void load_crc_tables(CrcShared<G>& s) {
-  constexpr std::uint32_t kVectors = G::kSteps * 2 * 32;
-  const auto* src = reinterpret_cast<const uint4*>(&crc_detail::kOperands<G>);
-  auto* dst = &s.a[0][0][0];
-  for (std::uint32_t k = threadIdx.x; k < kVectors; k += blockDim.x) dst[k] = __ldg(src + k);
-}
-
 template <typename G>
 class TileCrc {
  public:
-  using Shared = CrcShared<G>;
-
   // Step s of the tile (crc32_mma_tables.hpp): two words of this lane's data.
-  __device__ __forceinline__ void add_step(const Shared& s, std::uint32_t step, std::uint32_t b0,
-                                           std::uint32_t b1) {
+  __device__ __forceinline__ void add_step(std::uint32_t step, std::uint32_t b0, std::uint32_t b1) {
     const std::uint32_t lane = threadIdx.x % 32;
-    crc_detail::mma_b1(acc_[0], s.a[step][0][lane], b0, b1);
-    crc_detail::mma_b1(acc_[1], s.a[step][1][lane], b0, b1);
+    const auto* a = reinterpret_cast<const uint4*>(crc_detail::kOperands<G>.a[step]);
+    crc_detail::mma_b1(acc_[0], __ldg(a + lane), b0, b1);
+    crc_detail::mma_b1(acc_[1], __ldg(a + 32 + lane), b0, b1);
   }
 
-  // The tile's raw CRC, valid in thread 0. Every thread of the block calls it.
-  __device__ __forceinline__ std::uint32_t reduce(Shared& s) const {
+  // XORs this warp's part of the tile's raw CRC into *slot (zeroed before the kernel). Every
+  // lane of the warp calls it.
+  __device__ __forceinline__ void reduce_into(std::uint32_t* slot) const {
     const std::uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const std::uint32_t g = lane / 4;  // and t = lane % 4
     // This lane's CRC bits (parities) of columns 2t and 2t + 1, then those of the whole column
@@ -96,15 +80,7 @@ class TileCrc {
       if (col >> lane & 1u) y ^= __ldg(&shifts[n][lane]);
     }
     y = __reduce_xor_sync(0xFFFFFFFFu, y);
-    if (lane == 0) s.warp_crc[warp] = y;
-    __syncthreads();
-    std::uint32_t c = 0;
-    if (threadIdx.x == 0) {
-#pragma unroll
-      for (std::uint32_t w = 0; w < crc::mma::kWarps; ++w) c ^= s.warp_crc[w];
-    }
-    __syncthreads();  // warp_crc is free again
-    return c;
+    if (lane == 0) atomicXor(slot, y);
   }
 
  protected:
@@ -120,21 +96,16 @@ template <std::uint32_t R>
 class RowsCrc : public TileCrc<RowsGeometry<R>> {
  public:
   // Row r of the tile: this thread's vector of it.
-  __device__ __forceinline__ void add_row(const CrcShared<RowsGeometry<R>>& s, std::uint32_t r,
-                                          uint4 v) {
-    this->add_step(s, 2 * r, v.x, v.y);
-    this->add_step(s, 2 * r + 1, v.z, v.w);
+  __device__ __forceinline__ void add_row(std::uint32_t r, uint4 v) {
+    this->add_step(2 * r, v.x, v.y);
+    this->add_step(2 * r + 1, v.z, v.w);
   }
 };
-template <std::uint32_t R>
-using RowsCrcShared = CrcShared<RowsGeometry<R>>;
 
-// Blocked: K elements of T (K * sizeof(T) a multiple of 8) as the thread's segment.
+// Blocked: K elements of T (K * sizeof(T) a multiple of 8) as the thread's segment; the
+// tile's CRC XORed into *slot as TileCrc::reduce_into() does.
 template <typename T, int K>
-using BlockedCrcShared = CrcShared<BlockedGeometry<K * sizeof(T)>>;
-
-template <typename T, int K>
-__device__ __forceinline__ std::uint32_t blocked_crc(BlockedCrcShared<T, K>& s, const T (&v)[K]) {
+__device__ __forceinline__ void blocked_crc_into(const T (&v)[K], std::uint32_t* slot) {
   constexpr int kPerWord = 4 / sizeof(T);
   constexpr int kWords = K / kPerWord;
   static_assert(K % kPerWord == 0 && kWords % 2 == 0);
@@ -150,8 +121,8 @@ __device__ __forceinline__ std::uint32_t blocked_crc(BlockedCrcShared<T, K>& s, 
   }
   TileCrc<BlockedGeometry<K * sizeof(T)>> crc;
 #pragma unroll
-  for (int p = 0; p < kWords / 2; ++p) crc.add_step(s, p, words[2 * p], words[2 * p + 1]);
-  return crc.reduce(s);
+  for (int p = 0; p < kWords / 2; ++p) crc.add_step(p, words[2 * p], words[2 * p + 1]);
+  crc.reduce_into(slot);
 }
 
 }  // namespace gcbench::cuda

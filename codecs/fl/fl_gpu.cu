@@ -95,9 +95,7 @@ __global__ void __launch_bounds__(kBlockThreads)
                     u32* __restrict__ crc_tiles, u64 crc_tile_count) {
   static_assert(kBlockThreads == cuda::kCrcThreads);
   __shared__ u32 s_or[kOrTile];  // one slot per frame the tile touches (at most kOrTile)
-  __shared__ cuda::BlockedCrcShared<T, kOrItems> crc_shared;
   const bool crc_tile = blockIdx.x < crc_tile_count;
-  if (crc_tile) cuda::load_crc_tables(crc_shared);
   const u64 tile0 = u64{blockIdx.x} * kOrTile;
   const u64 tile_end = min(tile0 + kOrTile, n);
   const u64 first = cuda::div_u64(tile0, fs);
@@ -108,10 +106,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   const u64 i0 = tile0 + u64{threadIdx.x} * kOrItems;
   T v[kOrItems];
   cuda::load_items(in, n, i0, v);
-  if (crc_tile) {
-    const u32 c = cuda::blocked_crc(crc_shared, v);
-    if (threadIdx.x == 0) crc_tiles[blockIdx.x] = c;
-  }
+  if (crc_tile) cuda::blocked_crc_into(v, crc_tiles + blockIdx.x);
   u32 acc = 0;
   u64 f = first;
   if (i0 < n) {
@@ -274,9 +269,6 @@ __global__ void __launch_bounds__(cuda::kCrcThreads)
                   WordReader words, u64 n, u32 fs, u32 max_bits, T* __restrict__ out,
                   u32* __restrict__ crc_tiles, u64 crc_tile_count) {
   constexpr int kItems = cuda::kPerVector<T>;
-  __shared__ cuda::RowsCrcShared<kUnpackRows> crc_shared;
-  cuda::load_crc_tables(crc_shared);
-  __syncthreads();
   const u64 vectors = (n + kItems - 1) / kItems;
   const u64 tiles =
       (vectors + kUnpackRows * cuda::kCrcThreads - 1) / (kUnpackRows * cuda::kCrcThreads);
@@ -294,12 +286,9 @@ __global__ void __launch_bounds__(cuda::kCrcThreads)
       } else {
         for (int k = 0; i0 + k < n; ++k) out[i0 + k] = v[k];
       }
-      if (crc_tile) crc.add_row(crc_shared, r, cuda::to_vector(v));
+      if (crc_tile) crc.add_row(r, cuda::to_vector(v));
     }
-    if (crc_tile) {  // the same for the whole block
-      const u32 c = crc.reduce(crc_shared);
-      if (threadIdx.x == 0) crc_tiles[tile] = c;
-    }
+    if (crc_tile) crc.reduce_into(crc_tiles + tile);
   }
 }
 
@@ -405,7 +394,7 @@ class FlDeviceCodec final : public DeviceCodec {
       encode(b.input, n, w, fs, l.frame_count, t, payload + l.bits_offset,
              WordWriter{payload + l.words_offset,
                         reinterpret_cast<std::uintptr_t>(payload + l.words_offset) % 4 == 0},
-             cuda::crc32_fused_tiles(t.crc, t.crc_bytes, b.input_size), stream);
+             cuda::crc32_fused_tiles(t.crc, t.crc_bytes, b.input_size, stream), stream);
       payload_size_kernel<<<1, 1, 0, stream>>>(t.offsets + l.frame_count, l.words_offset,
                                                t.payload_size);
       GCB_CUDA_LAUNCHED();
@@ -452,7 +441,8 @@ class FlDeviceCodec final : public DeviceCodec {
             payload + l.bits_offset, t.offsets, l.frame_count,
             WordReader{payload + l.words_offset, l.word_count}, n, l.frame_size, max_bits,
             reinterpret_cast<T*>(b.output),
-            cuda::crc32_fused_tiles(t.crc, t.crc_bytes, plan.original_size), crc_tiles.count);
+            cuda::crc32_fused_tiles(t.crc, t.crc_bytes, plan.original_size, stream),
+            crc_tiles.count);
         GCB_CUDA_LAUNCHED();
       });
     }

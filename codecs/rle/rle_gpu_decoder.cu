@@ -133,7 +133,7 @@ void decode_async(const DecodePlan& plan, const PayloadLayout& l, DecodeVariant 
     cuda::with_element_type(l.element_width, [&](auto tag) {
       using T = decltype(tag);
       expand<T>(variant, t, n, runs, values, reinterpret_cast<T*>(b.output),
-                cuda::crc32_fused_tiles(t.crc.p, t.crc.bytes, plan.original_size), stream);
+                cuda::crc32_fused_tiles(t.crc.p, t.crc.bytes, plan.original_size, stream), stream);
       if (variant == DecodeVariant::scan) {
         crc_tiles = {n * sizeof(T) / kExpandTileBytes<T>, kExpandTileBytes<T>};
       }

@@ -165,7 +165,7 @@ void encode_async(const CompressBuffers& b, u32 w, EncoderKind kind, u64 max_cou
     GCB_CUDA(cudaMemsetAsync(t.long_count, 0, sizeof(u32), stream));
     if (kind == EncoderKind::fused) {
       encode(b.input, n, w, max_count, t,
-             cuda::crc32_fused_tiles(t.crc.p, t.crc.bytes, b.input_size), stream);
+             cuda::crc32_fused_tiles(t.crc.p, t.crc.bytes, b.input_size, stream), stream);
       crc_tiles = {n / kEncTile, u64{kEncTile} * w};
     } else {
       cub_encode(b.input, n, w, t.cub.p, t.cub.bytes, t.counts, t.values, t.run_count,

@@ -89,9 +89,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   constexpr u32 kTile = kExpandTile<T>;
   __shared__ u32 s_start[kTile + 1];
   __shared__ T s_value[kTile + 1];
-  __shared__ cuda::RowsCrcShared<kExpandRows<T>> crc_shared;
   if (offsets[runs] != n) return;  // invalid counts (the same for every block): the host reports it
-  cuda::load_crc_tables(crc_shared);
   for (u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
     const u64 tile0 = t * kTile;
     const u64 lo = tile_run[t];
@@ -134,12 +132,9 @@ __global__ void __launch_bounds__(kBlockThreads)
       } else {
         for (u32 j = 0; tile0 + e0 + j < n; ++j) dst[j] = buf[j];
       }
-      if (crc_tile) crc.add_row(crc_shared, r, cuda::to_vector(buf));
+      if (crc_tile) crc.add_row(r, cuda::to_vector(buf));
     }
-    if (crc_tile) {  // the same for the whole block
-      const u32 c = crc.reduce(crc_shared);
-      if (threadIdx.x == 0) crc_tiles[t] = c;
-    }
+    if (crc_tile) crc.reduce_into(crc_tiles + t);
     __syncthreads();  // the next tile's runs overwrite s_start
   }
 }

@@ -68,19 +68,13 @@ __global__ void __launch_bounds__(kBlockThreads)
   __shared__ u32 s_counts[kEncTile];
   __shared__ u64 s_first_run, s_end_run;
 
-  __shared__ cuda::BlockedCrcShared<T, kEncItems> crc_shared;
-
   const int tile = static_cast<int>(blockIdx.x);
   const bool crc_tile = blockIdx.x < crc_tile_count;
-  if (crc_tile) cuda::load_crc_tables(crc_shared);
   const u64 i0 = u64{blockIdx.x} * kEncTile + u64{threadIdx.x} * kEncItems;
   T v[kEncItems];
   cuda::load_items(in, n, i0, v);
-  if (crc_tile) {  // the container's CRC-32, tile by tile, from the same registers
-    __syncthreads();
-    const u32 c = cuda::blocked_crc(crc_shared, v);
-    if (threadIdx.x == 0) crc_tiles[blockIdx.x] = c;
-  }
+  // The container's CRC-32, tile by tile, from the same registers.
+  if (crc_tile) cuda::blocked_crc_into(v, crc_tiles + blockIdx.x);
   // The element before this thread's first: the previous lane's last, or a load at lane 0.
   const u32 up = __shfl_up_sync(0xFFFFFFFFu, static_cast<u32>(v[kEncItems - 1]), 1);
   const T prev =
