@@ -1,7 +1,8 @@
 // The probe behind codecs/common/crc32_tile.cuh (bench/NOTES.md, "CRC-32 on the tensor cores"):
 // 1) b1 m16n8k256 MMA throughput; 2) its fragment layout against a host product; 3) CRC-32 of
 // 1 GiB by MMA vs zlib, GB/s vs a plain read. On a device machine, from the repository root:
-//   nvcc -std=c++20 -O3 -arch=sm_90 -I. bench/device/crc_mma_probe.cu -o /tmp/probe -lz && /tmp/probe
+//   nvcc -std=c++20 -O3 -arch=sm_90 -I. bench/device/crc_mma_probe.cu -o /tmp/probe -lz &&
+//   /tmp/probe
 // (`/tmp/probe --emu` checks the math on a machine without a GPU).
 #include <cuda_runtime.h>
 #include <zlib.h>
@@ -20,13 +21,13 @@ using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 namespace crc = gcbench::crc;
 
-#define CK(x)                                                                   \
-  do {                                                                          \
-    cudaError_t e = (x);                                                        \
-    if (e != cudaSuccess) {                                                     \
+#define CK(x)                                                                       \
+  do {                                                                              \
+    cudaError_t e = (x);                                                            \
+    if (e != cudaSuccess) {                                                         \
       std::printf("CUDA %s at %s:%d\n", cudaGetErrorString(e), __FILE__, __LINE__); \
-      std::exit(1);                                                             \
-    }                                                                           \
+      std::exit(1);                                                                 \
+    }                                                                               \
   } while (0)
 
 __device__ __forceinline__ void mma_b1(u32 (&c)[4], uint4 a, u32 b0, u32 b1) {
@@ -62,7 +63,9 @@ __global__ void mma_once(const uint4* a, const uint2* b, uint4* c) {
 // Host model of the fragments (PTX ISA, mma.m16n8k256 .b1): A row = g (+8 for a1,a3), col =
 // t*32 + bit (+128 for a2,a3); B col = g, row = t*32 + bit (+128 for b1); C row = g (+8 for
 // c2,c3), col = 2t + (i&1). `msb` says element bit order in a register.
-static int bitpos(int b, bool msb) { return msb ? 31 - b : b; }
+static int bitpos(int b, bool msb) {
+  return msb ? 31 - b : b;
+}
 
 static bool probe(bool msb) {
   std::mt19937 rng(7);
@@ -116,10 +119,9 @@ static bool probe(bool msb) {
 // of each row. Column n of B = lanes 4n..4n+3 = bytes [64n, 64n+64) of a row. MMA p (0: x,y;
 // 1: z,w) and half h (CRC bits 16h..16h+15), A[r][p][h] in shared memory.
 template <int R>
-__global__ void __launch_bounds__(256) crc_mma(const uint4* __restrict__ in, u64 segments,
-                                               const uint4* __restrict__ a_table,
-                                               const u32* __restrict__ col_shift_basis,
-                                               u32* __restrict__ out) {
+__global__ void __launch_bounds__(256)
+    crc_mma(const uint4* __restrict__ in, u64 segments, const uint4* __restrict__ a_table,
+            const u32* __restrict__ col_shift_basis, u32* __restrict__ out) {
   constexpr int kA = R * 2 * 2 * 32;
   __shared__ uint4 a_s[kA];
   __shared__ u32 basis_s[8][32];
@@ -176,7 +178,8 @@ __global__ void __launch_bounds__(256) crc_mma(const uint4* __restrict__ in, u64
 
 __global__ void read_all(const uint4* __restrict__ in, u64 n, u32* out) {
   u32 s = 0;
-  for (u64 i = u64{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += u64{gridDim.x} * blockDim.x) {
+  for (u64 i = u64{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += u64{gridDim.x} * blockDim.x) {
     const uint4 v = __ldg(in + i);
     s ^= v.x ^ v.y ^ v.z ^ v.w;
   }
@@ -223,8 +226,8 @@ static std::vector<u32> make_col_basis() {
 }
 
 template <int R>
-static void run_crc(const uint4* d_in, u64 bytes, u32 want, bool msb,
-                    int blocks_per_sm, int sms, double read_gbps) {
+static void run_crc(const uint4* d_in, u64 bytes, u32 want, bool msb, int blocks_per_sm, int sms,
+                    double read_gbps) {
   const u64 seg_bytes = u64{R} * 512;
   const u64 segments = bytes / seg_bytes;
   auto tab = make_a_table<R>(msb);
@@ -261,9 +264,10 @@ static void run_crc(const uint4* d_in, u64 bytes, u32 want, bool msb,
   for (u64 s = 0; s < segments; ++s) raw = crc::multmodp(step, raw) ^ seg[s];
   const u32 got = crc::finish(raw, segments * seg_bytes);
   const double gbps = segments * seg_bytes / (best * 1e-3) / 1e9;
-  std::printf("crc_mma R=%2d %s blocks/SM=%d: %.3f ms, %.0f GB/s (%.0f%% of read), crc %08x want %08x %s\n",
-              R, msb ? "msb" : "lsb", blocks_per_sm, best, gbps, 100 * gbps / read_gbps, got, want,
-              got == want ? "OK" : "MISMATCH");
+  std::printf(
+      "crc_mma R=%2d %s blocks/SM=%d: %.3f ms, %.0f GB/s (%.0f%% of read), crc %08x want %08x %s\n",
+      R, msb ? "msb" : "lsb", blocks_per_sm, best, gbps, 100 * gbps / read_gbps, got, want,
+      got == want ? "OK" : "MISMATCH");
   cudaFree(d_tab);
   cudaFree(d_basis);
   cudaFree(d_out);
@@ -350,9 +354,9 @@ int main(int argc, char** argv) {
     const double mmas = double(sms) * 8 * 8 * iters * 8;  // blocks * warps * iters * chains
     int clk_khz;
     CK(cudaDeviceGetAttribute(&clk_khz, cudaDevAttrClockRate, 0));
-    std::printf("b1 m16n8k256: %.1f ms, %.2f Tmma/s, %.2f MMA/clk/SM at %d MHz (%.0f Tbitop/s)\n", ms,
-                mmas / (ms * 1e-3) / 1e12, mmas / (ms * 1e-3) / (clk_khz * 1e3) / sms, clk_khz / 1000,
-                mmas * 16 * 8 * 256 * 2 / (ms * 1e-3) / 1e12);
+    std::printf("b1 m16n8k256: %.1f ms, %.2f Tmma/s, %.2f MMA/clk/SM at %d MHz (%.0f Tbitop/s)\n",
+                ms, mmas / (ms * 1e-3) / 1e12, mmas / (ms * 1e-3) / (clk_khz * 1e3) / sms,
+                clk_khz / 1000, mmas * 16 * 8 * 256 * 2 / (ms * 1e-3) / 1e12);
     cudaFree(d);
   }
   // 2) layout

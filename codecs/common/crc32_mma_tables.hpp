@@ -63,7 +63,9 @@ struct BlockedGeometry {
 };
 
 // x * c mod P.
-GCB_HD std::uint32_t times_x(std::uint32_t c) { return c & 1 ? (c >> 1) ^ kPoly : c >> 1; }
+GCB_HD std::uint32_t times_x(std::uint32_t c) {
+  return c & 1 ? (c >> 1) ^ kPoly : c >> 1;
+}
 
 // The A operands: a[step][half][lane] = the lane's four registers, half h giving CRC bits
 // 16h..16h+15.
@@ -119,9 +121,8 @@ GCB_HD ColumnShifts<G> make_column_shifts() {
   ColumnShifts<G> cs{};
   for (std::uint32_t w = 0; w < kWarps; ++w) {
     for (std::uint32_t n = 0; n < kColumns; ++n) {
-      const std::uint64_t bytes =
-          std::uint64_t{kColumns - 1 - n} * G::kColumnBytes +
-          std::uint64_t{kWarps - 1 - w} * kColumns * G::kColumnBytes;
+      const std::uint64_t bytes = std::uint64_t{kColumns - 1 - n} * G::kColumnBytes +
+                                  std::uint64_t{kWarps - 1 - w} * kColumns * G::kColumnBytes;
       std::uint32_t m = x8nmodp(bytes);  // m * x^0; bit 31 is x^0, bit b is x^(31 - b)
       for (int b = 31; b >= 0; --b) {
         cs.v[w][n][b] = m;
