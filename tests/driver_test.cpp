@@ -488,6 +488,8 @@ TEST_F(DriverRun, VerifiesOncePerCellAndComparesEveryTimedOutput) {
   }
   EXPECT_GT(cpu.compress_calls, reported + 2);  // trial runs, and one untimed call per cell
   EXPECT_EQ(cpu.decompress_calls, 2);
+  // Parameters are bound once per cell, not per body call or timed call.
+  EXPECT_EQ(cpu.bind_calls, 2);
 
   benchmark::ClearRegisteredBenchmarks();
   // From the second trial on, other bytes: they round-trip, so they are verified in full

@@ -13,6 +13,7 @@
 #include "bench/driver/options.hpp"
 #include "bench/driver/presets.hpp"
 #include "gcbench/registry.hpp"
+#include "gcbench/typed_codec.hpp"
 
 namespace gcbench::driver {
 namespace {
@@ -205,17 +206,19 @@ TEST(Presets, EstimateWeighsTheThreadDesignByItsLaunches) {
 
 // A GPU codec's name and axes, for expanding a preset in a build without it (CPU CI, or no
 // nvCOMP); never called.
-class StandIn final : public Codec {
+class StandIn final : public TypedCodec<StandIn> {
  public:
   StandIn(std::string name, std::vector<AxisSpec> axes) {
     info_.name = std::move(name);
     info_.device = Device::gpu;
     info_.axes = std::move(axes);
   }
+  struct Typed {};
   const CodecInfo& info() const override { return info_; }
-  std::uint64_t max_compressed_size(std::uint64_t, const Params&) const override { return 0; }
-  Bytes compress(ByteSpan, const Params&, RunStats*) const override { return {}; }
-  Bytes decompress(ByteSpan, const Params&, RunStats*) const override { return {}; }
+  Typed typed(const Params&) const { return {}; }
+  std::uint64_t max_compressed_size(std::uint64_t, const Typed&) const { return 0; }
+  Bytes compress(ByteSpan, const Typed&, RunStats*) const { return {}; }
+  Bytes decompress(ByteSpan, const Typed&, RunStats*) const { return {}; }
 
  private:
   CodecInfo info_;

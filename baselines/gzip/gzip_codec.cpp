@@ -28,6 +28,7 @@
 
 #include "gcbench/container.hpp"
 #include "gcbench/errors.hpp"
+#include "gcbench/typed_codec.hpp"
 
 extern char** environ;  // NOLINT: POSIX
 
@@ -249,7 +250,7 @@ std::string resolve(const std::string& name) {
   return "";
 }
 
-class GzipCodec final : public Codec {
+class GzipCodec final : public TypedCodec<GzipCodec> {
  public:
   explicit GzipCodec(Program program) : program_(std::move(program)) {
     info_.name = "gzip";
@@ -262,18 +263,21 @@ class GzipCodec final : public Codec {
         "(process start, pipe transfers, exit)";
   }
 
+  // No axes: gzip -6 always (bind rejects any name).
+  struct Typed {};
+
   const CodecInfo& info() const override { return info_; }
 
-  std::uint64_t max_compressed_size(std::uint64_t input_size,
-                                    const Params& /*params*/) const override {
+  Typed typed(const Params& /*resolved*/) const { return {}; }
+
+  std::uint64_t max_compressed_size(std::uint64_t input_size, const Typed& /*p*/) const {
     // Stored blocks at worst: 5 bytes per 16 KiB block, plus header and trailer.
     return input_size + 5 * (input_size / 16383 + 1) + 64;
   }
 
-  Bytes compress(ByteSpan input, const Params& params, RunStats* /*stats*/) const override {
-    resolve_params(info_.axes, params);  // rejects unknown names
+  Bytes compress(ByteSpan input, const Typed& p, RunStats* /*stats*/) const {
     const RunResult r = run_filter<std::runtime_error>({program_.path, "-6", "-n", "-c"}, input,
-                                                       max_compressed_size(input.size(), {}));
+                                                       max_compressed_size(input.size(), p));
     if (!r.ok()) fail<std::runtime_error>("compression", r);
     if (r.out.size() < kGzipMinMember || r.out[0] != 0x1f || r.out[1] != 0x8b) {
       throw std::runtime_error("gzip: compression wrote " + std::to_string(r.out.size()) +
@@ -282,8 +286,7 @@ class GzipCodec final : public Codec {
     return r.out;
   }
 
-  Bytes decompress(ByteSpan container, const Params& params, RunStats* /*stats*/) const override {
-    resolve_params(info_.axes, params);
+  Bytes decompress(ByteSpan container, const Typed&, RunStats* /*stats*/) const {
     if (container.size() < kGzipMinMember || container[0] != 0x1f || container[1] != 0x8b ||
         container[2] != 8) {
       throw DecodeError("gzip: not a gzip member");

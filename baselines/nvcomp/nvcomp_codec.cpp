@@ -18,6 +18,7 @@
 #include "gcbench/container.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/errors.hpp"
+#include "gcbench/typed_device_codec.hpp"
 #include "src/gpu/host_codec.hpp"
 
 // nvCOMP's batched low-level API behind gcbench's device API (include/gcbench/device_codec.hpp).
@@ -117,7 +118,7 @@ struct Plan {
 };
 
 template <typename COpts, typename DOpts>
-class NvcompDeviceCodec final : public DeviceCodec {
+class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts, DOpts>> {
  public:
   explicit NvcompDeviceCodec(BatchedApi<COpts, DOpts> api) : api_(api) {
     info_.name = std::string("nvcomp-") + api.name;
@@ -137,24 +138,38 @@ class NvcompDeviceCodec final : public DeviceCodec {
     info_.axes = {chunk};
   }
 
+  // The chunk_size axis, checked once at bind time.
+  struct Typed {
+    u64 chunk_size = kDefaultChunk;
+  };
+
   const CodecInfo& info() const override { return info_; }
 
-  u64 max_compressed_size(u64 input_size, const Params& params) const override {
-    const u64 chunk = chunk_size(params);
+  // nvCOMP's pointers into the input must stay aligned.
+  Typed typed(const Params& resolved) const {
+    const auto chunk = static_cast<u64>(axis_value(resolved, "chunk_size"));
+    if (chunk % format::kAlign != 0) {
+      throw ParamError("nvCOMP chunk_size must be a multiple of " + std::to_string(format::kAlign) +
+                       ", not " + std::to_string(chunk));
+    }
+    return {chunk};
+  }
+
+  u64 max_compressed_size(u64 input_size, const Typed& p) const {
+    const u64 chunk = p.chunk_size;
     return kContainerHeaderSize + format::kFixedBytes +
            chunks_of(input_size, chunk) *
                (format::kTableEntryBytes + format::padded(max_output_chunk(chunk)));
   }
 
-  std::size_t compress_temp_bytes(u64 input_size, const Params& params) const override {
+  std::size_t compress_temp_bytes(u64 input_size, const Typed& p) const {
     cuda::TempCarver carve;
-    carve_compress(carve, input_size, chunk_size(params));
+    carve_compress(carve, input_size, p.chunk_size);
     return carve.bytes();
   }
 
-  void compress_async(const CompressBuffers& b, const Params& params,
-                      DeviceStream stream) const override {
-    const u64 chunk = chunk_size(params);
+  void compress_async(const CompressBuffers& b, const Typed& p, DeviceStream stream) const {
+    const u64 chunk = p.chunk_size;
     require_aligned(b.input, "input");
     require_aligned(b.output, "output");
     cuda::TempCarver carve(b.temp, b.temp_bytes);
@@ -185,7 +200,7 @@ class NvcompDeviceCodec final : public DeviceCodec {
                           t.payload_size, b.output_size, stream);
   }
 
-  DecodePlan plan_decompress(ByteSpan container, const Params&) const override {
+  DecodePlan plan_decompress(ByteSpan container, const Typed&) const {
     const OpenedContainer c = open_container(container, FormatId::nvcomp);
     const ByteSpan p = c.payload;
     const u64 original = c.header.original_size;
@@ -243,8 +258,8 @@ class NvcompDeviceCodec final : public DeviceCodec {
                      Plan{static_cast<u32>(chunk), n, data_bytes});
   }
 
-  void decompress_async(const DecodePlan& plan, const DecompressBuffers& b, const Params&,
-                        DeviceStream stream) const override {
+  void decompress_async(const DecodePlan& plan, const DecompressBuffers& b, const Typed&,
+                        DeviceStream stream) const {
     const Plan& l = std::any_cast<const Plan&>(plan.detail);
     require_aligned(b.container, "container");
     require_aligned(b.output, "output");
@@ -306,16 +321,6 @@ class NvcompDeviceCodec final : public DeviceCodec {
     u64 v = 0;
     for (std::size_t i = 0; i < sizeof(T); ++i) v |= u64{p[i]} << (8 * i);
     return static_cast<T>(v);
-  }
-
-  // The chunk_size axis; nvCOMP's pointers into the input must stay aligned.
-  static u64 chunk_size(const Params& params) {
-    const auto chunk = static_cast<u64>(axis_value(params, "chunk_size"));
-    if (chunk % format::kAlign != 0) {
-      throw ParamError("nvCOMP chunk_size must be a multiple of " + std::to_string(format::kAlign) +
-                       ", not " + std::to_string(chunk));
-    }
-    return chunk;
   }
 
   u64 max_output_chunk(u64 chunk) const {

@@ -6,6 +6,7 @@
 
 #include "baselines/peers/peers.hpp"
 #include "gcbench/errors.hpp"
+#include "gcbench/typed_codec.hpp"
 
 namespace gcbench::peers {
 namespace {
@@ -101,19 +102,21 @@ Bytes read_members(ByteSpan in, int threads) {
   return decompress_chunks(members, total, threads, read_member);
 }
 
-class LibdeflateCodec final : public Codec {
+class LibdeflateCodec final : public TypedCodec<LibdeflateCodec> {
  public:
+  using Typed = PeerParams;
+
   const CodecInfo& info() const override { return info_; }
 
-  std::uint64_t max_compressed_size(std::uint64_t n, const Params& params) const override {
-    const PeerParams p = peer_params(resolve_params(info_.axes, params));
+  PeerParams typed(const Params& resolved) const { return peer_params(resolved); }
+
+  std::uint64_t max_compressed_size(std::uint64_t n, const PeerParams& p) const {
     Compressor c = make_compressor(p.level);
     if (p.single_stream) return libdeflate_gzip_compress_bound(c.get(), n);
     return chunked_bound(n, 0, member_bound(c.get()));
   }
 
-  Bytes compress(ByteSpan input, const Params& params, RunStats*) const override {
-    const PeerParams p = peer_params(resolve_params(info_.axes, params));
+  Bytes compress(ByteSpan input, const PeerParams& p, RunStats*) const {
     const std::int64_t level = p.level;
     Compressor c = make_compressor(level);
     if (!p.single_stream) {
@@ -133,9 +136,9 @@ class LibdeflateCodec final : public Codec {
 
   // One member: the gzip trailer's ISIZE gives the size (mod 2^32: inputs of 4 GiB or more
   // are refused). Several: see read_members.
-  Bytes decompress(ByteSpan in, const Params& params, RunStats*) const override {
+  Bytes decompress(ByteSpan in, const PeerParams& p, RunStats*) const {
     if (in.size() >= 4 && std::equal(in.begin(), in.begin() + 4, kMemberHeader.begin())) {
-      return read_members(in, thread_count(resolve_params(info_.axes, params)));
+      return read_members(in, p.threads);
     }
     if (in.size() < 18) throw DecodeError("gzip stream shorter than its header and trailer");
     std::uint64_t size = load_le<std::uint32_t>(in.data() + in.size() - 4);

@@ -6,6 +6,7 @@
 
 #include "baselines/peers/peers.hpp"
 #include "gcbench/errors.hpp"
+#include "gcbench/typed_codec.hpp"
 
 namespace gcbench::peers {
 namespace {
@@ -85,20 +86,22 @@ class FrameDecoder {
   std::uint64_t content_size_ = 0;
 };
 
-class Lz4Codec final : public Codec {
+class Lz4Codec final : public TypedCodec<Lz4Codec> {
  public:
+  using Typed = PeerParams;
+
   const CodecInfo& info() const override { return info_; }
 
-  std::uint64_t max_compressed_size(std::uint64_t n, const Params& params) const override {
-    const PeerParams p = peer_params(resolve_params(info_.axes, params));
+  PeerParams typed(const Params& resolved) const { return peer_params(resolved); }
+
+  std::uint64_t max_compressed_size(std::uint64_t n, const PeerParams& p) const {
     const std::int64_t level = p.level;
     if (p.single_stream) return frame_bound(n, level);
     return chunked_bound(n, index_size(chunk_count(n)),
                          [&](std::uint64_t size) { return frame_bound(size, level); });
   }
 
-  Bytes compress(ByteSpan input, const Params& params, RunStats*) const override {
-    const PeerParams p = peer_params(resolve_params(info_.axes, params));
+  Bytes compress(ByteSpan input, const PeerParams& p, RunStats*) const {
     const std::int64_t level = p.level;
     if (p.single_stream) {
       Bytes out(frame_bound(input.size(), level));
@@ -124,9 +127,9 @@ class Lz4Codec final : public Codec {
     return std::move(chunked.bytes);
   }
 
-  Bytes decompress(ByteSpan in, const Params& params, RunStats*) const override {
+  Bytes decompress(ByteSpan in, const PeerParams& p, RunStats*) const {
     if (in.size() >= 4 && load_le<std::uint32_t>(in.data()) == kSkippableMagic) {
-      return decompress_chunked(in, thread_count(resolve_params(info_.axes, params)));
+      return decompress_chunked(in, p.threads);
     }
     FrameDecoder frame(in);
     check_claimed_size(frame.content_size(), in.size(), "lz4");

@@ -28,7 +28,7 @@ AxisSpec level_axis(std::int64_t default_level, std::int64_t min, std::int64_t m
 // The `threads` axis of a peer (default 1); it shapes the output (see above).
 AxisSpec peer_threads_axis(const char* help);
 
-// A peer's axes, typed: read once per call from the resolved map.
+// A peer's axes, typed: read once at bind time from the resolved map.
 struct PeerParams {
   int level = 0;
   bool single_stream = true;  // threads = 1: the library's own single stream

@@ -4,20 +4,24 @@
 
 #include "baselines/peers/peers.hpp"
 #include "gcbench/errors.hpp"
+#include "gcbench/typed_codec.hpp"
 
 namespace gcbench::peers {
 namespace {
 
-class ZstdCodec final : public Codec {
+class ZstdCodec final : public TypedCodec<ZstdCodec> {
  public:
+  using Typed = PeerParams;
+
   const CodecInfo& info() const override { return info_; }
 
-  std::uint64_t max_compressed_size(std::uint64_t n, const Params&) const override {
+  PeerParams typed(const Params& resolved) const { return peer_params(resolved); }
+
+  std::uint64_t max_compressed_size(std::uint64_t n, const PeerParams&) const {
     return ZSTD_compressBound(n);
   }
 
-  Bytes compress(ByteSpan input, const Params& params, RunStats*) const override {
-    const PeerParams p = peer_params(resolve_params(info_.axes, params));
+  Bytes compress(ByteSpan input, const PeerParams& p, RunStats*) const {
     const std::int64_t level = p.level;
     const int workers = p.single_stream ? 0 : p.threads;
     std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
@@ -36,7 +40,7 @@ class ZstdCodec final : public Codec {
   }
 
   // One frame whose header carries the content size (ZSTD_compress2 writes it).
-  Bytes decompress(ByteSpan in, const Params&, RunStats*) const override {
+  Bytes decompress(ByteSpan in, const PeerParams&, RunStats*) const {
     unsigned long long size = ZSTD_getFrameContentSize(in.data(), in.size());
     if (size == ZSTD_CONTENTSIZE_ERROR) throw DecodeError("not a zstd frame");
     if (size == ZSTD_CONTENTSIZE_UNKNOWN) throw DecodeError("zstd frame without content size");

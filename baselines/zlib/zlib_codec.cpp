@@ -12,6 +12,7 @@
 
 #include "gcbench/container.hpp"
 #include "gcbench/errors.hpp"
+#include "gcbench/typed_codec.hpp"
 
 namespace gcbench::zlib {
 namespace {
@@ -68,7 +69,7 @@ class InflateStream {
   z_stream s_{};
 };
 
-class ZlibCodec final : public Codec {
+class ZlibCodec final : public TypedCodec<ZlibCodec> {
  public:
   ZlibCodec() {
     info_.name = "zlib";
@@ -86,15 +87,24 @@ class ZlibCodec final : public Codec {
     info_.axes = {level};
   }
 
+  // The level axis: the only one zlib has.
+  struct Typed {
+    int level = 6;
+  };
+
   const CodecInfo& info() const override { return info_; }
 
-  std::uint64_t max_compressed_size(std::uint64_t input_size, const Params& params) const override {
-    DeflateStream d(level_of(params));
+  Typed typed(const Params& resolved) const {
+    return {static_cast<int>(axis_value(resolved, "level"))};
+  }
+
+  std::uint64_t max_compressed_size(std::uint64_t input_size, const Typed& p) const {
+    DeflateStream d(p.level);
     return deflateBound(d.get(), static_cast<uLong>(input_size));
   }
 
-  Bytes compress(ByteSpan input, const Params& params, RunStats* /*stats*/) const override {
-    DeflateStream d(level_of(params));
+  Bytes compress(ByteSpan input, const Typed& p, RunStats* /*stats*/) const {
+    DeflateStream d(p.level);
     z_stream* s = d.get();
     Bytes out(deflateBound(s, static_cast<uLong>(input.size())));
     std::size_t in_pos = 0, out_pos = 0;
@@ -119,8 +129,8 @@ class ZlibCodec final : public Codec {
     return out;
   }
 
-  Bytes decompress(ByteSpan container, const Params& params, RunStats* /*stats*/) const override {
-    resolve_params(info_.axes, params);  // rejects unknown names; no axis changes decoding
+  // No axis changes decoding (bind rejected unknown names).
+  Bytes decompress(ByteSpan container, const Typed&, RunStats* /*stats*/) const {
     if (container.size() < kMinMember) {
       throw DecodeError("zlib: not a gzip member: " + std::to_string(container.size()) +
                         " bytes, the smallest is " + std::to_string(kMinMember));
@@ -175,11 +185,6 @@ class ZlibCodec final : public Codec {
   }
 
  private:
-  // The level axis, typed: the only one zlib has.
-  int level_of(const Params& params) const {
-    return static_cast<int>(axis_value(resolve_params(info_.axes, params), "level"));
-  }
-
   CodecInfo info_;
 };
 

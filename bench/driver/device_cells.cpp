@@ -35,6 +35,7 @@ struct DeviceCellState {
   cuda::DeviceBuffer<u8> in, out, temp;
   cuda::DeviceBuffer<u64> size{1};
   cuda::DeviceBuffer<DeviceStatus> status{1};
+  BoundDeviceCodecPtr codec;  // the cell's device codec, bound once at set-up
   DecodePlan plan;
   std::function<void()> call;  // one device API call, enqueued on `stream`
   double e2e_s = 0, e2e_pageable_s = 0, kernel_s_sum = 0;
@@ -182,14 +183,15 @@ double time_transfers(DeviceCellState& c, const u8* pinned_in, u64 in, void* dev
 std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& cell,
                                           Workspace& workspace, const Bytes& input,
                                           const PipelineSettings& settings, LastStream& last) {
-  const DeviceCodec& dev = *cell.codec->device_codec();
+  c.codec = cell.codec->device_codec()->bind(cell.params);
+  const BoundDeviceCodec& dev = *c.codec;
   const cudaStream_t s = c.stream.get();
   upload(c.in, input, s);
-  c.out.resize(dev.max_compressed_size(input.size(), cell.params));
-  c.temp.resize(dev.compress_temp_bytes(input.size(), cell.params));
-  c.call = [&c, &dev, &cell, n = input.size()] {
+  c.out.resize(dev.max_compressed_size(input.size()));
+  c.temp.resize(dev.compress_temp_bytes(input.size()));
+  c.call = [&c, &dev, n = input.size()] {
     dev.compress_async({c.in.data(), n, c.temp.data(), c.temp.bytes(), c.out.data(), c.size.data()},
-                       cell.params, c.stream.get());
+                       c.stream.get());
   };
   // The device API's own output, checked once: equal to the CPU reference, and it round-trips.
   GCB_CUDA(cudaMemsetAsync(c.out.data(), 0xA5, c.out.bytes(), s));  // no stale bytes pass
@@ -209,7 +211,7 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
   last = {};
   Bytes stream;
   {
-    gpu::Pipeline pipeline(dev, cell.params, pipeline_options(settings));
+    gpu::Pipeline pipeline(dev, pipeline_options(settings));
     stream = pipeline.compress(input);
     if (auto diff = describe_difference(pipeline.decompress(stream), input, "end-to-end round trip",
                                         "the input")) {
@@ -219,7 +221,7 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
   // Each path with a pipeline of its own (the pinned path needs no staging) and an output of
   // the stream's size, one path at a time; a first untimed run allocates and is checked.
   auto timed = [&](std::span<u8> out, double& seconds, const char* path) {
-    gpu::Pipeline pipeline(dev, cell.params, pipeline_options(settings));
+    gpu::Pipeline pipeline(dev, pipeline_options(settings));
     u64 size = pipeline.compress(input, out);
     if (auto diff = check_timed_output(out.first(size), stream, path)) return diff;
     seconds = median_wall_s([&] { size = pipeline.compress(input, out); }, c.e2e_timed_s);
@@ -247,28 +249,29 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
 std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& cell,
                                             Workspace& workspace, const Bytes& input,
                                             const PipelineSettings& settings, LastStream& last) {
-  const DeviceCodec& dev = *cell.codec->device_codec();
+  c.codec = cell.codec->device_codec()->bind(cell.params);
+  const BoundDeviceCodec& dev = *c.codec;
   const cudaStream_t s = c.stream.get();
   if (auto problem = use_checked_container(cell, workspace, [&](ByteSpan container) {
         note_container(c, container);
-        c.plan = dev.plan_decompress(container, cell.params);
+        c.plan = dev.plan_decompress(container);
         upload(c.in, container, s);
       })) {
     return problem;
   }
   c.out.resize(c.plan.original_size);
   c.temp.resize(c.plan.temp_bytes);
-  c.call = [&c, &dev, &cell] {
+  c.call = [&c, &dev] {
     dev.decompress_async(
         c.plan, {c.in.data(), c.temp.data(), c.temp.bytes(), c.out.data(), c.status.data()},
-        cell.params, c.stream.get());
+        c.stream.get());
   };
   GCB_CUDA(cudaMemsetAsync(c.out.data(), 0xA5, c.out.bytes(), s));
   c.call();
   DeviceStatus status;
   GCB_CUDA(cudaMemcpyAsync(&status, c.status.data(), sizeof status, cudaMemcpyDeviceToHost, s));
   GCB_CUDA(cudaStreamSynchronize(s));
-  if (status.error != kDeviceOk) return "device decoder: " + dev.describe(status);
+  if (status.error != kDeviceOk) return "device decoder: " + dev.codec().describe(status);
   {
     Bytes decoded(c.plan.original_size);
     GCB_CUDA(cudaMemcpy(decoded.data(), c.out.data(), decoded.size(), cudaMemcpyDeviceToHost));
@@ -279,15 +282,14 @@ std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& 
   arm_output_check(c, c.plan.original_size, false);
 
   // The compression cell's verified stream when it just ran (the usual order), else made here.
-  const Bytes stream =
-      last.key == stream_key(cell)
-          ? std::exchange(last, {}).stream
-          : gpu::Pipeline(dev, cell.params, pipeline_options(settings)).compress(input);
+  const Bytes stream = last.key == stream_key(cell)
+                           ? std::exchange(last, {}).stream
+                           : gpu::Pipeline(dev, pipeline_options(settings)).compress(input);
   const u64 n = input.size();
   // Each path with a pipeline of its own, one path at a time; a first untimed run allocates
   // and is checked.
   auto timed = [&](std::span<u8> out, double& seconds, const char* path) {
-    gpu::Pipeline pipeline(dev, cell.params, pipeline_options(settings));
+    gpu::Pipeline pipeline(dev, pipeline_options(settings));
     pipeline.decompress(stream, out);
     if (auto diff = describe_difference(out, input, "end-to-end decompression", "the input")) {
       return diff;

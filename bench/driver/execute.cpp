@@ -71,7 +71,7 @@ void set_counters(benchmark::State& state, const CellSpec& cell, const Totals& t
 
 std::optional<std::string> check_container(const CellSpec& cell, Workspace& workspace,
                                            const Bytes& input, const Bytes& container) {
-  const Bytes back = cell.codec->decompress(container, cell.params);
+  const Bytes back = workspace.bound(cell).decompress(container);
   if (auto diff = describe_difference(back, input, "decompressed output", "the input")) return diff;
   if (cell.reference == nullptr) return std::nullopt;
   const Bytes& expected =
@@ -112,10 +112,11 @@ namespace {
 void run_compress(benchmark::State& state, const CellSpec& cell, Workspace& workspace) {
   const Bytes& input = workspace.input(cell.input);
   const bool gpu = cell.codec->info().device == Device::gpu;
+  const BoundCodec& codec = workspace.bound(cell);
   const Bytes* verified =
       workspace.first_call(cell.name) ? nullptr : workspace.verified(*cell.codec, cell.params);
   if (verified == nullptr) {
-    Bytes first = cell.codec->compress(input, cell.params);
+    Bytes first = codec.compress(input);
     if (auto problem = check_container(cell, workspace, input, first)) {
       state.SkipWithError(problem->c_str());
       return;
@@ -126,8 +127,7 @@ void run_compress(benchmark::State& state, const CellSpec& cell, Workspace& work
   Totals totals;
   Bytes out;
   for (auto _ : state) {
-    if (!timed_call(state, gpu, totals,
-                    [&](RunStats& s) { out = cell.codec->compress(input, cell.params, &s); })) {
+    if (!timed_call(state, gpu, totals, [&](RunStats& s) { out = codec.compress(input, &s); })) {
       break;
     }
   }
@@ -146,9 +146,10 @@ void run_compress(benchmark::State& state, const CellSpec& cell, Workspace& work
 void run_decompress(benchmark::State& state, const CellSpec& cell, Workspace& workspace) {
   const Bytes& input = workspace.input(cell.input);
   const bool gpu = cell.codec->info().device == Device::gpu;
+  const BoundCodec& codec = workspace.bound(cell);
   Bytes out;
   if (workspace.first_call(cell.name)) {
-    auto warm_up = [&](ByteSpan c) { out = cell.codec->decompress(c, cell.params); };
+    auto warm_up = [&](ByteSpan c) { out = codec.decompress(c); };
     if (auto problem = use_checked_container(cell, workspace, warm_up)) {  // out: checked below
       state.SkipWithError(problem->c_str());
       return;
@@ -157,9 +158,8 @@ void run_decompress(benchmark::State& state, const CellSpec& cell, Workspace& wo
   const Bytes& container = workspace.container(*cell.codec, cell.params);
   Totals totals;
   for (auto _ : state) {
-    if (!timed_call(state, gpu, totals, [&](RunStats& s) {
-          out = cell.codec->decompress(container, cell.params, &s);
-        })) {
+    if (!timed_call(state, gpu, totals,
+                    [&](RunStats& s) { out = codec.decompress(container, &s); })) {
       break;
     }
   }
@@ -182,6 +182,14 @@ const Bytes& Workspace::input(std::size_t index) {
     loaded_ = index;
   }
   return input_;
+}
+
+const BoundCodec& Workspace::bound(const CellSpec& cell) {
+  if (bound_ == nullptr || bound_cell_ != cell.name) {
+    bound_ = cell.codec->bind(cell.params);
+    bound_cell_ = cell.name;
+  }
+  return *bound_;
 }
 
 std::string Workspace::key(const Codec& codec, const Params& params) {

@@ -40,6 +40,10 @@ class Workspace {
   // that warms up and is verified in full) keys on this.
   bool first_call(const std::string& cell) { return called_.insert(cell).second; }
 
+  // The cell's codec bound to its parameters (Codec::bind), once per cell: cells run one
+  // after another, and the bound codec of the latest is kept. The timed loops call it.
+  const BoundCodec& bound(const CellSpec& cell);
+
   // Where GPU cells with a device API run (null: through the host API, as other GPU cells).
   void set_device_cells(DeviceCells* cells) { device_cells_ = cells; }
   DeviceCells* device_cells() const { return device_cells_; }
@@ -62,6 +66,8 @@ class Workspace {
 
   std::list<Kept> containers_;  // most recent first
   std::set<std::string> called_;
+  std::string bound_cell_;
+  BoundCodecPtr bound_;
   DeviceCells* device_cells_ = nullptr;
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 // The host side of every codec that writes a gcbench container (include/gcbench/container.hpp),
-// written once: parameters resolved into the family's typed struct, the payload framed, and on
+// written once: parameters resolved into the family's typed struct once, at bind time
+// (gcbench/typed_codec.hpp), the payload framed, and on
 // decoding the container opened, the payload validated, the decode limit checked before the
 // output is allocated, the output verified against the header's size and CRC-32, and
 // std::bad_alloc turned into DecodeError. A family supplies its payload only (lzbench's codec
@@ -24,26 +25,30 @@
 
 #include "gcbench/codec.hpp"
 #include "gcbench/container.hpp"
+#include "gcbench/typed_codec.hpp"
 
 namespace gcbench {
 
 template <typename Family>
-class ContainerCodec final : public Codec {
+class ContainerCodec final : public TypedCodec<ContainerCodec<Family>> {
  public:
+  using Typed = typename Family::Typed;
+
   ContainerCodec(CodecInfo info, Family family) : info_(std::move(info)), family_(family) {}
 
   const CodecInfo& info() const override { return info_; }
 
-  std::uint64_t max_compressed_size(std::uint64_t input_size, const Params& params) const override {
-    return kContainerHeaderSize + family_.max_payload_size(input_size, typed(params));
+  Typed typed(const Params& resolved) const { return family_.typed(resolved); }
+
+  std::uint64_t max_compressed_size(std::uint64_t input_size, const Typed& p) const {
+    return kContainerHeaderSize + family_.max_payload_size(input_size, p);
   }
 
-  Bytes compress(ByteSpan input, const Params& params, RunStats* /*stats*/) const override {
-    return wrap_container(Family::format, input, family_.encode(input, typed(params)));
+  Bytes compress(ByteSpan input, const Typed& p, RunStats* /*stats*/) const {
+    return wrap_container(Family::format, input, family_.encode(input, p));
   }
 
-  Bytes decompress(ByteSpan container, const Params& params, RunStats* /*stats*/) const override {
-    const typename Family::Typed p = typed(params);
+  Bytes decompress(ByteSpan container, const Typed& p, RunStats* /*stats*/) const {
     return decode_guarded(info_.name, [&] {
       const OpenedContainer opened = open_container(container, Family::format);
       const std::uint64_t size = opened.header.original_size;
@@ -57,10 +62,6 @@ class ContainerCodec final : public Codec {
   }
 
  private:
-  typename Family::Typed typed(const Params& params) const {
-    return family_.typed(resolve_params(info_.axes, params));
-  }
-
   CodecInfo info_;
   Family family_;
 };

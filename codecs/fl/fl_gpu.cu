@@ -31,6 +31,7 @@
 #include "codecs/fl/fl_payload.hpp"
 #include "codecs/fl/params.hpp"
 #include "gcbench/container.hpp"
+#include "gcbench/typed_device_codec.hpp"
 #include "src/gpu/host_codec.hpp"
 
 namespace gcbench::fl {
@@ -347,7 +348,7 @@ struct Plan {
   PayloadLayout layout;
 };
 
-class FlDeviceCodec final : public DeviceCodec {
+class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
  public:
   FlDeviceCodec()
       // Built whole: assigning short literals member by member trips a GCC 12 -Wrestrict
@@ -360,23 +361,23 @@ class FlDeviceCodec final : public DeviceCodec {
               Role::studied,
               "fl"} {}
 
+  using Typed = FlParams;
+
   const CodecInfo& info() const override { return info_; }
 
-  u64 max_compressed_size(u64 input_size, const Params& p) const override {
-    const FlParams f = fl_params(p);
+  FlParams typed(const Params& resolved) const { return fl_params(resolved); }
+
+  u64 max_compressed_size(u64 input_size, const FlParams& f) const {
     return max_container_size(input_size, f.element_width, f.frame_size);
   }
 
-  std::size_t compress_temp_bytes(u64 input_size, const Params& p) const override {
+  std::size_t compress_temp_bytes(u64 input_size, const FlParams& f) const {
     cuda::TempCarver carve;
-    const FlParams f = fl_params(p);
     Temp(carve, input_size, f.element_width, f.frame_size, true);
     return carve.bytes();
   }
 
-  void compress_async(const CompressBuffers& b, const Params& p,
-                      DeviceStream stream) const override {
-    const FlParams f = fl_params(p);
+  void compress_async(const CompressBuffers& b, const FlParams& f, DeviceStream stream) const {
     const u32 w = f.element_width, fs = f.frame_size;
     const u64 n = b.input_size / w;
     cuda::TempCarver carve(b.temp, b.temp_bytes);
@@ -404,7 +405,7 @@ class FlDeviceCodec final : public DeviceCodec {
                                        t.crc_value, b.output_size, stream);
   }
 
-  DecodePlan plan_decompress(ByteSpan container, const Params&) const override {
+  DecodePlan plan_decompress(ByteSpan container, const FlParams&) const {
     const OpenedContainer c = open_container(container, FormatId::fl);
     const ParsedPayload parsed = parse_payload(c.payload, c.header.original_size);
     const PayloadLayout& l = parsed.layout;
@@ -413,8 +414,8 @@ class FlDeviceCodec final : public DeviceCodec {
     return make_plan(container, c.header.original_size, carve.bytes(), Plan{l});
   }
 
-  void decompress_async(const DecodePlan& plan, const DecompressBuffers& b, const Params&,
-                        DeviceStream stream) const override {
+  void decompress_async(const DecodePlan& plan, const DecompressBuffers& b, const FlParams&,
+                        DeviceStream stream) const {
     const PayloadLayout& l = std::any_cast<const Plan&>(plan.detail).layout;
     cuda::TempCarver carve(b.temp, b.temp_bytes);
     const Temp t(carve, plan.original_size, l.element_width, l.frame_size, false);

@@ -70,12 +70,13 @@ Calibrated calibrate(const Params& point, const std::vector<std::string>& design
     Params p = point;
     p["design"] = d;
     try {
+      const BoundCodecPtr design = gpu->bind(p);
       RunStats stats;
-      if (gpu->compress(sample, p, &stats) != expected) {
+      if (design->compress(sample, &stats) != expected) {
         notes.push_back(designs[d] + " differs from the CPU reference");
         continue;
       }
-      if (stats.kernel_s < kRetimeBelowS) gpu->compress(sample, p, &stats);
+      if (stats.kernel_s < kRetimeBelowS) design->compress(sample, &stats);
       notes.push_back(fmt::format("{} {}", designs[d], seconds(stats.kernel_s)));
       if (out.choice.design < 0 || stats.kernel_s < best) {
         out.choice.design = d;

@@ -1,4 +1,6 @@
 // The LZ77 GPU codec: the CPU reference's format axes, plus the GPU design and decoder.
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -16,6 +18,7 @@
 #include "codecs/lz77/payload.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/errors.hpp"
+#include "gcbench/typed_device_codec.hpp"
 #include "src/gpu/host_codec.hpp"
 
 namespace gcbench::lz77 {
@@ -70,18 +73,31 @@ CodecInfo make_info() {
   return info;
 }
 
-// The GPU codec's parameters, typed; design stays the axis value, auto included.
+// design=auto's choice for one bound point, made on first use (see GpuCodec::design()).
+struct AutoChoice {
+  std::once_flag once;
+  gpu::Design design = gpu::Design::thread;
+};
+
+// The GPU codec's parameters, typed; design stays the axis value, auto included. For auto,
+// the resolved map is kept for the calibration (design_auto.hpp), read once per bound point.
 struct GpuParams {
   FormatParams format;
   Finder finder = Finder::hash;
   std::int64_t design = kDesignAuto;
   gpu::DecodeMode mode = gpu::DecodeMode::automatic;
+  Params resolved_for_auto;
+  std::shared_ptr<AutoChoice> auto_choice;  // shared by the copies of one bound point
 };
 
 GpuParams gpu_params(const Params& resolved) {
-  return {format_params(resolved), static_cast<Finder>(axis_value(resolved, "finder")),
-          axis_value(resolved, "design"),
-          static_cast<gpu::DecodeMode>(axis_value(resolved, "decode_mode"))};
+  const std::int64_t design = axis_value(resolved, "design");
+  return {format_params(resolved),
+          static_cast<Finder>(axis_value(resolved, "finder")),
+          design,
+          static_cast<gpu::DecodeMode>(axis_value(resolved, "decode_mode")),
+          design == kDesignAuto ? resolved : Params{},
+          std::make_shared<AutoChoice>()};
 }
 
 struct Temp {
@@ -108,28 +124,29 @@ struct Plan {
   std::size_t codec_temp;
 };
 
-class GpuCodec final : public DeviceCodec {
+class GpuCodec final : public TypedDeviceCodec<GpuCodec> {
  public:
+  using Typed = GpuParams;
+
   const CodecInfo& info() const override { return info_; }
 
-  std::uint64_t max_compressed_size(std::uint64_t input_size, const Params& p) const override {
-    return kContainerHeaderSize + max_payload_size(layout_for(input_size, format_params(p)));
+  GpuParams typed(const Params& resolved) const { return gpu_params(resolved); }
+
+  std::uint64_t max_compressed_size(std::uint64_t input_size, const GpuParams& g) const {
+    return kContainerHeaderSize + max_payload_size(layout_for(input_size, g.format));
   }
 
-  std::size_t compress_temp_bytes(std::uint64_t input_size, const Params& p) const override {
+  std::size_t compress_temp_bytes(std::uint64_t input_size, const GpuParams& g) const {
     cuda::TempCarver carve;
-    const GpuParams g = gpu_params(p);
-    Temp(carve, gpu::compress_temp_bytes(layout_for(input_size, g.format), g.finder, design(g, p)),
+    Temp(carve, gpu::compress_temp_bytes(layout_for(input_size, g.format), g.finder, design(g)),
          input_size);
     return carve.bytes();
   }
 
-  void compress_async(const CompressBuffers& b, const Params& p,
-                      DeviceStream stream) const override {
-    const GpuParams g = gpu_params(p);
+  void compress_async(const CompressBuffers& b, const GpuParams& g, DeviceStream stream) const {
     const Layout layout = layout_for(b.input_size, g.format);
     cuda::TempCarver carve(b.temp, b.temp_bytes);
-    const gpu::Design design = this->design(g, p);
+    const gpu::Design design = this->design(g);
     const Temp t(carve, gpu::compress_temp_bytes(layout, g.finder, design), b.input_size);
     gpu::compress_async(b.input, layout, g.finder, design, t.codec, t.codec_bytes,
                         b.output + kContainerHeaderSize, t.payload_size, stream);
@@ -138,10 +155,10 @@ class GpuCodec final : public DeviceCodec {
                                        t.crc_value, b.output_size, stream);
   }
 
-  DecodePlan plan_decompress(ByteSpan container, const Params& p) const override {
+  DecodePlan plan_decompress(ByteSpan container, const GpuParams& g) const {
     const OpenedContainer opened = open_container(container, FormatId::lz77);
     const ParsedPayload parsed = parse_payload(opened.payload, opened.header.original_size);
-    const gpu::DecodeMode mode = gpu_params(p).mode;
+    const gpu::DecodeMode mode = g.mode;
     gpu::check_mode(parsed.layout, mode);
     Plan plan{parsed.layout, parsed.chunk_first_triple.back(), mode,
               gpu::decompress_temp_bytes(parsed.layout, mode)};
@@ -150,8 +167,8 @@ class GpuCodec final : public DeviceCodec {
     return make_plan(container, opened.header.original_size, carve.bytes(), plan);
   }
 
-  void decompress_async(const DecodePlan& plan, const DecompressBuffers& b, const Params&,
-                        DeviceStream stream) const override {
+  void decompress_async(const DecodePlan& plan, const DecompressBuffers& b, const GpuParams&,
+                        DeviceStream stream) const {
     const Plan& pl = std::any_cast<const Plan&>(plan.detail);
     cuda::TempCarver carve(b.temp, b.temp_bytes);
     const Temp t(carve, pl.codec_temp, plan.original_size);
@@ -166,19 +183,23 @@ class GpuCodec final : public DeviceCodec {
     return gpu::describe_error(status);
   }
 
-  std::optional<RunTimeChoice> run_time_choice(const Params& p) const override {
-    if (gpu_params(p).design != kDesignAuto) return std::nullopt;
-    const AutoDesign& chosen = auto_design(info_.axes, p);
+  std::optional<RunTimeChoice> run_time_choice(const GpuParams& g) const {
+    if (g.design != kDesignAuto) return std::nullopt;
+    const AutoDesign& chosen = auto_design(info_.axes, g.resolved_for_auto);
     return RunTimeChoice{chosen.scope, "design=" + design_names()[chosen.design], chosen.detail};
   }
 
  private:
-  // design=auto calibrates on first use, in compress_temp_bytes() (which callers make before
-  // compress_async()), so that an enqueueing call never waits for it. It is chosen for the
-  // resolved map `p` that `g` was read from.
-  gpu::Design design(const GpuParams& g, const Params& p) const {
-    return static_cast<gpu::Design>(g.design == kDesignAuto ? auto_design(info_.axes, p).design
-                                                            : g.design);
+  // design=auto calibrates on first use (once per process and format), and a bound point
+  // reads the process's choice once, in compress_temp_bytes() (which callers make before
+  // compress_async()): an enqueueing call then neither waits nor looks anything up by name.
+  gpu::Design design(const GpuParams& g) const {
+    if (g.design != kDesignAuto) return static_cast<gpu::Design>(g.design);
+    std::call_once(g.auto_choice->once, [&] {
+      g.auto_choice->design =
+          static_cast<gpu::Design>(auto_design(info_.axes, g.resolved_for_auto).design);
+    });
+    return g.auto_choice->design;
   }
   const std::vector<std::string>& design_names() const {
     for (const AxisSpec& a : info_.axes) {

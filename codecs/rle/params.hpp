@@ -1,6 +1,6 @@
 #pragma once
-// RLE's parameters, typed: read from the resolved axis map once per call at the codecs' entry
-// points, so that nothing below them looks an axis up by name.
+// RLE's parameters, typed: read from the resolved axis map once, when a codec is bound to a
+// parameter point (Codec::bind, DeviceCodec::bind), so that no codec call looks an axis up.
 #include <cstdint>
 
 #include "codecs/common/elements.hpp"

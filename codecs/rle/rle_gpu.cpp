@@ -13,6 +13,7 @@
 #include "codecs/rle/rle_gpu.hpp"
 #include "codecs/rle/rle_payload.hpp"
 #include "gcbench/container.hpp"
+#include "gcbench/typed_device_codec.hpp"
 #include "src/gpu/host_codec.hpp"
 
 namespace gcbench::rle::gpu {
@@ -44,7 +45,13 @@ struct Plan {
   DecodeVariant variant;
 };
 
-class RleDeviceCodec final : public DeviceCodec {
+// The GPU codecs' parameters, typed: the format's, and the decoder.
+struct GpuParams {
+  RleParams format;
+  DecodeVariant variant = DecodeVariant::scan;
+};
+
+class RleDeviceCodec final : public TypedDeviceCodec<RleDeviceCodec> {
  public:
   RleDeviceCodec(EncoderKind kind, u64 max_count) : kind_(kind), max_count_(max_count) {
     // Built from std::string values: GCC 12 warns falsely (-Wrestrict) on assigning literals.
@@ -61,34 +68,39 @@ class RleDeviceCodec final : public DeviceCodec {
     info_.cpu_reference = std::string{"rle"};
   }
 
+  using Typed = GpuParams;
+
   const CodecInfo& info() const override { return info_; }
 
-  u64 max_compressed_size(u64 input_size, const Params& p) const override {
-    return max_container_size(input_size, width(p));
+  GpuParams typed(const Params& resolved) const {
+    return {rle_params(resolved), decode_variant(resolved)};
   }
 
-  std::size_t compress_temp_bytes(u64 input_size, const Params& p) const override {
-    if (kind_ == EncoderKind::cub && input_size / width(p) > kMaxCubItems) {
+  u64 max_compressed_size(u64 input_size, const GpuParams& p) const {
+    return max_container_size(input_size, p.format.element_width);
+  }
+
+  std::size_t compress_temp_bytes(u64 input_size, const GpuParams& p) const {
+    const u32 width = p.format.element_width;
+    if (kind_ == EncoderKind::cub && input_size / width > kMaxCubItems) {
       throw ParamError("rle-cub: CUB's run-length encoder takes at most 2^31-1 elements per call");
     }
-    return encode_temp_bytes(input_size, width(p), kind_, max_count_);
+    return encode_temp_bytes(input_size, width, kind_, max_count_);
   }
 
-  void compress_async(const CompressBuffers& b, const Params& p,
-                      DeviceStream stream) const override {
-    encode_async(b, width(p), kind_, max_count_, stream);
+  void compress_async(const CompressBuffers& b, const GpuParams& p, DeviceStream stream) const {
+    encode_async(b, p.format.element_width, kind_, max_count_, stream);
   }
 
-  DecodePlan plan_decompress(ByteSpan container, const Params& p) const override {
+  DecodePlan plan_decompress(ByteSpan container, const GpuParams& p) const {
     const OpenedContainer c = open_container(container, FormatId::rle);
     const PayloadLayout l = parse_payload(c.payload, c.header.original_size).layout;
-    const DecodeVariant variant = decode_variant(p);
     return make_plan(container, c.header.original_size,
-                     decode_temp_bytes(l, c.header.original_size, variant), Plan{l, variant});
+                     decode_temp_bytes(l, c.header.original_size, p.variant), Plan{l, p.variant});
   }
 
-  void decompress_async(const DecodePlan& plan, const DecompressBuffers& b, const Params&,
-                        DeviceStream stream) const override {
+  void decompress_async(const DecodePlan& plan, const DecompressBuffers& b, const GpuParams&,
+                        DeviceStream stream) const {
     const Plan& pl = std::any_cast<const Plan&>(plan.detail);
     decode_async(plan, pl.layout, pl.variant, b, stream);
   }
@@ -98,8 +110,6 @@ class RleDeviceCodec final : public DeviceCodec {
   }
 
  private:
-  static u32 width(const Params& p) { return rle_params(p).element_width; }
-
   EncoderKind kind_;
   u64 max_count_;
   CodecInfo info_;

@@ -1,5 +1,6 @@
 #pragma once
-// The one interface every codec implements (lzbench-style descriptor + virtual calls).
+// The one interface every codec implements (lzbench-style descriptor + virtual calls), bound
+// to a parameter point once (typed_codec.hpp writes bind() for a codec's typed parameters).
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -48,29 +49,55 @@ struct RunTimeChoice {
   std::string detail;  // how: the candidates' times and checks
 };
 
+// A codec with one parameter point bound (Codec::bind): the axes resolved, validated and read
+// into the codec's typed parameters once, so that its calls take no map and look nothing up
+// by name (as nvCOMP's and CUB's calls take plain structs). Borrows the codec it came from.
+class BoundCodec {
+ public:
+  virtual ~BoundCodec() = default;
+
+  // Upper bound on compress()'s output for `input_size` bytes.
+  virtual std::uint64_t max_compressed_size(std::uint64_t input_size) const = 0;
+
+  virtual Bytes compress(ByteSpan input, RunStats* stats = nullptr) const = 0;
+
+  // Needs nothing but the container; the bound point carries speed-only axes (threads,
+  // variant). Throws DecodeError for anything that is not a valid container of this codec.
+  virtual Bytes decompress(ByteSpan container, RunStats* stats = nullptr) const = 0;
+
+  // The choice this codec makes at run time for the point, if any. May run its calibration
+  // (once per process); callers make it before timing, so that no timed call pays for it.
+  virtual std::optional<RunTimeChoice> run_time_choice() const { return std::nullopt; }
+};
+
+using BoundCodecPtr = std::unique_ptr<const BoundCodec>;
+
 class Codec {
  public:
   virtual ~Codec() = default;
   virtual const CodecInfo& info() const = 0;
 
-  // Upper bound on compress()'s output for `input_size` bytes.
-  virtual std::uint64_t max_compressed_size(std::uint64_t input_size,
-                                            const Params& params) const = 0;
-
-  // `params` may be partial; implementations resolve them against info().axes.
-  virtual Bytes compress(ByteSpan input, const Params& params, RunStats* stats = nullptr) const = 0;
-
-  // Needs nothing but the container; `params` carries speed-only axes (threads, variant).
-  // Throws DecodeError for anything that is not a valid container of this codec.
-  virtual Bytes decompress(ByteSpan container, const Params& params,
-                           RunStats* stats = nullptr) const = 0;
-
-  // The choice this codec makes at run time for `params`, if any. May run its calibration (once
-  // per process); callers make it before timing, so that no timed call pays for it.
-  virtual std::optional<RunTimeChoice> run_time_choice(const Params&) const { return std::nullopt; }
+  // `params` may be partial: resolved against info().axes (defaults filled in). Throws
+  // ParamError naming the axis and its allowed values for anything the codec cannot take.
+  virtual BoundCodecPtr bind(const Params& params) const = 0;
 
   // The device-resident API behind a GPU codec (include/gcbench/device_codec.hpp), if any.
   virtual const DeviceCodec* device_codec() const { return nullptr; }
+
+  // Conveniences for one call at one point (bind, then call): tests and untimed set-up.
+  // Timed loops bind once and call the BoundCodec.
+  std::uint64_t max_compressed_size(std::uint64_t input_size, const Params& params) const {
+    return bind(params)->max_compressed_size(input_size);
+  }
+  Bytes compress(ByteSpan input, const Params& params, RunStats* stats = nullptr) const {
+    return bind(params)->compress(input, stats);
+  }
+  Bytes decompress(ByteSpan container, const Params& params, RunStats* stats = nullptr) const {
+    return bind(params)->decompress(container, stats);
+  }
+  std::optional<RunTimeChoice> run_time_choice(const Params& params) const {
+    return bind(params)->run_time_choice();
+  }
 };
 
 using CodecPtr = std::unique_ptr<const Codec>;

@@ -16,6 +16,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "gcbench/bytes.hpp"
@@ -77,26 +79,39 @@ struct DecompressBuffers {
   DeviceStatus* status = nullptr;  // device
 };
 
+class DeviceCodec;
+
+// A device codec with one parameter point bound (DeviceCodec::bind): resolved, validated and
+// typed once, so that none of the calls below takes a map or looks an axis up by name.
+// Borrows the codec it came from.
+class BoundDeviceCodec {
+ public:
+  virtual ~BoundDeviceCodec() = default;
+  virtual const DeviceCodec& codec() const = 0;
+
+  virtual std::uint64_t max_compressed_size(std::uint64_t input_size) const = 0;
+  virtual std::size_t compress_temp_bytes(std::uint64_t input_size) const = 0;
+  virtual void compress_async(const CompressBuffers& buffers, DeviceStream stream) const = 0;
+
+  // Throws DecodeError for a container the CPU decoder would reject on its metadata alone,
+  // ParamError for a decoder variant this container cannot use.
+  virtual DecodePlan plan_decompress(ByteSpan container) const = 0;
+  virtual void decompress_async(const DecodePlan& plan, const DecompressBuffers& buffers,
+                                DeviceStream stream) const = 0;
+
+  // As BoundCodec::run_time_choice().
+  virtual std::optional<RunTimeChoice> run_time_choice() const { return std::nullopt; }
+};
+
+using BoundDeviceCodecPtr = std::unique_ptr<const BoundDeviceCodec>;
+
 class DeviceCodec {
  public:
   virtual ~DeviceCodec() = default;
   virtual const CodecInfo& info() const = 0;  // device == Device::gpu
 
-  // `params` resolved against info().axes in all of the calls below.
-  virtual std::uint64_t max_compressed_size(std::uint64_t input_size,
-                                            const Params& params) const = 0;
-  virtual std::size_t compress_temp_bytes(std::uint64_t input_size, const Params& params) const = 0;
-  virtual void compress_async(const CompressBuffers& buffers, const Params& params,
-                              DeviceStream stream) const = 0;
-
-  // Throws DecodeError for a container the CPU decoder would reject on its metadata alone,
-  // ParamError for a decoder variant this container cannot use.
-  virtual DecodePlan plan_decompress(ByteSpan container, const Params& params) const = 0;
-  virtual void decompress_async(const DecodePlan& plan, const DecompressBuffers& buffers,
-                                const Params& params, DeviceStream stream) const = 0;
-
-  // As Codec::run_time_choice(), for resolved `params`.
-  virtual std::optional<RunTimeChoice> run_time_choice(const Params&) const { return std::nullopt; }
+  // As Codec::bind(): `params` resolved against info().axes; ParamError naming the axis.
+  virtual BoundDeviceCodecPtr bind(const Params& params) const = 0;
 
   // The message of a DecodeError for a status with error != 0.
   virtual std::string describe(const DeviceStatus& status) const;

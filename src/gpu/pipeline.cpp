@@ -173,16 +173,14 @@ struct Slot {
 }  // namespace
 
 struct Pipeline::State {
-  const DeviceCodec& codec;
-  Params params;
+  const BoundDeviceCodec& codec;
   PipelineOptions options;
   u64 chunk = 0;
   std::vector<Slot> slots;
   CopyPool pool;
 
-  State(const DeviceCodec& c, Params p, PipelineOptions o)
+  State(const BoundDeviceCodec& c, PipelineOptions o)
       : codec(c),
-        params(std::move(p)),
         options(o),
         slots(std::max(o.depth, 1)),
         pool(staging_threads(o.staging_threads)) {
@@ -200,8 +198,7 @@ struct Pipeline::State {
   }
 
   u64 compress_slot_bytes(u64 bytes) const {
-    return bytes + codec.max_compressed_size(bytes, params) +
-           codec.compress_temp_bytes(bytes, params);
+    return bytes + codec.max_compressed_size(bytes) + codec.compress_temp_bytes(bytes);
   }
 
   // The last chunk's bound is its own: an input shorter than a chunk needs no buffer sized
@@ -210,8 +207,8 @@ struct Pipeline::State {
     const u64 count = (input_size + chunk - 1) / chunk;
     if (count == 0) return kStreamHeaderSize;
     const u64 last = input_size - (count - 1) * chunk;
-    return kStreamHeaderSize + (count - 1) * codec.max_compressed_size(chunk, params) +
-           codec.max_compressed_size(last, params);
+    return kStreamHeaderSize + (count - 1) * codec.max_compressed_size(chunk) +
+           codec.max_compressed_size(last);
   }
 
   Slot& slot(u64 chunk_index) { return slots[chunk_index % slots.size()]; }
@@ -275,14 +272,14 @@ struct Pipeline::State {
     // Buffers for the chunks this call has: an input shorter than a chunk, or with fewer
     // chunks than slots, allocates no more than it uses.
     const u64 biggest = std::min<u64>(chunk, input.size());
-    const u64 capacity = codec.max_compressed_size(biggest, params);
+    const u64 capacity = codec.max_compressed_size(biggest);
     std::copy(header.begin(), header.end(), output.begin());
     u64 written = header.size();
     for (u64 i = 0; i < std::min<u64>(count, slots.size()); ++i) {
       Slot& s = slot(i);
       s.ensure(s.in, biggest);
       s.ensure(s.out, capacity);
-      s.ensure(s.temp, codec.compress_temp_bytes(biggest, params));
+      s.ensure(s.temp, codec.compress_temp_bytes(biggest));
       if (!pinned_in) s.ensure(s.staged_in, biggest);
       if (!pinned_out) s.ensure(s.staged_out, capacity);
     }
@@ -296,7 +293,7 @@ struct Pipeline::State {
       }
       ordered_copy(i, s.in.data(), src, n, cudaMemcpyHostToDevice);
       codec.compress_async(
-          {s.in.data(), n, s.temp.data(), s.temp.bytes(), s.out.data(), s.size.data()}, params,
+          {s.in.data(), n, s.temp.data(), s.temp.bytes(), s.out.data(), s.size.data()},
           s.stream.get());
       GCB_CUDA(cudaMemcpyAsync(s.host_size(), s.size.data(), sizeof(u64), cudaMemcpyDeviceToHost,
                                s.stream.get()));
@@ -336,7 +333,7 @@ struct Pipeline::State {
     u64 max_container = 0, max_temp = 0, max_original = 0;
     for (ByteSpan c : view.containers) {
       try {
-        plans.push_back(codec.plan_decompress(c, params));
+        plans.push_back(codec.plan_decompress(c));
       } catch (const DecodeError& e) {
         throw DecodeError("chunk " + std::to_string(plans.size()) + ": " + e.what());
       }
@@ -364,7 +361,7 @@ struct Pipeline::State {
       }
       ordered_copy(i, s.in.data(), src, plan.container_size, cudaMemcpyHostToDevice);
       codec.decompress_async(
-          plan, {s.in.data(), s.temp.data(), s.temp.bytes(), s.out.data(), s.status.data()}, params,
+          plan, {s.in.data(), s.temp.data(), s.temp.bytes(), s.out.data(), s.status.data()},
           s.stream.get());
       GCB_CUDA(cudaMemcpyAsync(s.host_status(), s.status.data(), sizeof(DeviceStatus),
                                cudaMemcpyDeviceToHost, s.stream.get()));
@@ -377,7 +374,7 @@ struct Pipeline::State {
       GCB_CUDA(cudaEventSynchronize(s.downloaded.get()));
       const DeviceStatus st = *s.host_status();
       if (st.error != kDeviceOk) {
-        throw DecodeError("chunk " + std::to_string(j) + ": " + codec.describe(st));
+        throw DecodeError("chunk " + std::to_string(j) + ": " + codec.codec().describe(st));
       }
       if (!pinned_out) {
         pool.copy(output.data() + j * view.chunk_bytes, s.staged_out.data(),
@@ -388,8 +385,8 @@ struct Pipeline::State {
   }
 };
 
-Pipeline::Pipeline(const DeviceCodec& codec, Params params, PipelineOptions options)
-    : state_(std::make_unique<State>(codec, std::move(params), options)) {
+Pipeline::Pipeline(const BoundDeviceCodec& codec, PipelineOptions options)
+    : state_(std::make_unique<State>(codec, options)) {
   cuda::require_device();
 }
 

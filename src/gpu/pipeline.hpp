@@ -27,9 +27,9 @@ struct PipelineOptions {
 
 class Pipeline {
  public:
-  // `params` resolved against the codec's axes. Throws ParamError when even the smallest
-  // chunk (64 KiB) does not fit under the memory limit.
-  Pipeline(const DeviceCodec& codec, Params params, PipelineOptions options);
+  // `codec` bound to its parameter point (it must outlive the pipeline). Throws ParamError
+  // when even the smallest chunk (64 KiB) does not fit under the memory limit.
+  Pipeline(const BoundDeviceCodec& codec, PipelineOptions options);
   ~Pipeline();
   Pipeline(const Pipeline&) = delete;
   Pipeline& operator=(const Pipeline&) = delete;

@@ -74,14 +74,19 @@ Bytes random_bytes(std::size_t n, unsigned seed, int alphabet = 256) {
   return b;
 }
 
+// The pair's device codec bound to its parameters.
+BoundDeviceCodecPtr bind_device(const Pair& p) {
+  return p.gpu->device_codec()->bind(p.params);
+}
+
 // Compresses and decompresses through the device API on buffers this test owns.
-Bytes device_compress(const DeviceCodec& d, ByteSpan input, const Params& p) {
-  cuda::DeviceBuffer<std::uint8_t> in(input.size()), out(d.max_compressed_size(input.size(), p));
-  cuda::DeviceBuffer<std::uint8_t> temp(d.compress_temp_bytes(input.size(), p));
+Bytes device_compress(const BoundDeviceCodec& d, ByteSpan input) {
+  cuda::DeviceBuffer<std::uint8_t> in(input.size()), out(d.max_compressed_size(input.size()));
+  cuda::DeviceBuffer<std::uint8_t> temp(d.compress_temp_bytes(input.size()));
   cuda::DeviceBuffer<std::uint64_t> size(1);
   cuda::Stream s;  // non-blocking: the copy goes in its order, not the default stream's
   GCB_CUDA(cudaMemcpyAsync(in.data(), input.data(), input.size(), cudaMemcpyHostToDevice, s.get()));
-  d.compress_async({in.data(), input.size(), temp.data(), temp.bytes(), out.data(), size.data()}, p,
+  d.compress_async({in.data(), input.size(), temp.data(), temp.bytes(), out.data(), size.data()},
                    s.get());
   std::uint64_t n = 0;
   GCB_CUDA(cudaMemcpyAsync(&n, size.data(), 8, cudaMemcpyDeviceToHost, s.get()));
@@ -107,9 +112,10 @@ TEST_F(DeviceApi, EdgeCasesMatchTheCpuAndRoundTrip) {
                          random_bytes(70001, 4, 2)};
   for (const Pair& p : pairs()) {
     SCOPED_TRACE(label(p));
+    const BoundDeviceCodecPtr dev = bind_device(p);
     for (const Bytes& input : cases) {
       SCOPED_TRACE(std::to_string(input.size()) + " bytes");
-      const Bytes c = device_compress(*p.gpu->device_codec(), input, p.params);
+      const Bytes c = device_compress(*dev, input);
       EXPECT_EQ(c, p.cpu->compress(input, cpu_params(p)));
       EXPECT_EQ(p.gpu->decompress(c, p.params), input);
     }
@@ -123,7 +129,7 @@ TEST_F(DeviceApi, MirroredCorporaMatchTheCpu) {
       const Bytes data = corpora::read_file(f.path);
       for (const Pair& p : pairs()) {
         SCOPED_TRACE(label(p) + " on " + f.entry.name);
-        const Bytes c = device_compress(*p.gpu->device_codec(), data, p.params);
+        const Bytes c = device_compress(*bind_device(p), data);
         ASSERT_EQ(c, p.cpu->compress(data, cpu_params(p)));
         ASSERT_EQ(p.gpu->decompress(c, p.params), data);
       }
@@ -142,13 +148,13 @@ TEST_F(DeviceApi, PipelineStreamsThroughAMemoryCap) {
     gpu::PipelineOptions o;
     o.depth = 3;
     o.gpu_memory_limit = 4 << 20;
-    const DeviceCodec& dev = *p.gpu->device_codec();
-    if (dev.compress_temp_bytes(64 << 10, p.params) * o.depth > o.gpu_memory_limit) {
+    const BoundDeviceCodecPtr dev = bind_device(p);
+    if (dev->compress_temp_bytes(64 << 10) * o.depth > o.gpu_memory_limit) {
       std::cout << "[   NOTE   ] " << label(p)
                 << ": one 64 KiB chunk's temp storage exceeds the cap / depth; not run under it\n";
       continue;
     }
-    gpu::Pipeline pipeline(dev, p.params, o);
+    gpu::Pipeline pipeline(*dev, o);
     EXPECT_LT(pipeline.chunk_bytes(), input.size());
     const Bytes stream = pipeline.compress(input);
     EXPECT_LE(pipeline.device_bytes(), o.gpu_memory_limit);
@@ -171,7 +177,8 @@ TEST_F(DeviceApi, DamagedStreamChunkIsADecodeError) {
     SCOPED_TRACE(label(p));
     gpu::PipelineOptions o;
     o.chunk_bytes = 256 << 10;
-    gpu::Pipeline pipeline(*p.gpu->device_codec(), p.params, o);
+    const BoundDeviceCodecPtr dev = bind_device(p);
+    gpu::Pipeline pipeline(*dev, o);
     Bytes stream = pipeline.compress(input);
     stream[stream.size() - 3] ^= 0x40;  // the last chunk's payload
     EXPECT_THROW(pipeline.decompress(stream), DecodeError);
@@ -183,9 +190,10 @@ TEST_F(DeviceApi, ContainerOtherThanThePlannedOneIsReported) {
   const Bytes a = random_bytes(5000, 11, 4), b = random_bytes(5000, 12, 4);
   for (const Pair& p : pairs()) {
     SCOPED_TRACE(label(p));
-    const DeviceCodec& d = *p.gpu->device_codec();
-    const Bytes ca = device_compress(d, a, p.params), cb = device_compress(d, b, p.params);
-    const DecodePlan plan = d.plan_decompress(ca, p.params);
+    const BoundDeviceCodecPtr dev = bind_device(p);
+    const BoundDeviceCodec& d = *dev;
+    const Bytes ca = device_compress(d, a), cb = device_compress(d, b);
+    const DecodePlan plan = d.plan_decompress(ca);
     cuda::DeviceBuffer<std::uint8_t> in(std::max(ca.size(), cb.size())), out(plan.original_size);
     cuda::DeviceBuffer<std::uint8_t> temp(plan.temp_bytes);
     cuda::DeviceBuffer<DeviceStatus> status(1);
@@ -193,7 +201,7 @@ TEST_F(DeviceApi, ContainerOtherThanThePlannedOneIsReported) {
     GCB_CUDA(cudaMemcpyAsync(in.data(), cb.data(), std::min(cb.size(), ca.size()),
                              cudaMemcpyHostToDevice, s.get()));
     d.decompress_async(plan, {in.data(), temp.data(), temp.bytes(), out.data(), status.data()},
-                       p.params, s.get());
+                       s.get());
     DeviceStatus st;
     GCB_CUDA(cudaMemcpyAsync(&st, status.data(), sizeof st, cudaMemcpyDeviceToHost, s.get()));
     s.sync();
@@ -223,14 +231,13 @@ TEST_F(DeviceApi, PlansBeyondTheDecodeLimitAreDecodeErrors) {
     SCOPED_TRACE(name);
     const Codec* gpu = find_codec(name, Device::gpu);
     ASSERT_NE(gpu, nullptr);
-    const DeviceCodec& d = *gpu->device_codec();
-    const Params params = resolve_params(d.info().axes, {});
+    const BoundDeviceCodecPtr d = gpu->device_codec()->bind({});
     const Bytes container = find_codec(name, Device::cpu)->compress(zeros, {});
     ASSERT_LT(2 * container.size(), zeros.size());  // the claim exceeds the limit below
-    EXPECT_EQ(d.plan_decompress(container, params).original_size, zeros.size());
+    EXPECT_EQ(d->plan_decompress(container).original_size, zeros.size());
     const ScopedDecodeLimit tight({.absolute = kMaxOriginalSize, .floor = 0, .ratio = 2});
     try {
-      d.plan_decompress(container, params);
+      d->plan_decompress(container);
       ADD_FAILURE() << "a plan beyond the decode limit";
     } catch (const DecodeError& e) {
       EXPECT_NE(std::string(e.what()).find("exceeds the decode limit"), std::string::npos)

@@ -51,17 +51,18 @@ T load_le(const u8* p) {
 // Compresses through the device API on buffers this test owns; the output and temporary
 // buffers are filled with a pattern first, so that bytes the codec (or nvCOMP) leaves
 // unwritten show up as differences from the host API's container, made in fresh memory.
-Bytes device_compress(const DeviceCodec& d, ByteSpan input, const Params& p) {
-  const u64 bound = d.max_compressed_size(input.size(), p);
+Bytes device_compress(const DeviceCodec& codec, ByteSpan input, const Params& p) {
+  const BoundDeviceCodecPtr d = codec.bind(p);
+  const u64 bound = d->max_compressed_size(input.size());
   cuda::DeviceBuffer<u8> in(input.size()), out(bound);
-  cuda::DeviceBuffer<u8> temp(d.compress_temp_bytes(input.size(), p));
+  cuda::DeviceBuffer<u8> temp(d->compress_temp_bytes(input.size()));
   cuda::DeviceBuffer<u64> size(1);
   cuda::Stream s;
   GCB_CUDA(cudaMemcpyAsync(in.data(), input.data(), input.size(), cudaMemcpyHostToDevice, s.get()));
   GCB_CUDA(cudaMemsetAsync(out.data(), 0xA5, out.bytes(), s.get()));
   GCB_CUDA(cudaMemsetAsync(temp.data(), 0x5A, temp.bytes(), s.get()));
-  d.compress_async({in.data(), input.size(), temp.data(), temp.bytes(), out.data(), size.data()}, p,
-                   s.get());
+  d->compress_async({in.data(), input.size(), temp.data(), temp.bytes(), out.data(), size.data()},
+                    s.get());
   u64 n = 0;
   GCB_CUDA(cudaMemcpyAsync(&n, size.data(), sizeof n, cudaMemcpyDeviceToHost, s.get()));
   s.sync();
@@ -73,22 +74,23 @@ Bytes device_compress(const DeviceCodec& d, ByteSpan input, const Params& p) {
 
 // Plans on the host and decompresses `on_device` (the planned container unless given) through
 // the device API; the status's error turned into DecodeError as the host wrapper does.
-Bytes device_decompress(const DeviceCodec& d, ByteSpan container, const Params& p,
+Bytes device_decompress(const DeviceCodec& codec, ByteSpan container, const Params& p,
                         ByteSpan on_device = {}) {
   if (on_device.empty()) on_device = container;
-  const DecodePlan plan = d.plan_decompress(container, p);
+  const BoundDeviceCodecPtr d = codec.bind(p);
+  const DecodePlan plan = d->plan_decompress(container);
   cuda::DeviceBuffer<u8> in(std::max(container.size(), on_device.size()));
   cuda::DeviceBuffer<u8> out(plan.original_size), temp(plan.temp_bytes);
   cuda::DeviceBuffer<DeviceStatus> status(1);
   cuda::Stream s;
   GCB_CUDA(cudaMemcpyAsync(in.data(), on_device.data(), on_device.size(), cudaMemcpyHostToDevice,
                            s.get()));
-  d.decompress_async(plan, {in.data(), temp.data(), temp.bytes(), out.data(), status.data()}, p,
-                     s.get());
+  d->decompress_async(plan, {in.data(), temp.data(), temp.bytes(), out.data(), status.data()},
+                      s.get());
   DeviceStatus st;
   GCB_CUDA(cudaMemcpyAsync(&st, status.data(), sizeof st, cudaMemcpyDeviceToHost, s.get()));
   s.sync();
-  if (st.error != kDeviceOk) throw DecodeError(d.describe(st));
+  if (st.error != kDeviceOk) throw DecodeError(codec.describe(st));
   EXPECT_EQ(st.size, plan.original_size);
   Bytes decoded(plan.original_size);
   GCB_CUDA(cudaMemcpy(decoded.data(), out.data(), decoded.size(), cudaMemcpyDeviceToHost));
@@ -202,7 +204,8 @@ TEST_F(NvcompTest, PipelineChunksEqualTheHostApi) {
     gpu::PipelineOptions o;
     o.depth = 3;
     o.chunk_bytes = 256 << 10;
-    gpu::Pipeline pipeline(*c->device_codec(), p, o);
+    const BoundDeviceCodecPtr dev = c->device_codec()->bind(p);
+    gpu::Pipeline pipeline(*dev, o);
     const Bytes stream = pipeline.compress(mixed);
     EXPECT_EQ(testing::expect_chunks_equal(stream, mixed,
                                            [&](ByteSpan chunk) { return c->compress(chunk, p); }),
@@ -215,11 +218,11 @@ TEST_F(NvcompTest, PipelineChunksEqualTheHostApi) {
 // storage dominates for deflate and zstd.
 TEST_F(NvcompTest, TemporaryStorageIsReported) {
   for (const Codec* c : codecs_) {
-    const DeviceCodec& d = *c->device_codec();
     const Params p = resolve_params(c->info().axes, {});
+    const BoundDeviceCodecPtr d = c->device_codec()->bind(p);
     for (u64 n : {u64{65536}, u64{1} << 20}) {
-      const std::size_t temp = d.compress_temp_bytes(n, p);
-      const DecodePlan plan = d.plan_decompress(c->compress(Bytes(n, 7), p), p);
+      const std::size_t temp = d->compress_temp_bytes(n);
+      const DecodePlan plan = d->plan_decompress(c->compress(Bytes(n, 7), p));
       std::printf("[ temp ] %s %llu bytes: compress %zu, decompress %zu\n", c->info().name.c_str(),
                   static_cast<unsigned long long>(n), temp, plan.temp_bytes);
       EXPECT_GT(temp, n);  // the slots alone hold the input's chunks

@@ -61,12 +61,9 @@ struct Kinds {
 };
 constexpr Kinds kAllKinds[] = {{false, false}, {false, true}, {true, false}, {true, true}};
 
-const DeviceCodec& device_codec(const char* name) {
-  return *find_codec(name, Device::gpu)->device_codec();
-}
-
-Params defaults(const DeviceCodec& d) {
-  return resolve_params(d.info().axes, {});
+// The GPU codec `name`'s device API bound to its default parameters.
+BoundDeviceCodecPtr device_codec(const char* name) {
+  return find_codec(name, Device::gpu)->device_codec()->bind({});
 }
 
 Bytes compress(gpu::Pipeline& p, ByteSpan input, Kinds k) {
@@ -98,13 +95,13 @@ class Pipeline : public ::testing::Test {
 // same stream and decodes it.
 TEST_F(Pipeline, EveryMemoryKindRoundTripsManyChunks) {
   for (const char* name : {"fl", "rle"}) {
-    const DeviceCodec& d = device_codec(name);
+    const BoundDeviceCodecPtr d = device_codec(name);
     for (int depth : {1, 3}) {
       SCOPED_TRACE(std::string(name) + " depth " + std::to_string(depth));
       gpu::PipelineOptions o;
       o.chunk_bytes = (64 << 10) + 3;
       o.depth = depth;
-      gpu::Pipeline p(d, defaults(d), o);
+      gpu::Pipeline p(*d, o);
       const Bytes input = runs(17 * o.chunk_bytes + 777, 1);
       const Bytes expected = compress(p, input, {false, false});
       EXPECT_EQ(parse_stream(expected).containers.size(), 18u);
@@ -120,10 +117,10 @@ TEST_F(Pipeline, EveryMemoryKindRoundTripsManyChunks) {
 // An output that holds the stream but not its bound is enough (the driver times into one);
 // one byte short is a std::length_error, with nothing written past the output's end.
 TEST_F(Pipeline, OutputOfTheStreamsSizeIsEnough) {
-  const DeviceCodec& d = device_codec("rle");
+  const BoundDeviceCodecPtr d = device_codec("rle");
   gpu::PipelineOptions o;
   o.chunk_bytes = (64 << 10) + 3;
-  gpu::Pipeline p(d, defaults(d), o);
+  gpu::Pipeline p(*d, o);
   const Bytes input = runs(9 * o.chunk_bytes + 5, 2);
   const Bytes expected = compress(p, input, {false, false});
   ASSERT_LT(expected.size(), p.max_stream_size(input.size()));
@@ -144,11 +141,11 @@ TEST_F(Pipeline, OutputOfTheStreamsSizeIsEnough) {
 }
 
 TEST_F(Pipeline, InputLargerThanTheMemoryCap) {
-  const DeviceCodec& d = device_codec("rle");
+  const BoundDeviceCodecPtr d = device_codec("rle");
   gpu::PipelineOptions o;
   o.depth = 2;
   o.gpu_memory_limit = 2 << 20;
-  gpu::Pipeline p(d, defaults(d), o);
+  gpu::Pipeline p(*d, o);
   const Bytes input = runs((5 << 20) + 13, 2);
   for (Kinds k : kAllKinds) {
     SCOPED_TRACE(k.label());
@@ -160,8 +157,8 @@ TEST_F(Pipeline, InputLargerThanTheMemoryCap) {
 }
 
 TEST_F(Pipeline, EmptyInput) {
-  const DeviceCodec& d = device_codec("fl");
-  gpu::Pipeline p(d, defaults(d), {});
+  const BoundDeviceCodecPtr d = device_codec("fl");
+  gpu::Pipeline p(*d, {});
   for (Kinds k : kAllKinds) {
     SCOPED_TRACE(k.label());
     const Bytes stream = compress(p, {}, k);
@@ -174,10 +171,10 @@ TEST_F(Pipeline, EmptyInput) {
 // status) finds the damage, and the pipeline decodes the next stream as if nothing happened.
 TEST_F(Pipeline, DamagedChunksAreReportedByIndex) {
   for (const char* name : {"fl", "rle"}) {
-    const DeviceCodec& d = device_codec(name);
+    const BoundDeviceCodecPtr d = device_codec(name);
     gpu::PipelineOptions o;
     o.chunk_bytes = 96 << 10;
-    gpu::Pipeline p(d, defaults(d), o);
+    gpu::Pipeline p(*d, o);
     const Bytes input = runs(10 * o.chunk_bytes + 5, 3);
     const Bytes stream = p.compress(input);
     auto damaged = [&](std::size_t chunk, std::size_t offset) {
@@ -204,28 +201,26 @@ TEST_F(Pipeline, DamagedChunksAreReportedByIndex) {
   }
 }
 
-// Forwards to a real codec, but its n-th compress or decompress call throws.
-class FailingCodec final : public DeviceCodec {
+// Forwards to a real bound codec, but its n-th compress or decompress call throws.
+class FailingCodec final : public BoundDeviceCodec {
  public:
-  FailingCodec(const DeviceCodec& real, int fail_at) : real_(real), fail_at_(fail_at) {}
-  const CodecInfo& info() const override { return real_.info(); }
-  std::uint64_t max_compressed_size(std::uint64_t n, const Params& p) const override {
-    return real_.max_compressed_size(n, p);
+  FailingCodec(const BoundDeviceCodec& real, int fail_at) : real_(real), fail_at_(fail_at) {}
+  const DeviceCodec& codec() const override { return real_.codec(); }
+  std::uint64_t max_compressed_size(std::uint64_t n) const override {
+    return real_.max_compressed_size(n);
   }
-  std::size_t compress_temp_bytes(std::uint64_t n, const Params& p) const override {
-    return real_.compress_temp_bytes(n, p);
+  std::size_t compress_temp_bytes(std::uint64_t n) const override {
+    return real_.compress_temp_bytes(n);
   }
-  void compress_async(const CompressBuffers& b, const Params& p, DeviceStream s) const override {
+  void compress_async(const CompressBuffers& b, DeviceStream s) const override {
     maybe_fail();
-    real_.compress_async(b, p, s);
+    real_.compress_async(b, s);
   }
-  DecodePlan plan_decompress(ByteSpan c, const Params& p) const override {
-    return real_.plan_decompress(c, p);
-  }
-  void decompress_async(const DecodePlan& plan, const DecompressBuffers& b, const Params& p,
+  DecodePlan plan_decompress(ByteSpan c) const override { return real_.plan_decompress(c); }
+  void decompress_async(const DecodePlan& plan, const DecompressBuffers& b,
                         DeviceStream s) const override {
     maybe_fail();
-    real_.decompress_async(plan, b, p, s);
+    real_.decompress_async(plan, b, s);
   }
   void reset(int fail_at) {
     calls_ = 0;
@@ -236,7 +231,7 @@ class FailingCodec final : public DeviceCodec {
   void maybe_fail() const {
     if (calls_++ == fail_at_) throw std::runtime_error("launch failed");
   }
-  const DeviceCodec& real_;
+  const BoundDeviceCodec& real_;
   mutable int calls_ = 0;
   int fail_at_;
 };
@@ -244,11 +239,11 @@ class FailingCodec final : public DeviceCodec {
 // The issuing side throws with chunks in flight on every slot: the error propagates, and the
 // pipeline (its drain thread gone, its streams idle) works again afterwards.
 TEST_F(Pipeline, ExceptionWhileChunksAreInFlight) {
-  const DeviceCodec& fl = device_codec("fl");
-  FailingCodec failing(fl, 5);
+  const BoundDeviceCodecPtr fl = device_codec("fl");
+  FailingCodec failing(*fl, 5);
   gpu::PipelineOptions o;
   o.chunk_bytes = 64 << 10;
-  gpu::Pipeline p(failing, defaults(fl), o);
+  gpu::Pipeline p(failing, o);
   const Bytes input = runs(12 * o.chunk_bytes, 4);
   for (Kinds k : kAllKinds) {
     SCOPED_TRACE(k.label());

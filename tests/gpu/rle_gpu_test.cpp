@@ -151,9 +151,9 @@ TEST_F(RleGpu, LongRunsSplitLikeTheCpu) {
 // CUB's encoder takes an int item count; rle-cub says so instead of miscounting.
 TEST_F(RleGpu, CubRefusesMoreThanItsItemCount) {
   auto codec = rle::gpu::make_device_codec(rle::gpu::EncoderKind::cub);
-  Params p = resolve_params(codec->info().axes, {{"element_width", 1}});
-  EXPECT_THROW(codec->compress_temp_bytes(rle::gpu::kMaxCubItems + 1, p), ParamError);
-  EXPECT_NO_THROW(codec->compress_temp_bytes(1 << 20, p));
+  const BoundDeviceCodecPtr bound = codec->bind({{"element_width", 1}});
+  EXPECT_THROW(bound->compress_temp_bytes(rle::gpu::kMaxCubItems + 1), ParamError);
+  EXPECT_NO_THROW(bound->compress_temp_bytes(1 << 20));
 }
 
 TEST_F(RleGpu, Corpora) {

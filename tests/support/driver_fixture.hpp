@@ -16,11 +16,12 @@
 #include "bench/driver/options.hpp"
 #include "gcbench/errors.hpp"
 #include "gcbench/registry.hpp"
+#include "gcbench/typed_codec.hpp"
 
 namespace gcbench::driver::fixture {
 
 // "Compresses" by prefixing one tag byte; the behaviour knobs make each failure mode.
-class FakeCodec final : public Codec {
+class FakeCodec final : public TypedCodec<FakeCodec> {
  public:
   struct Knobs {
     Device device = Device::cpu;
@@ -46,9 +47,14 @@ class FakeCodec final : public Codec {
     work.in_container = true;
     info_.axes = {width, work};
   }
+  struct Typed {};
   const CodecInfo& info() const override { return info_; }
-  std::uint64_t max_compressed_size(std::uint64_t n, const Params&) const override { return n + 1; }
-  Bytes compress(ByteSpan in, const Params&, RunStats* stats) const override {
+  Typed typed(const Params&) const {
+    ++bind_calls;
+    return {};
+  }
+  std::uint64_t max_compressed_size(std::uint64_t n, const Typed&) const { return n + 1; }
+  Bytes compress(ByteSpan in, const Typed&, RunStats* stats) const {
     ++compress_calls;
     const bool changed = knobs_.change_after >= 0 && compress_calls > knobs_.change_after;
     Bytes out(in.size() + 1, static_cast<std::uint8_t>(knobs_.tag + (changed ? 1 : 0)));
@@ -56,7 +62,7 @@ class FakeCodec final : public Codec {
     if (stats != nullptr && knobs_.device == Device::gpu) stats->kernel_s = knobs_.kernel_s;
     return out;
   }
-  Bytes decompress(ByteSpan c, const Params&, RunStats* stats) const override {
+  Bytes decompress(ByteSpan c, const Typed&, RunStats* stats) const {
     ++decompress_calls;
     if (c.empty()) throw DecodeError("empty");
     Bytes out(c.begin() + 1, c.end());
@@ -65,7 +71,7 @@ class FakeCodec final : public Codec {
     return out;
   }
 
-  mutable int compress_calls = 0, decompress_calls = 0;
+  mutable int compress_calls = 0, decompress_calls = 0, bind_calls = 0;
 
  private:
   CodecInfo info_;

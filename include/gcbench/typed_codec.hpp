@@ -1,0 +1,50 @@
+#pragma once
+// Codec::bind() written once for a codec whose parameters have a typed form (a plain struct,
+// as CUB's and nvCOMP's calls take): the map is resolved against info().axes and read into
+// the struct at bind time; the bound calls pass the struct. `Impl` (deriving from
+// TypedCodec<Impl>) supplies, publicly:
+//
+//   using Typed = ...;                          // e.g. a family's CpuParams
+//   Typed typed(const Params& resolved) const;  // ParamError for a point it cannot take
+//   std::uint64_t max_compressed_size(std::uint64_t input_size, const Typed&) const;
+//   Bytes compress(ByteSpan input, const Typed&, RunStats*) const;
+//   Bytes decompress(ByteSpan container, const Typed&, RunStats*) const;
+#include <cstdint>
+#include <memory>
+#include <utility>
+
+#include "gcbench/codec.hpp"
+#include "gcbench/params.hpp"
+
+namespace gcbench {
+
+template <typename Impl>
+class TypedCodec : public Codec {
+ public:
+  BoundCodecPtr bind(const Params& params) const final {
+    const Impl& impl = static_cast<const Impl&>(*this);
+    return std::make_unique<Bound>(impl, impl.typed(resolve_params(impl.info().axes, params)));
+  }
+
+ private:
+  // Instantiated only in bind(), where Impl is complete (so Impl::Typed may be named here).
+  class Bound final : public BoundCodec {
+   public:
+    Bound(const Impl& impl, typename Impl::Typed typed) : impl_(impl), typed_(std::move(typed)) {}
+    std::uint64_t max_compressed_size(std::uint64_t input_size) const override {
+      return impl_.max_compressed_size(input_size, typed_);
+    }
+    Bytes compress(ByteSpan input, RunStats* stats) const override {
+      return impl_.compress(input, typed_, stats);
+    }
+    Bytes decompress(ByteSpan container, RunStats* stats) const override {
+      return impl_.decompress(container, typed_, stats);
+    }
+
+   private:
+    const Impl& impl_;
+    const typename Impl::Typed typed_;
+  };
+};
+
+}  // namespace gcbench
