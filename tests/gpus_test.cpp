@@ -121,52 +121,78 @@ TEST(Gpus, FormatsCoreLists) {
   EXPECT_FALSE(affinity_cores().empty());
 }
 
+// The worker arguments of gcbench flags `args` and Google Benchmark flags `benchmark`.
+std::vector<std::string> base_of(const std::vector<std::string>& args,
+                                 const std::vector<std::string>& benchmark = {}) {
+  return worker_base_args(parse_options(args), benchmark);
+}
+
+TEST(Gpus, WorkerArgumentsComeFromTheParserInEveryForm) {
+  const std::vector<std::string> want = {"--benchmark_filter=lz77", "--corpus=calgary"};
+  // The flags the parent handles go, whichever form they take; the others pass as --flag=value.
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--corpus", "calgary", "--gpus", "all", "--out-dir", "res"},
+           {"--gpus=all", "--corpus=calgary", "--out-dir=res"},
+           {"--out-dir", "res", "--gpus", "0,1", "--device=all", "--corpus", "calgary"},
+           {"--gpus", "all", "--gpu-replicas", "--device", "gpu", "--corpus", "canterbury",
+            "--corpus=calgary", "--harness-file", "h.txt", "--out-dir=res"}}) {
+    EXPECT_EQ(base_of(args, {"--benchmark_filter=lz77"}), want) << ::testing::PrintToString(args);
+  }
+  // A switch passes alone; axis flags pass.
+  EXPECT_EQ(
+      base_of({"--gpus", "all", "--out-dir", "r", "--no-download", "--frame-size", "1024,4096"}),
+      (std::vector<std::string>{"--no-download", "--frame-size=1024,4096"}));
+  // What the worker parses back is what the parent was given.
+  const Options parent =
+      parse_options({"--gpus", "all", "--out-dir", "r", "--codecs", "fl", "--gpu-iterations", "3"});
+  const Options worker = parse_options(worker_base_args(parent, {}));
+  EXPECT_EQ(worker.codecs, parent.codecs);
+  EXPECT_EQ(worker.gpu_iterations, 3);
+  EXPECT_FALSE(worker.gpus);
+  EXPECT_FALSE(worker.out_dir);
+}
+
 TEST(Gpus, WorkersGetTheirShardDeviceFolderAndGpu) {
-  const std::vector<std::string> args = {"--corpus",
-                                         "calgary",
-                                         "--gpus",
-                                         "all",
-                                         "--out-dir",
-                                         "res",
-                                         "--device=all",
-                                         "--benchmark_out=merged.json",
-                                         "--benchmark_out_format=json",
-                                         "--benchmark_filter=lz77",
-                                         "--harness-file",
-                                         "h.txt"};
-  EXPECT_EQ(worker_base_args(args),
-            (std::vector<std::string>{"--corpus", "calgary", "--benchmark_filter=lz77",
-                                      "--harness-file", "h.txt"}));
+  const std::vector<std::string> base = {"--benchmark_filter=lz77", "--corpus=calgary"};
   const CoreSplit split = split_cores(range(0, 32), 2, true);
-  const std::vector<Worker> workers = plan_workers(args, kTwoGpus, split, "res", true);
+  const std::vector<Worker> workers = plan_workers(base, kTwoGpus, split, "res", true, false);
   ASSERT_EQ(workers.size(), 3u);
-  const std::vector<std::string> base = worker_base_args(args);
   const auto expect_args = [&](const Worker& w, std::vector<std::string> own) {
     std::vector<std::string> want = base;
     want.insert(want.end(), own.begin(), own.end());
+    want.insert(want.end(), {"--out-dir", "res/.workers/" + w.name, "--harness-file",
+                             "res/.workers/" + w.name + ".harness"});
     EXPECT_EQ(w.args, want) << w.name;
   };
   using Env = std::vector<std::pair<std::string, std::string>>;
   EXPECT_EQ(workers[0].name, "gpu0");
   EXPECT_EQ(workers[0].out_dir, fs::path("res/.workers/gpu0"));
+  EXPECT_EQ(workers[0].harness_file, fs::path("res/.workers/gpu0.harness"));
   EXPECT_EQ(workers[0].cores, range(0, 10));
-  expect_args(workers[0], {"--device", "gpu", "--shard", "1/2", "--out-dir", "res/.workers/gpu0"});
+  expect_args(workers[0], {"--device", "gpu", "--shard", "1/2"});
   EXPECT_EQ(workers[0].env, (Env{{"CUDA_VISIBLE_DEVICES", "GPU-aaaa"}, {kGpuIndexVariable, "0"}}));
   EXPECT_EQ(workers[1].name, "gpu1");
-  expect_args(workers[1], {"--device", "gpu", "--shard", "2/2", "--out-dir", "res/.workers/gpu1"});
+  expect_args(workers[1], {"--device", "gpu", "--shard", "2/2"});
   EXPECT_EQ(workers[1].env, (Env{{"CUDA_VISIBLE_DEVICES", "GPU-bbbb"}, {kGpuIndexVariable, "1"}}));
   EXPECT_EQ(workers[2].name, "cpu");
   EXPECT_FALSE(workers[2].gpu);
   EXPECT_EQ(workers[2].cores, range(20, 32));
-  expect_args(workers[2], {"--device", "cpu", "--out-dir", "res/.workers/cpu"});
+  expect_args(workers[2], {"--device", "cpu"});
   EXPECT_EQ(workers[2].env, (Env{{"CUDA_VISIBLE_DEVICES", ""}}));
   // A list in its order, without a CPU worker.
-  const std::vector<Worker> one = plan_workers(args, choose_gpus(parse_gpus("1"), kTwoGpus),
-                                               split_cores(range(0, 4), 1, false), "res", false);
+  const std::vector<Worker> one =
+      plan_workers(base, choose_gpus(parse_gpus("1"), kTwoGpus), split_cores(range(0, 4), 1, false),
+                   "res", false, false);
   ASSERT_EQ(one.size(), 1u);
   EXPECT_EQ(one[0].name, "gpu1");
   EXPECT_EQ(one[0].cores, range(0, 4));
-  expect_args(one[0], {"--device", "gpu", "--shard", "1/1", "--out-dir", "res/.workers/gpu1"});
+  expect_args(one[0], {"--device", "gpu", "--shard", "1/1"});
+  // Replicas: every GPU worker runs every GPU cell; the CPU worker as before.
+  const std::vector<Worker> replicas = plan_workers(base, kTwoGpus, split, "res", true, true);
+  ASSERT_EQ(replicas.size(), 3u);
+  expect_args(replicas[0], {"--device", "gpu", "--shard", "1/1"});
+  expect_args(replicas[1], {"--device", "gpu", "--shard", "1/1"});
+  expect_args(replicas[2], {"--device", "cpu"});
 }
 
 TEST(Gpus, RefusesFlagsItCannotGoWith) {
@@ -182,6 +208,17 @@ TEST(Gpus, RefusesFlagsItCannotGoWith) {
                 .find("--device cpu has none"),
             std::string::npos);
   EXPECT_NE(check({"--gpus", "all"}, no_env).find("--gpus needs --out-dir DIR"), std::string::npos);
+  EXPECT_EQ(check({"--gpus", "all", "--gpu-replicas", "--out-dir", "d"}, no_env), "");
+  EXPECT_EQ(error_of([] { parse_options({"--gpu-replicas"}); }),
+            "--gpu-replicas needs --gpus all|LIST: it runs the GPU cells on every GPU named there");
+  EXPECT_EQ(error_of([] {
+              parse_options({"--gpus=all", "--gpu-replicas", "--shard", "1/2"});
+            }),
+            "--gpu-replicas and --shard cannot be combined: every GPU runs all of the GPU cells");
+  EXPECT_NE(error_of([] {
+              parse_options({"--gpus=all", "--gpu-replicas=yes"});
+            }).find("--gpu-replicas takes no value"),
+            std::string::npos);
   const std::map<std::string, std::string> slurm = {{"SLURM_ARRAY_TASK_ID", "0"},
                                                     {"SLURM_ARRAY_TASK_COUNT", "2"}};
   const auto in_slurm = [&](const char* name) -> const char* {
@@ -244,7 +281,7 @@ class MergeWorkers : public ::testing::Test {
   void SetUp() override {
     out_ = fs::temp_directory_path() / ("gcbench_gpus_merge_" + std::to_string(getpid()));
     fs::remove_all(out_);
-    workers_ = plan_workers({}, kTwoGpus, split_cores(range(0, 3), 2, true), out_, true);
+    workers_ = plan_workers({}, kTwoGpus, split_cores(range(0, 3), 2, true), out_, true, false);
     const results::ShardPlan plan{{1, 2},
                                   {{gpu_cell("a"), 1}, {gpu_cell("b"), 2}, {gpu_cell("c"), 1}}};
     for (const auto& [cell, shard] : plan.cells) {
@@ -260,16 +297,33 @@ class MergeWorkers : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(out_); }
 
+  // The workers of --gpu-replicas instead: each GPU worker ran every GPU cell (--shard 1/1, but
+  // `skipped_` on the second GPU), each entry naming its GPU.
+  void record_replicas() {
+    fs::remove_all(out_);
+    workers_ = plan_workers({}, kTwoGpus, split_cores(range(0, 3), 2, true), out_, true, true);
+    const results::ShardPlan plan{{1, 1}, {{gpu_cell("a"), 1}, {gpu_cell("b"), 1}}};
+    for (std::size_t g = 0; g < 2; ++g) {
+      for (const auto& [cell, shard] : plan.cells) {
+        if (cell != skipped_ || g == 0) add(workers_[g], cell, kTwoGpus[g].name, kTwoGpus[g]);
+      }
+      results::write_plan(workers_[g].out_dir, plan);
+    }
+    add(workers_[2], "fl/cpu/compress/cant/x.txt/element_width:1/frame_size:1024", "none: hidden");
+  }
+
   static std::string gpu_cell(const std::string& width) {
     return "fl/gpu/compress/cant/x.txt/element_width:1/frame_size:" + width;
   }
 
-  void add(const Worker& w, const std::string& cell, const std::string& gpu) {
+  void add(const Worker& w, const std::string& cell, const std::string& gpu,
+           const std::optional<GpuIdentity>& ran_on = std::nullopt) {
     const fs::path path = w.out_dir / "cant" / "x.txt.json";
     json doc = {{"context", {{"git_revision", "abc"}, {"gpu", gpu}}},
                 {"benchmarks", json::array()}};
     if (fs::exists(path)) doc = json::parse(std::ifstream(path));
     doc["benchmarks"].push_back({{"name", cell}, {"run_name", cell}, {"real_time", 1.0}});
+    if (ran_on) doc["benchmarks"].back()["gpu"] = to_json(*ran_on);
     fs::create_directories(path.parent_path());
     std::ofstream(path) << doc.dump();
   }
@@ -281,7 +335,7 @@ class MergeWorkers : public ::testing::Test {
 
 TEST_F(MergeWorkers, IntoTheLayoutOfAPlainRun) {
   std::ostringstream err;
-  ASSERT_EQ(merge_workers(workers_, out_, false, err), 0) << err.str();
+  ASSERT_EQ(merge_workers(workers_, out_, false, false, err), 0) << err.str();
   const json doc = json::parse(std::ifstream(out_ / "cant" / "x.txt.json"));
   std::vector<std::string> cells;
   for (const json& b : doc["benchmarks"]) cells.push_back(b["run_name"]);
@@ -297,7 +351,7 @@ TEST_F(MergeWorkers, IntoTheLayoutOfAPlainRun) {
   // What --benchmark_out gets: OUT's cells once, not the workers' as well.
   EXPECT_EQ(results::export_folder(out_)["benchmarks"].size(), 4u);
   // A rerun replaces the merged files.
-  ASSERT_EQ(merge_workers(workers_, out_, false, err), 0) << err.str();
+  ASSERT_EQ(merge_workers(workers_, out_, false, false, err), 0) << err.str();
   EXPECT_EQ(results::export_folder(out_)["benchmarks"].size(), 4u);
 }
 
@@ -306,12 +360,45 @@ TEST_F(MergeWorkers, AMissingGpuCellFailsTheMergeUnlessAWorkerFailed) {
   fs::remove_all(out_);
   SetUp();
   std::ostringstream err;
-  EXPECT_EQ(merge_workers(workers_, out_, false, err), 2);
+  EXPECT_EQ(merge_workers(workers_, out_, false, false, err), 2);
   EXPECT_NE(err.str().find("shard 2/2"), std::string::npos) << err.str();
   EXPECT_FALSE(fs::exists(out_ / "cant" / "x.txt.json"));
   std::ostringstream err2;
-  EXPECT_EQ(merge_workers(workers_, out_, true, err2), 0) << err2.str();
+  EXPECT_EQ(merge_workers(workers_, out_, true, false, err2), 0) << err2.str();
   EXPECT_EQ(results::export_folder(out_)["benchmarks"].size(), 3u);
+}
+
+TEST_F(MergeWorkers, ReplicasKeepEveryGpusEntriesOfACell) {
+  record_replicas();
+  std::ostringstream err;
+  // Read as shards, the same cell twice is a duplicate (and the plans are given twice).
+  EXPECT_EQ(merge_workers(workers_, out_, false, false, err), 2);
+  EXPECT_NE(err.str().find("shard 1/1 is given twice"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("duplicated cell " + gpu_cell("a")), std::string::npos) << err.str();
+  ASSERT_EQ(merge_workers(workers_, out_, false, true, err), 0) << err.str();
+  const json doc = json::parse(std::ifstream(out_ / "cant" / "x.txt.json"));
+  std::vector<std::pair<std::string, int>> cells;  // (cell, GPU index or -1)
+  for (const json& b : doc["benchmarks"])
+    cells.emplace_back(b["run_name"], b.contains("gpu") ? b["gpu"]["index"].get<int>() : -1);
+  EXPECT_EQ(cells, (std::vector<std::pair<std::string, int>>{
+                       {gpu_cell("a"), 0},
+                       {gpu_cell("a"), 1},
+                       {gpu_cell("b"), 0},
+                       {gpu_cell("b"), 1},
+                       {"fl/cpu/compress/cant/x.txt/element_width:1/frame_size:1024", -1}}));
+  EXPECT_EQ(doc["context"]["gpu_replicas"], "0,1");
+  EXPECT_FALSE(doc["context"].contains("merged_from"));
+}
+
+TEST_F(MergeWorkers, AReplicasMissingCellIsNamedWithItsWorker) {
+  skipped_ = gpu_cell("b");
+  record_replicas();
+  std::ostringstream err;
+  EXPECT_EQ(merge_workers(workers_, out_, false, true, err), 2);
+  EXPECT_NE(err.str().find(workers_[1].out_dir.string() + ": shard 1/1"), std::string::npos)
+      << err.str();
+  EXPECT_EQ(err.str().find(workers_[0].out_dir.string() + ": shard 1/1"), std::string::npos)
+      << err.str();
 }
 
 TEST(Gpus, SaysSoWhenNoGpuIsUsable) {
@@ -326,7 +413,7 @@ TEST(Gpus, SaysSoWhenNoGpuIsUsable) {
   const std::vector<std::string> args = {"--gpus", "all", "--out-dir", dir.string()};
   std::ostringstream out, err;
   const std::string error =
-      error_of([&] { run_on_gpus(args, parse_options(args), std::nullopt, out, err); });
+      error_of([&] { run_on_gpus({}, parse_options(args), std::nullopt, this_host(), out, err); });
   EXPECT_NE(error.find("--gpus: no usable GPU ("), std::string::npos) << error;
   EXPECT_FALSE(fs::exists(dir));
 }
