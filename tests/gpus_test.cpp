@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +19,7 @@
 #include "bench/driver/context.hpp"
 #include "bench/driver/gpus.hpp"
 #include "bench/driver/gpus_run.hpp"
+#include "bench/driver/harness.hpp"
 #include "bench/driver/options.hpp"
 #include "bench/driver/processes.hpp"
 #include "src/results/folder_export.hpp"
@@ -399,6 +402,125 @@ TEST_F(MergeWorkers, AReplicasMissingCellIsNamedWithItsWorker) {
       << err.str();
   EXPECT_EQ(err.str().find(workers_[0].out_dir.string() + ": shard 1/1"), std::string::npos)
       << err.str();
+}
+
+TEST(Gpus, HarnessLinesReadBackAndAddUpOverWorkers) {
+  HarnessSummary one{10.5, 4.25, 0.5, 7, 1000, 300};  // wall, timed, setup, cells, RSS, input
+  const std::optional<HarnessSummary> read = parse_harness_line(harness_line(one));
+  ASSERT_TRUE(read);
+  EXPECT_DOUBLE_EQ(read->wall_s, 10.5);
+  EXPECT_DOUBLE_EQ(read->timed_s, 4.25);
+  EXPECT_DOUBLE_EQ(read->setup_s, 0.5);
+  EXPECT_EQ(read->cells, 7);
+  EXPECT_EQ(read->peak_rss_bytes, 1000u);
+  EXPECT_EQ(read->largest_input_bytes, 300u);
+  EXPECT_FALSE(parse_harness_line("timed_s=1 wall_s=2"));
+  EXPECT_FALSE(
+      parse_harness_line("timed_s=x wall_s=2 setup_s=0 cells=1 peak_rss_bytes=1 "
+                         "largest_input_bytes=1"));
+  EXPECT_FALSE(parse_harness_line("no fields here"));
+  const HarnessSummary two{9.0, 6.0, 1.5, 3, 4000, 200};
+  const HarnessSummary all = combine_workers({one, two}, 11.0);
+  EXPECT_DOUBLE_EQ(all.wall_s, 11.0);  // the parent's, not the workers' 19.5
+  EXPECT_DOUBLE_EQ(all.timed_s, 10.25);
+  EXPECT_DOUBLE_EQ(all.setup_s, 1.5);
+  EXPECT_EQ(all.cells, 10);
+  EXPECT_EQ(all.peak_rss_bytes, 4000u);
+  EXPECT_EQ(all.largest_input_bytes, 300u);
+}
+
+// A whole --gpus run with real child processes on two faked GPUs: the workers are a script
+// that records what a gcbench worker would (a GPU cell naming its GPU, or a CPU cell, and a
+// harness line) and prints the arguments it was given.
+class FakeHostRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("gcbench_gpus_fake_" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    host_.program = dir_ / "worker.sh";
+    std::ofstream(host_.program) << R"(#!/bin/sh
+while [ $# -gt 0 ]; do
+  case $1 in
+    --out-dir) out=$2; shift ;;
+    --harness-file) harness=$2; shift ;;
+    --device) device=$2; shift ;;
+    *) echo "arg $1" ;;
+  esac
+  shift
+done
+mkdir -p "$out/cant"
+if [ "$device" = gpu ]; then
+  cell=fl/gpu/compress/cant/x.txt/element_width:1/frame_size:1024
+  gpu="\"gpu\": {\"index\": $GCBENCH_GPU_INDEX, \"name\": \"G\", \"pci_bus_id\": \"b\", \"uuid\": \"$CUDA_VISIBLE_DEVICES\"}"
+else
+  cell=fl/cpu/compress/cant/x.txt/element_width:1/frame_size:1024
+  gpu="\"cpu\": 1"
+fi
+printf '{"context": {"git_revision": "abc"}, "benchmarks": [{"name": "%s", "run_name": "%s", "real_time": 1.0, %s}]}\n' "$cell" "$cell" "$gpu" > "$out/cant/x.txt.json"
+echo "timed_s=2.500 wall_s=3.000 setup_s=0.200 cells=1 peak_rss_bytes=100 largest_input_bytes=10" > "$harness"
+)";
+    fs::permissions(host_.program, fs::perms::owner_all);
+    host_.gpus = [] { return kTwoGpus; };
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  int run(std::vector<std::string> args) {
+    args.insert(args.end(), {"--out-dir", (dir_ / "out").string(), "--harness-file",
+                             (dir_ / "harness.txt").string()});
+    const Options options = parse_options(args);
+    return run_on_gpus(worker_base_args(options, {"--benchmark_filter=fl"}), options, std::nullopt,
+                       host_, out_, err_);
+  }
+
+  std::vector<std::string> harness_lines() const {
+    std::ifstream in(dir_ / "harness.txt");
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+  }
+
+  fs::path dir_;
+  WorkerHost host_;
+  std::ostringstream out_, err_;
+};
+
+TEST_F(FakeHostRun, ReplicasRunEveryGpuCellOnEachGpuAndWriteOneHarnessLine) {
+  ASSERT_EQ(run({"--gpus", "all", "--gpu-replicas", "--codecs=fl"}), 0) << err_.str();
+  const std::string out = out_.str();
+  for (const char* worker : {"gpu0", "gpu1", "cpu"}) {
+    for (const char* arg : {"--benchmark_filter=fl", "--codecs=fl"}) {
+      EXPECT_NE(out.find(fmt::format("[{}] arg {}\n", worker, arg)), std::string::npos) << out;
+    }
+  }
+  EXPECT_NE(out.find("[gpu1] arg --shard\n[gpu1] arg 1/1\n"), std::string::npos) << out;
+  EXPECT_EQ(out.find("--gpu-replicas"), std::string::npos) << out;
+  const nlohmann::json doc = nlohmann::json::parse(std::ifstream(dir_ / "out/cant/x.txt.json"));
+  ASSERT_EQ(doc["benchmarks"].size(), 3u) << doc.dump();
+  EXPECT_EQ(doc["benchmarks"][0]["gpu"]["uuid"], "GPU-aaaa");
+  EXPECT_EQ(doc["benchmarks"][1]["gpu"]["uuid"], "GPU-bbbb");
+  EXPECT_EQ(doc["context"]["gpu_replicas"], "0,1");
+  // One line for the run: the three workers' timed seconds and cells, the parent's own wall.
+  const std::vector<std::string> lines = harness_lines();
+  ASSERT_EQ(lines.size(), 1u);
+  const std::optional<HarnessSummary> run = parse_harness_line(lines[0]);
+  ASSERT_TRUE(run) << lines[0];
+  EXPECT_DOUBLE_EQ(run->timed_s, 7.5);
+  EXPECT_EQ(run->cells, 3);
+  EXPECT_LT(run->wall_s, 3.0) << "the workers' wall time, not the parent's";
+  EXPECT_NE(err_.str().find("[gcbench] harness share"), std::string::npos) << err_.str();
+}
+
+TEST_F(FakeHostRun, ShardsSplitTheGpuCellsAndAMissingHarnessLineIsSaid) {
+  // Both fake GPU workers record the same cell: as shards of one sweep that is a duplicate.
+  EXPECT_EQ(run({"--gpus=0,1", "--codecs=fl"}), 2);
+  EXPECT_NE(err_.str().find("duplicated cell"), std::string::npos) << err_.str();
+  EXPECT_NE(out_.str().find("[gpu1] arg 2/2\n"), std::string::npos) << out_.str();
+  // A second run appends its own line; a worker without one is named.
+  std::ofstream(host_.program, std::ios::app) << "rm \"$harness\"\n";
+  run({"--gpus", "1", "--codecs", "fl"});
+  EXPECT_EQ(harness_lines().size(), 2u);
+  EXPECT_NE(err_.str().find("worker gpu1 wrote no harness line"), std::string::npos) << err_.str();
 }
 
 TEST(Gpus, SaysSoWhenNoGpuIsUsable) {
