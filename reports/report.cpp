@@ -145,11 +145,16 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
     } else {
       for (const char* ext : kFormats) fs::remove(dir / (std::string("gpu_e2e") + ext));
     }
-    for (const auto& make : {gpu_replicas_summary, gpu_replicas_table}) {
-      if (auto replicas = make(set, defaults, corpus)) {
-        add_table(*replicas, dir, corpus, part, &CorpusReport::head);
+    // Tables of GPU replicas: only for results of gcbench --gpu-replicas.
+    const auto replicas_part = [&](const std::optional<Table>& t, const std::string& id) {
+      if (t) {
+        add_table(*t, dir, corpus, part, &CorpusReport::head);
+      } else {
+        for (const char* ext : kFormats) fs::remove(dir / (id + ext));
       }
-    }
+    };
+    replicas_part(gpu_replicas_summary(set, defaults, corpus), "gpu_replicas_summary");
+    replicas_part(gpu_replicas_table(set, defaults, corpus), "gpu_replicas");
     std::optional<Table> kernels;
     if (wants_kernels_section(set)) kernels = kernels_table(set, defaults, corpus, files);
     if (kernels) {
