@@ -83,7 +83,8 @@ else
 fi
 [[ $fresh == 1 ]] && rm -rf "$out"
 mkdir -p "$out"
-# Each gcbench run appends its timed seconds, wall seconds and peak RSS here.
+# Each gcbench run appends its timed seconds, wall seconds and peak RSS here (a --gpus run one
+# line: its workers' timed seconds summed, its own wall).
 harness=$(mktemp)
 trap 'rm -f "$harness"' EXIT
 

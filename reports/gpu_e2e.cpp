@@ -18,9 +18,18 @@ struct Cells {
   std::vector<std::string> failed;  // files whose cell failed
 };
 
-// Input-weighted GB/s over `cells`: each file takes input_bytes / GB/s seconds, the row is
-// total bytes / total seconds (what the corpus as one stream would see). Blank unless every
-// file has the counter.
+Value percent_of(const Value& gbps, const Value& ceiling) {
+  if (!gbps.value) return Value::blank(gbps.reason);
+  if (!ceiling.value) return Value::blank(ceiling.reason);
+  return Value::of(100 * *gbps.value / *ceiling.value);
+}
+
+std::string ceiling_text(const Value& v) {
+  return v.value ? fmt::format("{:.2f} GB/s", *v.value) : "n/a: " + v.reason;
+}
+
+}  // namespace
+
 Value weighted_gbps(const std::vector<const Measurement*>& cells, const std::string& counter) {
   double bytes = 0, seconds = 0;
   std::size_t lacking = 0;
@@ -41,18 +50,6 @@ Value weighted_gbps(const std::vector<const Measurement*>& cells, const std::str
   if (seconds <= 0) return Value::blank("no input bytes");
   return Value::of(bytes / seconds / 1e9);
 }
-
-Value percent_of(const Value& gbps, const Value& ceiling) {
-  if (!gbps.value) return Value::blank(gbps.reason);
-  if (!ceiling.value) return Value::blank(ceiling.reason);
-  return Value::of(100 * *gbps.value / *ceiling.value);
-}
-
-std::string ceiling_text(const Value& v) {
-  return v.value ? fmt::format("{:.2f} GB/s", *v.value) : "n/a: " + v.reason;
-}
-
-}  // namespace
 
 std::string variant_label(const results::CellId& id, const Defaults& defaults) {
   const auto d = defaults.find(id.codec + "/" + id.device);

@@ -3,6 +3,7 @@
 // host/device transfers, and how close both come to what the machine can copy.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "reports/results.hpp"
 #include "reports/tables.hpp"
@@ -12,6 +13,11 @@ namespace gcbench::reports {
 // The codec and those of its axes that differ from `defaults` (every axis whose default is
 // not known), written like a cell name's: "lz77/design:warp".
 std::string variant_label(const results::CellId& id, const Defaults& defaults);
+
+// Input-weighted GB/s of `counter` over `cells`: each file takes input_bytes / GB/s seconds, the
+// result is total bytes / total seconds (what the files as one stream would see). Blank unless
+// every cell has the counter.
+Value weighted_gbps(const std::vector<const Measurement*>& cells, const std::string& counter);
 
 // A ceiling the driver recorded in the run context (GB/s, e.g. "copy_gbps"), or why there is
 // none.

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "reports/gpu_e2e.hpp"
+#include "reports/gpu_replicas.hpp"
 #include "reports/kernels.hpp"
 #include "reports/measured.hpp"
 #include "reports/render.hpp"
@@ -76,28 +77,41 @@ std::string introduction(const ResultSet& set, std::size_t errors) {
     return it == set.context.end() ? std::string("unknown") : it->second;
   };
   return fmt::format(
-      "# gcbench report\n\n"
-      "{} cells ({} failed). CPU: {} ({} threads). GPU: {}. git {}, zlib {}, {}.\n\n"
-      "Times are medians over repetitions, each column in its own unit, named in its header "
-      "(ms or s; throughput in MB/s or GB/s of uncompressed bytes); `±` after a time is its "
-      "spread, the coefficient of variation (standard deviation / mean) over the repetitions "
-      "(none after a single repetition). Sizes in bytes. **Kernel time**: CUDA events around "
-      "the GPU kernels on data already in device memory; **end-to-end time**: the whole GPU "
-      "call from host memory, transfers included; CPU and gzip times are wall time. "
-      "**Container ratio** = original / the codec's container (header included); LZ77's "
-      "**entropy-coded ratio** = original / its triples after the entropy stage (SPEC 1.4), "
-      "the thesis's ratio. gzip columns are the gzip program (`gzip -6 -n`, `gzip -d`), timed "
-      "as its wall time (process start, pipes, exit); where it was not measured, zlib's "
-      "deflate -6 stands in, in columns named zlib.\n\n"
-      "Rows and columns without any value are left out and named under their table, tables "
-      "without any value under \"Not measured\"; a remaining blank reads `n/a (reason)`: `no "
-      "device` (no GPU on the machine that ran the sweep), `file not available` (the corpus "
-      "file could not be fetched), `not measured` (not in the sweep), or the cell's error. The "
-      "CSV files keep every row and column: numbers only, in the units their column names say "
-      "(`_s` seconds, `_gbps` GB/s, `_bytes`), an empty field for a blank and its reason in the "
-      "last column, `reason`.\n\n",
-      set.cells.size(), errors, ctx("cpu_model"), ctx("hardware_threads"), ctx("gpu"),
-      ctx("git_revision"), ctx("zlib_version"), gzip_program(set));
+             "# gcbench report\n\n"
+             "{} cells ({} failed). CPU: {} ({} threads). GPU: {}. git {}, zlib {}, {}.\n\n"
+             "Times are medians over repetitions, each column in its own unit, named in its header "
+             "(ms or s; throughput in MB/s or GB/s of uncompressed bytes); `±` after a time is its "
+             "spread, the coefficient of variation (standard deviation / mean) over the "
+             "repetitions "
+             "(none after a single repetition). Sizes in bytes. **Kernel time**: CUDA events "
+             "around "
+             "the GPU kernels on data already in device memory; **end-to-end time**: the whole GPU "
+             "call from host memory, transfers included; CPU and gzip times are wall time. "
+             "**Container ratio** = original / the codec's container (header included); LZ77's "
+             "**entropy-coded ratio** = original / its triples after the entropy stage (SPEC 1.4), "
+             "the thesis's ratio. gzip columns are the gzip program (`gzip -6 -n`, `gzip -d`), "
+             "timed "
+             "as its wall time (process start, pipes, exit); where it was not measured, zlib's "
+             "deflate -6 stands in, in columns named zlib.\n\n"
+             "Rows and columns without any value are left out and named under their table, tables "
+             "without any value under \"Not measured\"; a remaining blank reads `n/a (reason)`: "
+             "`no "
+             "device` (no GPU on the machine that ran the sweep), `file not available` (the corpus "
+             "file could not be fetched), `not measured` (not in the sweep), or the cell's error. "
+             "The "
+             "CSV files keep every row and column: numbers only, in the units their column names "
+             "say "
+             "(`_s` seconds, `_gbps` GB/s, `_bytes`), an empty field for a blank and its reason in "
+             "the "
+             "last column, `reason`.\n\n",
+             set.cells.size(), errors, ctx("cpu_model"), ctx("hardware_threads"), ctx("gpu"),
+             ctx("git_revision"), ctx("zlib_version"), gzip_program(set)) +
+         (set.replicas.empty()
+              ? ""
+              : fmt::format("GPU replicas: each GPU cell was measured on GPUs {} (gcbench "
+                            "--gpu-replicas); the tables show the lowest-numbered GPU's figures, "
+                            "and the GPU-to-GPU spread tables each GPU's.\n\n",
+                            ctx(results::kGpuReplicasKey.data())));
 }
 
 }  // namespace
@@ -131,6 +145,16 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
     } else {
       for (const char* ext : kFormats) fs::remove(dir / (std::string("gpu_e2e") + ext));
     }
+    // Tables of GPU replicas: only for results of gcbench --gpu-replicas.
+    const auto replicas_part = [&](const std::optional<Table>& t, const std::string& id) {
+      if (t) {
+        add_table(*t, dir, corpus, part, &CorpusReport::head);
+      } else {
+        for (const char* ext : kFormats) fs::remove(dir / (id + ext));
+      }
+    };
+    replicas_part(gpu_replicas_summary(set, defaults, corpus), "gpu_replicas_summary");
+    replicas_part(gpu_replicas_table(set, defaults, corpus), "gpu_replicas");
     std::optional<Table> kernels;
     if (wants_kernels_section(set)) kernels = kernels_table(set, defaults, corpus, files);
     if (kernels) {

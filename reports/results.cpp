@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <set>
 #include <stdexcept>
 
@@ -53,7 +54,7 @@ bool is_counter(const std::string& key, const json& value) {
 // One cell's rows: repetitions (iteration rows), or only aggregates when the run used
 // --benchmark_report_aggregates_only.
 Measurement summarize(const results::CellId& id, const std::vector<const json*>& rows) {
-  Measurement m{id, std::nullopt, 0, {}, 0, 0, {}};
+  Measurement m{id, std::nullopt, 0, {}, 0, 0, {}, std::nullopt};
   std::vector<const json*> use;
   for (const json* r : rows) {
     if (r->value("error_occurred", false)) {
@@ -88,6 +89,17 @@ Measurement summarize(const results::CellId& id, const std::vector<const json*>&
   return m;
 }
 
+// Puts `m` into `into` in place of the one `same` finds, unless `m` failed and that one did not.
+void keep(std::vector<Measurement>& into, Measurement m,
+          const std::function<bool(const Measurement&)>& same) {
+  auto old = std::find_if(into.begin(), into.end(), same);
+  if (old == into.end()) {
+    into.push_back(std::move(m));
+  } else if (!m.error || old->error) {
+    *old = std::move(m);
+  }
+}
+
 }  // namespace
 
 double Measurement::counter(const std::string& name, double fallback) const {
@@ -120,22 +132,45 @@ void add_results(ResultSet& set, const json& doc) {
       set.context[key] = text;
     }
   }
-  std::map<std::string, std::pair<results::CellId, std::vector<const json*>>> by_cell;
+  const bool replicas = doc.contains("context") && doc["context"].is_object() &&
+                        doc["context"].contains(results::kGpuReplicasKey);
+  // (cell name, GPU index of a replica) -> the cell and its rows
+  std::map<std::pair<std::string, std::optional<int>>,
+           std::pair<results::CellId, std::vector<const json*>>>
+      by_cell;
   for (const json& b : doc["benchmarks"]) {
     auto id = results::cell_of(b);
     if (!id) continue;  // not a gcbench cell (another tool's benchmark in the same file)
-    auto& entry = by_cell[results::format_cell_name(*id)];
+    std::optional<int> gpu;
+    if (replicas && id->device == "gpu") {
+      if (auto record = results::gpu_of(b)) gpu = record->index;
+    }
+    auto& entry = by_cell[{results::format_cell_name(*id), gpu}];
     entry.first = *id;
     entry.second.push_back(&b);
   }
-  for (const auto& [name, entry] : by_cell) {
+  for (const auto& [key, entry] : by_cell) {
     Measurement m = summarize(entry.first, entry.second);
-    auto old = std::find_if(set.cells.begin(), set.cells.end(),
-                            [&](const Measurement& c) { return c.id == m.id; });
-    if (old == set.cells.end()) {
-      set.cells.push_back(std::move(m));
-    } else if (!m.error || old->error) {
-      *old = std::move(m);
+    const results::CellId id = m.id;
+    if (!key.second) {
+      keep(set.cells, std::move(m), [&](const Measurement& c) { return c.id == id; });
+      continue;
+    }
+    m.gpu = results::gpu_of(*entry.second.front());
+    const int gpu = m.gpu->index;
+    keep(set.replicas, std::move(m),
+         [&](const Measurement& c) { return c.id == id && c.gpu && c.gpu->index == gpu; });
+    // `cells` gets the replica on the lowest-numbered GPU.
+    const Measurement* lowest = nullptr;
+    for (const Measurement& r : set.replicas) {
+      if (r.id == id && (lowest == nullptr || r.gpu->index < lowest->gpu->index)) lowest = &r;
+    }
+    auto held = std::find_if(set.cells.begin(), set.cells.end(),
+                             [&](const Measurement& c) { return c.id == id; });
+    if (held == set.cells.end()) {
+      set.cells.push_back(*lowest);
+    } else {
+      *held = *lowest;
     }
   }
 }

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/results/cell_name.hpp"
+#include "src/results/result_document.hpp"
 
 namespace gcbench::reports {
 
@@ -20,6 +21,7 @@ struct Measurement {
   double cv = 0;                     // spread: stddev / mean over repetitions (0 if one)
   std::size_t repetitions = 0;
   std::map<std::string, double> counters;  // medians over repetitions
+  std::optional<results::GpuRecord> gpu;   // the GPU of a GPU replica (ResultSet::replicas)
   double counter(const std::string& name, double fallback = -1) const;
 };
 
@@ -29,6 +31,10 @@ struct ResultSet {
   std::map<std::string, std::string> context;        // the last file's gcbench context
   // "<codec>/<device>" -> axis -> default, as the measuring gcbench recorded them.
   std::map<std::string, std::map<std::string, std::string>> defaults;
+  // GPU cells of files measured on several GPUs (gcbench --gpu-replicas): one measurement per
+  // (cell, GPU). `cells` holds the replica on the lowest-numbered GPU of each, so that every
+  // other table reads one GPU's figures.
+  std::vector<Measurement> replicas;
   bool gpu_present = false;   // some result came from a machine with a usable GPU
   std::string no_gpu_detail;  // why not, from the context ("none: ...")
 
@@ -40,7 +46,9 @@ struct ResultSet {
 };
 
 // Adds one Google Benchmark JSON document. A cell seen again replaces the earlier one unless
-// the new one is an error and the old one is not.
+// the new one is an error and the old one is not; so does a replica on the same GPU. In a
+// document with GPU replicas (its context has results::kGpuReplicasKey) a GPU cell's entries
+// are summarized per GPU.
 void add_results(ResultSet& set, const nlohmann::json& doc);
 
 // Reads files, and directories recursively (*.json), where it skips exports of a folder

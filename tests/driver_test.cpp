@@ -54,8 +54,14 @@ TEST(Options, ParsesOwnFlagsAndAxisFlagsOfTheCodecs) {
   EXPECT_EQ(o.out_dir, std::filesystem::path("/tmp/x"));
   EXPECT_TRUE(o.list);
   EXPECT_FALSE(o.progress);
-  EXPECT_EQ(o.given, (std::set<std::string>{"corpus", "files", "codecs", "device", "work-items",
-                                            "element-width", "out-dir", "list", "no-progress"}));
+  std::vector<std::string> given;
+  for (const cli::GivenFlag& flag : o.given_flags) given.push_back(flag.flag);
+  std::sort(given.begin(), given.end());
+  EXPECT_EQ(given, (std::vector<std::string>{"--codecs", "--corpus", "--device", "--element-width",
+                                             "--files", "--list", "--no-progress", "--out-dir",
+                                             "--work-items"}));
+  EXPECT_TRUE(o.was_given("--corpus"));
+  EXPECT_FALSE(o.was_given("--sweep"));
   EXPECT_EQ(axis_flag("work_items"), "--work-items");
   // Every axis of the registered codecs has its flag.
   for (const Codec* c : registered_codecs()) {

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +19,7 @@
 #include "bench/driver/context.hpp"
 #include "bench/driver/gpus.hpp"
 #include "bench/driver/gpus_run.hpp"
+#include "bench/driver/harness.hpp"
 #include "bench/driver/options.hpp"
 #include "bench/driver/processes.hpp"
 #include "src/results/folder_export.hpp"
@@ -121,52 +124,78 @@ TEST(Gpus, FormatsCoreLists) {
   EXPECT_FALSE(affinity_cores().empty());
 }
 
+// The worker arguments of gcbench flags `args` and Google Benchmark flags `benchmark`.
+std::vector<std::string> base_of(const std::vector<std::string>& args,
+                                 const std::vector<std::string>& benchmark = {}) {
+  return worker_base_args(parse_options(args), benchmark);
+}
+
+TEST(Gpus, WorkerArgumentsComeFromTheParserInEveryForm) {
+  const std::vector<std::string> want = {"--benchmark_filter=lz77", "--corpus=calgary"};
+  // The flags the parent handles go, whichever form they take; the others pass as --flag=value.
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--corpus", "calgary", "--gpus", "all", "--out-dir", "res"},
+           {"--gpus=all", "--corpus=calgary", "--out-dir=res"},
+           {"--out-dir", "res", "--gpus", "0,1", "--device=all", "--corpus", "calgary"},
+           {"--gpus", "all", "--gpu-replicas", "--device", "gpu", "--corpus", "canterbury",
+            "--corpus=calgary", "--harness-file", "h.txt", "--out-dir=res"}}) {
+    EXPECT_EQ(base_of(args, {"--benchmark_filter=lz77"}), want) << ::testing::PrintToString(args);
+  }
+  // A switch passes alone; axis flags pass.
+  EXPECT_EQ(
+      base_of({"--gpus", "all", "--out-dir", "r", "--no-download", "--frame-size", "1024,4096"}),
+      (std::vector<std::string>{"--no-download", "--frame-size=1024,4096"}));
+  // What the worker parses back is what the parent was given.
+  const Options parent =
+      parse_options({"--gpus", "all", "--out-dir", "r", "--codecs", "fl", "--gpu-iterations", "3"});
+  const Options worker = parse_options(worker_base_args(parent, {}));
+  EXPECT_EQ(worker.codecs, parent.codecs);
+  EXPECT_EQ(worker.gpu_iterations, 3);
+  EXPECT_FALSE(worker.gpus);
+  EXPECT_FALSE(worker.out_dir);
+}
+
 TEST(Gpus, WorkersGetTheirShardDeviceFolderAndGpu) {
-  const std::vector<std::string> args = {"--corpus",
-                                         "calgary",
-                                         "--gpus",
-                                         "all",
-                                         "--out-dir",
-                                         "res",
-                                         "--device=all",
-                                         "--benchmark_out=merged.json",
-                                         "--benchmark_out_format=json",
-                                         "--benchmark_filter=lz77",
-                                         "--harness-file",
-                                         "h.txt"};
-  EXPECT_EQ(worker_base_args(args),
-            (std::vector<std::string>{"--corpus", "calgary", "--benchmark_filter=lz77",
-                                      "--harness-file", "h.txt"}));
+  const std::vector<std::string> base = {"--benchmark_filter=lz77", "--corpus=calgary"};
   const CoreSplit split = split_cores(range(0, 32), 2, true);
-  const std::vector<Worker> workers = plan_workers(args, kTwoGpus, split, "res", true);
+  const std::vector<Worker> workers = plan_workers(base, kTwoGpus, split, "res", true, false);
   ASSERT_EQ(workers.size(), 3u);
-  const std::vector<std::string> base = worker_base_args(args);
   const auto expect_args = [&](const Worker& w, std::vector<std::string> own) {
     std::vector<std::string> want = base;
     want.insert(want.end(), own.begin(), own.end());
+    want.insert(want.end(), {"--out-dir", "res/.workers/" + w.name, "--harness-file",
+                             "res/.workers/" + w.name + ".harness"});
     EXPECT_EQ(w.args, want) << w.name;
   };
   using Env = std::vector<std::pair<std::string, std::string>>;
   EXPECT_EQ(workers[0].name, "gpu0");
   EXPECT_EQ(workers[0].out_dir, fs::path("res/.workers/gpu0"));
+  EXPECT_EQ(workers[0].harness_file, fs::path("res/.workers/gpu0.harness"));
   EXPECT_EQ(workers[0].cores, range(0, 10));
-  expect_args(workers[0], {"--device", "gpu", "--shard", "1/2", "--out-dir", "res/.workers/gpu0"});
+  expect_args(workers[0], {"--device", "gpu", "--shard", "1/2"});
   EXPECT_EQ(workers[0].env, (Env{{"CUDA_VISIBLE_DEVICES", "GPU-aaaa"}, {kGpuIndexVariable, "0"}}));
   EXPECT_EQ(workers[1].name, "gpu1");
-  expect_args(workers[1], {"--device", "gpu", "--shard", "2/2", "--out-dir", "res/.workers/gpu1"});
+  expect_args(workers[1], {"--device", "gpu", "--shard", "2/2"});
   EXPECT_EQ(workers[1].env, (Env{{"CUDA_VISIBLE_DEVICES", "GPU-bbbb"}, {kGpuIndexVariable, "1"}}));
   EXPECT_EQ(workers[2].name, "cpu");
   EXPECT_FALSE(workers[2].gpu);
   EXPECT_EQ(workers[2].cores, range(20, 32));
-  expect_args(workers[2], {"--device", "cpu", "--out-dir", "res/.workers/cpu"});
+  expect_args(workers[2], {"--device", "cpu"});
   EXPECT_EQ(workers[2].env, (Env{{"CUDA_VISIBLE_DEVICES", ""}}));
   // A list in its order, without a CPU worker.
-  const std::vector<Worker> one = plan_workers(args, choose_gpus(parse_gpus("1"), kTwoGpus),
-                                               split_cores(range(0, 4), 1, false), "res", false);
+  const std::vector<Worker> one =
+      plan_workers(base, choose_gpus(parse_gpus("1"), kTwoGpus), split_cores(range(0, 4), 1, false),
+                   "res", false, false);
   ASSERT_EQ(one.size(), 1u);
   EXPECT_EQ(one[0].name, "gpu1");
   EXPECT_EQ(one[0].cores, range(0, 4));
-  expect_args(one[0], {"--device", "gpu", "--shard", "1/1", "--out-dir", "res/.workers/gpu1"});
+  expect_args(one[0], {"--device", "gpu", "--shard", "1/1"});
+  // Replicas: every GPU worker runs every GPU cell; the CPU worker as before.
+  const std::vector<Worker> replicas = plan_workers(base, kTwoGpus, split, "res", true, true);
+  ASSERT_EQ(replicas.size(), 3u);
+  expect_args(replicas[0], {"--device", "gpu", "--shard", "1/1"});
+  expect_args(replicas[1], {"--device", "gpu", "--shard", "1/1"});
+  expect_args(replicas[2], {"--device", "cpu"});
 }
 
 TEST(Gpus, RefusesFlagsItCannotGoWith) {
@@ -182,6 +211,17 @@ TEST(Gpus, RefusesFlagsItCannotGoWith) {
                 .find("--device cpu has none"),
             std::string::npos);
   EXPECT_NE(check({"--gpus", "all"}, no_env).find("--gpus needs --out-dir DIR"), std::string::npos);
+  EXPECT_EQ(check({"--gpus", "all", "--gpu-replicas", "--out-dir", "d"}, no_env), "");
+  EXPECT_EQ(error_of([] { parse_options({"--gpu-replicas"}); }),
+            "--gpu-replicas needs --gpus all|LIST: it runs the GPU cells on every GPU named there");
+  EXPECT_EQ(error_of([] {
+              parse_options({"--gpus=all", "--gpu-replicas", "--shard", "1/2"});
+            }),
+            "--gpu-replicas and --shard cannot be combined: every GPU runs all of the GPU cells");
+  EXPECT_NE(error_of([] {
+              parse_options({"--gpus=all", "--gpu-replicas=yes"});
+            }).find("--gpu-replicas takes no value"),
+            std::string::npos);
   const std::map<std::string, std::string> slurm = {{"SLURM_ARRAY_TASK_ID", "0"},
                                                     {"SLURM_ARRAY_TASK_COUNT", "2"}};
   const auto in_slurm = [&](const char* name) -> const char* {
@@ -244,7 +284,7 @@ class MergeWorkers : public ::testing::Test {
   void SetUp() override {
     out_ = fs::temp_directory_path() / ("gcbench_gpus_merge_" + std::to_string(getpid()));
     fs::remove_all(out_);
-    workers_ = plan_workers({}, kTwoGpus, split_cores(range(0, 3), 2, true), out_, true);
+    workers_ = plan_workers({}, kTwoGpus, split_cores(range(0, 3), 2, true), out_, true, false);
     const results::ShardPlan plan{{1, 2},
                                   {{gpu_cell("a"), 1}, {gpu_cell("b"), 2}, {gpu_cell("c"), 1}}};
     for (const auto& [cell, shard] : plan.cells) {
@@ -260,16 +300,33 @@ class MergeWorkers : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(out_); }
 
+  // The workers of --gpu-replicas instead: each GPU worker ran every GPU cell (--shard 1/1, but
+  // `skipped_` on the second GPU), each entry naming its GPU.
+  void record_replicas() {
+    fs::remove_all(out_);
+    workers_ = plan_workers({}, kTwoGpus, split_cores(range(0, 3), 2, true), out_, true, true);
+    const results::ShardPlan plan{{1, 1}, {{gpu_cell("a"), 1}, {gpu_cell("b"), 1}}};
+    for (std::size_t g = 0; g < 2; ++g) {
+      for (const auto& [cell, shard] : plan.cells) {
+        if (cell != skipped_ || g == 0) add(workers_[g], cell, kTwoGpus[g].name, kTwoGpus[g]);
+      }
+      results::write_plan(workers_[g].out_dir, plan);
+    }
+    add(workers_[2], "fl/cpu/compress/cant/x.txt/element_width:1/frame_size:1024", "none: hidden");
+  }
+
   static std::string gpu_cell(const std::string& width) {
     return "fl/gpu/compress/cant/x.txt/element_width:1/frame_size:" + width;
   }
 
-  void add(const Worker& w, const std::string& cell, const std::string& gpu) {
+  void add(const Worker& w, const std::string& cell, const std::string& gpu,
+           const std::optional<GpuIdentity>& ran_on = std::nullopt) {
     const fs::path path = w.out_dir / "cant" / "x.txt.json";
     json doc = {{"context", {{"git_revision", "abc"}, {"gpu", gpu}}},
                 {"benchmarks", json::array()}};
     if (fs::exists(path)) doc = json::parse(std::ifstream(path));
     doc["benchmarks"].push_back({{"name", cell}, {"run_name", cell}, {"real_time", 1.0}});
+    if (ran_on) doc["benchmarks"].back()["gpu"] = to_json(*ran_on);
     fs::create_directories(path.parent_path());
     std::ofstream(path) << doc.dump();
   }
@@ -281,7 +338,7 @@ class MergeWorkers : public ::testing::Test {
 
 TEST_F(MergeWorkers, IntoTheLayoutOfAPlainRun) {
   std::ostringstream err;
-  ASSERT_EQ(merge_workers(workers_, out_, false, err), 0) << err.str();
+  ASSERT_EQ(merge_workers(workers_, out_, false, false, err), 0) << err.str();
   const json doc = json::parse(std::ifstream(out_ / "cant" / "x.txt.json"));
   std::vector<std::string> cells;
   for (const json& b : doc["benchmarks"]) cells.push_back(b["run_name"]);
@@ -297,7 +354,7 @@ TEST_F(MergeWorkers, IntoTheLayoutOfAPlainRun) {
   // What --benchmark_out gets: OUT's cells once, not the workers' as well.
   EXPECT_EQ(results::export_folder(out_)["benchmarks"].size(), 4u);
   // A rerun replaces the merged files.
-  ASSERT_EQ(merge_workers(workers_, out_, false, err), 0) << err.str();
+  ASSERT_EQ(merge_workers(workers_, out_, false, false, err), 0) << err.str();
   EXPECT_EQ(results::export_folder(out_)["benchmarks"].size(), 4u);
 }
 
@@ -306,12 +363,164 @@ TEST_F(MergeWorkers, AMissingGpuCellFailsTheMergeUnlessAWorkerFailed) {
   fs::remove_all(out_);
   SetUp();
   std::ostringstream err;
-  EXPECT_EQ(merge_workers(workers_, out_, false, err), 2);
+  EXPECT_EQ(merge_workers(workers_, out_, false, false, err), 2);
   EXPECT_NE(err.str().find("shard 2/2"), std::string::npos) << err.str();
   EXPECT_FALSE(fs::exists(out_ / "cant" / "x.txt.json"));
   std::ostringstream err2;
-  EXPECT_EQ(merge_workers(workers_, out_, true, err2), 0) << err2.str();
+  EXPECT_EQ(merge_workers(workers_, out_, true, false, err2), 0) << err2.str();
   EXPECT_EQ(results::export_folder(out_)["benchmarks"].size(), 3u);
+}
+
+TEST_F(MergeWorkers, ReplicasKeepEveryGpusEntriesOfACell) {
+  record_replicas();
+  std::ostringstream err;
+  // Read as shards, the same cell twice is a duplicate (and the plans are given twice).
+  EXPECT_EQ(merge_workers(workers_, out_, false, false, err), 2);
+  EXPECT_NE(err.str().find("shard 1/1 is given twice"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("duplicated cell " + gpu_cell("a")), std::string::npos) << err.str();
+  ASSERT_EQ(merge_workers(workers_, out_, false, true, err), 0) << err.str();
+  const json doc = json::parse(std::ifstream(out_ / "cant" / "x.txt.json"));
+  std::vector<std::pair<std::string, int>> cells;  // (cell, GPU index or -1)
+  for (const json& b : doc["benchmarks"])
+    cells.emplace_back(b["run_name"], b.contains("gpu") ? b["gpu"]["index"].get<int>() : -1);
+  EXPECT_EQ(cells, (std::vector<std::pair<std::string, int>>{
+                       {gpu_cell("a"), 0},
+                       {gpu_cell("a"), 1},
+                       {gpu_cell("b"), 0},
+                       {gpu_cell("b"), 1},
+                       {"fl/cpu/compress/cant/x.txt/element_width:1/frame_size:1024", -1}}));
+  EXPECT_EQ(doc["context"]["gpu_replicas"], "0,1");
+  EXPECT_FALSE(doc["context"].contains("merged_from"));
+}
+
+TEST_F(MergeWorkers, AReplicasMissingCellIsNamedWithItsWorker) {
+  skipped_ = gpu_cell("b");
+  record_replicas();
+  std::ostringstream err;
+  EXPECT_EQ(merge_workers(workers_, out_, false, true, err), 2);
+  EXPECT_NE(err.str().find(workers_[1].out_dir.string() + ": shard 1/1"), std::string::npos)
+      << err.str();
+  EXPECT_EQ(err.str().find(workers_[0].out_dir.string() + ": shard 1/1"), std::string::npos)
+      << err.str();
+}
+
+TEST(Gpus, HarnessLinesReadBackAndAddUpOverWorkers) {
+  HarnessSummary one{10.5, 4.25, 0.5, 7, 1000, 300};  // wall, timed, setup, cells, RSS, input
+  const std::optional<HarnessSummary> read = parse_harness_line(harness_line(one));
+  ASSERT_TRUE(read);
+  EXPECT_DOUBLE_EQ(read->wall_s, 10.5);
+  EXPECT_DOUBLE_EQ(read->timed_s, 4.25);
+  EXPECT_DOUBLE_EQ(read->setup_s, 0.5);
+  EXPECT_EQ(read->cells, 7);
+  EXPECT_EQ(read->peak_rss_bytes, 1000u);
+  EXPECT_EQ(read->largest_input_bytes, 300u);
+  EXPECT_FALSE(parse_harness_line("timed_s=1 wall_s=2"));
+  EXPECT_FALSE(
+      parse_harness_line("timed_s=x wall_s=2 setup_s=0 cells=1 peak_rss_bytes=1 "
+                         "largest_input_bytes=1"));
+  EXPECT_FALSE(parse_harness_line("no fields here"));
+  const HarnessSummary two{9.0, 6.0, 1.5, 3, 4000, 200};
+  const HarnessSummary all = combine_workers({one, two}, 11.0);
+  EXPECT_DOUBLE_EQ(all.wall_s, 11.0);  // the parent's, not the workers' 19.5
+  EXPECT_DOUBLE_EQ(all.timed_s, 10.25);
+  EXPECT_DOUBLE_EQ(all.setup_s, 1.5);
+  EXPECT_EQ(all.cells, 10);
+  EXPECT_EQ(all.peak_rss_bytes, 4000u);
+  EXPECT_EQ(all.largest_input_bytes, 300u);
+}
+
+// A whole --gpus run with real child processes on two faked GPUs: the workers are a script
+// that records what a gcbench worker would (a GPU cell naming its GPU, or a CPU cell, and a
+// harness line) and prints the arguments it was given.
+class FakeHostRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("gcbench_gpus_fake_" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    host_.program = dir_ / "worker.sh";
+    std::ofstream(host_.program) << R"(#!/bin/sh
+while [ $# -gt 0 ]; do
+  case $1 in
+    --out-dir) out=$2; shift ;;
+    --harness-file) harness=$2; shift ;;
+    --device) device=$2; shift ;;
+    *) echo "arg $1" ;;
+  esac
+  shift
+done
+mkdir -p "$out/cant"
+if [ "$device" = gpu ]; then
+  cell=fl/gpu/compress/cant/x.txt/element_width:1/frame_size:1024
+  gpu="\"gpu\": {\"index\": $GCBENCH_GPU_INDEX, \"name\": \"G\", \"pci_bus_id\": \"b\", \"uuid\": \"$CUDA_VISIBLE_DEVICES\"}"
+else
+  cell=fl/cpu/compress/cant/x.txt/element_width:1/frame_size:1024
+  gpu="\"cpu\": 1"
+fi
+printf '{"context": {"git_revision": "abc"}, "benchmarks": [{"name": "%s", "run_name": "%s", "real_time": 1.0, %s}]}\n' "$cell" "$cell" "$gpu" > "$out/cant/x.txt.json"
+echo "timed_s=2.500 wall_s=3.000 setup_s=0.200 cells=1 peak_rss_bytes=100 largest_input_bytes=10" > "$harness"
+)";
+    fs::permissions(host_.program, fs::perms::owner_all);
+    host_.gpus = [] { return kTwoGpus; };
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  int run(std::vector<std::string> args) {
+    args.insert(args.end(), {"--out-dir", (dir_ / "out").string(), "--harness-file",
+                             (dir_ / "harness.txt").string()});
+    const Options options = parse_options(args);
+    return run_on_gpus(worker_base_args(options, {"--benchmark_filter=fl"}), options, std::nullopt,
+                       host_, out_, err_);
+  }
+
+  std::vector<std::string> harness_lines() const {
+    std::ifstream in(dir_ / "harness.txt");
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+  }
+
+  fs::path dir_;
+  WorkerHost host_;
+  std::ostringstream out_, err_;
+};
+
+TEST_F(FakeHostRun, ReplicasRunEveryGpuCellOnEachGpuAndWriteOneHarnessLine) {
+  ASSERT_EQ(run({"--gpus", "all", "--gpu-replicas", "--codecs=fl"}), 0) << err_.str();
+  const std::string out = out_.str();
+  for (const char* worker : {"gpu0", "gpu1", "cpu"}) {
+    for (const char* arg : {"--benchmark_filter=fl", "--codecs=fl"}) {
+      EXPECT_NE(out.find(fmt::format("[{}] arg {}\n", worker, arg)), std::string::npos) << out;
+    }
+  }
+  EXPECT_NE(out.find("[gpu1] arg --shard\n[gpu1] arg 1/1\n"), std::string::npos) << out;
+  EXPECT_EQ(out.find("--gpu-replicas"), std::string::npos) << out;
+  const nlohmann::json doc = nlohmann::json::parse(std::ifstream(dir_ / "out/cant/x.txt.json"));
+  ASSERT_EQ(doc["benchmarks"].size(), 3u) << doc.dump();
+  EXPECT_EQ(doc["benchmarks"][0]["gpu"]["uuid"], "GPU-aaaa");
+  EXPECT_EQ(doc["benchmarks"][1]["gpu"]["uuid"], "GPU-bbbb");
+  EXPECT_EQ(doc["context"]["gpu_replicas"], "0,1");
+  // One line for the run: the three workers' timed seconds and cells, the parent's own wall.
+  const std::vector<std::string> lines = harness_lines();
+  ASSERT_EQ(lines.size(), 1u);
+  const std::optional<HarnessSummary> run = parse_harness_line(lines[0]);
+  ASSERT_TRUE(run) << lines[0];
+  EXPECT_DOUBLE_EQ(run->timed_s, 7.5);
+  EXPECT_EQ(run->cells, 3);
+  EXPECT_LT(run->wall_s, 3.0) << "the workers' wall time, not the parent's";
+  EXPECT_NE(err_.str().find("[gcbench] harness share"), std::string::npos) << err_.str();
+}
+
+TEST_F(FakeHostRun, ShardsSplitTheGpuCellsAndAMissingHarnessLineIsSaid) {
+  // Both fake GPU workers record the same cell: as shards of one sweep that is a duplicate.
+  EXPECT_EQ(run({"--gpus=0,1", "--codecs=fl"}), 2);
+  EXPECT_NE(err_.str().find("duplicated cell"), std::string::npos) << err_.str();
+  EXPECT_NE(out_.str().find("[gpu1] arg 2/2\n"), std::string::npos) << out_.str();
+  // A second run appends its own line; a worker without one is named.
+  std::ofstream(host_.program, std::ios::app) << "rm \"$harness\"\n";
+  run({"--gpus", "1", "--codecs", "fl"});
+  EXPECT_EQ(harness_lines().size(), 2u);
+  EXPECT_NE(err_.str().find("worker gpu1 wrote no harness line"), std::string::npos) << err_.str();
 }
 
 TEST(Gpus, SaysSoWhenNoGpuIsUsable) {
@@ -326,7 +535,7 @@ TEST(Gpus, SaysSoWhenNoGpuIsUsable) {
   const std::vector<std::string> args = {"--gpus", "all", "--out-dir", dir.string()};
   std::ostringstream out, err;
   const std::string error =
-      error_of([&] { run_on_gpus(args, parse_options(args), std::nullopt, out, err); });
+      error_of([&] { run_on_gpus({}, parse_options(args), std::nullopt, this_host(), out, err); });
   EXPECT_NE(error.find("--gpus: no usable GPU ("), std::string::npos) << error;
   EXPECT_FALSE(fs::exists(dir));
 }

@@ -120,34 +120,30 @@ std::filesystem::path workers_dir(const std::filesystem::path& out_dir) {
   return out_dir / ".workers";
 }
 
-std::vector<std::string> worker_base_args(const std::vector<std::string>& args) {
-  const std::set<std::string> taken_with_value{"--gpus", "--out-dir", "--device"};
-  const std::set<std::string> taken_with_equals{"--benchmark_out", "--benchmark_out_format"};
-  std::vector<std::string> kept;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    const std::string name = arg.substr(0, arg.find('='));
-    if (taken_with_equals.count(name)) continue;
-    if (taken_with_value.count(name)) {
-      if (name == arg) ++i;  // "--flag VALUE": the value goes too
-      continue;
-    }
-    kept.push_back(arg);
+std::vector<std::string> worker_base_args(const Options& options,
+                                          const std::vector<std::string>& benchmark_args) {
+  static const std::set<std::string> kParents{"--gpus", "--gpu-replicas", "--out-dir", "--device",
+                                              "--harness-file"};
+  std::vector<std::string> args = benchmark_args;
+  for (const cli::GivenFlag& given : options.given_flags) {
+    if (!kParents.count(given.flag)) args.push_back(given.argument());
   }
-  return kept;
+  return args;
 }
 
-std::vector<Worker> plan_workers(const std::vector<std::string>& args,
+std::vector<Worker> plan_workers(const std::vector<std::string>& base_args,
                                  const std::vector<GpuIdentity>& gpus, const CoreSplit& split,
-                                 const std::filesystem::path& out_dir, bool cpu_worker) {
-  const std::vector<std::string> base = worker_base_args(args);
+                                 const std::filesystem::path& out_dir, bool cpu_worker,
+                                 bool replicas) {
   std::vector<Worker> workers;
   const auto add = [&](std::string name, std::optional<GpuIdentity> gpu, std::vector<int> cores,
                        std::vector<std::string> own_args) {
-    Worker w{std::move(name), std::move(gpu), std::move(cores), {}, base, {}};
+    Worker w{std::move(name), std::move(gpu), std::move(cores), {}, {}, base_args, {}};
     w.out_dir = workers_dir(out_dir) / w.name;
+    w.harness_file = workers_dir(out_dir) / (w.name + ".harness");
     w.args.insert(w.args.end(), own_args.begin(), own_args.end());
-    w.args.insert(w.args.end(), {"--out-dir", w.out_dir.string()});
+    w.args.insert(w.args.end(),
+                  {"--out-dir", w.out_dir.string(), "--harness-file", w.harness_file.string()});
     // By UUID: the worker's CUDA sees that GPU alone, whatever order it would number them in.
     w.env.emplace_back("CUDA_VISIBLE_DEVICES", w.gpu ? w.gpu->uuid : "");
     if (w.gpu) w.env.emplace_back(kGpuIndexVariable, std::to_string(w.gpu->index));
@@ -156,8 +152,9 @@ std::vector<Worker> plan_workers(const std::vector<std::string>& args,
   const int count = static_cast<int>(gpus.size());
   for (int k = 0; k < count; ++k) {
     const GpuIdentity& gpu = gpus[static_cast<std::size_t>(k)];
+    const std::string shard = replicas ? "1/1" : fmt::format("{}/{}", k + 1, count);
     add(fmt::format("gpu{}", gpu.index), gpu, split.gpu_workers.at(static_cast<std::size_t>(k)),
-        {"--device", "gpu", "--shard", fmt::format("{}/{}", k + 1, count)});
+        {"--device", "gpu", "--shard", shard});
   }
   if (cpu_worker) add("cpu", std::nullopt, split.cpu_worker, {"--device", "cpu"});
   return workers;

@@ -5,6 +5,10 @@
 // worker pinned to its own share of the host's cores and recording into its own folder
 // OUT/.workers/<name>, then merges the workers' results into OUT (gpus_run.hpp). This file
 // holds the pure parts: the request, the GPUs it names, the core split, the workers.
+//
+// With --gpu-replicas every GPU worker runs all of the GPU cells (--shard 1/1) instead of a
+// share, to measure GPU-to-GPU spread; the merge keeps each GPU's entries of a cell
+// (src/results/shard_merge.hpp) and the report shows them side by side.
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -13,6 +17,10 @@
 #include <vector>
 
 #include "bench/driver/provenance.hpp"
+
+namespace gcbench::driver {
+struct Options;
+}
 
 namespace gcbench::driver {
 
@@ -60,8 +68,9 @@ struct Worker {
   std::string name;                // "gpu<index>" or "cpu"
   std::optional<GpuIdentity> gpu;  // none for the CPU worker
   std::vector<int> cores;
-  std::filesystem::path out_dir;                         // OUT/.workers/<name>
-  std::vector<std::string> args;                         // gcbench's arguments, without the program
+  std::filesystem::path out_dir;       // OUT/.workers/<name>
+  std::filesystem::path harness_file;  // OUT/.workers/<name>.harness: its run's harness line
+  std::vector<std::string> args;       // gcbench's arguments, without the program
   std::vector<std::pair<std::string, std::string>> env;  // set on top of the parent's
 };
 
@@ -69,14 +78,19 @@ struct Worker {
 // read OUT's merged results and not the workers' as well.
 std::filesystem::path workers_dir(const std::filesystem::path& out_dir);
 
-// `args` (the user's, without the program) without --gpus, --out-dir, --device and Google
-// Benchmark's --benchmark_out and --benchmark_out_format, which the parent handles.
-std::vector<std::string> worker_base_args(const std::vector<std::string>& args);
+// What every worker is given: `benchmark_args` (the Google Benchmark flags the user gave, but
+// --benchmark_out and --benchmark_out_format, which the parent handles), then the gcbench flags
+// that `options` was given, each as one "--flag=value" argument, but those the parent sets per
+// worker or handles itself: --gpus, --gpu-replicas, --out-dir, --device, --harness-file.
+std::vector<std::string> worker_base_args(const Options& options,
+                                          const std::vector<std::string>& benchmark_args);
 
-// One worker per GPU in `gpus` (shard k of gpus.size()), then the CPU worker when
-// `cpu_worker`, each with its cores from `split`.
-std::vector<Worker> plan_workers(const std::vector<std::string>& args,
+// One worker per GPU in `gpus` (shard k of gpus.size(), or with `replicas` each --shard 1/1:
+// all GPU cells), then the CPU worker when `cpu_worker`, each with its cores from `split` and
+// `base_args` (worker_base_args) before its own.
+std::vector<Worker> plan_workers(const std::vector<std::string>& base_args,
                                  const std::vector<GpuIdentity>& gpus, const CoreSplit& split,
-                                 const std::filesystem::path& out_dir, bool cpu_worker);
+                                 const std::filesystem::path& out_dir, bool cpu_worker,
+                                 bool replicas);
 
 }  // namespace gcbench::driver

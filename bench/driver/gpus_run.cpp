@@ -8,12 +8,11 @@
 #include <fstream>
 #include <stdexcept>
 
-#include <nlohmann/json.hpp>
-
 #include "bench/driver/benchmark_out.hpp"
 #include "bench/driver/cells.hpp"
 #include "bench/driver/context.hpp"
 #include "bench/driver/gpus.hpp"
+#include "bench/driver/harness.hpp"
 #include "bench/driver/processes.hpp"
 #include "gcbench/registry.hpp"
 #include "src/results/result_files.hpp"
@@ -21,7 +20,6 @@
 
 namespace gcbench::driver {
 namespace fs = std::filesystem;
-using json = nlohmann::json;
 
 namespace {
 
@@ -43,10 +41,30 @@ bool holds_results(const fs::path& dir) {
          (!results::json_files_under(dir).empty() || fs::exists(dir / results::kPlanFileName));
 }
 
+// Each worker's harness line (a worker that wrote none, e.g. one that failed early, counts as
+// nothing, and is named on `err`).
+std::vector<HarnessSummary> read_harness_lines(const std::vector<Worker>& workers,
+                                               std::ostream& err) {
+  std::vector<HarnessSummary> lines;
+  for (const Worker& w : workers) {
+    std::ifstream in(w.harness_file);
+    std::string line;
+    std::optional<HarnessSummary> summary;
+    if (std::getline(in, line)) summary = parse_harness_line(line);
+    if (summary) {
+      lines.push_back(*summary);
+    } else {
+      err << "[gcbench] --gpus: worker " << w.name << " wrote no harness line ("
+          << w.harness_file.string() << "): its timed seconds are not counted\n";
+    }
+  }
+  return lines;
+}
+
 }  // namespace
 
 int merge_workers(const std::vector<Worker>& workers, const fs::path& out_dir, bool allow_missing,
-                  std::ostream& err) {
+                  bool replicas, std::ostream& err) {
   std::vector<fs::path> inputs;
   std::vector<std::string> names;
   for (const Worker& w : workers) {
@@ -60,22 +78,24 @@ int merge_workers(const std::vector<Worker>& workers, const fs::path& out_dir, b
   }
   const fs::path staging = workers_dir(out_dir) / ".merged";
   fs::remove_all(staging);
+  results::ShardMergeOptions merge;
+  merge.allow_missing = allow_missing;
+  merge.gpu_replicas = replicas;
+  merge.mark_merged_from = false;
+  merge.context["gpus_workers"] =
+      fmt::format("{} ({})", fmt::join(names, ", "), workers_dir(out_dir).string());
   results::ShardMergeResult merged;
   try {
-    merged = results::merge_shards(inputs, staging, {false, allow_missing});
+    merged = results::merge_shards(inputs, staging, merge);
   } catch (const results::ShardMergeError& e) {
     err << "[gcbench] --gpus: the workers' results cannot be merged:\n" << e.what() << "\n";
     return 2;
   }
   for (const std::string& note : merged.notes) err << "[gcbench] merge: " << note << "\n";
-  const std::string origin =
-      fmt::format("{} ({})", fmt::join(names, ", "), workers_dir(out_dir).string());
   for (const fs::path& file : results::json_files_under(staging)) {
-    std::ifstream in(file);
-    json doc = json::parse(in);
-    doc["context"].erase("merged_from");
-    doc["context"]["gpus_workers"] = origin;
-    results::write_json_file(out_dir / file.lexically_relative(staging), doc);
+    const fs::path to = out_dir / file.lexically_relative(staging);
+    fs::create_directories(to.parent_path());
+    fs::rename(file, to);  // one file system: a reader sees the old file or the new one whole
   }
   fs::remove_all(staging);
   err << fmt::format("[gcbench] --gpus: {} cells of {} workers merged into {}\n", merged.cells,
@@ -104,33 +124,42 @@ void check_gpus_options(const Options& options, const EnvLookup& env) {
   }
 }
 
-int run_on_gpus(const std::vector<std::string>& args, const Options& options,
-                const std::optional<fs::path>& merged_out, std::ostream& out, std::ostream& err) {
+WorkerHost this_host() {
+  return {fs::read_symlink("/proc/self/exe"), [] { return number_by_bus(list_gpus()); }};
+}
+
+int run_on_gpus(const std::vector<std::string>& base_args, const Options& options,
+                const std::optional<fs::path>& merged_out, const WorkerHost& host,
+                std::ostream& out, std::ostream& err) {
   const auto start = std::chrono::steady_clock::now();
   check_gpus_options(options, [](const char* name) { return std::getenv(name); });
   std::vector<GpuIdentity> present;
   try {
-    present = number_by_bus(list_gpus());
+    present = host.gpus();
   } catch (const std::runtime_error& e) {
     throw std::invalid_argument(std::string("--gpus: no usable GPU (") + e.what() + ")");
   }
   const std::vector<GpuIdentity> gpus = choose_gpus(*options.gpus, present);
   const bool cpu_worker = options.device == "all" && has_cpu_cells(options);
   const CoreSplit split = split_cores(affinity_cores(), static_cast<int>(gpus.size()), cpu_worker);
-  const std::vector<Worker> workers = plan_workers(args, gpus, split, *options.out_dir, cpu_worker);
+  const std::vector<Worker> workers =
+      plan_workers(base_args, gpus, split, *options.out_dir, cpu_worker, options.gpu_replicas);
 
   std::vector<std::string> described;
   for (const Worker& w : workers) described.push_back(describe(w));
-  err << fmt::format("[gcbench] --gpus: {} workers, results in {}: {}\n", workers.size(),
-                     workers_dir(*options.out_dir).string(), fmt::join(described, "; "));
+  err << fmt::format("[gcbench] --gpus{}: {} workers, results in {}: {}\n",
+                     options.gpu_replicas ? " --gpu-replicas (every GPU runs every GPU cell)" : "",
+                     workers.size(), workers_dir(*options.out_dir).string(),
+                     fmt::join(described, "; "));
   if (split.shared) {
     err << "[gcbench] --gpus: fewer cores than workers: they share every core, and the CPU "
            "cells disturb the GPU cells' timings\n";
   }
-  const std::string self = fs::read_symlink("/proc/self/exe").string();
   std::vector<ProcessSpec> specs;
   for (const Worker& w : workers) {
-    ProcessSpec spec{w.name, {self}, w.env, w.cores};
+    fs::create_directories(w.harness_file.parent_path());
+    fs::remove(w.harness_file);  // this run's line alone
+    ProcessSpec spec{w.name, {host.program.string()}, w.env, w.cores};
     spec.argv.insert(spec.argv.end(), w.args.begin(), w.args.end());
     specs.push_back(std::move(spec));
   }
@@ -145,15 +174,16 @@ int run_on_gpus(const std::vector<std::string>& args, const Options& options,
         describe(workers[i]), exits[i].description, workers[i].out_dir.string());
     status = std::max(status, exits[i].status > 2 ? 2 : exits[i].status);
   }
-  if (const int merge_status = merge_workers(workers, *options.out_dir, status != 0, err);
-      merge_status != 0) {
-    return std::max(status, merge_status);
-  }
-  if (merged_out) write_export(*options.out_dir, *merged_out, err);
+  const int merge_status =
+      merge_workers(workers, *options.out_dir, status != 0, options.gpu_replicas, err);
+  if (merge_status == 0 && merged_out) write_export(*options.out_dir, *merged_out, err);
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  const HarnessSummary summary = combine_workers(read_harness_lines(workers, err), took.count());
+  err << format_summary(summary, {});
+  if (options.harness_file) append_harness_line(*options.harness_file, summary);
   err << fmt::format("[gcbench] --gpus: {} workers done in {:.1f} s wall\n", workers.size(),
                      took.count());
-  return status;
+  return std::max(status, merge_status);
 }
 
 }  // namespace gcbench::driver

@@ -2,6 +2,7 @@
 // gcbench --gpus as the parent runs it (gpus.hpp has the design): checks the request, starts
 // the workers, passes their output on, and merges their results into --out-dir.
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -18,23 +19,34 @@ namespace gcbench::driver {
 // cpu (no GPU cells), and no --out-dir (the workers record into its .workers folder).
 void check_gpus_options(const Options& options, const EnvLookup& env);
 
-// Merges the workers' folders that hold results through gcbench-report --merge's code (which
-// checks that every GPU shard's cells are there, unless `allow_missing`) into a staging folder
-// beside them, then moves each merged file to its place under `out_dir`, where a plain run
-// would have written it. The files lose the merge's "merged_from" mark, which makes the
-// recorder and --benchmark_out skip a file: here they are the run's results. Returns 2 (the
-// problems said on `err`) when the merge finds bad input, else 0.
+// Merges the workers' folders that hold results through the shard merge (which checks that
+// every GPU shard's cells are there, unless `allow_missing`; with `replicas`, each GPU worker's
+// cells, keeping every GPU's entries of a cell) into a staging folder beside them, without its
+// "merged_from" mark (these are the run's own results: the recorder and --benchmark_out read
+// them), then moves each merged file to its place under `out_dir`, where a plain run would have
+// written it. Returns 2 (the problems said on `err`) when the merge finds bad input, else 0.
 int merge_workers(const std::vector<Worker>& workers, const std::filesystem::path& out_dir,
-                  bool allow_missing, std::ostream& err);
+                  bool allow_missing, bool replicas, std::ostream& err);
 
-// Runs the sweep of `args` (the user's arguments, without the program) as --gpus workers,
-// merges their results into options.out_dir and, when `merged_out`, writes every cell
-// recorded under it there (as --benchmark_out does for a plain run). Returns the exit status:
-// the worst of the workers' (2 when one was killed), or 2 when the merge finds bad input.
-// Throws std::invalid_argument for a request this host cannot serve (no usable GPU, an index
-// it does not have).
-int run_on_gpus(const std::vector<std::string>& args, const Options& options,
-                const std::optional<std::filesystem::path>& merged_out, std::ostream& out,
-                std::ostream& err);
+// Where the workers run: the program (gcbench itself) and this host's GPUs, numbered by bus
+// (tests fake both).
+struct WorkerHost {
+  std::filesystem::path program;
+  std::function<std::vector<GpuIdentity>()> gpus;
+};
+
+// This gcbench (/proc/self/exe) and the GPUs the CUDA runtime lists.
+WorkerHost this_host();
+
+// Runs the sweep as --gpus workers, each given `base_args` (worker_base_args) and its own;
+// merges their results into options.out_dir and, when `merged_out`, writes every cell recorded
+// under it there (as --benchmark_out does for a plain run); with options.harness_file, appends
+// one harness line for the whole run (combine_workers). Returns the exit status: the worst of
+// the workers' (2 when one was killed), or 2 when the merge finds bad input. Throws
+// std::invalid_argument for a request this host cannot serve (no usable GPU, an index it does
+// not have).
+int run_on_gpus(const std::vector<std::string>& base_args, const Options& options,
+                const std::optional<std::filesystem::path>& merged_out, const WorkerHost& host,
+                std::ostream& out, std::ostream& err);
 
 }  // namespace gcbench::driver

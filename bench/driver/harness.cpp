@@ -4,6 +4,10 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
 
 #include "bench/driver/run_status.hpp"
 #include "src/results/cell_name.hpp"
@@ -83,6 +87,47 @@ std::string harness_line(const HarnessSummary& s) {
       "timed_s={:.3f} wall_s={:.3f} setup_s={:.3f} cells={} peak_rss_bytes={} "
       "largest_input_bytes={}",
       s.timed_s, s.wall_s, s.setup_s, s.cells, s.peak_rss_bytes, s.largest_input_bytes);
+}
+
+std::optional<HarnessSummary> parse_harness_line(const std::string& line) {
+  std::map<std::string, std::string> fields;
+  std::istringstream words(line);
+  for (std::string word; words >> word;) {
+    const std::size_t eq = word.find('=');
+    if (eq == std::string::npos) return std::nullopt;
+    fields[word.substr(0, eq)] = word.substr(eq + 1);
+  }
+  HarnessSummary s;
+  try {
+    s.timed_s = std::stod(fields.at("timed_s"));
+    s.wall_s = std::stod(fields.at("wall_s"));
+    s.setup_s = std::stod(fields.at("setup_s"));
+    s.cells = std::stoi(fields.at("cells"));
+    s.peak_rss_bytes = std::stoull(fields.at("peak_rss_bytes"));
+    s.largest_input_bytes = std::stoull(fields.at("largest_input_bytes"));
+  } catch (const std::exception&) {  // a field missing or not a number
+    return std::nullopt;
+  }
+  return s;
+}
+
+void append_harness_line(const std::filesystem::path& file, const HarnessSummary& s) {
+  std::ofstream out(file, std::ios::app);
+  out << harness_line(s) << "\n";
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+}
+
+HarnessSummary combine_workers(const std::vector<HarnessSummary>& workers, double wall_s) {
+  HarnessSummary all;
+  all.wall_s = wall_s;
+  for (const HarnessSummary& w : workers) {
+    all.timed_s += w.timed_s;
+    all.cells += w.cells;
+    all.setup_s = std::max(all.setup_s, w.setup_s);
+    all.peak_rss_bytes = std::max(all.peak_rss_bytes, w.peak_rss_bytes);
+    all.largest_input_bytes = std::max(all.largest_input_bytes, w.largest_input_bytes);
+  }
+  return all;
 }
 
 std::vector<std::pair<std::string, std::string>> harness_context(const HarnessSummary& s) {

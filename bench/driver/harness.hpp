@@ -14,6 +14,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
@@ -75,6 +76,17 @@ std::string format_summary(const HarnessSummary& s,
 
 // One line for run_suite.sh to add up: "timed_s=41.000 wall_s=150.200 cells=352 ...".
 std::string harness_line(const HarnessSummary& s);
+
+// The figures of a line harness_line wrote; nullopt when `line` is not one.
+std::optional<HarnessSummary> parse_harness_line(const std::string& line);
+
+// Appends harness_line(s) to `file`. Throws std::runtime_error when it cannot.
+void append_harness_line(const std::filesystem::path& file, const HarnessSummary& s);
+
+// A --gpus run's figures from its workers': timed seconds and cells summed (the workers ran
+// side by side, so the harness share of the run may pass 100%), setup the longest, peak RSS
+// and largest input the largest (each worker is its own process); `wall_s`, the parent's own.
+HarnessSummary combine_workers(const std::vector<HarnessSummary>& workers, double wall_s);
 
 // The keys the run adds to the JSON context of the result files it wrote.
 std::vector<std::pair<std::string, std::string>> harness_context(const HarnessSummary& s);

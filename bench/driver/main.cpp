@@ -61,6 +61,22 @@ bool has_flag(const std::vector<char*>& args, const std::string& flag) {
   });
 }
 
+// The arguments of `before` that Google Benchmark's Initialize took out: those not left, in
+// their order, in `left`.
+std::vector<std::string> taken_out(const std::vector<char*>& before,
+                                   const std::vector<char*>& left) {
+  std::vector<std::string> taken;
+  auto next = left.begin();
+  for (char* arg : before) {
+    if (next != left.end() && *next == arg) {
+      ++next;
+    } else {
+      taken.emplace_back(arg);
+    }
+  }
+  return taken;
+}
+
 // The value of the "gpu" context entry: the device, or "none: <why>".
 std::string gpu_named(const GpuStatus& gpu) {
   for (const auto& [key, value] : gpu.context) {
@@ -88,10 +104,11 @@ double seconds_since(Clock::time_point t) {
 void report_harness(const HarnessSummary& summary,
                     const std::map<std::string, HarnessGroup>& groups, const Options& options) {
   std::cerr << format_summary(summary, groups);
-  if (options.harness_file) {
-    std::ofstream out(*options.harness_file, std::ios::app);
-    out << harness_line(summary) << "\n";
-    if (!out) std::cerr << "[gcbench] cannot write " << options.harness_file->string() << "\n";
+  if (!options.harness_file) return;
+  try {
+    append_harness_line(*options.harness_file, summary);
+  } catch (const std::runtime_error& e) {
+    std::cerr << "[gcbench] " << e.what() << "\n";
   }
 }
 
@@ -102,6 +119,7 @@ int run(int argc, char** argv) {
   const std::optional<std::filesystem::path> export_file =
       has_flag(args, "--out-dir") || has_flag(args, "--export") ? take_benchmark_out(args)
                                                                 : std::nullopt;
+  const std::vector<char*> before_benchmark = args;
   int count = static_cast<int>(args.size());
   benchmark::Initialize(&count, args.data(), help_printer);
   const Options options =
@@ -121,8 +139,11 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (options.gpus) {
-    return run_on_gpus(std::vector<std::string>(argv + 1, argv + argc), options, export_file,
-                       std::cout, std::cerr);
+    // Without gcbench's own --benchmark_min_time default, which each worker adds itself.
+    const std::vector<char*> given(before_benchmark.begin() + 2, before_benchmark.end());
+    const std::vector<std::string> base_args = worker_base_args(
+        options, taken_out(given, std::vector<char*>(args.begin() + 1, args.begin() + count)));
+    return run_on_gpus(base_args, options, export_file, this_host(), std::cout, std::cerr);
   }
   std::vector<const Codec*> selected = select_codecs(all, options.codecs, options.device);
   check_axis_flags(selected, options.axis_values);

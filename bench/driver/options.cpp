@@ -97,7 +97,14 @@ than in a plain run: the context's cpu_affinity says how many). Needs
 prefixed with the name, and are merged into DIR at the end (each GPU
 cell's entry names its GPU: index, name, PCI bus id, UUID); the same
 command resumes every worker. Not with --shard (or a Slurm/Kubernetes
-shard) or --device cpu. --harness-file gets one line per worker)");
+shard) or --device cpu. --harness-file gets one line for the whole run:
+the workers' timed seconds summed, the parent's wall time)");
+  cli::add_switch(app, "--gpu-replicas", o.gpu_replicas, true,
+                  R"(with --gpus: every named GPU runs all of the sweep's GPU cells (not a
+share of them), to measure GPU-to-GPU spread; CPU cells run once. Each
+GPU's entries of a cell are kept, told apart by their gpu record, and
+gcbench-report shows each GPU's kernel and end-to-end GB/s per cell
+and their spread (max/min - 1). Takes GPUs x the GPU cells' time)");
   cli::add_switch(app, "--no-download", o.download, false,
                   "corpus files in no mirror or cache are reported missing, not downloaded");
   cli::add_value(
@@ -183,10 +190,21 @@ Options parse_options(const std::vector<std::string>& args,
   const std::unique_ptr<CLI::App> app = make_parser(o, codecs);
   cli::parse(*app, args);
   std::erase_if(o.axis_values, [](const auto& axis) { return axis.second.empty(); });
-  for (const CLI::Option* flag : app->get_options()) {
-    if (flag->count() > 0) o.given.insert(flag->get_single_name());
+  o.given_flags = cli::given_flags(*app);
+  if (o.gpu_replicas && !o.gpus) {
+    throw std::invalid_argument(
+        "--gpu-replicas needs --gpus all|LIST: it runs the GPU cells on every GPU named there");
+  }
+  if (o.gpu_replicas && o.shard) {
+    throw std::invalid_argument(
+        "--gpu-replicas and --shard cannot be combined: every GPU runs all of the GPU cells");
   }
   return o;
+}
+
+bool Options::was_given(const std::string& flag) const {
+  return std::any_of(given_flags.begin(), given_flags.end(),
+                     [&](const cli::GivenFlag& given) { return given.flag == flag; });
 }
 
 std::string describe_flags(const std::vector<const Codec*>& codecs) {

@@ -4,12 +4,12 @@
 #include <filesystem>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "bench/driver/gpus.hpp"
 #include "gcbench/registry.hpp"
+#include "src/cli/given_flag.hpp"
 #include "src/results/shard_plan.hpp"
 
 namespace gcbench::driver {
@@ -47,12 +47,17 @@ struct Options {
   std::optional<std::string> preset;    // a declared sweep (presets.hpp)
   std::optional<results::Shard> shard;  // --shard K/N (shard.hpp); else from the environment
   std::optional<GpuRequest> gpus;       // --gpus all|LIST: one worker per GPU (gpus.hpp)
-  std::set<std::string> given;  // the gcbench flags given, without dashes (presets check them)
+  bool gpu_replicas = false;  // with --gpus: every GPU runs all of the GPU cells (gpus.hpp)
+  // The gcbench flags given, with their values: presets check them, --gpus passes them on.
+  std::vector<cli::GivenFlag> given_flags;
+
+  bool was_given(const std::string& flag) const;  // "--sweep"
 };
 
 // Parses the driver's own flags and a `--<axis> LIST` flag for every axis of `codecs` (checked
 // against the selected codecs later), as `--name=value` or `--name value`. Throws
-// std::invalid_argument: one line naming the flag and what it allows.
+// std::invalid_argument: one line naming the flag and what it allows, or the flags that cannot
+// go together.
 Options parse_options(const std::vector<std::string>& args,
                       const std::vector<const Codec*>& codecs = registered_codecs());
 

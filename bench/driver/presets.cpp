@@ -233,8 +233,8 @@ void check_preset_options(const Preset& preset, const Options& options) {
     contradiction(preset,
                   axis_flag(options.axis_values.begin()->first) + " (a preset sets every axis)");
   }
-  if (options.given.count("sweep")) contradiction(preset, "--sweep (a preset sets its sweep)");
-  if (options.given.count("corpus")) {
+  if (options.was_given("--sweep")) contradiction(preset, "--sweep (a preset sets its sweep)");
+  if (options.was_given("--corpus")) {
     std::set<std::string> runs;
     for (const std::string& spec : preset.inputs) runs.insert(corpus_of(spec));
     for (const std::string& corpus : options.corpora) {
@@ -255,7 +255,7 @@ void check_preset_options(const Preset& preset, const Options& options) {
 }
 
 std::vector<std::string> preset_inputs(const Preset& preset, const Options& options) {
-  if (!options.given.count("corpus")) return preset.inputs;
+  if (!options.was_given("--corpus")) return preset.inputs;
   std::vector<std::string> specs;
   for (const std::string& spec : preset.inputs) {
     const std::string corpus = corpus_of(spec);

@@ -103,6 +103,17 @@ CLI::Option* add_switch(CLI::App& app, const std::string& flag, bool& target, bo
       ->disable_flag_override();
 }
 
+std::vector<GivenFlag> given_flags(const CLI::App& app) {
+  std::vector<GivenFlag> given;
+  for (const CLI::Option* option : app.get_options()) {
+    if (option->count() == 0) continue;
+    GivenFlag flag{option->get_name(), std::nullopt};
+    if (option->get_expected_max() > 0) flag.value = option->results().back();
+    given.push_back(std::move(flag));
+  }
+  return given;
+}
+
 void parse(CLI::App& app, const std::vector<std::string>& args) {
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
   try {

@@ -5,6 +5,8 @@
 // lines, its description, its flags and its footer, in that order.
 #include <CLI/CLI.hpp>
 
+#include "src/cli/given_flag.hpp"
+
 #include <functional>
 #include <memory>
 #include <optional>
@@ -36,6 +38,10 @@ CLI::Option* add_choice(CLI::App& app, const std::string& flag, std::string& tar
 // `flag` alone sets `target` to `value`; `flag=anything` is an error.
 CLI::Option* add_switch(CLI::App& app, const std::string& flag, bool& target, bool value,
                         const std::string& help);
+
+// The flags of `app` that its last parse was given, in the order `app` defines them, whichever
+// form they had (--flag=value, --flag value, repeated).
+std::vector<GivenFlag> given_flags(const CLI::App& app);
 
 // Parses `args` (without the program name). Throws std::invalid_argument with one line:
 // CLI11's message for the flag at fault, and where to look.

@@ -44,4 +44,16 @@ std::optional<CellId> cell_of(const nlohmann::json& entry) {
   return parse_cell_name(entry.value("run_name", entry.value("name", std::string())));
 }
 
+std::optional<GpuRecord> gpu_of(const nlohmann::json& entry) {
+  const auto gpu = entry.find("gpu");
+  if (gpu == entry.end() || !gpu->is_object()) return std::nullopt;
+  const auto index = gpu->find("index");
+  if (index == gpu->end() || !index->is_number_integer()) return std::nullopt;
+  const auto text = [&](const char* key) {
+    const auto it = gpu->find(key);
+    return it != gpu->end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  return GpuRecord{index->get<int>(), text("name"), text("pci_bus_id"), text("uuid")};
+}
+
 }  // namespace gcbench::results

@@ -3,6 +3,7 @@
 // which the driver writes (one per corpus file) and the report tools read, with gcbench's
 // parts in it: each entry's cell name (its run_name) and the context keys below.
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,24 @@ namespace gcbench::results {
 inline constexpr std::string_view kMissingFileKey = "missing_file:";
 // "defaults:<codec>/<device>" -> the codec's axis defaults, as format_params writes them.
 inline constexpr std::string_view kDefaultsKey = "defaults:";
+
+// "gpu_replicas:" in the context of a result file of gcbench --gpu-replicas: the GPUs ("0,1",
+// their --gpus indices) that each measured every GPU cell. Such a file holds one set of entries
+// per GPU for each GPU cell, told apart by their "gpu" record (gpu_of); cell names stay the
+// same, so a cell is one cell on every GPU. Without the key, a cell has one set of entries.
+inline constexpr std::string_view kGpuReplicasKey = "gpu_replicas";
+
+// The GPU a GPU cell's entry ran on (its "gpu" record, written by the driver).
+struct GpuRecord {
+  int index = 0;  // gcbench --gpus's numbering (PCI bus order)
+  std::string name;
+  std::string pci_bus_id;
+  std::string uuid;
+  bool operator==(const GpuRecord&) const = default;
+};
+
+// nullopt when `entry` has no well-formed "gpu" record (CPU cells, older files).
+std::optional<GpuRecord> gpu_of(const nlohmann::json& entry);
 
 // Why a document is not a result document.
 enum class DocumentFault {

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -46,7 +47,8 @@ struct Input {
 
 struct CellRows {
   std::string name;
-  std::vector<json> rows;  // repetitions and aggregates, in the file's order
+  std::optional<GpuRecord> replica;  // the GPU of a GPU replica (ShardMergeOptions::gpu_replicas)
+  std::vector<json> rows;            // repetitions and aggregates, in the file's order
 };
 
 struct SourceFile {
@@ -82,8 +84,8 @@ std::optional<std::string> scope_of(const fs::path& rel,
 }
 
 // The result file at `path` (`rel` under its input); nullopt for an export of a folder.
-std::optional<SourceFile> read_source(std::size_t input, const fs::path& path,
-                                      const fs::path& rel) {
+std::optional<SourceFile> read_source(std::size_t input, const fs::path& path, const fs::path& rel,
+                                      bool gpu_replicas) {
   json doc = read_json_file(path);
   if (auto fault = fault_of(doc))
     throw ShardMergeError(path.string() + ": " + std::string(describe(*fault)));
@@ -96,7 +98,11 @@ std::optional<SourceFile> read_source(std::size_t input, const fs::path& path,
     if (!id) throw ShardMergeError(path.string() + ": a row that is not a gcbench cell");
     std::string name = format_cell_name(*id);
     auto [it, added] = at.emplace(name, file.cells.size());
-    if (added) file.cells.push_back({std::move(name), {}});
+    if (added) {
+      std::optional<GpuRecord> replica;
+      if (gpu_replicas && id->device == "gpu") replica = gpu_of(row);
+      file.cells.push_back({std::move(name), std::move(replica), {}});
+    }
     file.cells[it->second].rows.push_back(std::move(row));
   }
   return file;
@@ -181,7 +187,7 @@ class Merger {
     for (const fs::path& path : result_files) {
       const fs::path rel = path.lexically_relative(in.root);
       try {
-        std::optional<SourceFile> file = read_source(i, path, rel);
+        std::optional<SourceFile> file = read_source(i, path, rel, options_.gpu_replicas);
         if (!file) {
           result_.notes.push_back(fmt::format(
               "{} skipped: an export of its folder (gcbench --export), whose cells are in the "
@@ -246,9 +252,17 @@ class Merger {
     }
   }
 
+  // The scope of the plan in `folder` of `input`: the folder, and with GPU replicas the input
+  // too (each input ran the whole sweep).
+  std::string scope_key(std::size_t input, const std::string& folder) const {
+    if (!options_.gpu_replicas) return folder;
+    return folder.empty() ? name(input) : name(input) + "/" + folder;
+  }
+
   void check_plans() {
     for (std::size_t i = 0; i < inputs_.size(); ++i) {
-      for (const auto& [scope, plan] : inputs_[i].plans) {
+      for (const auto& [folder, plan] : inputs_[i].plans) {
+        const std::string scope = scope_key(i, folder);
         auto [it, first] = scopes_.try_emplace(scope, Scope{plan, {}});
         Scope& s = it->second;
         if (!first && (plan.shard.count != s.plan.shard.count || plan.cells != s.plan.cells)) {
@@ -268,18 +282,22 @@ class Merger {
     }
     for (const auto& [scope, s] : scopes_) {
       for (const auto& [index, input] : s.holder)
-        result_.shards.push_back(prefix(scope) + inputs_[input].plans.at(scope).shard.to_string());
+        result_.shards.push_back(fmt::format("{}{}/{}", prefix(scope), index, s.plan.shard.count));
     }
   }
 
   void check_duplicates() {
-    std::map<std::pair<std::string, std::string>, std::size_t> seen;  // (file, cell) -> input
+    // (file, cell, GPU replica) -> input
+    std::map<std::tuple<std::string, std::string, std::optional<int>>, std::size_t> seen;
     for (const SourceFile& f : files_) {
       for (const CellRows& c : f.cells) {
-        auto [it, added] = seen.emplace(std::pair(f.rel, c.name), f.input);
+        const std::optional<int> gpu =
+            c.replica ? std::optional<int>(c.replica->index) : std::nullopt;
+        auto [it, added] = seen.emplace(std::tuple(f.rel, c.name, gpu), f.input);
         if (!added) {
-          problems_.push_back(fmt::format("duplicated cell {} (in {}): recorded in {} and in {}",
-                                          c.name, f.rel, name(it->second), name(f.input)));
+          problems_.push_back(fmt::format("duplicated cell {}{} (in {}): recorded in {} and in {}",
+                                          c.name, gpu ? fmt::format(" on GPU {}", *gpu) : "", f.rel,
+                                          name(it->second), name(f.input)));
         }
       }
     }
@@ -289,7 +307,7 @@ class Merger {
     std::map<std::string, std::set<std::string>> present;  // scope -> cells
     for (const SourceFile& f : files_) {
       if (!f.scope) continue;
-      for (const CellRows& c : f.cells) present[*f.scope].insert(c.name);
+      for (const CellRows& c : f.cells) present[scope_key(f.input, *f.scope)].insert(c.name);
     }
     std::vector<std::string> missing;
     std::size_t unplanned = 0;
@@ -365,7 +383,17 @@ class Merger {
       if (is_machine_key(key)) context["merged_differs:" + key] = all;
     }
     context.erase("shard");
-    context["merged_from"] = fmt::format("{} inputs", inputs_.size());
+    if (options_.mark_merged_from)
+      context["merged_from"] = fmt::format("{} inputs", inputs_.size());
+    std::set<int> replicas;
+    for (const SourceFile* f : sources) {
+      for (const CellRows& c : f->cells) {
+        if (c.replica) replicas.insert(c.replica->index);
+      }
+    }
+    if (!replicas.empty())
+      context[std::string(kGpuReplicasKey)] = fmt::format("{}", fmt::join(replicas, ","));
+    for (const auto& [key, value] : options_.context) context[key] = value;
     if (!shards.empty()) context["merged_shards"] = fmt::format("{}", fmt::join(shards, ","));
     if (!result_.missing_cells.empty()) {
       context["merge_missing_cells"] = fmt::format(
@@ -393,7 +421,7 @@ class Merger {
       // Rows in the plan's (the unsharded run's) order; cells in no plan after them.
       std::vector<std::pair<std::size_t, const CellRows*>> cells;
       for (const SourceFile* f : sources) {
-        const auto* at = f->scope ? &position.at(*f->scope) : nullptr;
+        const auto* at = f->scope ? &position.at(scope_key(f->input, *f->scope)) : nullptr;
         for (const CellRows& c : f->cells) {
           std::size_t order = SIZE_MAX;
           if (at != nullptr) {

@@ -7,6 +7,7 @@
 // found among the inputs are skipped: their cells are in the inputs' result files.
 #include <cstddef>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -16,6 +17,16 @@ namespace gcbench::results {
 struct ShardMergeOptions {
   bool allow_different_revisions = false;  // merge anyway; the merged context says so
   bool allow_missing = false;              // merge anyway; the merged context and report say so
+  // The inputs are GPU replicas (gcbench --gpu-replicas): each input's shard plans are checked
+  // on their own (every input ran the whole sweep's GPU cells), and a GPU cell recorded in
+  // several inputs is kept once per GPU, its entries' "gpu" record telling them apart, instead
+  // of being a duplicate; the merged files' context names the GPUs (kGpuReplicasKey). The same
+  // cell twice on one GPU is still a duplicate.
+  bool gpu_replicas = false;
+  // Whether the merged files' context says "merged_from" (the input count): not for a merge
+  // whose files are one run's own results (gcbench --gpus's workers).
+  bool mark_merged_from = true;
+  std::map<std::string, std::string> context;  // added to every merged file's context
 };
 
 // Bad input: every problem found, one per line.

@@ -1,7 +1,8 @@
 // gcbench --gpus on this machine's GPUs (a small synthetic sweep of FL and RLE at their
 // defaults): the same cells as a plain run, every one verified, each GPU cell naming the GPU
 // it ran on (index, name, PCI bus id, UUID); a rerun resumes every worker; a GPU index the
-// host does not have is a clear error. Skipped, saying why, without a GPU or the driver.
+// host does not have is a clear error; --gpu-replicas runs every GPU cell on every GPU. Skipped,
+// saying why, without a GPU or the driver.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 
@@ -127,6 +129,32 @@ TEST_F(GpusOnDevice, AllGpusRunThePlainRunsCellsEachNamingItsGpu) {
   EXPECT_NE(again.output.find("[gpu0] [gcbench] no cells to run"), std::string::npos)
       << again.output;
   EXPECT_EQ(cell_names(entries_under(dir_ / "all")), cell_names(entries));
+}
+
+TEST_F(GpusOnDevice, ReplicasRunEveryGpuCellOnEveryGpu) {
+  const DriverRun plain = run("--device gpu --out-dir " + (dir_ / "plain").string());
+  ASSERT_EQ(plain.status, 0) << plain.output;
+  const fs::path harness = dir_ / "harness.txt";
+  const DriverRun all = run("--device gpu --gpus=all --gpu-replicas --harness-file " +
+                            harness.string() + " --out-dir " + (dir_ / "all").string());
+  ASSERT_EQ(all.status, 0) << all.output;
+  // Each plain cell once per GPU, each GPU's entries naming it.
+  std::multiset<std::string> want;
+  for (const std::string& name : cell_names(entries_under(dir_ / "plain"))) {
+    for (std::size_t g = 0; g < gpus_.size(); ++g) want.insert(name);
+  }
+  const std::vector<json> entries = entries_under(dir_ / "all");
+  EXPECT_EQ(cell_names(entries), want);
+  std::map<std::string, std::set<int>> gpus_of;
+  for (const json& b : entries) {
+    EXPECT_EQ(b.value("verified", 0.0), 1.0) << b["run_name"];
+    gpus_of[b["run_name"]].insert(b["gpu"]["index"].get<int>());
+  }
+  for (const auto& [name, gpus] : gpus_of) EXPECT_EQ(gpus.size(), gpus_.size()) << name;
+  std::ifstream lines(harness);
+  std::string line, extra;
+  ASSERT_TRUE(std::getline(lines, line));
+  EXPECT_FALSE(std::getline(lines, extra)) << "one harness line for the run: " << extra;
 }
 
 TEST_F(GpusOnDevice, AnIndexTheHostDoesNotHaveIsAClearError) {
