@@ -5,7 +5,7 @@
 # (GCBENCH_NVCOMP_ROOT), .carry/corpora (GCBENCH_CORPUS_MIRROR) and .carry/head (a snapshot
 # of HEAD, to build committed code while the working tree has edits).
 #   prefix/  nlohmann/json headers + CMake config, bzlib.h, libdeflate (.so, header, .pc),
-#            OpenSSL's headers and libcrypto (.so), for SHA-256, CLI11's headers + CMake config
+#            CLI11's headers + CMake config
 #   nvcomp/  include/ and lib64/ of the nvidia-libnvcomp-cu13 wheel (kept, see below)
 #   corpora/ the corpus mirror (../shared/corpora)
 # Usage: bash bench/device/make_carry.sh [--head-only]
@@ -39,11 +39,8 @@ cp -a $lib/libdeflate.so $lib/libdeflate.so.[0-9]* "$prefix/lib/"
 sed -e 's|^prefix=.*|prefix=${pcfiledir}/../..|' -e 's|^includedir=.*|includedir=${prefix}/include|' \
   -e 's|^libdir=.*|libdir=${prefix}/lib|' $lib/pkgconfig/libdeflate.pc >"$prefix/lib/pkgconfig/libdeflate.pc"
 
-# OpenSSL: the headers (with Debian's multiarch configuration headers merged in, where
-# <openssl/opensslconf.h> expects them) and libcrypto; found through OPENSSL_ROOT_DIR.
-cp -r /usr/include/openssl "$prefix/include/"
-cp /usr/include/x86_64-linux-gnu/openssl/*.h "$prefix/include/openssl/"
-cp -a $lib/libcrypto.so $lib/libcrypto.so.[0-9]* "$prefix/lib/"
+# OpenSSL is not carried: the device image has its headers and libcrypto (seen on 2026-11-23),
+# and the carry, with the working tree, must stay within 64 MiB.
 
 # nvCOMP is not rebuilt here: .carry/nvcomp holds include/ and lib64/ as unpacked from the
 # nvidia-libnvcomp-cu13 wheel (pip download nvidia-libnvcomp-cu13; unzip; copy both folders).
