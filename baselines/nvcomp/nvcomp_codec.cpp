@@ -14,6 +14,7 @@
 #include "baselines/nvcomp/nvcomp_format.hpp"
 #include "baselines/nvcomp/nvcomp_kernels.hpp"
 #include "codecs/common/cuda_check.hpp"
+#include "codecs/common/elements.hpp"
 #include "codecs/common/temp_storage.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/device_codec.hpp"
@@ -107,6 +108,10 @@ struct BatchedApi {
   nvcompStatus_t (*decompress)(const void* const*, const std::size_t*, const std::size_t*,
                                std::size_t*, std::size_t, void*, std::size_t, void* const*, DOpts,
                                nvcompStatus_t*, cudaStream_t);
+  // Axes beyond chunk_size that shape the compression options, and the options at a resolved
+  // point of them; none: compress_opts everywhere.
+  std::vector<AxisSpec> axes = {};
+  COpts (*options_at)(COpts defaults, const Params& resolved) = nullptr;
 };
 
 // The validated layout of a container, kept in the DecodePlan.
@@ -135,6 +140,7 @@ class NvcompDeviceCodec final : public DeviceCodec {
     chunk.max = kMaxChunk;
     chunk.in_container = true;
     info_.axes = {chunk};
+    info_.axes.insert(info_.axes.end(), api_.axes.begin(), api_.axes.end());
   }
 
   const CodecInfo& info() const override { return info_; }
@@ -143,12 +149,12 @@ class NvcompDeviceCodec final : public DeviceCodec {
     const u64 chunk = chunk_size(params);
     return kContainerHeaderSize + format::kFixedBytes +
            chunks_of(input_size, chunk) *
-               (format::kTableEntryBytes + format::padded(max_output_chunk(chunk)));
+               (format::kTableEntryBytes + format::padded(max_output_chunk(chunk, params)));
   }
 
   std::size_t compress_temp_bytes(u64 input_size, const Params& params) const override {
     cuda::TempCarver carve;
-    carve_compress(carve, input_size, chunk_size(params));
+    carve_compress(carve, input_size, params);
     return carve.bytes();
   }
 
@@ -158,7 +164,7 @@ class NvcompDeviceCodec final : public DeviceCodec {
     require_aligned(b.input, "input");
     require_aligned(b.output, "output");
     cuda::TempCarver carve(b.temp, b.temp_bytes);
-    const CompressTemp t = carve_compress(carve, b.input_size, chunk);
+    const CompressTemp t = carve_compress(carve, b.input_size, params);
     const u64 n = t.layout.chunks;
     u8* payload = b.output + kContainerHeaderSize;
     prepare_compress_async(b.input, payload, t.layout, t.batch, stream);
@@ -169,7 +175,7 @@ class NvcompDeviceCodec final : public DeviceCodec {
       GCB_CUDA(cudaMemsetAsync(t.layout.slots, 0, n * t.layout.slot_stride, stream));
       check(api_.compress(t.batch.in_ptrs, t.batch.in_bytes, chunk, n, t.nvcomp_temp,
                           t.nvcomp_temp_bytes, t.batch.out_ptrs, t.batch.out_bytes,
-                          api_.compress_opts, t.batch.statuses, stream),
+                          t.options, t.batch.statuses, stream),
             "compress");
       size_compressed_async(payload, t.layout, t.batch, stream);
       nvcompBatchedCRC32Opts_t crc{};
@@ -206,7 +212,7 @@ class NvcompDeviceCodec final : public DeviceCodec {
     if (n > (p.size() - format::kFixedBytes) / format::kTableEntryBytes) {
       throw DecodeError("truncated nvCOMP chunk table");
     }
-    const u64 bound = max_output_chunk(chunk);
+    const u64 bound = decode_bound(chunk);
     const u64 data_at = format::data_offset(n);
     const u64 data_bytes = p.size() - data_at;
     std::vector<u64> offsets(n + 1, 0);
@@ -251,7 +257,7 @@ class NvcompDeviceCodec final : public DeviceCodec {
     cuda::TempCarver carve(b.temp, b.temp_bytes);
     const DecompressTemp t = carve_decompress(carve, l.chunks, l.chunk_size, plan.original_size);
     const DecompressLayout layout{l.chunk_size, l.chunks, plan.original_size, l.data_bytes,
-                                  max_output_chunk(l.chunk_size)};
+                                  decode_bound(l.chunk_size)};
     const u8* payload = b.container + kContainerHeaderSize;
     begin_decompress_async(b.container, plan.header, b.status, stream);
     if (l.chunks > 0) {
@@ -283,6 +289,7 @@ class NvcompDeviceCodec final : public DeviceCodec {
 
  private:
   struct CompressTemp {
+    COpts options;
     CompressLayout layout;
     BatchArrays batch;
     void* nvcomp_temp = nullptr;
@@ -318,10 +325,26 @@ class NvcompDeviceCodec final : public DeviceCodec {
     return chunk;
   }
 
-  u64 max_output_chunk(u64 chunk) const {
+  COpts options(const Params& params) const {
+    return api_.options_at ? api_.options_at(api_.compress_opts, resolve_params(info_.axes, params))
+                           : api_.compress_opts;
+  }
+
+  u64 max_output_chunk(u64 chunk, const Params& params) const {
     std::size_t bytes = 0;
-    check(api_.max_output_chunk(chunk, api_.compress_opts, &bytes), "max output chunk size");
+    check(api_.max_output_chunk(chunk, options(params), &bytes), "max output chunk size");
     return bytes;
+  }
+
+  // The largest compressed chunk any point of the axes may write: a decoder checks against
+  // it, whatever the point it is called with.
+  u64 decode_bound(u64 chunk) const {
+    u64 bound = max_output_chunk(chunk, {});
+    for (const AxisSpec& axis : api_.axes) {
+      for (const std::int64_t value : axis.allowed)
+        bound = std::max(bound, max_output_chunk(chunk, {{axis.name, value}}));
+    }
+    return bound;
   }
 
   static void carve_batch(cuda::TempCarver& carve, u64 n, bool decompress, BatchArrays& b) {
@@ -338,18 +361,29 @@ class NvcompDeviceCodec final : public DeviceCodec {
   }
 
   // The same sequence of take() when sizing and when running.
-  CompressTemp carve_compress(cuda::TempCarver& carve, u64 input_size, u64 chunk) const {
+  CompressTemp carve_compress(cuda::TempCarver& carve, u64 input_size, const Params& params) const {
+    const u64 chunk = chunk_size(params);
+    // nvCOMP reads elements of the data type's size, whole ones only (chunks are multiples
+    // of 8 bytes: the last one decides).
+    const Params resolved = resolve_params(info_.axes, params);
+    if (const auto width = resolved.find("element_width");
+        width != resolved.end() && input_size % static_cast<u64>(width->second) != 0) {
+      throw ParamError(info_.name + ": element_width " + std::to_string(width->second) +
+                       " needs whole elements, and " + std::to_string(input_size) +
+                       " bytes are not");
+    }
     CompressTemp t;
+    t.options = options(params);
     CompressLayout& l = t.layout;
     l.algorithm = static_cast<u8>(api_.id);
     l.chunk_size = static_cast<u32>(chunk);
     l.chunks = chunks_of(input_size, chunk);
     l.input_size = input_size;
-    l.max_chunk_out = max_output_chunk(chunk);
+    l.max_chunk_out = max_output_chunk(chunk, params);
     l.slot_stride = align_up(l.max_chunk_out, kSlotAlign);
     carve_batch(carve, l.chunks, false, t.batch);
     if (l.chunks > 0) {
-      check(api_.compress_temp(l.chunks, chunk, api_.compress_opts, &t.nvcomp_temp_bytes,
+      check(api_.compress_temp(l.chunks, chunk, t.options, &t.nvcomp_temp_bytes,
                                input_size, nullptr),
             "compress temp size");
     }
@@ -405,6 +439,22 @@ class NvcompDeviceCodec final : public DeviceCodec {
   mutable nvcompCRC32KernelConf_t crc_conf_{};
 };
 
+// Cascaded's data type from the element_width axis.
+nvcompBatchedCascadedCompressOpts_t cascaded_options(nvcompBatchedCascadedCompressOpts_t defaults,
+                                                     const Params& resolved) {
+  switch (element_width_of(resolved)) {
+    case 2:
+      defaults.common_opts.data_type = NVCOMP_TYPE_USHORT;
+      break;
+    case 4:
+      defaults.common_opts.data_type = NVCOMP_TYPE_UINT;
+      break;
+    default:
+      defaults.common_opts.data_type = NVCOMP_TYPE_UCHAR;
+  }
+  return defaults;
+}
+
 template <typename COpts, typename DOpts>
 CodecPtr make(BatchedApi<COpts, DOpts> api) {
   return gpu::make_host_codec(std::make_unique<NvcompDeviceCodec<COpts, DOpts>>(api));
@@ -426,15 +476,19 @@ std::vector<CodecPtr> make_codecs() {
           nvcompBatchedSnappyDecompressDefaultOpts, nvcompBatchedSnappyCompressGetTempSize,
           nvcompBatchedSnappyCompressGetMaxOutputChunkSize, nvcompBatchedSnappyCompressAsync,
           nvcompBatchedSnappyDecompressGetTempSize, nvcompBatchedSnappyDecompressAsync}));
-  // Byte elements: the corpus files are byte streams, and any length is then valid.
+  // Byte elements by default: the corpus files are byte streams, and any length is then valid.
+  // Integer columns compare fairly at their own width (element_width, as FL and RLE read them).
   auto cascaded = nvcompBatchedCascadedCompressDefaultOpts;
   cascaded.common_opts.data_type = NVCOMP_TYPE_UCHAR;
+  AxisSpec width = element_width_axis();
+  width.help = "bytes per integer element nvCOMP reads (unsigned, 1, 2 or 4; whole elements)";
   codecs.push_back(
       make(BatchedApi<nvcompBatchedCascadedCompressOpts_t, nvcompBatchedCascadedDecompressOpts_t>{
           "cascaded", Algorithm::cascaded, cascaded, nvcompBatchedCascadedDecompressDefaultOpts,
           nvcompBatchedCascadedCompressGetTempSize,
           nvcompBatchedCascadedCompressGetMaxOutputChunkSize, nvcompBatchedCascadedCompressAsync,
-          nvcompBatchedCascadedDecompressGetTempSize, nvcompBatchedCascadedDecompressAsync}));
+          nvcompBatchedCascadedDecompressGetTempSize, nvcompBatchedCascadedDecompressAsync,
+          {width}, cascaded_options}));
   codecs.push_back(
       make(BatchedApi<nvcompBatchedDeflateCompressOpts_t, nvcompBatchedDeflateDecompressOpts_t>{
           "deflate", Algorithm::deflate, nvcompBatchedDeflateCompressDefaultOpts,

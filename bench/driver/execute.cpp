@@ -85,6 +85,15 @@ std::optional<std::string> use_checked_container(const CellSpec& cell, Workspace
     use(*verified);
     return std::nullopt;
   }
+  if (cell.reference != nullptr) {
+    const Params wanted = reference_params(*cell.reference, cell.params);
+    if (const Bytes* verified = workspace.verified_where(*cell.codec, [&](const Params& p) {
+          return reference_params(*cell.reference, p) == wanted;
+        })) {
+      use(*verified);
+      return std::nullopt;
+    }
+  }
   if (cell.reference == nullptr) {
     use(workspace.container(*cell.codec, cell.params));
     return std::nullopt;
@@ -206,6 +215,14 @@ const Bytes* Workspace::verified(const Codec& codec, const Params& params) {
   return kept != nullptr && kept->verified ? &kept->container : nullptr;
 }
 
+const Bytes* Workspace::verified_where(const Codec& codec,
+                                       const std::function<bool(const Params&)>& same_bytes) {
+  for (const Kept& kept : containers_) {
+    if (kept.verified && kept.codec == &codec && same_bytes(kept.params)) return &kept.container;
+  }
+  return nullptr;
+}
+
 const Bytes& Workspace::container(const Codec& codec, const Params& params) {
   if (const Kept* kept = find(codec, params)) return kept->container;
   remember(codec, params, codec.compress(input_, params));
@@ -216,7 +233,7 @@ void Workspace::remember(const Codec& codec, const Params& params, Bytes contain
                          bool is_verified) {
   const std::string k = key(codec, params);
   std::erase_if(containers_, [&](const Kept& entry) { return entry.key == k; });
-  containers_.push_front(Kept{k, std::move(container), is_verified});
+  containers_.push_front(Kept{k, &codec, params, std::move(container), is_verified});
   // Bounded by bytes as well as by count (host memory stays near the input's size, whatever
   // the codecs' ratios); the newest is always kept.
   const std::size_t budget = input_.size() + kCacheSlack;

@@ -32,6 +32,10 @@ class Workspace {
   // The kept container when a cell has verified it in full (remember(..., true)), else
   // nullptr; nothing is compressed.
   const Bytes* verified(const Codec& codec, const Params& params);
+  // A kept container of `codec` verified in full at parameters that `same_bytes` accepts
+  // (the newest), else nullptr.
+  const Bytes* verified_where(const Codec& codec,
+                              const std::function<bool(const Params&)>& same_bytes);
   void remember(const Codec& codec, const Params& params, Bytes container,
                 bool is_verified = false);
 
@@ -55,6 +59,8 @@ class Workspace {
   Bytes input_;
   struct Kept {
     std::string key;
+    const Codec* codec;
+    Params params;
     Bytes container;
     bool verified = false;
   };
@@ -71,8 +77,10 @@ std::optional<std::string> check_container(const CellSpec& cell, Workspace& work
                                            const Bytes& input, const Bytes& container);
 
 // Calls `use` with the container a decompression cell decodes, once it is known to equal the
-// CPU reference's: the one a compression cell verified (no copy, no comparison), else the
-// cached or newly compressed one, compared here. nullopt, or why it cannot be used.
+// CPU reference's: the one a compression cell verified (no copy, no comparison) at this point
+// or, for a GPU codec with a CPU reference, at a point of the same reference parameters (its
+// speed and decoding axes aside, the same bytes: both equal that reference's container), else
+// the cached or newly compressed one, compared here. nullopt, or why it cannot be used.
 std::optional<std::string> use_checked_container(const CellSpec& cell, Workspace& workspace,
                                                  const std::function<void(ByteSpan)>& use);
 

@@ -98,6 +98,15 @@ prefixed with the name, and are merged into DIR at the end (each GPU
 cell's entry names its GPU: index, name, PCI bus id, UUID); the same
 command resumes every worker. Not with --shard (or a Slurm/Kubernetes
 shard) or --device cpu. --harness-file gets one line per worker)");
+  cli::add_choice(app, "--timing", o.timing, {"all", "kernel"},
+                  R"(what GPU cells time: all (default: the device call alone, then the
+end-to-end paths from pinned and pageable host memory and the
+transfers) or kernel (the device call alone: no end-to-end paths and
+none of their host buffers, so a cell of a 1 GiB input takes seconds
+less; its results have no e2e_* or transfer_s counters and record
+timing: kernel in their provenance, and a later run asking for all
+measures them again). Every cell is verified in full either way. The
+kernels preset uses kernel unless --timing is given)");
   cli::add_switch(app, "--no-download", o.download, false,
                   "corpus files in no mirror or cache are reported missing, not downloaded");
   cli::add_value(
