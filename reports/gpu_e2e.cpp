@@ -116,8 +116,8 @@ std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& default
                Column{"kernel, % of copy", "pct_copy", Unit::percent, {}},
                Column{"end-to-end, % of pinned H2D", "pct_h2d", Unit::percent, {}}};
   // Which columns a row fills: all of them, or without end-to-end figures the kernel ones.
-  const std::vector<std::size_t> shown = any_e2e ? std::vector<std::size_t>{0, 1, 2, 3, 4}
-                                                 : std::vector<std::size_t>{0, 3};
+  const std::vector<std::size_t> shown =
+      any_e2e ? std::vector<std::size_t>{0, 1, 2, 3, 4} : std::vector<std::size_t>{0, 3};
   {
     std::vector<Column> kept;
     for (std::size_t i : shown) kept.push_back(t.columns[i]);

@@ -112,7 +112,7 @@ Table variants_table(const ResultSet& set, const std::string& corpus) {
           t.compress_kernel_only ? Value::blank(kKernelOnly)
                                  : per_second(t.input, t.compress_e2e_s),
           t.decompress_s > 0 ? per_second(t.input, t.decompress_s) : Value::blank("not measured"),
-          t.decompress_kernel_only  ? Value::blank(kKernelOnly)
+          t.decompress_kernel_only ? Value::blank(kKernelOnly)
           : t.decompress_e2e_s > 0 ? per_second(t.input, t.decompress_e2e_s)
                                    : Value::blank("not measured")}});
   }

@@ -373,18 +373,18 @@ TEST_F(ResumeRun, KernelOnlyGpuCellsAreMeasuredAgainForEveryTiming) {
   const std::string kernel_cell = "g/gpu/compress/test/k.bin/element_width:4";
   const std::string full_cell = "g/gpu/compress/test/f.bin/element_width:4";
   auto entry = [](const std::string& name, const Provenance& p) {
-    return json{{"name", name},         {"run_name", name},      {"run_type", "iteration"},
-                {"iterations", 1},      {"real_time", 1.0},      {"time_unit", "ns"},
+    return json{{"name", name},         {"run_name", name},        {"run_type", "iteration"},
+                {"iterations", 1},      {"real_time", 1.0},        {"time_unit", "ns"},
                 {"kernel_gbps", 100.0}, {"provenance", to_json(p)}};
   };
   fs::create_directories(dir.path() / "test");
-  for (const auto& [file, name, run] :
-       {std::tuple{"k.bin.json", kernel_cell, kernel_run}, std::tuple{"f.bin.json", full_cell, full_run}}) {
+  for (const auto& [file, name, run] : {std::tuple{"k.bin.json", kernel_cell, kernel_run},
+                                        std::tuple{"f.bin.json", full_cell, full_run}}) {
     const results::CellId id = *results::parse_cell_name(name);
-    std::ofstream(dir.path() / "test" / file)
-        << json{{"context", json::object()},
-                {"benchmarks", json::array({entry(name, run.of(id))})}}
-               .dump();
+    std::ofstream(dir.path() / "test" / file) << json{
+        {"context", json::object()},
+        {"benchmarks",
+         json::array({entry(name, run.of(id))})}}.dump();
   }
   {
     const Recorder again(dir.path(), kernel_run);

@@ -358,8 +358,9 @@ TEST(Presets, KernelsExpandsToItsDeclaredCellsWithinEightMinutes) {
   EXPECT_TRUE(named(cells,
                     "nvcomp-cascaded/gpu/decompress/synthetic/small_ints-1GiB-w2/"
                     "chunk_size:65536/element_width:2"));
-  EXPECT_TRUE(named(cells, "nvcomp-cascaded/gpu/compress/silesia/xml/chunk_size:65536/"
-                           "element_width:1"));
+  EXPECT_TRUE(named(cells,
+                    "nvcomp-cascaded/gpu/compress/silesia/xml/chunk_size:65536/"
+                    "element_width:1"));
   EXPECT_TRUE(named(cells,
                     "rle/gpu/decompress/synthetic/runs-uni4096-1GiB-w4/element_width:4/"
                     "decode:flood"));

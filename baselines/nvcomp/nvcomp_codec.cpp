@@ -174,8 +174,8 @@ class NvcompDeviceCodec final : public DeviceCodec {
       // so the slots start zeroed and a container depends on its input alone.
       GCB_CUDA(cudaMemsetAsync(t.layout.slots, 0, n * t.layout.slot_stride, stream));
       check(api_.compress(t.batch.in_ptrs, t.batch.in_bytes, chunk, n, t.nvcomp_temp,
-                          t.nvcomp_temp_bytes, t.batch.out_ptrs, t.batch.out_bytes,
-                          t.options, t.batch.statuses, stream),
+                          t.nvcomp_temp_bytes, t.batch.out_ptrs, t.batch.out_bytes, t.options,
+                          t.batch.statuses, stream),
             "compress");
       size_compressed_async(payload, t.layout, t.batch, stream);
       nvcompBatchedCRC32Opts_t crc{};
@@ -383,9 +383,9 @@ class NvcompDeviceCodec final : public DeviceCodec {
     l.slot_stride = align_up(l.max_chunk_out, kSlotAlign);
     carve_batch(carve, l.chunks, false, t.batch);
     if (l.chunks > 0) {
-      check(api_.compress_temp(l.chunks, chunk, t.options, &t.nvcomp_temp_bytes,
-                               input_size, nullptr),
-            "compress temp size");
+      check(
+          api_.compress_temp(l.chunks, chunk, t.options, &t.nvcomp_temp_bytes, input_size, nullptr),
+          "compress temp size");
     }
     t.nvcomp_temp = carve.take<u8>(t.nvcomp_temp_bytes);
     l.slots = carve.take<u8>(l.chunks * l.slot_stride);
@@ -484,11 +484,17 @@ std::vector<CodecPtr> make_codecs() {
   width.help = "bytes per integer element nvCOMP reads (unsigned, 1, 2 or 4; whole elements)";
   codecs.push_back(
       make(BatchedApi<nvcompBatchedCascadedCompressOpts_t, nvcompBatchedCascadedDecompressOpts_t>{
-          "cascaded", Algorithm::cascaded, cascaded, nvcompBatchedCascadedDecompressDefaultOpts,
+          "cascaded",
+          Algorithm::cascaded,
+          cascaded,
+          nvcompBatchedCascadedDecompressDefaultOpts,
           nvcompBatchedCascadedCompressGetTempSize,
-          nvcompBatchedCascadedCompressGetMaxOutputChunkSize, nvcompBatchedCascadedCompressAsync,
-          nvcompBatchedCascadedDecompressGetTempSize, nvcompBatchedCascadedDecompressAsync,
-          {width}, cascaded_options}));
+          nvcompBatchedCascadedCompressGetMaxOutputChunkSize,
+          nvcompBatchedCascadedCompressAsync,
+          nvcompBatchedCascadedDecompressGetTempSize,
+          nvcompBatchedCascadedDecompressAsync,
+          {width},
+          cascaded_options}));
   codecs.push_back(
       make(BatchedApi<nvcompBatchedDeflateCompressOpts_t, nvcompBatchedDeflateDecompressOpts_t>{
           "deflate", Algorithm::deflate, nvcompBatchedDeflateCompressDefaultOpts,

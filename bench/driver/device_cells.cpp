@@ -193,8 +193,9 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
   c.out.resize(dev.max_compressed_size(input.size(), cell.params));
   c.temp.resize(dev.compress_temp_bytes(input.size(), cell.params));
   c.call = [&c, &dev, &cell, device_input, n = input.size()] {
-    dev.compress_async({device_input, n, c.temp.data(), c.temp.bytes(), c.out.data(), c.size.data()},
-                       cell.params, c.stream.get());
+    dev.compress_async(
+        {device_input, n, c.temp.data(), c.temp.bytes(), c.out.data(), c.size.data()}, cell.params,
+        c.stream.get());
   };
   // The device API's own output, checked once: equal to the CPU reference, and it round-trips.
   GCB_CUDA(cudaMemsetAsync(c.out.data(), 0xA5, c.out.bytes(), s));  // no stale bytes pass
@@ -346,7 +347,8 @@ const u8* DeviceCells::device_input(std::size_t index, const Bytes& input) {
     auto resident = std::make_unique<ResidentInput>();
     resident->index = index;
     resident->bytes.resize(input.size());
-    GCB_CUDA(cudaMemcpy(resident->bytes.data(), input.data(), input.size(), cudaMemcpyHostToDevice));
+    GCB_CUDA(
+        cudaMemcpy(resident->bytes.data(), input.data(), input.size(), cudaMemcpyHostToDevice));
     input_ = std::move(resident);
   }
   return input_->bytes.data();

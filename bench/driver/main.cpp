@@ -192,8 +192,8 @@ int run(int argc, char** argv) {
   }
 
   // What the estimate says, before any GPU work (the run-time choices below take seconds).
-  const double estimate_s = estimate_sweep_s(cells, inputs.present,
-                                             static_cast<unsigned>(usable_cores()), kernel_only);
+  const double estimate_s =
+      estimate_sweep_s(cells, inputs.present, static_cast<unsigned>(usable_cores()), kernel_only);
   if (preset) {
     std::cerr << fmt::format(
         "[gcbench] preset {}: {} cells, estimated {} (a model over rates measured on one H100 "
@@ -214,10 +214,9 @@ int run(int argc, char** argv) {
 #if GCBENCH_HAVE_CUDA
   std::optional<DeviceCells> device_cells;
   if (gpu.usable) {
-    device_cells.emplace(
-        PipelineSettings{options.pipeline_chunk, options.pipeline_depth, options.gpu_memory_limit,
-                         !kernel_only},
-        gpu.ceilings, cold_l2.flush);
+    device_cells.emplace(PipelineSettings{options.pipeline_chunk, options.pipeline_depth,
+                                          options.gpu_memory_limit, !kernel_only},
+                         gpu.ceilings, cold_l2.flush);
     workspace.set_device_cells(&*device_cells);
     if (auto flush = device_cells->l2_flush_context()) cold_l2.context = *flush;
   }

@@ -134,22 +134,20 @@ Preset kernels() {
     all.insert(all.end(), files.begin(), files.end());
   }
   for (const auto& [width, files] : files_of_width) {
-    steps.push_back(
-        {.purpose = fmt::format("nvCOMP Cascaded on the width-{} inputs, {}-byte elements", width,
-                                width),
-         .corpora = {kSynthetic},
-         .codecs = {"nvcomp-cascaded"},
-         .device = "gpu",
-         .axes = {{"element_width", {std::to_string(width)}}},
-         .files = files});
+    steps.push_back({.purpose = fmt::format(
+                         "nvCOMP Cascaded on the width-{} inputs, {}-byte elements", width, width),
+                     .corpora = {kSynthetic},
+                     .codecs = {"nvcomp-cascaded"},
+                     .device = "gpu",
+                     .axes = {{"element_width", {std::to_string(width)}}},
+                     .files = files});
   }
   steps.push_back({.purpose = "nvCOMP Cascaded on Silesia, byte elements",
                    .corpora = {"silesia"},
                    .codecs = {"nvcomp-cascaded"},
                    .device = "gpu"});
-  steps.push_back({.purpose = "nvCOMP LZ4 on every input",
-                   .codecs = {"nvcomp-lz4"},
-                   .device = "gpu"});
+  steps.push_back(
+      {.purpose = "nvCOMP LZ4 on every input", .codecs = {"nvcomp-lz4"}, .device = "gpu"});
   steps.push_back({.purpose = "LZ77 hash compression, the block and warp designs, text and binary",
                    .corpora = {"silesia"},
                    .codecs = {"lz77"},

@@ -69,10 +69,12 @@ std::string describe_change(const Provenance& recorded, const Provenance& now) {
 Provenance RunProvenance::of(const results::CellId& cell) const {
   const auto version = codec_versions.find(cell.codec + "/" + cell.device);
   const bool gpu_cell = cell.device == "gpu";
-  return Provenance{
-      git_revision, build_type, version == codec_versions.end() ? std::string() : version->second,
-      gpu_cell ? gpu_uuid : std::string(), gpu_cell && cold_l2 ? "cold" : std::string(),
-      gpu_cell && kernel_only ? "kernel" : std::string()};
+  return Provenance{git_revision,
+                    build_type,
+                    version == codec_versions.end() ? std::string() : version->second,
+                    gpu_cell ? gpu_uuid : std::string(),
+                    gpu_cell && cold_l2 ? "cold" : std::string(),
+                    gpu_cell && kernel_only ? "kernel" : std::string()};
 }
 
 }  // namespace gcbench::driver
