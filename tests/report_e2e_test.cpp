@@ -150,14 +150,10 @@ TEST(GpuE2e, KernelOnlyCellsLeaveTheEndToEndColumnsOut) {
   const auto t = gpu_e2e_table(set_of(doc), kDefaults, "cant");
   ASSERT_TRUE(t);
   EXPECT_EQ(to_csv(*t),
-            "codec,direction,kernel_gbps,pct_copy,reason
-"
-            "fl,compress,200,10,
-"
-            "fl,decompress,2000,100,
-"
-            "fl/frame_size:4096,compress,50,2.5,
-");
+            "codec,direction,kernel_gbps,pct_copy,reason\n"
+            "fl,compress,200,10,\n"
+            "fl,decompress,2000,100,\n"
+            "fl/frame_size:4096,compress,50,2.5,\n");
   EXPECT_NE(t->caption.find("No end-to-end columns: the cells were timed kernel-only"),
             std::string::npos)
       << t->caption;

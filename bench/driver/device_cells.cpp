@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/driver/device_compare.hpp"
 #include "bench/driver/entropy_counter.hpp"
 #include "bench/driver/execute.hpp"
 #include "bench/driver/harness.hpp"
@@ -181,6 +182,35 @@ double time_transfers(DeviceCellState& c, const u8* pinned_in, u64 in, void* dev
   return median(std::move(times));
 }
 
+// How an output compared on the device differs from the input, in describe_difference's words.
+std::optional<std::string> compare_with_input(const u8* output, u64 output_size,
+                                              const u8* device_input, u64 input_size,
+                                              cudaStream_t s) {
+  std::optional<u64> at;
+  if (output_size != input_size) at = std::min(output_size, input_size);
+  if (!at) at = first_device_difference(output, device_input, input_size, s);
+  if (!at) return std::nullopt;
+  return fmt::format("decompressed output differs from the input at byte {} (sizes {} vs {})", *at,
+                     output_size, input_size);
+}
+
+// The round trip of the container the device call wrote (still in c.out): decoded on the
+// device and compared there with the resident input, no copy of either to the host.
+std::optional<std::string> device_round_trip(DeviceCellState& c, const DeviceCodec& dev,
+                                             const CellSpec& cell, ByteSpan container,
+                                             const u8* device_input, u64 input_size) {
+  const cudaStream_t s = c.stream.get();
+  const DecodePlan plan = dev.plan_decompress(container, cell.params);
+  cuda::DeviceBuffer<u8> out(plan.original_size), temp(plan.temp_bytes);
+  dev.decompress_async(plan, {c.out.data(), temp.data(), temp.bytes(), out.data(), c.status.data()},
+                       cell.params, s);
+  DeviceStatus status;
+  GCB_CUDA(cudaMemcpyAsync(&status, c.status.data(), sizeof status, cudaMemcpyDeviceToHost, s));
+  GCB_CUDA(cudaStreamSynchronize(s));
+  if (status.error != kDeviceOk) return "device decoder: " + dev.describe(status);
+  return compare_with_input(out.data(), plan.original_size, device_input, input_size, s);
+}
+
 // Sets up, verifies and times the end-to-end path of a compression cell; nullopt or the error.
 // Host memory: one end-to-end output at a time, of the stream's size (pageable, then pinned),
 // and the input page-locked in place for the pinned path rather than copied.
@@ -206,7 +236,10 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
   if (written > c.out.bytes()) return "device compression wrote past its bound";
   Bytes container(written);
   GCB_CUDA(cudaMemcpy(container.data(), c.out.data(), written, cudaMemcpyDeviceToHost));
-  if (auto problem = check_container(cell, workspace, input, container)) return problem;
+  if (auto problem = device_round_trip(c, dev, cell, container, device_input, input.size())) {
+    return problem;
+  }
+  if (auto problem = check_reference(cell, workspace, container)) return problem;
   note_container(c, container);
   arm_output_check(c, written, true);
   // Verified: the decompression cell of this point takes it instead of compressing again.
@@ -255,6 +288,7 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
 
 std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& cell,
                                             Workspace& workspace, const Bytes& input,
+                                            const u8* device_input,
                                             const PipelineSettings& settings, LastStream& last) {
   const DeviceCodec& dev = *cell.codec->device_codec();
   const cudaStream_t s = c.stream.get();
@@ -278,12 +312,9 @@ std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& 
   GCB_CUDA(cudaMemcpyAsync(&status, c.status.data(), sizeof status, cudaMemcpyDeviceToHost, s));
   GCB_CUDA(cudaStreamSynchronize(s));
   if (status.error != kDeviceOk) return "device decoder: " + dev.describe(status);
-  {
-    Bytes decoded(c.plan.original_size);
-    GCB_CUDA(cudaMemcpy(decoded.data(), c.out.data(), decoded.size(), cudaMemcpyDeviceToHost));
-    if (auto diff = describe_difference(decoded, input, "decompressed output", "the input")) {
-      return diff;
-    }
+  if (auto diff =
+          compare_with_input(c.out.data(), c.plan.original_size, device_input, input.size(), s)) {
+    return diff;
   }
   arm_output_check(c, c.plan.original_size, false);
   if (!settings.end_to_end) return std::nullopt;
@@ -361,11 +392,11 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
     cell_.reset();
     current_.clear();
     auto c = std::make_unique<DeviceCellState>();
+    const u8* resident = device_input(cell.input, input);
     const auto problem =
         cell.direction == Direction::compress
-            ? setup_compress(*c, cell, workspace, input, device_input(cell.input, input), settings_,
-                             last_stream_)
-            : setup_decompress(*c, cell, workspace, input, settings_, last_stream_);
+            ? setup_compress(*c, cell, workspace, input, resident, settings_, last_stream_)
+            : setup_decompress(*c, cell, workspace, input, resident, settings_, last_stream_);
     if (problem) {
       state.SkipWithError(problem->c_str());
       return;

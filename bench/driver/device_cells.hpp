@@ -3,9 +3,11 @@
 // the device call alone on buffers allocated once per cell; unless the run times kernels alone
 // (--timing kernel), the end-to-end path (src/gpu/pipeline.hpp) is timed beside it, from pinned
 // and from pageable host memory. The input stays in device memory for the cells that follow on
-// the same input. Outputs are
-// verified in full once per cell, and every timed device call's output is compared with the
-// verified one through its CRC-32 on the GPU, all outside the timed regions. With cold_l2 the
+// the same input. Outputs are verified in full once per cell: a container decoded on the device
+// and compared there with the input (device_compare.hpp), and equal to the CPU reference's on
+// the host; a decompressed output compared with the input on the device. Every timed device
+// call's output is compared with the verified one through its CRC-32 on the GPU, all outside
+// the timed regions. With cold_l2 the
 // L2 cache is flushed before every timed device call (l2_flush.hpp), also outside. Built only
 // with CUDA.
 #include <benchmark/benchmark.h>

@@ -73,6 +73,11 @@ std::optional<std::string> check_container(const CellSpec& cell, Workspace& work
                                            const Bytes& input, const Bytes& container) {
   const Bytes back = cell.codec->decompress(container, cell.params);
   if (auto diff = describe_difference(back, input, "decompressed output", "the input")) return diff;
+  return check_reference(cell, workspace, container);
+}
+
+std::optional<std::string> check_reference(const CellSpec& cell, Workspace& workspace,
+                                           const Bytes& container) {
   if (cell.reference == nullptr) return std::nullopt;
   const Bytes& expected =
       workspace.container(*cell.reference, reference_params(*cell.reference, cell.params));

@@ -76,6 +76,11 @@ class Workspace {
 std::optional<std::string> check_container(const CellSpec& cell, Workspace& workspace,
                                            const Bytes& input, const Bytes& container);
 
+// The second half of check_container, for a caller that checked the round trip itself: nullopt
+// when the cell has no CPU reference or `container` equals the reference's container.
+std::optional<std::string> check_reference(const CellSpec& cell, Workspace& workspace,
+                                           const Bytes& container);
+
 // Calls `use` with the container a decompression cell decodes, once it is known to equal the
 // CPU reference's: the one a compression cell verified (no copy, no comparison) at this point
 // or, for a GPU codec with a CPU reference, at a point of the same reference parameters (its
