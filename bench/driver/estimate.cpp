@@ -10,11 +10,14 @@ namespace {
 
 constexpr double kMeasuredThreads = 16;  // the host cores of the H100 runs the rates come from
 constexpr double kChunk = 4096;
-constexpr double kSyntheticBytesPerS = 0.5e9;
-// Host work per byte of a GPU cell's input, outside its timed calls (bench/NOTES.md, "where a
-// cell's time goes"): verification (device-to-host copies, a decode through the host API,
-// comparisons), the CPU reference's compression, and the end-to-end paths' set-up.
-constexpr double kHostCheckBytesPerS = 0.6e9;
+// Synthetic inputs are generated on all cores; the Mersenne Twister's draws bound it.
+constexpr double kSyntheticBytesPerS = 1e9;
+// Host work per byte of a GPU cell's input, outside its timed calls (bench/NOTES.md, "the
+// kernels preset in one device command"): verification (the container's device-to-host copy
+// and comparison with the CPU reference's; round trips compare on the device), the CPU
+// reference's compression, and the end-to-end paths' set-up. Guesses from the first kernels
+// run's 5-20 s per 1 GiB cell, to be replaced by what the next run measures.
+constexpr double kHostCheckBytesPerS = 1e9;
 constexpr double kReferenceBytesPerS = 2e9;  // at 16 threads
 constexpr double kEndToEndSetupBytesPerS = 0.3e9;
 
@@ -63,9 +66,8 @@ double estimate_cell_s(const CellSpec& cell, std::uint64_t input_bytes, unsigned
     // Warm-up and verification, Google Benchmark's trial and timed calls (0.02 s at least).
     return 0.04 + 2 * call + std::max(0.02, call);
   }
-  // The device call verified in full on the host (its output copied back and compared; a
-  // container also decoded through the host API and, once per point, the CPU reference
-  // compressed), then Google Benchmark's timed calls.
+  // The device call verified in full (a container copied back and compared with the CPU
+  // reference's, compressed once per point), then Google Benchmark's timed calls.
   double verify = bytes / kHostCheckBytesPerS;
   if (cell.id.direction == "compress" && cell.reference != nullptr)
     verify += bytes / (kReferenceBytesPerS * cpu_scale);

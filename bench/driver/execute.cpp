@@ -1,7 +1,10 @@
 #include "bench/driver/execute.hpp"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <exception>
+#include <iostream>
 
 #include "bench/driver/entropy_counter.hpp"
 #include "bench/driver/harness.hpp"
@@ -192,8 +195,17 @@ const Bytes& Workspace::input(std::size_t index) {
     containers_.clear();
     input_.clear();
     input_.shrink_to_fit();
+    const auto start = Clock::now();
     input_ = inputs_.at(index).load();
     loaded_ = index;
+    // Once per large input: what reading or generating it cost (a 1 GiB synthetic input
+    // takes seconds).
+    if (input_.size() >= kLargeInput) {
+      const InputFile& f = inputs_.at(index);
+      std::cerr << fmt::format("[gcbench] {}/{}: {} bytes loaded in {:.2f} s\n", f.corpus, f.name,
+                               input_.size(),
+                               std::chrono::duration<double>(Clock::now() - start).count());
+    }
   }
   return input_;
 }

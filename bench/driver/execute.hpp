@@ -50,6 +50,7 @@ class Workspace {
 
  private:
   static constexpr std::size_t kCachedContainers = 6;
+  static constexpr std::size_t kLargeInput = std::size_t{64} << 20;  // its load time is logged
   // Bytes the cache may hold beyond the input's size.
   static constexpr std::size_t kCacheSlack = std::size_t{64} << 20;
   static std::string key(const Codec& codec, const Params& params);
