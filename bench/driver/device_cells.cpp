@@ -387,7 +387,6 @@ const u8* DeviceCells::device_input(std::size_t index, const Bytes& input) {
 
 void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& workspace) {
   const Bytes& input = workspace.input(cell.input);
-  if (input_ && input_->index != cell.input) input_.reset();  // the cells of one input are done
   if (current_ != cell.name || !cell_) {
     cell_.reset();
     current_.clear();

@@ -178,7 +178,7 @@ Preset kernels() {
           " synthetic inputs, LZ77 (block, warp; jump, block and chunk-scope decoding) on "
           "Silesia, nvCOMP Cascaded (elements of the input's width) and LZ4 on all (best with "
           "--cold-l2; estimated about 5.5 minutes on one H100, a model not yet checked by a "
-          "run; with every timing the first run took about 30: bench/NOTES.md)",
+          "run; with every timing the first run took about 30 minutes: bench/NOTES.md)",
       std::move(inputs), std::move(steps), "kernel"};
 }
 
