@@ -380,6 +380,19 @@ TEST(Presets, KernelsExpandsToItsDeclaredCellsWithinEightMinutes) {
                     "lz77/gpu/decompress/silesia/dickens/finder:hash/work_items:1024/"
                     "chunk:4096/config:thesis/window_scope:chunk/design:warp/decode_mode:auto"));
 
+  // On each runs input, rle's decoders follow its encoder, before rle-cub's container comes.
+  auto position = [&](const std::string& name) {
+    return std::find_if(cells.begin(), cells.end(),
+                        [&](const CellSpec& c) { return c.name == name; }) -
+           cells.begin();
+  };
+  const std::string w4 = "synthetic/runs-geo1-1GiB-w4/element_width:4/decode:";
+  EXPECT_LT(position("rle/gpu/compress/" + w4 + "scan"),
+            position("rle/gpu/decompress/" + w4 + "flood"));
+  EXPECT_LT(position("rle/gpu/decompress/" + w4 + "flood"),
+            position("rle-cub/gpu/compress/" + w4 + "scan"));
+  EXPECT_LT(position("rle-cub/gpu/compress/" + w4 + "scan"), static_cast<long>(cells.size()));
+
   // Kernel-only timing: one device command of at most 10 minutes holds it with room to spare.
   EXPECT_EQ(run_timing(&p, o), "kernel");
   const double estimate = estimate_sweep_s(cells, in, 16, true);
