@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace gcbench::synthetic {
 namespace {
@@ -41,19 +42,30 @@ void fill(std::uint8_t* out, std::uint64_t first, std::uint64_t count, T v) {
   }
 }
 
+// The generator's one sequential part is the Mersenne Twister: draws are taken in blocks of
+// this many, in order, and what each draw becomes is computed and written on all cores. The
+// bytes are those of the plain sequential loop (one draw after the other), whatever the
+// number of threads. Large blocks: few parallel regions, whose barriers are slow on a machine
+// with more busy threads than cores.
+constexpr std::size_t kDrawBlock = std::size_t{1} << 20;
+
+void draw_block(std::mt19937_64& rng, std::vector<std::uint64_t>& draws) {
+  for (std::uint64_t& d : draws) d = rng();
+}
+
 // Runs of one value; adjacent runs always differ, so the runs are exactly the generated ones.
 // One draw per run: its high half is the variate of the length, its low half the value.
 // Geometric lengths (P(L = k) = p (1-p)^(k-1), p = 1/mean, so the mean is `mean`) come from a
 // uniform variate of resolution 2^-32, which caps a run at 32 ln 2 / -ln(1-p), about 22 mean
 // lengths; uniform lengths on 1 .. 2 mean - 1 by a multiply-shift of the same 32 bits.
+// Per block of draws: the lengths (a log each) in parallel, then in order the run starts and
+// the values (each must differ from the one before), then the fills in parallel.
 template <typename T>
 void runs(std::uint8_t* out, std::uint64_t n, double mean, RunLengths lengths,
           std::mt19937_64& rng) {
   const double log_q = std::log1p(-1.0 / mean);  // log(1 - p); 0 < p <= 1
   const auto uniform_span = static_cast<std::uint64_t>(std::max(1.0, std::round(2 * mean - 1)));
-  T prev = static_cast<T>(rng());
-  for (std::uint64_t i = 0; i < n;) {
-    const std::uint64_t r = rng();
+  auto run_length = [&](std::uint64_t r) {
     std::uint64_t len = 1;
     if (lengths == RunLengths::uniform) {
       len += ((r >> 32) * uniform_span) >> 32;
@@ -61,12 +73,29 @@ void runs(std::uint8_t* out, std::uint64_t n, double mean, RunLengths lengths,
       const double u = (static_cast<double>(r >> 32) + 1.0) * 0x1.0p-32;  // (0, 1]
       len += static_cast<std::uint64_t>(std::log(u) / log_q);
     }
-    len = std::min(len, n - i);
-    T v = static_cast<T>(r);
-    if (v == prev) v = static_cast<T>(v + 1);  // wraps within T; still differs from prev
-    fill<T>(out, i, len, v);
-    prev = v;
-    i += len;
+    return len;
+  };
+  T prev = static_cast<T>(rng());
+  const std::uint64_t block_size = std::min<std::uint64_t>(kDrawBlock, n);  // runs <= elements
+  std::vector<std::uint64_t> draws(block_size), starts(block_size), lens(block_size);
+  std::vector<T> values(block_size);
+  const auto block = static_cast<std::int64_t>(block_size);
+  for (std::uint64_t i = 0; i < n;) {
+    draw_block(rng, draws);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t j = 0; j < block; ++j) lens[j] = run_length(draws[j]);
+    std::int64_t count = 0;
+    for (; count < block && i < n; ++count) {
+      lens[count] = std::min(lens[count], n - i);
+      T v = static_cast<T>(draws[count]);
+      if (v == prev) v = static_cast<T>(v + 1);  // wraps within T; still differs from prev
+      starts[count] = i;
+      values[count] = v;
+      prev = v;
+      i += lens[count];
+    }
+#pragma omp parallel for schedule(static)
+    for (std::int64_t j = 0; j < count; ++j) fill<T>(out, starts[j], lens[j], values[j]);
   }
 }
 
@@ -76,10 +105,17 @@ void small_ints(std::uint8_t* out, std::uint64_t n, unsigned bits, std::mt19937_
   if (bits == 0) return;  // [0, 1): all zero, already zeroed
   const std::uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
   const unsigned per_draw = 64 / bits;
-  for (std::uint64_t i = 0; i < n;) {
-    std::uint64_t r = rng();
-    for (unsigned k = 0; k < per_draw && i < n; ++k, ++i, r >>= bits) {
-      put<T>(out, i, static_cast<T>(r & mask));
+  std::vector<std::uint64_t> draws(
+      std::min<std::uint64_t>(kDrawBlock, (n + per_draw - 1) / per_draw));
+  for (std::uint64_t first = 0; first < n; first += draws.size() * per_draw) {
+    draw_block(rng, draws);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t j = 0; j < static_cast<std::int64_t>(draws.size()); ++j) {
+      std::uint64_t r = draws[j];
+      std::uint64_t i = first + static_cast<std::uint64_t>(j) * per_draw;
+      for (unsigned k = 0; k < per_draw && i < n; ++k, ++i, r >>= bits) {
+        put<T>(out, i, static_cast<T>(r & mask));
+      }
     }
   }
 }

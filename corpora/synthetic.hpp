@@ -1,5 +1,6 @@
 #pragma once
-// Synthetic inputs of any size, deterministic for a given seed.
+// Synthetic inputs of any size, deterministic for a given seed, generated on all cores (the same
+// bytes as on one).
 #include <cstdint>
 #include <string>
 

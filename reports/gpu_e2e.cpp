@@ -85,6 +85,7 @@ std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& default
   // (label, direction, all axes): the label alone could hide two cells of one file.
   std::map<std::tuple<std::string, std::string, std::string>, Cells> rows;
   bool any_kernel_gbps = false;
+  bool any_e2e = false;  // kernel-only runs (--timing kernel) record no end-to-end figure
   for (const Measurement& m : set.cells) {
     if (m.id.device != "gpu" || m.id.corpus != corpus) continue;
     Cells& c =
@@ -95,6 +96,7 @@ std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& default
     }
     c.ok.push_back(&m);
     any_kernel_gbps = any_kernel_gbps || m.counter("kernel_gbps") >= 0;
+    any_e2e = any_e2e || m.counter("e2e_gbps") >= 0;
   }
   if (!any_kernel_gbps) return std::nullopt;
 
@@ -110,6 +112,14 @@ std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& default
                Column{"end-to-end, pageable", "e2e_pageable_gbps", Unit::gb_per_s, {}},
                Column{"kernel, % of copy", "pct_copy", Unit::percent, {}},
                Column{"end-to-end, % of pinned H2D", "pct_h2d", Unit::percent, {}}};
+  // Which columns a row fills: all of them, or without end-to-end figures the kernel ones.
+  const std::vector<std::size_t> shown =
+      any_e2e ? std::vector<std::size_t>{0, 1, 2, 3, 4} : std::vector<std::size_t>{0, 3};
+  {
+    std::vector<Column> kept;
+    for (std::size_t i : shown) kept.push_back(t.columns[i]);
+    t.columns = std::move(kept);
+  }
 
   std::set<std::string> all_files;
   for (const auto& [key, c] : rows) {
@@ -128,10 +138,11 @@ std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& default
     }
     const Value kernel = weighted_gbps(c.ok, "kernel_gbps");
     const Value e2e = weighted_gbps(c.ok, "e2e_gbps");
-    t.rows.push_back(Row{label,
-                         {kernel, e2e, weighted_gbps(c.ok, "e2e_pageable_gbps"),
-                          percent_of(kernel, copy), percent_of(e2e, h2d)},
-                         {direction}});
+    const std::vector<Value> all = {kernel, e2e, weighted_gbps(c.ok, "e2e_pageable_gbps"),
+                                    percent_of(kernel, copy), percent_of(e2e, h2d)};
+    Row row{label, {}, {direction}};
+    for (std::size_t i : shown) row.values.push_back(all[i]);
+    t.rows.push_back(std::move(row));
   }
 
   t.caption = fmt::format(
@@ -142,6 +153,11 @@ std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& default
       "device-to-device copy ({}); end-to-end % of pinned H2D = end-to-end (pinned) throughput "
       "/ the run's pinned host-to-device copy ({}). Codec: its axes that are not the defaults.",
       all_files.size(), ceiling_text(copy), ceiling_text(h2d));
+  if (!any_e2e) {
+    t.caption +=
+        " No end-to-end columns: the cells were timed kernel-only (--timing kernel), without "
+        "the end-to-end paths.";
+  }
   // Kernel figures are warm unless the run flushed the L2 before each timed call.
   const auto cold = set.context.find("cold_l2");
   t.caption += cold != set.context.end() && cold->second.starts_with("yes")

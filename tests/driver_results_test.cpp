@@ -15,6 +15,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -309,15 +310,15 @@ TEST_F(ResumeRun, EntriesWithoutProvenanceAreMeasuredAgain) {
 }
 
 TEST(Provenance, ReadsBackWhatItWritesAndDescribesChanges) {
-  const Provenance p{"abc", "Release", "3", "GPU-1", ""};
+  const Provenance p{"abc", "Release", "3", "GPU-1", "", ""};
   EXPECT_EQ(provenance_of(json{{"provenance", to_json(p)}}), p);
   EXPECT_EQ(provenance_of(json{{"name", "x"}}), std::nullopt);
   EXPECT_EQ(provenance_of(json{{"provenance", {{"git_revision", 1}}}}), std::nullopt);
   EXPECT_EQ(describe_change(p, p), "");
-  EXPECT_EQ(describe_change(p, Provenance{"abc", "Debug", "3", "", ""}),
+  EXPECT_EQ(describe_change(p, Provenance{"abc", "Debug", "3", "", "", ""}),
             "build type Release, now Debug; GPU GPU-1, now (none)");
   // --cold-l2: a cell measured with a warm L2 is not the cold one asked for, and back.
-  const Provenance cold{"abc", "Release", "3", "GPU-1", "cold"};
+  const Provenance cold{"abc", "Release", "3", "GPU-1", "cold", ""};
   EXPECT_EQ(provenance_of(json{{"provenance", to_json(cold)}}), cold);
   EXPECT_EQ(describe_change(p, cold), "L2 warm, now cold");
   EXPECT_EQ(describe_change(cold, p), "L2 cold, now warm");
@@ -335,12 +336,63 @@ TEST(Provenance, ReadsBackWhatItWritesAndDescribesChanges) {
       to_json(gpu),
       (json{{"index", 2}, {"name", "H200"}, {"pci_bus_id", "0000:1B:00.0"}, {"uuid", "GPU-1"}}));
   EXPECT_EQ(run.of(*results::parse_cell_name("lz77/gpu/compress/c/f/finder:hash")),
-            (Provenance{"abc", "Release", "4", "GPU-1", ""}));
+            (Provenance{"abc", "Release", "4", "GPU-1", "", ""}));
   // CPU cells carry no GPU: a CPU cell's numbers do not depend on the GPU (nor on its L2).
   EXPECT_EQ(run.of(*results::parse_cell_name("zlib/cpu/compress/c/f/level:6")).gpu_uuid, "");
   run.cold_l2 = true;
   EXPECT_EQ(run.of(*results::parse_cell_name("lz77/gpu/compress/c/f/finder:hash")).l2, "cold");
   EXPECT_EQ(run.of(*results::parse_cell_name("zlib/cpu/compress/c/f/level:6")).l2, "");
+  run.kernel_only = true;
+  EXPECT_EQ(run.of(*results::parse_cell_name("lz77/gpu/compress/c/f/finder:hash")).timing,
+            "kernel");
+  EXPECT_EQ(run.of(*results::parse_cell_name("zlib/cpu/compress/c/f/level:6")).timing, "");
+}
+
+// --timing kernel: a GPU cell measured kernel-only has no end-to-end figures, so a run asking
+// for every timing measures it again; one recorded with every timing serves a kernel-only run.
+TEST(Provenance, KernelOnlyTimingIsASubsetOfEveryTiming) {
+  const Provenance all{"abc", "Release", "3", "GPU-1", "cold", ""};
+  const Provenance kernel{"abc", "Release", "3", "GPU-1", "cold", "kernel"};
+  EXPECT_EQ(provenance_of(json{{"provenance", to_json(kernel)}}), kernel);
+  EXPECT_EQ(to_json(kernel)["timing"], "kernel");
+  EXPECT_FALSE(to_json(all).contains("timing"));  // entries of full runs read as before
+  EXPECT_EQ(describe_change(kernel, all), "timing kernel, now all");
+  EXPECT_EQ(describe_change(all, kernel), "");
+  EXPECT_EQ(describe_change(kernel, kernel), "");
+  json bad = to_json(all);
+  bad["timing"] = 1;
+  EXPECT_EQ(provenance_of(json{{"provenance", bad}}), std::nullopt);
+}
+
+TEST_F(ResumeRun, KernelOnlyGpuCellsAreMeasuredAgainForEveryTiming) {
+  TempDir dir("gcbench_driver_test_resume_timing");
+  RunProvenance kernel_run{"rev1", "Release", "GPU-1", {{"g/gpu", "1"}}, std::nullopt};
+  kernel_run.kernel_only = true;
+  RunProvenance full_run = kernel_run;
+  full_run.kernel_only = false;
+  const std::string kernel_cell = "g/gpu/compress/test/k.bin/element_width:4";
+  const std::string full_cell = "g/gpu/compress/test/f.bin/element_width:4";
+  auto entry = [](const std::string& name, const Provenance& p) {
+    return json{{"name", name},         {"run_name", name},        {"run_type", "iteration"},
+                {"iterations", 1},      {"real_time", 1.0},        {"time_unit", "ns"},
+                {"kernel_gbps", 100.0}, {"provenance", to_json(p)}};
+  };
+  fs::create_directories(dir.path() / "test");
+  for (const auto& [file, name, run] : {std::tuple{"k.bin.json", kernel_cell, kernel_run},
+                                        std::tuple{"f.bin.json", full_cell, full_run}}) {
+    const results::CellId id = *results::parse_cell_name(name);
+    std::ofstream(dir.path() / "test" / file) << json{
+        {"context", json::object()},
+        {"benchmarks",
+         json::array({entry(name, run.of(id))})}}.dump();
+  }
+  {
+    const Recorder again(dir.path(), kernel_run);
+    EXPECT_EQ(again.recorded(), (std::set<std::string>{kernel_cell, full_cell}));
+  }
+  const Recorder full(dir.path(), full_run);
+  EXPECT_EQ(full.recorded(), std::set<std::string>{full_cell});
+  EXPECT_EQ(full.stale().at(kernel_cell), "timing kernel, now all");
 }
 
 // Like bench/run_suite.sh: a sweep into DIR and a second run into DIR/lz77-sequential; the

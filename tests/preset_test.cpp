@@ -254,10 +254,11 @@ std::vector<const Codec*> kernel_codecs() {
                             named_axis("window_scope", 0, {"block", "chunk"}),
                             named_axis("design", 3, {"thread", "block", "warp", "auto"}),
                             named_axis("decode_mode", 0, {"auto", "block", "chunk", "jump"})}));
-    for (const char* peer : {"nvcomp-cascaded", "nvcomp-lz4"}) {
-      s.push_back(std::make_unique<StandIn>(
-          peer, std::vector{range_axis("chunk_size", 65536, 4096, 16777216)}));
-    }
+    s.push_back(std::make_unique<StandIn>(
+        "nvcomp-cascaded",
+        std::vector{range_axis("chunk_size", 65536, 4096, 16777216), width_axis()}));
+    s.push_back(std::make_unique<StandIn>(
+        "nvcomp-lz4", std::vector{range_axis("chunk_size", 65536, 4096, 16777216)}));
     return s;
   }();
   std::vector<const Codec*> codecs = registered_codecs();
@@ -343,13 +344,26 @@ TEST(Presets, KernelsExpandsToItsDeclaredCellsWithinEightMinutes) {
 
   std::set<std::string> names;
   for (const CellSpec& c : cells) EXPECT_TRUE(names.insert(c.name).second) << c.name;
-  // The element width of every FL and RLE cell is its input's.
+  // The element width of every FL, RLE and nvCOMP Cascaded cell is its synthetic input's;
+  // Cascaded reads Silesia's files as bytes.
   for (const CellSpec& c : cells) {
     if (const std::string* w = c.id.param("element_width")) {
-      const std::string suffix = "-w" + *w;
-      EXPECT_TRUE(c.id.file.ends_with(suffix)) << c.name;
+      if (c.id.corpus == "silesia") {
+        EXPECT_EQ(*w, "1") << c.name;
+      } else {
+        EXPECT_TRUE(c.id.file.ends_with("-w" + *w)) << c.name;
+      }
     }
   }
+  EXPECT_TRUE(named(cells,
+                    "nvcomp-cascaded/gpu/compress/synthetic/runs-geo8-1GiB-w4/chunk_size:65536/"
+                    "element_width:4"));
+  EXPECT_TRUE(named(cells,
+                    "nvcomp-cascaded/gpu/decompress/synthetic/small_ints-1GiB-w2/"
+                    "chunk_size:65536/element_width:2"));
+  EXPECT_TRUE(named(cells,
+                    "nvcomp-cascaded/gpu/compress/silesia/xml/chunk_size:65536/"
+                    "element_width:1"));
   EXPECT_TRUE(named(cells,
                     "rle/gpu/decompress/synthetic/runs-uni4096-1GiB-w4/element_width:4/"
                     "decode:flood"));
@@ -369,11 +383,44 @@ TEST(Presets, KernelsExpandsToItsDeclaredCellsWithinEightMinutes) {
                     "lz77/gpu/decompress/silesia/dickens/finder:hash/work_items:1024/"
                     "chunk:4096/config:thesis/window_scope:chunk/design:warp/decode_mode:auto"));
 
-  const double estimate = estimate_sweep_s(cells, in, 16);
-  std::cout << fmt::format("[ kernels preset ] {} cells, estimated {:.0f} s\n", cells.size(),
-                           estimate);
-  EXPECT_LT(estimate, 8 * 60);
+  // On each runs input, rle's decoders follow its encoder, before rle-cub's container comes.
+  auto position = [&](const std::string& name) {
+    return std::find_if(cells.begin(), cells.end(),
+                        [&](const CellSpec& c) { return c.name == name; }) -
+           cells.begin();
+  };
+  const std::string w4 = "synthetic/runs-geo1-1GiB-w4/element_width:4/decode:";
+  EXPECT_LT(position("rle/gpu/compress/" + w4 + "scan"),
+            position("rle/gpu/decompress/" + w4 + "flood"));
+  EXPECT_LT(position("rle/gpu/decompress/" + w4 + "flood"),
+            position("rle-cub/gpu/compress/" + w4 + "scan"));
+  EXPECT_LT(position("rle-cub/gpu/compress/" + w4 + "scan"), static_cast<long>(cells.size()));
+
+  // Kernel-only timing: one device command of at most 10 minutes holds it with room to spare.
+  EXPECT_EQ(run_timing(&p, o), "kernel");
+  const double estimate = estimate_sweep_s(cells, in, 16, true);
+  const double with_end_to_end = estimate_sweep_s(cells, in, 16, false);
+  std::cout << fmt::format(
+      "[ kernels preset ] {} cells, estimated {:.0f} s kernel-only, {:.0f} s with every timing\n",
+      cells.size(), estimate, with_end_to_end);
+  EXPECT_LT(estimate, 7 * 60);
   EXPECT_GT(estimate, 60);  // 1 GiB cells: not a trivially empty sweep
+  EXPECT_GT(with_end_to_end, 1.5 * estimate);
+}
+
+TEST(Presets, TimingIsTheFlagsElseThePresets) {
+  const Preset& kernels = find_preset("kernels");
+  const Preset& thesis = find_preset("thesis");
+  EXPECT_EQ(kernels.timing, "kernel");
+  EXPECT_EQ(run_timing(&kernels, parse_options({})), "kernel");
+  EXPECT_EQ(run_timing(&kernels, parse_options({"--timing", "all"})), "all");
+  EXPECT_EQ(run_timing(&thesis, parse_options({})), "all");
+  EXPECT_EQ(run_timing(&thesis, parse_options({"--timing=kernel"})), "kernel");
+  EXPECT_EQ(run_timing(nullptr, parse_options({})), "all");
+  EXPECT_EQ(run_timing(nullptr, parse_options({"--timing", "kernel"})), "kernel");
+  EXPECT_THROW(parse_options({"--timing", "e2e"}), std::invalid_argument);
+  // --timing narrows nothing a preset declares: no contradiction.
+  EXPECT_NO_THROW(check_preset_options(kernels, parse_options({"--timing", "all"})));
 }
 
 }  // namespace

@@ -140,6 +140,34 @@ TEST(GpuE2e, NoTableWithoutKernelGbps) {
   EXPECT_FALSE(gpu_e2e_table(set_of(sample()), kDefaults, "other_corpus"));
 }
 
+// A kernel-only run (--timing kernel) records no end-to-end counters: the table keeps the
+// kernel columns and leaves the end-to-end ones out (no blank or zero figures), and says why.
+TEST(GpuE2e, KernelOnlyCellsLeaveTheEndToEndColumnsOut) {
+  json doc = sample();
+  for (json& b : doc["benchmarks"]) {
+    for (const char* counter : {"e2e_gbps", "e2e_pageable_gbps", "pct_h2d"}) b.erase(counter);
+  }
+  const auto t = gpu_e2e_table(set_of(doc), kDefaults, "cant");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(to_csv(*t),
+            "codec,direction,kernel_gbps,pct_copy,reason\n"
+            "fl,compress,200,10,\n"
+            "fl,decompress,2000,100,\n"
+            "fl/frame_size:4096,compress,50,2.5,\n");
+  EXPECT_NE(t->caption.find("No end-to-end columns: the cells were timed kernel-only"),
+            std::string::npos)
+      << t->caption;
+  // Beside cells with every timing, a kernel-only one is a blank with its reason, not a 0.
+  json mixed = sample();
+  mixed["benchmarks"][0].erase("e2e_gbps");
+  const auto m = gpu_e2e_table(set_of(mixed), kDefaults, "cant");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->columns.size(), 5u);
+  EXPECT_FALSE(m->rows[0].values[1].value);
+  EXPECT_EQ(m->rows[0].values[1].reason, "no e2e_gbps counter on 1 of 2 files");
+  EXPECT_EQ(m->caption.find("No end-to-end columns"), std::string::npos);
+}
+
 std::string read(const std::filesystem::path& p) {
   std::ifstream in(p);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -296,6 +297,31 @@ TEST(Variants, DecompressionOnlyVariantsAreNotCalledFailed) {
   EXPECT_EQ(t.caption.find("failed on a file): lz77/cpu/finder:hash/work_items:1024/decode_mode:"
                            "sequential"),
             std::string::npos);
+}
+
+// A GPU cell timed kernel-only (--timing kernel) has no e2e_s: its end-to-end columns are
+// blanks that say so, never its kernel time passed off as end-to-end.
+TEST(Variants, KernelOnlyGpuCellsHaveNoEndToEndFigure) {
+  json doc = sample();
+  for (const char* file : {"a.txt", "b.txt"}) {
+    for (const char* direction : {"compress", "decompress"}) {
+      doc["benchmarks"].push_back(
+          row(std::string("rle/gpu/") + direction + "/cant/" + file + "/element_width:1", 1,
+              {{"input_bytes", 1000}, {"compressed_bytes", 500}, {"kernel_s", 0.001}}));
+    }
+  }
+  ResultSet set;
+  add_results(set, doc);
+  const Table t = variants_table(set, "cant");
+  const auto gpu = std::find_if(t.rows.begin(), t.rows.end(),
+                                [](const Row& r) { return r.label == "rle/gpu/element_width:1"; });
+  ASSERT_NE(gpu, t.rows.end()) << to_csv(t);
+  EXPECT_DOUBLE_EQ(*gpu->values[1].value, 2000.0 / 2e-3 * 1e-9);
+  for (std::size_t column : {2u, 4u}) {
+    EXPECT_FALSE(gpu->values[column].value) << column;
+    EXPECT_EQ(gpu->values[column].reason, "timed kernel-only (--timing kernel)");
+  }
+  EXPECT_TRUE(gpu->values[3].value);
 }
 
 TEST(Variants, TotalsCoverOnlyTheFilesEveryVariantCompressed) {

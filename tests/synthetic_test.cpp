@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include <omp.h>
+
+#include "corpora/sha256.hpp"
 #include "corpora/synthetic.hpp"
 
 namespace {
@@ -35,6 +38,67 @@ Spec spec(Kind kind, std::uint64_t size, std::uint32_t width = 1, std::uint64_t 
   s.element_width = width;
   s.seed = seed;
   return s;
+}
+
+// The bytes of the sequential generator that came before the parallel one (git c07373f), as
+// SHA-256 digests of 5 MiB + 3 bytes (several blocks of draws, a tail): a synthetic input's
+// name keeps meaning the same bytes, so results measured before stay comparable.
+TEST(Synthetic, BytesAreThoseOfTheSequentialGenerator) {
+  struct Golden {
+    const char* kind;
+    std::uint32_t width;
+    std::uint32_t value_bits;
+    const char* sha256;
+  };
+  const Golden golden[] = {
+      {"runs-geo1", 1, 8, "f0a2f95a2289ce9b26466fff5b1dac807aec70d0673a559a36a543bae6838dde"},
+      {"runs-geo2", 4, 8, "305bb9b59a27a454def90fca9688ec094aef85eb6e9207eac0e0d6706a69f1ac"},
+      {"runs-geo8", 1, 8, "9a9bf36c5b5b4bdeb8ccb12f6df11010c035cd43fc8f7b83952034f96cab2c48"},
+      {"runs-geo8", 2, 8, "b1d1b22dfa4bb33d632dd4f28a6f06d442e23302fd7cf0827b86d9cb852f5e77"},
+      {"runs-geo8", 4, 8, "2d3f4c544d4844a846e7263798166bc02e0bc3084ad54e95b88c52d9f4e697e5"},
+      {"runs-geo64", 4, 8, "addcde864a7534d68e447e3d926d0ce64663f2786a9583f8b40eb5a205f0130d"},
+      {"runs-geo4096", 4, 8, "8fa5b2178cfd5961ab6cd5cd2fac8d064af1a6495cd8e8872bb2a82e144ac134"},
+      {"runs-uni2", 4, 8, "9a5cc3bc774f445819f7a7467346f15cf59183374b7a9e159ca9d21f7163f368"},
+      {"runs-uni8", 2, 8, "de79648a8710524aaed1a7704bc329365eff09d4f23e99b9bed793fb84e776dd"},
+      {"runs-uni64", 4, 8, "15de0a352778a0ef97ae1874bfda7f15073dbf35ba6da7e0338f72d087cbd784"},
+      {"runs-uni4096", 1, 8, "fc999e90dfb29b0d02ff4cd3bbc783c8044072b5c38471b0811a25bf5d00b12f"},
+      {"small_ints", 1, 8, "d4078543e0319a4cfdd24aaee94df6e188780e825955b015375c59bd5f7d0998"},
+      {"small_ints", 2, 8, "5ba1365a6df77b6d317ecf6c6fe4824e129f62b7bd7430edbafcee4af77099f4"},
+      {"small_ints", 4, 8, "dceda491c54a6bfa26ad59444a6023864482e8dd54c6e399bd39e4cf5f5cabc6"},
+      {"small_ints", 2, 3, "acc73cea481c3a2470333c9e27a53f821439039311d1379c1131feaf0b2615af"},
+      {"small_ints", 4, 32, "d4078543e0319a4cfdd24aaee94df6e188780e825955b015375c59bd5f7d0998"},
+      {"sorted_keys", 4, 8, "f515822f11a48b12e6f9654df3fa16f9dee90ea9ece3feb92dc3cf5b077727bb"},
+      {"random_bytes", 1, 8, "d4078543e0319a4cfdd24aaee94df6e188780e825955b015375c59bd5f7d0998"},
+      {"all_equal", 2, 8, "ba684ca7ad2bae87f4beeae071f6770382b3074f43b308d4e6825d20698d7ebd"},
+  };
+  for (const Golden& g : golden) {
+    Spec s = parse_kind_text(g.kind);
+    s.size_bytes = (std::uint64_t{5} << 20) + 3;
+    s.element_width = g.width;
+    s.value_bits = g.value_bits;
+    EXPECT_EQ(gcbench::corpora::sha256_hex(generate(s)), g.sha256)
+        << g.kind << " width " << g.width << " bits " << g.value_bits;
+  }
+}
+
+// The same bytes on one thread as on several, at sizes around the blocks of draws.
+TEST(Synthetic, BytesDoNotDependOnTheThreadCount) {
+  const int threads = omp_get_max_threads();
+  for (const char* kind : {"runs-geo1", "runs-geo8", "runs-uni64", "small_ints"}) {
+    for (std::uint32_t width : {1u, 2u, 4u}) {
+      for (std::uint64_t size : {std::uint64_t{0}, std::uint64_t{5}, std::uint64_t{1} << 20,
+                                 (std::uint64_t{9} << 20) + 1}) {
+        Spec s = parse_kind_text(kind);
+        s.size_bytes = size;
+        s.element_width = width;
+        omp_set_num_threads(1);
+        const Bytes one = generate(s);
+        omp_set_num_threads(3);
+        EXPECT_EQ(generate(s), one) << kind << " width " << width << " size " << size;
+      }
+    }
+  }
+  omp_set_num_threads(threads);
 }
 
 TEST(Synthetic, SizeIsExactForEveryKindAndWidth) {

@@ -14,6 +14,7 @@
 #include "baselines/nvcomp/nvcomp_format.hpp"
 #include "baselines/nvcomp/nvcomp_kernels.hpp"
 #include "codecs/common/cuda_check.hpp"
+#include "codecs/common/elements.hpp"
 #include "codecs/common/temp_storage.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/device_codec.hpp"
@@ -108,6 +109,10 @@ struct BatchedApi {
   nvcompStatus_t (*decompress)(const void* const*, const std::size_t*, const std::size_t*,
                                std::size_t*, std::size_t, void*, std::size_t, void* const*, DOpts,
                                nvcompStatus_t*, cudaStream_t);
+  // Axes beyond chunk_size that shape the compression options, and the options at a resolved
+  // point of them; none: compress_opts everywhere.
+  std::vector<AxisSpec> axes = {};
+  COpts (*options_at)(COpts defaults, const Params& resolved) = nullptr;
 };
 
 // The validated layout of a container, kept in the DecodePlan.
@@ -136,11 +141,15 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     chunk.max = kMaxChunk;
     chunk.in_container = true;
     info_.axes = {chunk};
+    info_.axes.insert(info_.axes.end(), api_.axes.begin(), api_.axes.end());
   }
 
-  // The chunk_size axis, checked once at bind time.
+  // The axes, read once at bind time: the chunk size, the compression options at the point,
+  // and the element width nvCOMP reads (0: the codec has no such axis).
   struct Typed {
     u64 chunk_size = kDefaultChunk;
+    COpts options{};
+    u64 element_width = 0;
   };
 
   const CodecInfo& info() const override { return info_; }
@@ -152,19 +161,21 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
       throw ParamError("nvCOMP chunk_size must be a multiple of " + std::to_string(format::kAlign) +
                        ", not " + std::to_string(chunk));
     }
-    return {chunk};
+    const auto width = resolved.find("element_width");
+    return {chunk, options_at(resolved),
+            width != resolved.end() ? static_cast<u64>(width->second) : 0};
   }
 
   u64 max_compressed_size(u64 input_size, const Typed& p) const {
     const u64 chunk = p.chunk_size;
     return kContainerHeaderSize + format::kFixedBytes +
            chunks_of(input_size, chunk) *
-               (format::kTableEntryBytes + format::padded(max_output_chunk(chunk)));
+               (format::kTableEntryBytes + format::padded(max_output_chunk(chunk, p.options)));
   }
 
   std::size_t compress_temp_bytes(u64 input_size, const Typed& p) const {
     cuda::TempCarver carve;
-    carve_compress(carve, input_size, p.chunk_size);
+    carve_compress(carve, input_size, p);
     return carve.bytes();
   }
 
@@ -173,7 +184,7 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     require_aligned(b.input, "input");
     require_aligned(b.output, "output");
     cuda::TempCarver carve(b.temp, b.temp_bytes);
-    const CompressTemp t = carve_compress(carve, b.input_size, chunk);
+    const CompressTemp t = carve_compress(carve, b.input_size, p);
     const u64 n = t.layout.chunks;
     u8* payload = b.output + kContainerHeaderSize;
     prepare_compress_async(b.input, payload, t.layout, t.batch, stream);
@@ -183,8 +194,8 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
       // so the slots start zeroed and a container depends on its input alone.
       GCB_CUDA(cudaMemsetAsync(t.layout.slots, 0, n * t.layout.slot_stride, stream));
       check(api_.compress(t.batch.in_ptrs, t.batch.in_bytes, chunk, n, t.nvcomp_temp,
-                          t.nvcomp_temp_bytes, t.batch.out_ptrs, t.batch.out_bytes,
-                          api_.compress_opts, t.batch.statuses, stream),
+                          t.nvcomp_temp_bytes, t.batch.out_ptrs, t.batch.out_bytes, t.options,
+                          t.batch.statuses, stream),
             "compress");
       size_compressed_async(payload, t.layout, t.batch, stream);
       nvcompBatchedCRC32Opts_t crc{};
@@ -221,7 +232,7 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     if (n > (p.size() - format::kFixedBytes) / format::kTableEntryBytes) {
       throw DecodeError("truncated nvCOMP chunk table");
     }
-    const u64 bound = max_output_chunk(chunk);
+    const u64 bound = decode_bound(chunk);
     const u64 data_at = format::data_offset(n);
     const u64 data_bytes = p.size() - data_at;
     std::vector<u64> offsets(n + 1, 0);
@@ -266,7 +277,7 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     cuda::TempCarver carve(b.temp, b.temp_bytes);
     const DecompressTemp t = carve_decompress(carve, l.chunks, l.chunk_size, plan.original_size);
     const DecompressLayout layout{l.chunk_size, l.chunks, plan.original_size, l.data_bytes,
-                                  max_output_chunk(l.chunk_size)};
+                                  decode_bound(l.chunk_size)};
     const u8* payload = b.container + kContainerHeaderSize;
     begin_decompress_async(b.container, plan.header, b.status, stream);
     if (l.chunks > 0) {
@@ -306,6 +317,7 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     std::size_t crc_bytes = 0;
     u64* payload_size = nullptr;
     u32* crc_value = nullptr;
+    COpts options;
   };
 
   struct DecompressTemp {
@@ -323,10 +335,28 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     return static_cast<T>(v);
   }
 
-  u64 max_output_chunk(u64 chunk) const {
+  // The compression options at a resolved point of the axes.
+  COpts options_at(const Params& resolved) const {
+    return api_.options_at ? api_.options_at(api_.compress_opts, resolved) : api_.compress_opts;
+  }
+
+  u64 max_output_chunk(u64 chunk, const COpts& options) const {
     std::size_t bytes = 0;
-    check(api_.max_output_chunk(chunk, api_.compress_opts, &bytes), "max output chunk size");
+    check(api_.max_output_chunk(chunk, options, &bytes), "max output chunk size");
     return bytes;
+  }
+
+  // The largest compressed chunk any point of the axes may write: a decoder checks against
+  // it, whatever the point it is called with.
+  u64 decode_bound(u64 chunk) const {
+    u64 bound = max_output_chunk(chunk, api_.compress_opts);
+    for (const AxisSpec& axis : api_.axes) {
+      for (const std::int64_t value : axis.allowed) {
+        const Params point = resolve_params(info_.axes, {{axis.name, value}});
+        bound = std::max(bound, max_output_chunk(chunk, options_at(point)));
+      }
+    }
+    return bound;
   }
 
   static void carve_batch(cuda::TempCarver& carve, u64 n, bool decompress, BatchArrays& b) {
@@ -343,20 +373,29 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
   }
 
   // The same sequence of take() when sizing and when running.
-  CompressTemp carve_compress(cuda::TempCarver& carve, u64 input_size, u64 chunk) const {
+  CompressTemp carve_compress(cuda::TempCarver& carve, u64 input_size, const Typed& p) const {
+    const u64 chunk = p.chunk_size;
+    // nvCOMP reads elements of the data type's size, whole ones only (chunks are multiples
+    // of 8 bytes: the last one decides).
+    if (p.element_width != 0 && input_size % p.element_width != 0) {
+      throw ParamError(info_.name + ": element_width " + std::to_string(p.element_width) +
+                       " needs whole elements, and " + std::to_string(input_size) +
+                       " bytes are not");
+    }
     CompressTemp t;
+    t.options = p.options;
     CompressLayout& l = t.layout;
     l.algorithm = static_cast<u8>(api_.id);
     l.chunk_size = static_cast<u32>(chunk);
     l.chunks = chunks_of(input_size, chunk);
     l.input_size = input_size;
-    l.max_chunk_out = max_output_chunk(chunk);
+    l.max_chunk_out = max_output_chunk(chunk, t.options);
     l.slot_stride = align_up(l.max_chunk_out, kSlotAlign);
     carve_batch(carve, l.chunks, false, t.batch);
     if (l.chunks > 0) {
-      check(api_.compress_temp(l.chunks, chunk, api_.compress_opts, &t.nvcomp_temp_bytes,
-                               input_size, nullptr),
-            "compress temp size");
+      check(
+          api_.compress_temp(l.chunks, chunk, t.options, &t.nvcomp_temp_bytes, input_size, nullptr),
+          "compress temp size");
     }
     t.nvcomp_temp = carve.take<u8>(t.nvcomp_temp_bytes);
     l.slots = carve.take<u8>(l.chunks * l.slot_stride);
@@ -410,6 +449,22 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
   mutable nvcompCRC32KernelConf_t crc_conf_{};
 };
 
+// Cascaded's data type from the element_width axis.
+nvcompBatchedCascadedCompressOpts_t cascaded_options(nvcompBatchedCascadedCompressOpts_t defaults,
+                                                     const Params& resolved) {
+  switch (element_width_of(resolved)) {
+    case 2:
+      defaults.common_opts.data_type = NVCOMP_TYPE_USHORT;
+      break;
+    case 4:
+      defaults.common_opts.data_type = NVCOMP_TYPE_UINT;
+      break;
+    default:
+      defaults.common_opts.data_type = NVCOMP_TYPE_UCHAR;
+  }
+  return defaults;
+}
+
 template <typename COpts, typename DOpts>
 CodecPtr make(BatchedApi<COpts, DOpts> api) {
   return gpu::make_host_codec(std::make_unique<NvcompDeviceCodec<COpts, DOpts>>(api));
@@ -431,15 +486,25 @@ std::vector<CodecPtr> make_codecs() {
           nvcompBatchedSnappyDecompressDefaultOpts, nvcompBatchedSnappyCompressGetTempSize,
           nvcompBatchedSnappyCompressGetMaxOutputChunkSize, nvcompBatchedSnappyCompressAsync,
           nvcompBatchedSnappyDecompressGetTempSize, nvcompBatchedSnappyDecompressAsync}));
-  // Byte elements: the corpus files are byte streams, and any length is then valid.
+  // Byte elements by default: the corpus files are byte streams, and any length is then valid.
+  // Integer columns compare fairly at their own width (element_width, as FL and RLE read them).
   auto cascaded = nvcompBatchedCascadedCompressDefaultOpts;
   cascaded.common_opts.data_type = NVCOMP_TYPE_UCHAR;
+  AxisSpec width = element_width_axis();
+  width.help = "bytes per integer element nvCOMP reads (unsigned, 1, 2 or 4; whole elements)";
   codecs.push_back(
       make(BatchedApi<nvcompBatchedCascadedCompressOpts_t, nvcompBatchedCascadedDecompressOpts_t>{
-          "cascaded", Algorithm::cascaded, cascaded, nvcompBatchedCascadedDecompressDefaultOpts,
+          "cascaded",
+          Algorithm::cascaded,
+          cascaded,
+          nvcompBatchedCascadedDecompressDefaultOpts,
           nvcompBatchedCascadedCompressGetTempSize,
-          nvcompBatchedCascadedCompressGetMaxOutputChunkSize, nvcompBatchedCascadedCompressAsync,
-          nvcompBatchedCascadedDecompressGetTempSize, nvcompBatchedCascadedDecompressAsync}));
+          nvcompBatchedCascadedCompressGetMaxOutputChunkSize,
+          nvcompBatchedCascadedCompressAsync,
+          nvcompBatchedCascadedDecompressGetTempSize,
+          nvcompBatchedCascadedDecompressAsync,
+          {width},
+          cascaded_options}));
   codecs.push_back(
       make(BatchedApi<nvcompBatchedDeflateCompressOpts_t, nvcompBatchedDeflateDecompressOpts_t>{
           "deflate", Algorithm::deflate, nvcompBatchedDeflateCompressDefaultOpts,

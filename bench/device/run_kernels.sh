@@ -2,13 +2,16 @@
 # `--preset kernels` on a device machine (issue 14): builds with nvCOMP (the peers Cascaded and
 # LZ4) as run_driver_peers.sh does, Release, then runs bench/run_suite.sh --preset kernels
 # --cold-l2 and writes the merged results as kernels.json (bench/results/<gpu>/kernels.json
-# once committed: kernel_gbps and pct_copy per cell, copy_gbps and cold_l2 in the context).
+# once committed: kernel_gbps and pct_copy per cell, copy_gbps, cold_l2 and timing in the
+# context). The preset times kernels alone (--timing kernel), so its 190 cells should fit one
+# call (estimated about 5.5 minutes on one H100); a call cut off by LIMIT keeps what it
+# recorded, and the same call again resumes with the cells left (RESUME=1: no --fresh).
 # Brings back the log, kernels.json, the report's kernels tables and plots, and every result
 # file and table in one archive.
 # From the repository root, with .carry/prefix, .carry/nvcomp and .carry/corpora carried:
 #   BUILD_ONLY=1 bash bench/device/run_kernels.sh   (first call: the build alone, a few minutes)
 #   bash bench/device/run_kernels.sh                (then: LIMIT, seconds the preset may run,
-#   default 480; BUILD, the build directory, is kept between calls of the device tool, so this
+#   default 540; BUILD, the build directory, is kept between calls of the device tool, so this
 #   call finds it built and spends its time on the preset)
 OUT=${OUT:-$PWD/out-kernels}
 source "$(dirname "$0")/common.sh" kernels
@@ -24,8 +27,10 @@ grep "gcbench:" "$OUT/build.log"
 
 step "preset kernels"
 start=$SECONDS
-timeout "${LIMIT:-480}" bash bench/run_suite.sh --build "$BUILD" --preset kernels --cold-l2 \
-  --out "$results" --fresh --no-download --benchmark_out="$OUT/kernels.json" \
+fresh=--fresh
+[[ ${RESUME:-0} == 1 ]] && fresh=
+timeout "${LIMIT:-540}" bash bench/run_suite.sh --build "$BUILD" --preset kernels --cold-l2 \
+  --out "$results" $fresh --no-download --benchmark_out="$OUT/kernels.json" \
   > "$OUT/kernels.log" 2>&1
 echo "exit status: $?" >> "$OUT/kernels.log"
 echo "preset kernels wall: $((SECONDS - start)) s"

@@ -10,7 +10,16 @@ namespace {
 
 constexpr double kMeasuredThreads = 16;  // the host cores of the H100 runs the rates come from
 constexpr double kChunk = 4096;
-constexpr double kSyntheticBytesPerS = 0.5e9;
+// Synthetic inputs are generated on all cores; the Mersenne Twister's draws bound it.
+constexpr double kSyntheticBytesPerS = 1e9;
+// Host work per byte of a GPU cell's input, outside its timed calls (bench/NOTES.md, "the
+// kernels preset in one device command"): verification (the container's device-to-host copy
+// and comparison with the CPU reference's; round trips compare on the device), the CPU
+// reference's compression, and the end-to-end paths' set-up. Guesses from the first kernels
+// run's 5-20 s per 1 GiB cell, to be replaced by what the next run measures.
+constexpr double kHostCheckBytesPerS = 1e9;
+constexpr double kReferenceBytesPerS = 2e9;  // at 16 threads
+constexpr double kEndToEndSetupBytesPerS = 0.3e9;
 
 std::string param(const CellSpec& cell, const char* axis) {
   const std::string* v = cell.id.param(axis);
@@ -48,27 +57,36 @@ double call_s(const CellSpec& cell, double bytes, double cpu_scale) {
 
 }  // namespace
 
-double estimate_cell_s(const CellSpec& cell, std::uint64_t input_bytes, unsigned cpu_threads) {
+double estimate_cell_s(const CellSpec& cell, std::uint64_t input_bytes, unsigned cpu_threads,
+                       bool kernel_only) {
   const double bytes = static_cast<double>(input_bytes);
-  const double call = call_s(cell, bytes, std::max(1u, cpu_threads) / kMeasuredThreads);
+  const double cpu_scale = std::max(1u, cpu_threads) / kMeasuredThreads;
+  const double call = call_s(cell, bytes, cpu_scale);
   if (cell.id.device == "cpu") {
     // Warm-up and verification, Google Benchmark's trial and timed calls (0.02 s at least).
     return 0.04 + 2 * call + std::max(0.02, call);
   }
-  // The device call verified, the pipelined path verified, then timed pinned and pageable
-  // (0.2 s or 20 runs each, at least one), then Google Benchmark's timed calls.
+  // The device call verified in full (a container copied back and compared with the CPU
+  // reference's, compressed once per point), then Google Benchmark's timed calls.
+  double verify = bytes / kHostCheckBytesPerS;
+  if (cell.id.direction == "compress" && cell.reference != nullptr)
+    verify += bytes / (kReferenceBytesPerS * cpu_scale);
+  const double kernel = 0.2 + 2 * call + verify + std::max(0.02, call);
+  if (kernel_only) return kernel;
+  // The pipelined path verified (a round trip), then timed pinned and pageable (0.2 s or 20
+  // runs each, at least one), with their pinned and pageable host buffers.
   const double e2e = call + bytes / 10e9;
-  return 0.2 + 2 * call + 2 * std::max(std::min(0.2, 20 * e2e), e2e) + std::max(0.02, call);
+  return kernel + bytes / kEndToEndSetupBytesPerS + 2 * std::max(std::min(0.2, 20 * e2e), e2e);
 }
 
 double estimate_sweep_s(const std::vector<CellSpec>& cells, const std::vector<InputFile>& inputs,
-                        unsigned cpu_threads) {
+                        unsigned cpu_threads, bool kernel_only) {
   double total = 0;
   bool gpu = false;
   std::set<std::size_t> loaded;
   for (const CellSpec& cell : cells) {
     const InputFile& input = inputs.at(cell.input);
-    total += estimate_cell_s(cell, input.size, cpu_threads);
+    total += estimate_cell_s(cell, input.size, cpu_threads, kernel_only);
     gpu = gpu || cell.id.device == "gpu";
     // A synthetic input is generated on one core (a draw per run or per few elements).
     if (input.corpus == "synthetic" && loaded.insert(cell.input).second)

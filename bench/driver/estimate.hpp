@@ -11,11 +11,13 @@
 
 namespace gcbench::driver {
 
-// Seconds for one cell on an input of `input_bytes`.
-double estimate_cell_s(const CellSpec& cell, std::uint64_t input_bytes, unsigned cpu_threads);
+// Seconds for one cell on an input of `input_bytes`; kernel_only: a GPU cell without its
+// end-to-end paths (--timing kernel).
+double estimate_cell_s(const CellSpec& cell, std::uint64_t input_bytes, unsigned cpu_threads,
+                       bool kernel_only = false);
 
 // Seconds for all `cells`, the GPU probe and calibration included when any cell is a GPU one.
 double estimate_sweep_s(const std::vector<CellSpec>& cells, const std::vector<InputFile>& inputs,
-                        unsigned cpu_threads);
+                        unsigned cpu_threads, bool kernel_only = false);
 
 }  // namespace gcbench::driver

@@ -32,6 +32,10 @@ class Workspace {
   // The kept container when a cell has verified it in full (remember(..., true)), else
   // nullptr; nothing is compressed.
   const Bytes* verified(const Codec& codec, const Params& params);
+  // A kept container of `codec` verified in full at parameters that `same_bytes` accepts
+  // (the newest), else nullptr.
+  const Bytes* verified_where(const Codec& codec,
+                              const std::function<bool(const Params&)>& same_bytes);
   void remember(const Codec& codec, const Params& params, Bytes container,
                 bool is_verified = false);
 
@@ -50,6 +54,7 @@ class Workspace {
 
  private:
   static constexpr std::size_t kCachedContainers = 6;
+  static constexpr std::size_t kLargeInput = std::size_t{64} << 20;  // its load time is logged
   // Bytes the cache may hold beyond the input's size.
   static constexpr std::size_t kCacheSlack = std::size_t{64} << 20;
   static std::string key(const Codec& codec, const Params& params);
@@ -59,6 +64,8 @@ class Workspace {
   Bytes input_;
   struct Kept {
     std::string key;
+    const Codec* codec;
+    Params params;
     Bytes container;
     bool verified = false;
   };
@@ -76,9 +83,16 @@ class Workspace {
 std::optional<std::string> check_container(const CellSpec& cell, Workspace& workspace,
                                            const Bytes& input, const Bytes& container);
 
+// The second half of check_container, for a caller that checked the round trip itself: nullopt
+// when the cell has no CPU reference or `container` equals the reference's container.
+std::optional<std::string> check_reference(const CellSpec& cell, Workspace& workspace,
+                                           const Bytes& container);
+
 // Calls `use` with the container a decompression cell decodes, once it is known to equal the
-// CPU reference's: the one a compression cell verified (no copy, no comparison), else the
-// cached or newly compressed one, compared here. nullopt, or why it cannot be used.
+// CPU reference's: the one a compression cell verified (no copy, no comparison) at this point
+// or, for a GPU codec with a CPU reference, at a point of the same reference parameters (its
+// speed and decoding axes aside, the same bytes: both equal that reference's container), else
+// the cached or newly compressed one, compared here. nullopt, or why it cannot be used.
 std::optional<std::string> use_checked_container(const CellSpec& cell, Workspace& workspace,
                                                  const std::function<void(ByteSpan)>& use);
 

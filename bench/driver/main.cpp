@@ -190,10 +190,14 @@ int run(int argc, char** argv) {
   ColdL2Plan cold_l2 = plan_cold_l2(options.cold_l2, gpu_cell_count, gpu_named(gpu));
   if (cold_l2.note) std::cerr << "[gcbench] " << *cold_l2.note << "\n";
 
+  // The preset's timing unless --timing is given; a cell timed kernel-only is recorded so.
+  const bool kernel_only = run_timing(preset, options) == "kernel";
+
   std::unique_ptr<Recorder> recorder;
   if (options.out_dir) {
     RunProvenance provenance = run_provenance(gpu);
     provenance.cold_l2 = cold_l2.flush;
+    provenance.kernel_only = kernel_only;
     recorder = std::make_unique<Recorder>(*options.out_dir, std::move(provenance));
     if (plan) results::write_plan(*options.out_dir, *plan);  // under the recorder's lock
     skip_recorded(cells, *recorder, std::cerr);
@@ -210,7 +214,7 @@ int run(int argc, char** argv) {
 
   // What the estimate says, before any GPU work (the run-time choices below take seconds).
   const double estimate_s =
-      estimate_sweep_s(cells, inputs.present, static_cast<unsigned>(usable_cores()));
+      estimate_sweep_s(cells, inputs.present, static_cast<unsigned>(usable_cores()), kernel_only);
   if (preset) {
     std::cerr << fmt::format(
         "[gcbench] preset {}: {} cells, estimated {} (a model over rates measured on one H100 "
@@ -231,14 +235,18 @@ int run(int argc, char** argv) {
 #if GCBENCH_HAVE_CUDA
   std::optional<DeviceCells> device_cells;
   if (gpu.usable) {
-    device_cells.emplace(
-        PipelineSettings{options.pipeline_chunk, options.pipeline_depth, options.gpu_memory_limit},
-        gpu.ceilings, cold_l2.flush);
+    device_cells.emplace(PipelineSettings{options.pipeline_chunk, options.pipeline_depth,
+                                          options.gpu_memory_limit, !kernel_only},
+                         gpu.ceilings, cold_l2.flush);
     workspace.set_device_cells(&*device_cells);
     if (auto flush = device_cells->l2_flush_context()) cold_l2.context = *flush;
   }
 #endif
   benchmark::AddCustomContext("cold_l2", cold_l2.context);
+  benchmark::AddCustomContext(
+      "timing", kernel_only ? "kernel: GPU cells timed their device calls alone (--timing kernel); "
+                              "no end-to-end paths or transfers"
+                            : "all: GPU cells timed their device calls and the end-to-end paths");
   std::map<std::string, double> weights;
   std::uint64_t largest_input = 0;
   for (const CellSpec& cell : cells) {
@@ -246,7 +254,7 @@ int run(int argc, char** argv) {
     if (filter_accepts(filter, cell.name)) {
       // The estimate's seconds, so that "left" follows the slow cells (the thread design's).
       weights[cell.name] = estimate_cell_s(cell, inputs.present[cell.input].size,
-                                           static_cast<unsigned>(usable_cores()));
+                                           static_cast<unsigned>(usable_cores()), kernel_only);
       largest_input = std::max(largest_input, inputs.present[cell.input].size);
     }
   }

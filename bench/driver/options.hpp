@@ -42,6 +42,10 @@ struct Options {
   // GPU cells with a device API flush the L2 cache before every timed call (small inputs
   // would otherwise be read from L2, warm, after the first call).
   bool cold_l2 = false;
+  // Which timings GPU cells measure: all (the device call alone and the end-to-end paths from
+  // pinned and pageable memory) or kernel (the device call alone; no end-to-end paths, nor
+  // their host buffers). A preset may set it; the flag, when given, wins.
+  std::string timing = "all";
   bool list = false;
   bool progress = true;
   std::optional<std::string> preset;    // a declared sweep (presets.hpp)

@@ -45,6 +45,7 @@ struct Preset {
   std::string summary;              // one line for --help and the plan
   std::vector<std::string> inputs;  // --corpus specs: corpora and synthetic inputs
   std::vector<PresetStep> steps;
+  std::string timing = "all";  // --timing's value unless the flag is given
 };
 
 const std::vector<Preset>& presets();
@@ -65,6 +66,10 @@ std::vector<std::string> preset_inputs(const Preset& preset, const Options& opti
 std::vector<CellSpec> preset_cells(const Preset& preset, const std::vector<const Codec*>& selected,
                                    const std::vector<const Codec*>& all,
                                    const std::vector<InputFile>& inputs, const Options& options);
+
+// What GPU cells time (--timing): the flag's value when given, else the preset's (`preset` may
+// be null: no preset), else the default.
+std::string run_timing(const Preset* preset, const Options& options);
 
 // Lines for --help: each preset, its summary and steps.
 std::string describe_presets();

@@ -12,6 +12,7 @@ json to_json(const Provenance& p) {
          {"codec_version", p.codec_version},
          {"gpu_uuid", p.gpu_uuid}};
   if (!p.l2.empty()) j["l2"] = p.l2;
+  if (!p.timing.empty()) j["timing"] = p.timing;
   return j;
 }
 
@@ -31,9 +32,11 @@ std::optional<Provenance> provenance_of(const json& entry) {
     if (value == it->end() || !value->is_string()) return std::nullopt;
     *field = value->get<std::string>();
   }
-  if (const auto l2 = it->find("l2"); l2 != it->end()) {
-    if (!l2->is_string()) return std::nullopt;
-    p.l2 = l2->get<std::string>();
+  for (auto [key, field] : {std::pair{"l2", &p.l2}, std::pair{"timing", &p.timing}}) {
+    const auto value = it->find(key);
+    if (value == it->end()) continue;  // absent in older entries: warm, every timing
+    if (!value->is_string()) return std::nullopt;
+    *field = value->get<std::string>();
   }
   return p;
 }
@@ -55,15 +58,23 @@ std::string describe_change(const Provenance& recorded, const Provenance& now) {
     text += "L2 " + (recorded.l2.empty() ? std::string("warm") : recorded.l2) + ", now " +
             (now.l2.empty() ? std::string("warm") : now.l2);
   }
+  // Empty is every timing, which covers any subset a run asks for.
+  if (recorded.timing != now.timing && !recorded.timing.empty()) {
+    if (!text.empty()) text += "; ";
+    text += "timing " + recorded.timing + ", now " + (now.timing.empty() ? "all" : now.timing);
+  }
   return text;
 }
 
 Provenance RunProvenance::of(const results::CellId& cell) const {
   const auto version = codec_versions.find(cell.codec + "/" + cell.device);
   const bool gpu_cell = cell.device == "gpu";
-  return Provenance{
-      git_revision, build_type, version == codec_versions.end() ? std::string() : version->second,
-      gpu_cell ? gpu_uuid : std::string(), gpu_cell && cold_l2 ? "cold" : std::string()};
+  return Provenance{git_revision,
+                    build_type,
+                    version == codec_versions.end() ? std::string() : version->second,
+                    gpu_cell ? gpu_uuid : std::string(),
+                    gpu_cell && cold_l2 ? "cold" : std::string(),
+                    gpu_cell && kernel_only ? "kernel" : std::string()};
 }
 
 }  // namespace gcbench::driver

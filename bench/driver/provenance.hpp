@@ -1,6 +1,7 @@
 #pragma once
 // What a recorded cell was measured under: the source revision, the build type, the codec's
-// version, the GPU and whether its L2 was flushed (--cold-l2). Every result entry carries its own
+// version, the GPU, whether its L2 was flushed (--cold-l2) and which timings it has (--timing).
+// Every result entry carries its own
 // (a "provenance" object beside Google Benchmark's fields), so that a rerun into the same --out-dir
 // resumes only the cells recorded under this run's, and a file holding cells of several runs says
 // so.
@@ -22,6 +23,10 @@ struct Provenance {
   // "cold" for a GPU cell whose L2 was flushed before every timed call (--cold-l2); empty
   // otherwise, as in entries written before --cold-l2 existed, whose L2 was warm.
   std::string l2;
+  // "kernel" for a GPU cell measured with --timing kernel (the device call alone: no
+  // end-to-end figures); empty when it has every timing, as in entries written before
+  // --timing existed.
+  std::string timing;
   bool operator==(const Provenance&) const = default;
 };
 
@@ -32,7 +37,8 @@ nlohmann::json to_json(const Provenance& p);
 std::optional<Provenance> provenance_of(const nlohmann::json& entry);
 
 // What changed from `recorded` to `now`, field by field, e.g. "git revision abc, now def";
-// "" when nothing did.
+// "" when nothing did. Timings are a set, not a value: a cell recorded with every timing has
+// what a kernel-only run asks for, so only the other way round is a change.
 std::string describe_change(const Provenance& recorded, const Provenance& now);
 
 // The GPU a GPU cell ran on, recorded in each of its result entries ("gpu"), so that a
@@ -55,6 +61,7 @@ struct RunProvenance {
   std::map<std::string, std::string> codec_versions;  // "<codec>/<device>" -> version
   std::optional<GpuIdentity> gpu;  // written into GPU cells' entries; none without a GPU
   bool cold_l2 = false;            // GPU cells' L2 flushed before every timed call
+  bool kernel_only = false;        // GPU cells time the device call alone (--timing kernel)
 
   Provenance of(const results::CellId& cell) const;
 };

@@ -1,6 +1,7 @@
 // --cold-l2 on a GPU: the flush buffer is twice the device's L2, its read pass runs, and GPU
 // cells with a device API run with it, verified, and record cold_l2 = 1 (0 without it), as the
-// driver registers them. Skipped, saying so, without a GPU.
+// driver registers them; --timing kernel: the same cells, verified, without end-to-end
+// counters. Skipped, saying so, without a GPU.
 #include <gtest/gtest.h>
 
 #include <benchmark/benchmark.h>
@@ -36,13 +37,16 @@ class ColdL2 : public ::testing::Test {
   void TearDown() override { benchmark::ClearRegisteredBenchmarks(); }
 
   // RLE (width 4) compressed and decompressed on a 1 MiB synthetic input, through DeviceCells.
-  std::vector<benchmark::BenchmarkReporter::Run> run_rle(bool cold_l2, DeviceCells*& made) {
+  std::vector<benchmark::BenchmarkReporter::Run> run_rle(bool cold_l2, DeviceCells*& made,
+                                                         bool end_to_end = true) {
     const std::vector<const Codec*> all = registered_codecs();
     Options o;
     o.device = "gpu";
     o.axis_values = {{"element_width", {"4"}}};
     cells_ = enumerate_cells(select_codecs(all, {"rle"}, "gpu"), all, inputs_, o);
-    device_cells_.emplace(PipelineSettings{}, GpuCeilings{1000, 50, 50, 10}, cold_l2);
+    PipelineSettings settings;
+    settings.end_to_end = end_to_end;
+    device_cells_.emplace(settings, GpuCeilings{1000, 50, 50, 10}, cold_l2);
     made = &*device_cells_;
     workspace_.set_device_cells(made);
     for (const CellSpec& cell : cells_) register_cell(cell, workspace_, 3);
@@ -81,6 +85,27 @@ TEST_F(ColdL2, CellsRunVerifiedAndRecordTheFlag) {
     EXPECT_EQ(context.has_value(), cold);
     if (context) {
       EXPECT_TRUE(context->starts_with("yes: before every timed GPU kernel call")) << *context;
+    }
+    benchmark::ClearRegisteredBenchmarks();
+    device_cells_.reset();
+  }
+}
+
+TEST_F(ColdL2, KernelOnlyCellsAreVerifiedAndHaveNoEndToEndCounters) {
+  for (const bool end_to_end : {false, true}) {
+    DeviceCells* cells = nullptr;
+    const auto runs = run_rle(true, cells, end_to_end);
+    ASSERT_EQ(runs.size(), 2u) << "compress and decompress";
+    for (const auto& r : runs) {
+      EXPECT_FALSE(run_failed(r)) << r.benchmark_name() << ": " << run_message(r);
+      EXPECT_EQ(r.counters.at("verified").value, 1) << r.benchmark_name();
+      EXPECT_GT(r.counters.at("kernel_gbps").value, 0) << r.benchmark_name();
+      EXPECT_GT(r.counters.at("pct_copy").value, 0) << r.benchmark_name();
+      for (const char* counter :
+           {"e2e_s", "e2e_gbps", "e2e_pageable_gbps", "e2e_timed_s", "pct_h2d", "transfer_s"}) {
+        EXPECT_EQ(r.counters.count(counter), end_to_end ? 1u : 0u)
+            << r.benchmark_name() << " " << counter;
+      }
     }
     benchmark::ClearRegisteredBenchmarks();
     device_cells_.reset();

@@ -192,6 +192,25 @@ TEST_F(NvcompTest, ChunkSizeNotAMultipleOfEightIsAParamError) {
   }
 }
 
+// Cascaded's element_width: nvCOMP reads integers of that width, so a column of small 32-bit
+// values compresses far better as width 4 than as bytes; every width round-trips, and an input
+// of partial elements is a ParamError, not a launch nvCOMP may crash on.
+TEST_F(NvcompTest, CascadedReadsElementsOfTheGivenWidth) {
+  const Codec* cascaded = find_codec("nvcomp-cascaded", Device::gpu);
+  ASSERT_NE(cascaded, nullptr);
+  for (std::uint32_t width : {1u, 2u, 4u}) {
+    SCOPED_TRACE("element_width " + std::to_string(width));
+    const Bytes data = synthetic::generate(
+        {.kind = synthetic::Kind::small_ints, .size_bytes = 1 << 20, .element_width = width});
+    expect_device_round_trip(*cascaded, data, {{"element_width", width}});
+  }
+  const Bytes w4 = synthetic::generate(
+      {.kind = synthetic::Kind::small_ints, .size_bytes = 1 << 20, .element_width = 4});
+  EXPECT_LT(2 * cascaded->compress(w4, {{"element_width", 4}}).size(),
+            cascaded->compress(w4, {}).size());
+  EXPECT_THROW(cascaded->compress(Bytes(10002, 1), {{"element_width", 4}}), ParamError);
+}
+
 // The pipelined path over the device API: buffers reused from chunk to chunk, every chunk's
 // container equal to the host API's container of its bytes, and the stream round-trips.
 TEST_F(NvcompTest, PipelineChunksEqualTheHostApi) {

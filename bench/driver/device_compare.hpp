@@ -1,0 +1,17 @@
+#pragma once
+// Full byte comparisons of two device buffers on the device (thrust::mismatch), so that a GPU
+// cell verifies its 1 GiB output against the resident input without copying either back to
+// the host. Built only with CUDA.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <optional>
+
+namespace gcbench::driver {
+
+// The first offset where the `n` bytes at `a` and `b` (device memory) differ; nullopt when
+// they are equal. Synchronizes `stream`.
+std::optional<std::uint64_t> first_device_difference(const std::uint8_t* a, const std::uint8_t* b,
+                                                     std::uint64_t n, cudaStream_t stream);
+
+}  // namespace gcbench::driver
