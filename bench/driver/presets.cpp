@@ -334,7 +334,7 @@ std::vector<CellSpec> preset_cells(const Preset& preset, const std::vector<const
 }
 
 std::string run_timing(const Preset* preset, const Options& options) {
-  return options.given.count("timing") || preset == nullptr ? options.timing : preset->timing;
+  return options.was_given("--timing") || preset == nullptr ? options.timing : preset->timing;
 }
 
 std::string describe_presets() {
