@@ -170,7 +170,8 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     const u64 chunk = p.chunk_size;
     return kContainerHeaderSize + format::kFixedBytes +
            chunks_of(input_size, chunk) *
-               (format::kTableEntryBytes + format::padded(max_output_chunk(chunk, p.options)));
+               (format::kTableEntryBytes +
+                format::padded(max_output_chunk(chunk, options_for(p, input_size))));
   }
 
   std::size_t compress_temp_bytes(u64 input_size, const Typed& p) const {
@@ -335,6 +336,14 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     return static_cast<T>(v);
   }
 
+  // nvCOMP reads elements of the data type's size, whole ones only (chunks are multiples of 8
+  // bytes: the last one decides), so an input that is not whole elements is compressed as
+  // bytes, which any length is. The decoder reads the type from the chunks themselves.
+  COpts options_for(const Typed& p, u64 input_size) const {
+    return p.element_width > 1 && input_size % p.element_width != 0 ? api_.compress_opts
+                                                                    : p.options;
+  }
+
   // The compression options at a resolved point of the axes.
   COpts options_at(const Params& resolved) const {
     return api_.options_at ? api_.options_at(api_.compress_opts, resolved) : api_.compress_opts;
@@ -375,15 +384,8 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
   // The same sequence of take() when sizing and when running.
   CompressTemp carve_compress(cuda::TempCarver& carve, u64 input_size, const Typed& p) const {
     const u64 chunk = p.chunk_size;
-    // nvCOMP reads elements of the data type's size, whole ones only (chunks are multiples
-    // of 8 bytes: the last one decides).
-    if (p.element_width != 0 && input_size % p.element_width != 0) {
-      throw ParamError(info_.name + ": element_width " + std::to_string(p.element_width) +
-                       " needs whole elements, and " + std::to_string(input_size) +
-                       " bytes are not");
-    }
     CompressTemp t;
-    t.options = p.options;
+    t.options = options_for(p, input_size);
     CompressLayout& l = t.layout;
     l.algorithm = static_cast<u8>(api_.id);
     l.chunk_size = static_cast<u32>(chunk);
@@ -491,7 +493,9 @@ std::vector<CodecPtr> make_codecs() {
   auto cascaded = nvcompBatchedCascadedCompressDefaultOpts;
   cascaded.common_opts.data_type = NVCOMP_TYPE_UCHAR;
   AxisSpec width = element_width_axis();
-  width.help = "bytes per integer element nvCOMP reads (unsigned, 1, 2 or 4; whole elements)";
+  width.help =
+      "bytes per integer element nvCOMP reads (unsigned, 1, 2 or 4; an input that is not whole "
+      "elements is compressed as bytes)";
   codecs.push_back(
       make(BatchedApi<nvcompBatchedCascadedCompressOpts_t, nvcompBatchedCascadedDecompressOpts_t>{
           "cascaded",

@@ -225,8 +225,9 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
   c.out.resize(dev.max_compressed_size(input.size()));
   c.temp.resize(dev.compress_temp_bytes(input.size()));
   c.call = [&c, &dev, device_input, n = input.size()] {
-    dev.compress_async({device_input, n, c.temp.data(), c.temp.bytes(), c.out.data(), c.size.data()},
-                       c.stream.get());
+    dev.compress_async(
+        {device_input, n, c.temp.data(), c.temp.bytes(), c.out.data(), c.size.data()},
+        c.stream.get());
   };
   // The device API's own output, checked once: equal to the CPU reference, and it round-trips.
   GCB_CUDA(cudaMemsetAsync(c.out.data(), 0xA5, c.out.bytes(), s));  // no stale bytes pass
