@@ -62,17 +62,26 @@ struct WordWriter {
   }
 };
 
-// Word w of the container's word array (0 past its end): two aligned loads and a funnel shift
-// when the array is not aligned, bytes for the last word.
+// The container's word array, which is 4-byte aligned only for some tail sizes. Aligned words
+// are read from `aligned`, the 4-byte boundary at or below base: bit p of the stream is bit
+// p + shift_bits of that view, and its words [0, count) lie inside the container whatever the
+// shift (word 0 starts in the bytes before the array).
 struct WordReader {
   const u8* base;
   u64 count;
+  __device__ __forceinline__ u32 shift_bits() const {
+    return 8 * static_cast<u32>(reinterpret_cast<std::uintptr_t>(base) % 4);
+  }
+  __device__ __forceinline__ const u32* aligned() const {
+    return reinterpret_cast<const u32*>(base - shift_bits() / 8);
+  }
+  // Word w of the array itself (0 past its end): two aligned loads and a funnel shift when the
+  // array is not aligned, bytes for the last word.
   __device__ __forceinline__ u32 get(u64 w) const {
     if (w >= count) return 0;
-    const auto shift = static_cast<u32>(reinterpret_cast<std::uintptr_t>(base) % 4);
-    const u32* aligned = reinterpret_cast<const u32*>(base - shift);
-    if (shift == 0) return aligned[w];
-    if (w + 1 < count) return __funnelshift_r(aligned[w], aligned[w + 1], 8 * shift);
+    const u32 shift = shift_bits();
+    if (shift == 0) return aligned()[w];
+    if (w + 1 < count) return __funnelshift_r(aligned()[w], aligned()[w + 1], shift);
     return cuda::load_le<u32>(base + 4 * w);
   }
 };
@@ -225,21 +234,60 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
+// The K = kPerVector<T> elements of one frame from bit `bit` of the aligned view on, b bits
+// each: K * b <= 128 bits plus an offset below 32, so at most 5 words, loaded once and taken
+// off with funnel shifts (the queue x0..x4 moves on by a word whenever the offset passes 32).
+// The caller checked that those words lie inside the array.
+template <typename T>
+__device__ __forceinline__ void unpack_one_frame(const u32* __restrict__ aligned, u64 bit, u32 b,
+                                                 T (&v)[cuda::kPerVector<T>]) {
+  constexpr u32 kItems = cuda::kPerVector<T>;
+  const u64 w = bit / 32;
+  u32 s = static_cast<u32>(bit % 32);
+  const u32 span = s + kItems * b;
+  u32 x0 = __ldg(aligned + w);
+  u32 x1 = span > 32 ? __ldg(aligned + w + 1) : 0;
+  u32 x2 = span > 64 ? __ldg(aligned + w + 2) : 0;
+  u32 x3 = span > 96 ? __ldg(aligned + w + 3) : 0;
+  u32 x4 = span > 128 ? __ldg(aligned + w + 4) : 0;
+  const u32 mask = 0xFFFFFFFFu >> (32 - b);
+#pragma unroll
+  for (u32 k = 0; k < kItems; ++k) {
+    v[k] = static_cast<T>(__funnelshift_r(x0, x1, s) & mask);
+    s += b;
+    if (s >= 32) {
+      s -= 32;
+      x0 = x1;
+      x1 = x2;
+      x2 = x3;
+      x3 = x4;
+    }
+  }
+}
+
 // Elements i0 .. i0 + kPerVector<T> - 1 (zero past n). bits[] and word_count were validated
 // on the host; widths are clamped and word reads bounded anyway, so a container changed since
-// cannot misdirect.
+// cannot misdirect. A vector inside one frame (every one when the frame size is a multiple of
+// kPerVector<T>) takes unpack_one_frame; one that crosses frames or the array's end goes
+// element by element.
 template <typename T>
 __device__ __forceinline__ void unpack_vector(const u8* __restrict__ bits,
                                               const u64* __restrict__ offsets, u64 frames,
                                               WordReader words, u64 n, u32 fs, u32 max_bits, u64 i0,
                                               T (&v)[cuda::kPerVector<T>]) {
+  constexpr u32 kItems = cuda::kPerVector<T>;
   u64 f = cuda::div_u64(i0, fs);
   u32 j = static_cast<u32>(i0 - f * fs);
   u64 start = offsets[f];
   u32 b = min(max(u32{bits[f]}, 1u), max_bits);
   u64 len = frame_len(f, n, fs);
+  const u64 bit = start + u64{j} * b + words.shift_bits();
+  if (i0 + kItems <= n && j + kItems <= len && (bit + kItems * b - 1) / 32 < words.count) {
+    unpack_one_frame(words.aligned(), bit, b, v);
+    return;
+  }
 #pragma unroll
-  for (int k = 0; k < cuda::kPerVector<T>; ++k) {
+  for (u32 k = 0; k < kItems; ++k) {
     v[k] = 0;
     if (i0 + k < n && f < frames) {
       u64 p = start + u64{j} * b;
