@@ -4,6 +4,7 @@
 // validates every chunk before nvCOMP's decoders see it; a crash would end this binary).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -51,21 +52,24 @@ T load_le(const u8* p) {
 // Compresses through the device API on buffers this test owns; the output and temporary
 // buffers are filled with a pattern first, so that bytes the codec (or nvCOMP) leaves
 // unwritten show up as differences from the host API's container, made in fresh memory.
-Bytes device_compress(const DeviceCodec& codec, ByteSpan input, const Params& p) {
+// On the legacy default stream instead when `legacy_stream`.
+Bytes device_compress(const DeviceCodec& codec, ByteSpan input, const Params& p,
+                      bool legacy_stream = false) {
   const BoundDeviceCodecPtr d = codec.bind(p);
   const u64 bound = d->max_compressed_size(input.size());
   cuda::DeviceBuffer<u8> in(input.size()), out(bound);
   cuda::DeviceBuffer<u8> temp(d->compress_temp_bytes(input.size()));
   cuda::DeviceBuffer<u64> size(1);
-  cuda::Stream s;
-  GCB_CUDA(cudaMemcpyAsync(in.data(), input.data(), input.size(), cudaMemcpyHostToDevice, s.get()));
-  GCB_CUDA(cudaMemsetAsync(out.data(), 0xA5, out.bytes(), s.get()));
-  GCB_CUDA(cudaMemsetAsync(temp.data(), 0x5A, temp.bytes(), s.get()));
+  cuda::Stream own;
+  cudaStream_t s = legacy_stream ? cudaStreamLegacy : own.get();
+  GCB_CUDA(cudaMemcpyAsync(in.data(), input.data(), input.size(), cudaMemcpyHostToDevice, s));
+  GCB_CUDA(cudaMemsetAsync(out.data(), 0xA5, out.bytes(), s));
+  GCB_CUDA(cudaMemsetAsync(temp.data(), 0x5A, temp.bytes(), s));
   d->compress_async({in.data(), input.size(), temp.data(), temp.bytes(), out.data(), size.data()},
-                    s.get());
+                    s);
   u64 n = 0;
-  GCB_CUDA(cudaMemcpyAsync(&n, size.data(), sizeof n, cudaMemcpyDeviceToHost, s.get()));
-  s.sync();
+  GCB_CUDA(cudaMemcpyAsync(&n, size.data(), sizeof n, cudaMemcpyDeviceToHost, s));
+  GCB_CUDA(cudaStreamSynchronize(s));
   EXPECT_LE(n, bound);
   Bytes c(std::min(n, bound));
   GCB_CUDA(cudaMemcpy(c.data(), out.data(), c.size(), cudaMemcpyDeviceToHost));
@@ -159,6 +163,41 @@ TEST_F(NvcompTest, DeviceApiRoundTripsCalgaryAndCanterbury) {
     }
   }
   if (files == 0) GTEST_SKIP() << "no corpus file available (see the [ corpus ] lines)";
+}
+
+// The same input compressed again and again, on the caller's (non-blocking) stream and on the
+// legacy default stream: one container, or each distinct one named by its size.
+TEST_F(NvcompTest, RepeatedCompressionsGiveOneContainer) {
+  Bytes data;
+  for (const auto& file : testing::corpus_files("calgary")) {
+    if (file.entry.name == "pic") data = corpora::read_file(file.path);
+  }
+  if (data.empty())
+    data = synthetic::generate({.kind = synthetic::Kind::runs, .size_bytes = 513216});
+  for (const Codec* c : codecs_) {
+    const bool cascaded = c->info().name == "nvcomp-cascaded";
+    for (std::int64_t width : {1, 2}) {
+      const Params p =
+          resolve_params(c->info().axes, cascaded ? Params{{"element_width", width}} : Params{});
+      for (bool legacy : {false, true}) {
+        std::vector<Bytes> seen;
+        for (int k = 0; k < 12; ++k) {
+          Bytes b = device_compress(*c->device_codec(), data, p, legacy);
+          if (std::find(seen.begin(), seen.end(), b) == seen.end()) seen.push_back(std::move(b));
+        }
+        std::string sizes;
+        for (const Bytes& b : seen) {
+          sizes += ' ';
+          sizes += std::to_string(b.size());
+          const Bytes decoded = device_decompress(*c->device_codec(), b, p);
+          EXPECT_TRUE(decoded == data) << c->info().name << ": a container does not round-trip";
+        }
+        EXPECT_EQ(seen.size(), 1u) << c->info().name << " width " << width
+                                   << (legacy ? " legacy stream" : " own stream") << ":" << sizes;
+      }
+      if (!cascaded) break;
+    }
+  }
 }
 
 // Version 2: fixed fields, a size and a CRC per chunk, chunks 8-byte aligned and zero-padded.
