@@ -32,6 +32,9 @@ struct CodecInfo {
   // The CPU codec whose containers this one writes byte for byte at the same format axes
   // (tests hold it to them); empty when there is none.
   std::string cpu_reference{};
+  // False when the same input may give different containers from call to call, each decoding
+  // to it (nvCOMP Cascaded): tests and the driver then check those by decoding, not by bytes.
+  bool reproducible = true;
 };
 
 // Where the time of one call went. GPU codecs fill kernel and transfer time from CUDA

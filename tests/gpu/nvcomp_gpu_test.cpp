@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iostream>
 #include <random>
 #include <string>
 
@@ -52,16 +53,14 @@ T load_le(const u8* p) {
 // Compresses through the device API on buffers this test owns; the output and temporary
 // buffers are filled with a pattern first, so that bytes the codec (or nvCOMP) leaves
 // unwritten show up as differences from the host API's container, made in fresh memory.
-// On the legacy default stream instead when `legacy_stream`.
-Bytes device_compress(const DeviceCodec& codec, ByteSpan input, const Params& p,
-                      bool legacy_stream = false) {
+Bytes device_compress(const DeviceCodec& codec, ByteSpan input, const Params& p) {
   const BoundDeviceCodecPtr d = codec.bind(p);
   const u64 bound = d->max_compressed_size(input.size());
   cuda::DeviceBuffer<u8> in(input.size()), out(bound);
   cuda::DeviceBuffer<u8> temp(d->compress_temp_bytes(input.size()));
   cuda::DeviceBuffer<u64> size(1);
-  cuda::Stream own;
-  cudaStream_t s = legacy_stream ? cudaStreamLegacy : own.get();
+  cuda::Stream stream;
+  const cudaStream_t s = stream.get();
   GCB_CUDA(cudaMemcpyAsync(in.data(), input.data(), input.size(), cudaMemcpyHostToDevice, s));
   GCB_CUDA(cudaMemsetAsync(out.data(), 0xA5, out.bytes(), s));
   GCB_CUDA(cudaMemsetAsync(temp.data(), 0x5A, temp.bytes(), s));
@@ -115,7 +114,11 @@ class NvcompTest : public ::testing::Test {
     ASSERT_NE(d, nullptr) << c.info().name << " has no device API";
     const Params p = resolve_params(c.info().axes, given);
     const Bytes container = device_compress(*d, data, p);
-    EXPECT_EQ(container, c.compress(data, p)) << "device API and host API containers differ";
+    // Cascaded's containers vary from call to call (RepeatedCompressions): the host API's is
+    // checked by its round trip below, this one by the device round trip.
+    if (c.info().reproducible) {
+      EXPECT_EQ(container, c.compress(data, p)) << "device API and host API containers differ";
+    }
     const Bytes decoded = device_decompress(*d, container, p);
     ASSERT_EQ(decoded.size(), data.size());
     EXPECT_TRUE(std::equal(decoded.begin(), decoded.end(), data.begin())) << "device round trip";
@@ -165,9 +168,10 @@ TEST_F(NvcompTest, DeviceApiRoundTripsCalgaryAndCanterbury) {
   if (files == 0) GTEST_SKIP() << "no corpus file available (see the [ corpus ] lines)";
 }
 
-// The same input compressed again and again, on the caller's (non-blocking) stream and on the
-// legacy default stream: one container, or each distinct one named by its size.
-TEST_F(NvcompTest, RepeatedCompressionsGiveOneContainer) {
+// The same input compressed again and again gives one container, except for a codec that says
+// its containers vary (CodecInfo::reproducible: Cascaded, seen on Calgary's pic whatever the
+// stream, the legacy default one included); every distinct container decodes to the input.
+TEST_F(NvcompTest, RepeatedCompressionsGiveOneContainerUnlessTheyVary) {
   Bytes data;
   for (const auto& file : testing::corpus_files("calgary")) {
     if (file.entry.name == "pic") data = corpora::read_file(file.path);
@@ -176,25 +180,24 @@ TEST_F(NvcompTest, RepeatedCompressionsGiveOneContainer) {
     data = synthetic::generate({.kind = synthetic::Kind::runs, .size_bytes = 513216});
   for (const Codec* c : codecs_) {
     const bool cascaded = c->info().name == "nvcomp-cascaded";
+    EXPECT_EQ(c->info().reproducible, !cascaded) << c->info().name;
     for (std::int64_t width : {1, 2}) {
       const Params p =
           resolve_params(c->info().axes, cascaded ? Params{{"element_width", width}} : Params{});
-      for (bool legacy : {false, true}) {
-        std::vector<Bytes> seen;
-        for (int k = 0; k < 12; ++k) {
-          Bytes b = device_compress(*c->device_codec(), data, p, legacy);
-          if (std::find(seen.begin(), seen.end(), b) == seen.end()) seen.push_back(std::move(b));
-        }
-        std::string sizes;
-        for (const Bytes& b : seen) {
-          sizes += ' ';
-          sizes += std::to_string(b.size());
-          const Bytes decoded = device_decompress(*c->device_codec(), b, p);
-          EXPECT_TRUE(decoded == data) << c->info().name << ": a container does not round-trip";
-        }
-        EXPECT_EQ(seen.size(), 1u) << c->info().name << " width " << width
-                                   << (legacy ? " legacy stream" : " own stream") << ":" << sizes;
+      std::vector<Bytes> seen;
+      for (int k = 0; k < 12; ++k) {
+        Bytes b = device_compress(*c->device_codec(), data, p);
+        if (std::find(seen.begin(), seen.end(), b) == seen.end()) seen.push_back(std::move(b));
       }
+      for (const Bytes& b : seen) {
+        EXPECT_TRUE(device_decompress(*c->device_codec(), b, p) == data)
+            << c->info().name << ": a container does not round-trip";
+      }
+      if (c->info().reproducible) {
+        EXPECT_EQ(seen.size(), 1u) << c->info().name;
+      }
+      std::cout << "[   NOTE   ] " << c->info().name << " width " << width << ": " << seen.size()
+                << " distinct containers in 12 compressions\n";
       if (!cascaded) break;
     }
   }
