@@ -217,8 +217,19 @@ __global__ void __launch_bounds__(kBlockThreads)
     u64 len = frame_len(f, n, fs);
     // Bits within a frame stay below 2^24 * 32, so 32-bit division is exact.
     u32 j = static_cast<u32>(pos0 - start) / b;
-    u64 p = start + u64{j} * b;
     u64 acc = 0;  // the word sits in the high half; bits past it fall off the top
+    if (end <= start + len * b) {
+      // The whole word inside frame f (most words): element j's bits start `rel` bits into
+      // the word, rel in (-b, 32), all in 32-bit arithmetic.
+      const T* frame = in + f * fs;
+      const int limit = static_cast<int>(end - pos0);
+      for (int rel = static_cast<int>(start + u64{j} * b - pos0); rel < limit; rel += b, ++j) {
+        acc |= u64{frame[j]} << (rel + 32);
+      }
+      words.store(k, static_cast<u32>(acc >> 32));
+      continue;
+    }
+    u64 p = start + u64{j} * b;
     while (p < end) {
       u64 v = in[f * fs + j];
       acc |= v << (p - pos0 + 32);  // shift in [33 - b, 63]
