@@ -141,7 +141,7 @@ resident buffers, as many times as Google Benchmark's min time asks)")
         o.pipeline_chunk = parse_size(v);
         if (o.pipeline_chunk == 0) throw std::invalid_argument("needs a size above 0");
       },
-      "end-to-end path: bytes per chunk in flight (default 64MiB)");
+      "end-to-end path: bytes per chunk in flight (default 32MiB)");
   app.add_option("--pipeline-depth", o.pipeline_depth,
                  "end-to-end path: chunks in flight, one stream each (default 4)")
       ->check(CLI::Range(1, 64))

@@ -36,7 +36,7 @@ struct Options {
   // GPU codecs with a device API time their device calls alone, adaptively; these settings
   // shape their end-to-end (pipelined) measurement. gpu_iterations is for the others (nvCOMP).
   int gpu_iterations = 10;
-  std::uint64_t pipeline_chunk = std::uint64_t{64} << 20;
+  std::uint64_t pipeline_chunk = std::uint64_t{32} << 20;
   int pipeline_depth = 4;
   std::uint64_t gpu_memory_limit = 0;  // 0 = none
   // GPU cells with a device API flush the L2 cache before every timed call (small inputs

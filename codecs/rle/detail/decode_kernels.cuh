@@ -60,9 +60,10 @@ __device__ __forceinline__ u64 run_of(const u64* offsets, u64 lo, u64 hi, u64 i)
 // Variant scan. Output tiles of kExpandRows rows of kBlockThreads 16-byte vectors, one per
 // thread per row (the layout of crc32_tile.cuh); tile_run[t] = the run holding tile t's first
 // element, one binary search per tile, all tiles at once.
-// One row for bytes keeps the shared run table within 48 KiB.
+// Four rows (two for bytes, keeping the shared run table within 48 KiB): a tile's fixed costs,
+// its barriers and above all the CRC's per-warp reduction, spread over 16 KiB of output.
 template <typename T>
-constexpr u32 kExpandRows = sizeof(T) == 1 ? 1 : 2;
+constexpr u32 kExpandRows = sizeof(T) == 1 ? 2 : 4;
 template <typename T>
 constexpr u32 kExpandTile = kExpandRows<T>* kBlockThreads* cuda::kPerVector<T>;
 template <typename T>
@@ -87,7 +88,8 @@ __global__ void __launch_bounds__(kBlockThreads)
   static_assert(kBlockThreads == cuda::kCrcThreads);
   constexpr u32 kPer = cuda::kPerVector<T>;
   constexpr u32 kTile = kExpandTile<T>;
-  __shared__ u32 s_start[kTile + 1];
+  static_assert(kTile <= 0xFFFF);
+  __shared__ std::uint16_t s_start[kTile + 1];  // relative to the tile, at most kTile
   __shared__ T s_value[kTile + 1];
   if (offsets[runs] != n) return;  // invalid counts (the same for every block): the host reports it
   for (u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
@@ -97,7 +99,8 @@ __global__ void __launch_bounds__(kBlockThreads)
     const u32 count = static_cast<u32>(min(hi - lo + 1, u64{kTile + 1}));
     for (u32 k = threadIdx.x; k < count; k += kBlockThreads) {
       const u64 start = offsets[lo + k];
-      s_start[k] = start <= tile0 ? 0 : static_cast<u32>(min(start - tile0, u64{kTile}));
+      s_start[k] =
+          start <= tile0 ? 0 : static_cast<std::uint16_t>(min(start - tile0, u64{kTile}));
       s_value[k] = values[lo + k];
     }
     __syncthreads();
