@@ -52,16 +52,6 @@ __device__ __forceinline__ T load_le(const std::uint8_t* p) {
   return static_cast<T>(v);
 }
 
-// The same from at most two aligned 32-bit loads and a funnel shift instead of a load per byte
-// (T of at most 4 bytes); the caller guarantees that the 8 bytes from p on are readable.
-template <typename T>
-__device__ __forceinline__ T load_le_wide(const std::uint8_t* p) {
-  static_assert(sizeof(T) <= 4);
-  const auto shift = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p) % 4);
-  const auto* a = reinterpret_cast<const std::uint32_t*>(p - shift);
-  return static_cast<T>(__funnelshift_r(a[0], a[1], 8 * shift));
-}
-
 template <typename T>
 __device__ __forceinline__ void store_le(std::uint8_t* p, T value) {
 #pragma unroll

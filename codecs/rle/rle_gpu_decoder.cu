@@ -82,9 +82,9 @@ void expand(DecodeVariant variant, const DecodeTemp& t, u64 n, u64 runs, const u
                                                                           tiles, t.tile_run);
     GCB_CUDA_LAUNCHED();
     const auto grid = static_cast<unsigned>(std::min<u64>(tiles, cuda::persistent_grid()));
-    expand_kernel<T><<<grid, kBlockThreads, 0, stream>>>(
-        t.offsets, t.tile_run, runs, Values<T>{values, runs}, n, out, tiles, crc_tiles,
-        n * sizeof(T) / kExpandTileBytes<T>);
+    expand_kernel<T>
+        <<<grid, kBlockThreads, 0, stream>>>(t.offsets, t.tile_run, runs, Values<T>{values}, n, out,
+                                             tiles, crc_tiles, n * sizeof(T) / kExpandTileBytes<T>);
     GCB_CUDA_LAUNCHED();
     return;
   }

@@ -25,23 +25,17 @@ struct CountAt {
   u64 runs;
   __device__ u64 operator()(u64 r) const {
     if (r >= runs) return 0;
-    // Count r + 1 (or the values after the last) keeps the wide load inside the container.
-    u32 c = r + 2 <= runs ? cuda::load_le_wide<u32>(counts + 4 * r)
-                          : cuda::load_le<u32>(counts + 4 * r);
+    u32 c = cuda::load_le<u32>(counts + 4 * r);
     return c == 0 ? kSaturated : c;
   }
 };
 
-// values[] of the container (count of them), at any alignment.
+// values[] of the container, at any alignment.
 template <typename T>
 struct Values {
   const u8* p;
-  u64 count;
   __device__ __forceinline__ T operator[](u64 i) const {
-    const u8* at = p + i * sizeof(T);
-    // Wide loads where the 8 bytes from `at` lie inside the array.
-    return i * sizeof(T) + 8 <= count * sizeof(T) ? cuda::load_le_wide<T>(at)
-                                                  : cuda::load_le<T>(at);
+    return cuda::load_le<T>(p + i * sizeof(T));
   }
 };
 
@@ -105,7 +99,8 @@ __global__ void __launch_bounds__(kBlockThreads)
     const u32 count = static_cast<u32>(min(hi - lo + 1, u64{kTile + 1}));
     for (u32 k = threadIdx.x; k < count; k += kBlockThreads) {
       const u64 start = offsets[lo + k];
-      s_start[k] = start <= tile0 ? 0 : static_cast<std::uint16_t>(min(start - tile0, u64{kTile}));
+      s_start[k] =
+          start <= tile0 ? 0 : static_cast<std::uint16_t>(min(start - tile0, u64{kTile}));
       s_value[k] = values[lo + k];
     }
     __syncthreads();
@@ -166,8 +161,7 @@ struct ValueOfRun {
 
 template <typename T, typename Idx>
 auto flood_output(T* out, const u8* values, u64 runs) {
-  return thrust::make_transform_output_iterator(out,
-                                                ValueOfRun<T, Idx>{Values<T>{values, runs}, runs});
+  return thrust::make_transform_output_iterator(out, ValueOfRun<T, Idx>{Values<T>{values}, runs});
 }
 
 __global__ void check_counts_kernel(const u64* total, u64 n, DeviceStatus* status) {
