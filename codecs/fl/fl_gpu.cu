@@ -45,7 +45,7 @@ using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 using cuda::kBlockThreads;
 
-constexpr int kOrItems = 16;                         // elements per thread in the OR pass
+constexpr int kOrItems = 32;  // elements per thread in the OR pass (a tile of 8192)
 constexpr std::uint32_t kBadBitWidth = kCodecError;  // detail: the frame
 constexpr std::uint32_t kBitsExceedWords = kCodecError + 1;
 
@@ -317,11 +317,15 @@ __device__ __forceinline__ void unpack_vector(const u8* __restrict__ bits,
   }
 }
 
-// Tiles of kUnpackRows rows of kCrcThreads 16-byte vectors, one vector per thread per row, on
+// Tiles of kUnpackRows<T> rows of kCrcThreads 16-byte vectors, one vector per thread per row, on
 // a grid-stride loop; the first crc_tile_count tiles are whole, and their CRCs are computed
 // from the registers (crc32_tile.cuh) instead of by another read of the output.
-constexpr u32 kUnpackRows = 4;
-constexpr u64 kUnpackTile = u64{kUnpackRows} * cuda::kCrcThreads * cuda::kCrcVector;
+// Eight rows (four for bytes, which would spill at eight): the CRC's per-warp reduction and
+// the tile's fixed costs spread over 32 KiB of output.
+template <typename T>
+constexpr u32 kUnpackRows = sizeof(T) == 1 ? 4 : 8;
+template <typename T>
+constexpr u64 kUnpackTile = u64{kUnpackRows<T>} * cuda::kCrcThreads* cuda::kCrcVector;
 
 template <typename T>
 __global__ void __launch_bounds__(cuda::kCrcThreads)
@@ -330,14 +334,14 @@ __global__ void __launch_bounds__(cuda::kCrcThreads)
                   u32* __restrict__ crc_tiles, u64 crc_tile_count) {
   constexpr int kItems = cuda::kPerVector<T>;
   const u64 vectors = (n + kItems - 1) / kItems;
-  const u64 tiles =
-      (vectors + kUnpackRows * cuda::kCrcThreads - 1) / (kUnpackRows * cuda::kCrcThreads);
+  constexpr u32 kRows = kUnpackRows<T>;
+  const u64 tiles = (vectors + kRows * cuda::kCrcThreads - 1) / (kRows * cuda::kCrcThreads);
   for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const bool crc_tile = tile < crc_tile_count;  // whole: no thread leaves the loop early
-    cuda::RowsCrc<kUnpackRows> crc;
+    cuda::RowsCrc<kRows> crc;
 #pragma unroll
-    for (u32 r = 0; r < kUnpackRows; ++r) {
-      const u64 i0 = ((tile * kUnpackRows + r) * cuda::kCrcThreads + threadIdx.x) * kItems;
+    for (u32 r = 0; r < kRows; ++r) {
+      const u64 i0 = ((tile * kRows + r) * cuda::kCrcThreads + threadIdx.x) * kItems;
       if (i0 >= n) break;
       T v[kItems];
       unpack_vector(bits, offsets, frames, words, n, fs, max_bits, i0, v);
@@ -481,7 +485,7 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
     const u8* payload = b.container + kContainerHeaderSize;
     cuda::begin_decode_async(b.container, plan.header, b.status, stream);
     const u64 n = l.element_count;
-    cuda::FusedCrcTiles crc_tiles{0, kUnpackTile};
+    cuda::FusedCrcTiles crc_tiles{};
     if (n > 0) {
       const u32 max_bits = 8 * l.element_width;
       frame_sizes_kernel<<<cuda::grid_for(l.frame_count + 1), kBlockThreads, 0, stream>>>(
@@ -492,10 +496,10 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
                                              stream));
       check_total_kernel<<<1, 1, 0, stream>>>(t.offsets + l.frame_count, l.word_count, b.status);
       GCB_CUDA_LAUNCHED();
-      crc_tiles.count = n * l.element_width / kUnpackTile;
       cuda::with_element_type(l.element_width, [&](auto tag) {
         using T = decltype(tag);
-        const u64 tiles = (n * l.element_width + kUnpackTile - 1) / kUnpackTile;
+        crc_tiles = {n * sizeof(T) / kUnpackTile<T>, kUnpackTile<T>};
+        const u64 tiles = (n * sizeof(T) + kUnpackTile<T> - 1) / kUnpackTile<T>;
         const auto grid = static_cast<unsigned>(std::min<u64>(tiles, cuda::persistent_grid()));
         unpack_kernel<T><<<grid, cuda::kCrcThreads, 0, stream>>>(
             payload + l.bits_offset, t.offsets, l.frame_count,
