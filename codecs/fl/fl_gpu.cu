@@ -45,7 +45,7 @@ using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 using cuda::kBlockThreads;
 
-constexpr int kOrItems = 32;  // elements per thread in the OR pass (a tile of 8192)
+constexpr int kOrItems = 16;                         // elements per thread in the OR pass
 constexpr std::uint32_t kBadBitWidth = kCodecError;  // detail: the frame
 constexpr std::uint32_t kBitsExceedWords = kCodecError + 1;
 
