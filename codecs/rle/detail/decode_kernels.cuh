@@ -99,8 +99,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     const u32 count = static_cast<u32>(min(hi - lo + 1, u64{kTile + 1}));
     for (u32 k = threadIdx.x; k < count; k += kBlockThreads) {
       const u64 start = offsets[lo + k];
-      s_start[k] =
-          start <= tile0 ? 0 : static_cast<std::uint16_t>(min(start - tile0, u64{kTile}));
+      s_start[k] = start <= tile0 ? 0 : static_cast<std::uint16_t>(min(start - tile0, u64{kTile}));
       s_value[k] = values[lo + k];
     }
     __syncthreads();
