@@ -4,9 +4,9 @@
 //
 // Decompression first scans the counts (CUB ExclusiveScan, saturating, so that hostile counts
 // cannot wrap) into run start offsets and checks them on the device, then either
-//   scan:  each output tile loads its runs into shared memory (the tile's first run comes
-//          from one binary search per tile, all tiles at once), then every thread
-//          binary-searches the run of its first element there and walks on, or
+//   scan:  each output tile loads its runs' values into shared memory and marks where they
+//          start (the tile's first run comes from one binary search per tile, all tiles at
+//          once); each element's run is then the largest mark at or before it, or
 //   flood: writes run number r + 1 at each run start into a zeroed array and runs an inclusive
 //          flood-right scan over it; the scan's output iterator turns run numbers into values.
 //          Run numbers rather than values are flooded because a value may be 0.

@@ -76,10 +76,16 @@ __global__ void tile_runs_kernel(const u64* __restrict__ offsets, u64 runs, u64 
   tile_run[t] = run_of(offsets, 0, runs - 1, t * tile);
 }
 
-// Grid-stride over tiles. A tile's runs (at most kExpandTile + 1 of them once the counts are
-// valid) go to shared memory with their starts relative to the tile; each thread then
-// binary-searches the run of its vector's first element there and walks forward. The first
-// crc_tile_count tiles are whole: their CRC-32s come from the same registers.
+// Grid-stride over tiles. Each tile marks in shared memory where its runs start, with their
+// numbers in the tile (run 0 holds the tile's first element: mark 0, the fill), and marks the
+// first element of every warp span (kWarpSpan) with the run holding it. The run of an element
+// is then the largest mark at or before it: a running max over the thread's vector, and a
+// warp's max scan for the marks before that. No search and no data-dependent loop (a binary
+// search per vector and a walk had made this kernel instruction-bound, bench/NOTES.md).
+// The first crc_tile_count tiles are whole: their CRC-32s come from the same registers.
+template <typename T>
+constexpr u32 kWarpSpan = 32 * cuda::kPerVector<T>;
+
 template <typename T>
 __global__ void __launch_bounds__(kBlockThreads)
     expand_kernel(const u64* __restrict__ offsets, const u64* __restrict__ tile_run, u64 runs,
@@ -88,46 +94,63 @@ __global__ void __launch_bounds__(kBlockThreads)
   static_assert(kBlockThreads == cuda::kCrcThreads);
   constexpr u32 kPer = cuda::kPerVector<T>;
   constexpr u32 kTile = kExpandTile<T>;
-  static_assert(kTile <= 0xFFFF);
-  __shared__ std::uint16_t s_start[kTile + 1];  // relative to the tile, at most kTile
+  constexpr u32 kSpan = kWarpSpan<T>;
+  static_assert(kTile <= 0xFFFF && kTile % 8 == 0);
+  __shared__ alignas(16) std::uint16_t s_mark[kTile];
   __shared__ T s_value[kTile + 1];
   if (offsets[runs] != n) return;  // invalid counts (the same for every block): the host reports it
+  for (u32 k = threadIdx.x; k < kTile / 8; k += kBlockThreads) {
+    reinterpret_cast<uint4*>(s_mark)[k] = uint4{};
+  }
+  __syncthreads();
+  const u32 lane = threadIdx.x % 32;
   for (u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
     const u64 tile0 = t * kTile;
     const u64 lo = tile_run[t];
     const u64 hi = t + 1 < tiles ? tile_run[t + 1] : runs - 1;
+    // At most kTile + 1 runs meet a tile once the counts are valid; every run after lo starts
+    // after tile0.
     const u32 count = static_cast<u32>(min(hi - lo + 1, u64{kTile + 1}));
     for (u32 k = threadIdx.x; k < count; k += kBlockThreads) {
-      const u64 start = offsets[lo + k];
-      s_start[k] = start <= tile0 ? 0 : static_cast<std::uint16_t>(min(start - tile0, u64{kTile}));
       s_value[k] = values[lo + k];
+      const u64 start = offsets[lo + k] - tile0;
+      if (k == 0 || start >= kTile) continue;
+      const u32 end = static_cast<u32>(min(offsets[lo + k + 1] - tile0, u64{kTile}));
+      s_mark[start] = static_cast<std::uint16_t>(k);
+      for (u32 b = (static_cast<u32>(start) / kSpan + 1) * kSpan; b < end; b += kSpan) {
+        s_mark[b] = static_cast<std::uint16_t>(k);
+      }
     }
     __syncthreads();
-    const bool crc_tile = t < crc_tile_count;  // whole: no thread leaves the loop early
+    const bool crc_tile = t < crc_tile_count;  // whole: every thread stores every row
     cuda::RowsCrc<kExpandRows<T>> crc;
 #pragma unroll
     for (u32 r = 0; r < kExpandRows<T>; ++r) {
       const u32 e0 = (r * kBlockThreads + threadIdx.x) * kPer;
-      if (tile0 + e0 >= n) break;
-      u32 a = 0, b = count - 1;  // largest k with s_start[k] <= e0
-      while (a < b) {
-        const u32 mid = (a + b + 1) / 2;
-        if (s_start[mid] <= e0) {
-          a = mid;
-        } else {
-          b = mid - 1;
-        }
+      // This vector's marks as running maxima, then cleared for the next tile.
+      u32 run[kPer];
+      u32 most = 0;
+      auto* marks = reinterpret_cast<uint2*>(s_mark + e0);
+#pragma unroll
+      for (u32 q = 0; q < kPer / 4; ++q) {
+        const uint2 m = marks[q];
+        const u32 four[4] = {m.x & 0xFFFFu, m.x >> 16, m.y & 0xFFFFu, m.y >> 16};
+#pragma unroll
+        for (u32 j = 0; j < 4; ++j) run[4 * q + j] = most = max(most, four[j]);
+        marks[q] = uint2{};
       }
-      u32 next = a + 1 < count ? s_start[a + 1] : 0xFFFFFFFFu;
+      // The marks of the warp's earlier lanes: a lane's first element may start no run.
+      u32 before = most;
+#pragma unroll
+      for (u32 d = 1; d < 32; d <<= 1) {
+        const u32 up = __shfl_up_sync(0xFFFFFFFFu, before, d);
+        if (lane >= d) before = max(before, up);
+      }
+      before = __shfl_up_sync(0xFFFFFFFFu, before, 1);
+      if (lane == 0) before = 0;
       T buf[kPer];
 #pragma unroll
-      for (u32 j = 0; j < kPer; ++j) {
-        while (e0 + j >= next) {
-          ++a;
-          next = a + 1 < count ? s_start[a + 1] : 0xFFFFFFFFu;
-        }
-        buf[j] = s_value[a];
-      }
+      for (u32 j = 0; j < kPer; ++j) buf[j] = s_value[max(before, run[j])];
       T* dst = out + tile0 + e0;
       if (tile0 + e0 + kPer <= n) {
         cuda::store_vector(dst, buf);
@@ -137,7 +160,7 @@ __global__ void __launch_bounds__(kBlockThreads)
       if (crc_tile) crc.add_row(r, cuda::to_vector(buf));
     }
     if (crc_tile) crc.reduce_into(crc_tiles + t);
-    __syncthreads();  // the next tile's runs overwrite s_start
+    __syncthreads();  // the next tile's runs overwrite s_value and s_mark
   }
 }
 
