@@ -17,9 +17,9 @@ using gcbench::with_element_type;
 
 // Largest i in [lo, hi] with offsets[i] <= x, for strictly increasing offsets (validated) and
 // offsets[lo] <= x: the frame holding a bit (FL) or the run holding an element (RLE).
-__device__ __forceinline__ std::uint64_t last_at_or_below(const std::uint64_t* offsets,
-                                                          std::uint64_t lo, std::uint64_t hi,
-                                                          std::uint64_t x) {
+template <typename Off>
+__device__ __forceinline__ std::uint64_t last_at_or_below(const Off* offsets, std::uint64_t lo,
+                                                          std::uint64_t hi, std::uint64_t x) {
   while (lo < hi) {
     std::uint64_t mid = lo + (hi - lo + 1) / 2;
     if (offsets[mid] <= x) {

@@ -41,21 +41,22 @@ std::size_t flood_storage(u64 n, u32 width, u64 runs) {
   });
 }
 
+template <typename Off>
 struct DecodeTemp {
   cuda::TempCarver::Piece scan, flood, crc;
-  u64* offsets;
+  Off* offsets;
   u64* tile_run;
   u8* run_index;
 
   DecodeTemp(cuda::TempCarver& carve, const PayloadLayout& l, u64 original_size,
              DecodeVariant variant) {
     const u64 n = l.element_count, runs = l.run_count;
-    offsets = carve.take<u64>(runs + 1);
+    offsets = carve.take<Off>(runs + 1);
     std::size_t scan_bytes = 0;
     if (n > 0) {
-      GCB_CUDA(cub::DeviceScan::ExclusiveScan(nullptr, scan_bytes, count_iterator(nullptr, runs),
-                                              static_cast<u64*>(nullptr), SaturatingAdd{}, u64{0},
-                                              runs + 1));
+      GCB_CUDA(cub::DeviceScan::ExclusiveScan(
+          nullptr, scan_bytes, count_iterator<Off>(nullptr, runs), static_cast<Off*>(nullptr),
+          SaturatingAdd<Off>{}, Off{0}, runs + 1));
     }
     scan = carve.take_bytes(scan_bytes);
     const bool narrow = runs >> 32 == 0;
@@ -70,19 +71,19 @@ struct DecodeTemp {
   }
 };
 
-template <typename T>
+template <typename T, typename Off>
 // The scan variant also computes the CRC-32 tiles of its whole tiles (kExpandTileBytes<T>)
 // into crc_tiles; flood leaves that to crc32_async.
-void expand(DecodeVariant variant, const DecodeTemp& t, u64 n, u64 runs, const u8* values, T* out,
-            u32* crc_tiles, cudaStream_t stream) {
+void expand(DecodeVariant variant, const DecodeTemp<Off>& t, u64 n, u64 runs, const u8* values,
+            T* out, u32* crc_tiles, cudaStream_t stream) {
   if (variant == DecodeVariant::scan) {
     constexpr u32 kTile = kExpandTile<T>;
     const u64 tiles = (n + kTile - 1) / kTile;
-    tile_runs_kernel<<<cuda::grid_for(tiles), kBlockThreads, 0, stream>>>(t.offsets, runs, n, kTile,
-                                                                          tiles, t.tile_run);
+    tile_runs_kernel<Off><<<cuda::grid_for(tiles), kBlockThreads, 0, stream>>>(
+        t.offsets, runs, n, kTile, tiles, t.tile_run);
     GCB_CUDA_LAUNCHED();
     const auto grid = static_cast<unsigned>(std::min<u64>(tiles, cuda::persistent_grid()));
-    expand_kernel<T>
+    expand_kernel<T, Off>
         <<<grid, kBlockThreads, 0, stream>>>(t.offsets, t.tile_run, runs, Values<T>{values}, n, out,
                                              tiles, crc_tiles, n * sizeof(T) / kExpandTileBytes<T>);
     GCB_CUDA_LAUNCHED();
@@ -92,7 +93,7 @@ void expand(DecodeVariant variant, const DecodeTemp& t, u64 n, u64 runs, const u
     using Idx = decltype(idx_tag);
     Idx* run_index = reinterpret_cast<Idx*>(t.run_index);
     GCB_CUDA(cudaMemsetAsync(run_index, 0, n * sizeof(Idx), stream));
-    scatter_kernel<Idx>
+    scatter_kernel<Idx, Off>
         <<<cuda::grid_for(runs), kBlockThreads, 0, stream>>>(t.offsets, runs, n, run_index);
     GCB_CUDA_LAUNCHED();
     std::size_t bytes = t.flood.bytes;
@@ -107,19 +108,11 @@ void expand(DecodeVariant variant, const DecodeTemp& t, u64 n, u64 runs, const u
   }
 }
 
-}  // namespace
-
-std::size_t decode_temp_bytes(const PayloadLayout& layout, u64 original_size,
-                              DecodeVariant variant) {
-  cuda::TempCarver carve;
-  DecodeTemp(carve, layout, original_size, variant);
-  return carve.bytes();
-}
-
-void decode_async(const DecodePlan& plan, const PayloadLayout& l, DecodeVariant variant,
-                  const DecompressBuffers& b, cudaStream_t stream) {
+template <typename Off>
+void decode_with(const DecodePlan& plan, const PayloadLayout& l, DecodeVariant variant,
+                 const DecompressBuffers& b, cudaStream_t stream) {
   cuda::TempCarver carve(b.temp, b.temp_bytes);
-  const DecodeTemp t(carve, l, plan.original_size, variant);
+  const DecodeTemp<Off> t(carve, l, plan.original_size, variant);
   const u8* payload = b.container + kContainerHeaderSize;
   cuda::begin_decode_async(b.container, plan.header, b.status, stream);
   const u64 n = l.element_count, runs = l.run_count;
@@ -128,12 +121,14 @@ void decode_async(const DecodePlan& plan, const PayloadLayout& l, DecodeVariant 
     const u8* counts = payload + l.counts_offset;
     const u8* values = payload + l.values_offset;
     std::size_t bytes = t.scan.bytes;
-    GCB_CUDA(cub::DeviceScan::ExclusiveScan(t.scan.p, bytes, count_iterator(counts, runs),
-                                            t.offsets, SaturatingAdd{}, u64{0}, runs + 1, stream));
+    GCB_CUDA(cub::DeviceScan::ExclusiveScan(t.scan.p, bytes, count_iterator<Off>(counts, runs),
+                                            t.offsets, SaturatingAdd<Off>{}, Off{0}, runs + 1,
+                                            stream));
     cuda::with_element_type(l.element_width, [&](auto tag) {
       using T = decltype(tag);
-      expand<T>(variant, t, n, runs, values, reinterpret_cast<T*>(b.output),
-                cuda::crc32_fused_tiles(t.crc.p, t.crc.bytes, plan.original_size, stream), stream);
+      expand<T, Off>(variant, t, n, runs, values, reinterpret_cast<T*>(b.output),
+                     cuda::crc32_fused_tiles(t.crc.p, t.crc.bytes, plan.original_size, stream),
+                     stream);
       if (variant == DecodeVariant::scan) {
         crc_tiles = {n * sizeof(T) / kExpandTileBytes<T>, kExpandTileBytes<T>};
       }
@@ -147,10 +142,30 @@ void decode_async(const DecodePlan& plan, const PayloadLayout& l, DecodeVariant 
                     {nullptr, b.container + 24, b.status}, stream, crc_tiles);
 }
 
+}  // namespace
+
+std::size_t decode_temp_bytes(const PayloadLayout& layout, u64 original_size,
+                              DecodeVariant variant) {
+  return with_offset_type(layout.element_count, [&](auto off_tag) {
+    cuda::TempCarver carve;
+    DecodeTemp<decltype(off_tag)>(carve, layout, original_size, variant);
+    return carve.bytes();
+  });
+}
+
+void decode_async(const DecodePlan& plan, const PayloadLayout& l, DecodeVariant variant,
+                  const DecompressBuffers& b, cudaStream_t stream) {
+  with_offset_type(l.element_count, [&](auto off_tag) {
+    decode_with<decltype(off_tag)>(plan, l, variant, b, stream);
+  });
+}
+
 std::string describe_error(const char* codec, const DeviceStatus& s) {
   if (s.error != kBadCounts) return describe_common(codec, s);
-  return s.detail >= kSaturated
-             ? std::string("RLE: a run has count 0")
+  return s.detail >= kSaturatedDetail
+             ? std::string(
+                   "RLE: a run has count 0, or the counts add up to more than the element "
+                   "count")
              : "RLE: run counts add up to " + std::to_string(s.detail) + ", not the element count";
 }
 

@@ -16,17 +16,30 @@ namespace gcbench::rle::gpu::detail {
 
 constexpr u32 kBadCounts = kCodecError;  // detail: the counts' saturated sum
 
-constexpr u64 kSaturated = u64{1} << 62;
+// Run start offsets are 32-bit whenever the element count leaves room for the saturation mark
+// (inputs below 2^32 - 1 elements), which halves what the scan writes and what expand reads.
+template <typename Off>
+constexpr Off kSaturated = sizeof(Off) == 8 ? static_cast<Off>(u64{1} << 62)
+                                            : static_cast<Off>(0xFFFFFFFFu);
+
+// What check_counts_kernel reports as the detail of a sum that saturated (a zero count).
+constexpr u64 kSaturatedDetail = kSaturated<u64>;
+
+template <typename F>
+decltype(auto) with_offset_type(u64 n, F&& f) {
+  return n < kSaturated<u32> ? f(u32{}) : f(u64{});
+}
 
 // The scan input: count r (a zero count as kSaturated), and 0 at r == runs so that the
 // exclusive scan's last entry is the total.
+template <typename Off>
 struct CountAt {
   const u8* counts;  // u32 little-endian, at any alignment
   u64 runs;
-  __device__ u64 operator()(u64 r) const {
+  __device__ Off operator()(u64 r) const {
     if (r >= runs) return 0;
     u32 c = cuda::load_le<u32>(counts + 4 * r);
-    return c == 0 ? kSaturated : c;
+    return c == 0 ? kSaturated<Off> : Off{c};
   }
 };
 
@@ -40,21 +53,18 @@ struct Values {
 };
 
 // Associative (min(a + b, S) for values <= S) and cannot wrap, whatever the counts.
+template <typename Off>
 struct SaturatingAdd {
-  __host__ __device__ u64 operator()(u64 a, u64 b) const {
-    u64 s = a + b;
-    return s < kSaturated ? s : kSaturated;
+  __host__ __device__ Off operator()(Off a, Off b) const {
+    const u64 s = u64{a} + b;
+    return s < kSaturated<Off> ? static_cast<Off>(s) : kSaturated<Off>;
   }
 };
 
+template <typename Off>
 auto count_iterator(const u8* counts, u64 runs) {
   return thrust::make_transform_iterator(thrust::make_counting_iterator<u64>(0),
-                                         CountAt{counts, runs});
-}
-
-// The run holding element i (run offsets strictly increase once the counts are validated).
-__device__ __forceinline__ u64 run_of(const u64* offsets, u64 lo, u64 hi, u64 i) {
-  return cuda::last_at_or_below(offsets, lo, hi, i);
+                                         CountAt<Off>{counts, runs});
 }
 
 // Variant scan. Output tiles of kExpandRows rows of kBlockThreads 16-byte vectors, one per
@@ -69,11 +79,12 @@ constexpr u32 kExpandTile = kExpandRows<T>* kBlockThreads* cuda::kPerVector<T>;
 template <typename T>
 constexpr u64 kExpandTileBytes = u64{kExpandRows<T>} * kBlockThreads* cuda::kCrcVector;
 
-__global__ void tile_runs_kernel(const u64* __restrict__ offsets, u64 runs, u64 n, u32 tile,
+template <typename Off>
+__global__ void tile_runs_kernel(const Off* __restrict__ offsets, u64 runs, u64 n, u32 tile,
                                  u64 tiles, u64* __restrict__ tile_run) {
   const u64 t = u64{blockIdx.x} * kBlockThreads + threadIdx.x;
   if (t >= tiles || offsets[runs] != n) return;  // invalid counts: the host reports it
-  tile_run[t] = run_of(offsets, 0, runs - 1, t * tile);
+  tile_run[t] = cuda::last_at_or_below(offsets, 0, runs - 1, t * tile);
 }
 
 // Grid-stride over tiles. Each tile marks in shared memory where its runs start, with their
@@ -86,9 +97,9 @@ __global__ void tile_runs_kernel(const u64* __restrict__ offsets, u64 runs, u64 
 template <typename T>
 constexpr u32 kWarpSpan = 32 * cuda::kPerVector<T>;
 
-template <typename T>
+template <typename T, typename Off>
 __global__ void __launch_bounds__(kBlockThreads)
-    expand_kernel(const u64* __restrict__ offsets, const u64* __restrict__ tile_run, u64 runs,
+    expand_kernel(const Off* __restrict__ offsets, const u64* __restrict__ tile_run, u64 runs,
                   Values<T> values, u64 n, T* __restrict__ out, u64 tiles,
                   u32* __restrict__ crc_tiles, u64 crc_tile_count) {
   static_assert(kBlockThreads == cuda::kCrcThreads);
@@ -165,8 +176,8 @@ __global__ void __launch_bounds__(kBlockThreads)
 }
 
 // Variant flood, step 1: run number r + 1 at each run start (distinct once validated).
-template <typename Idx>
-__global__ void scatter_kernel(const u64* __restrict__ offsets, u64 runs, u64 n,
+template <typename Idx, typename Off>
+__global__ void scatter_kernel(const Off* __restrict__ offsets, u64 runs, u64 n,
                                Idx* __restrict__ run_index) {
   if (offsets[runs] != n) return;
   const u64 r = u64{blockIdx.x} * kBlockThreads + threadIdx.x;
@@ -186,8 +197,11 @@ auto flood_output(T* out, const u8* values, u64 runs) {
   return thrust::make_transform_output_iterator(out, ValueOfRun<T, Idx>{Values<T>{values}, runs});
 }
 
-__global__ void check_counts_kernel(const u64* total, u64 n, DeviceStatus* status) {
-  if (*total != n) cuda::set_error(status, kBadCounts, *total);
+template <typename Off>
+__global__ void check_counts_kernel(const Off* total, u64 n, DeviceStatus* status) {
+  if (*total != n) {
+    cuda::set_error(status, kBadCounts, *total == kSaturated<Off> ? kSaturatedDetail : *total);
+  }
 }
 
 }  // namespace gcbench::rle::gpu::detail
