@@ -25,7 +25,8 @@ AxisSpec decode_axis() {
   AxisSpec a;
   a.name = "decode";
   a.help =
-      "GPU decompression: scan (counts scan + binary search) or flood (scatter + flood-right scan)";
+      "GPU decompression: scan (counts scan + binary search per tile) or flood (scatter + "
+      "flood-right scan)";
   a.default_value = static_cast<int>(DecodeVariant::scan);
   a.min = 0;
   a.max = 1;

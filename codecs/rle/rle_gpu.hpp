@@ -16,7 +16,8 @@
 
 namespace gcbench::rle::gpu {
 
-// The speed-only `decode` axis: (a) exclusive scan of counts + binary search per element, or
+// The speed-only `decode` axis: (a) exclusive scan of counts, a binary search per output tile
+// and each element's run from the tile's run-start marks, or
 // (b) scatter of run numbers to run starts + inclusive flood-right scan.
 enum class DecodeVariant : int { scan = 0, flood = 1 };
 AxisSpec decode_axis();
