@@ -90,10 +90,10 @@ __global__ void tile_runs_kernel(const Off* __restrict__ offsets, u64 runs, u64 
 // Grid-stride over tiles. Each tile marks in shared memory where its runs start, with their
 // numbers in the tile (run 0 holds the tile's first element: mark 0, the fill), and marks the
 // first element of every warp span (kWarpSpan) with the run holding it. The run of an element
-// is then the largest mark at or before it: a running max over the thread's vector, and a
-// warp's max scan for the marks before that. No search and no data-dependent loop (a binary
-// search per vector and a walk had made this kernel instruction-bound, bench/NOTES.md).
-// The first crc_tile_count tiles are whole: their CRC-32s come from the same registers.
+// is then the largest mark at or before it: a running max over the thread's vector, and the
+// largest mark of the warp's earlier lanes (a ballot). No search and no data-dependent loop (a
+// binary search per vector and a walk had made this kernel instruction-bound, bench/NOTES.md). The
+// first crc_tile_count tiles are whole: their CRC-32s come from the same registers.
 template <typename T>
 constexpr u32 kWarpSpan = 32 * cuda::kPerVector<T>;
 
@@ -150,15 +150,11 @@ __global__ void __launch_bounds__(kBlockThreads)
         for (u32 j = 0; j < 4; ++j) run[4 * q + j] = most = max(most, four[j]);
         marks[q] = uint2{};
       }
-      // The marks of the warp's earlier lanes: a lane's first element may start no run.
-      u32 before = most;
-#pragma unroll
-      for (u32 d = 1; d < 32; d <<= 1) {
-        const u32 up = __shfl_up_sync(0xFFFFFFFFu, before, d);
-        if (lane >= d) before = max(before, up);
-      }
-      before = __shfl_up_sync(0xFFFFFFFFu, before, 1);
-      if (lane == 0) before = 0;
+      // A lane whose first element starts no run continues the nearest earlier lane that has
+      // a nonzero mark (marks grow along the span), or run 0.
+      const u32 earlier = __ballot_sync(0xFFFFFFFFu, most != 0) & ((1u << lane) - 1);
+      u32 before = __shfl_sync(0xFFFFFFFFu, most, earlier != 0 ? 31 - __clz(earlier) : 0);
+      if (earlier == 0) before = 0;
       T buf[kPer];
 #pragma unroll
       for (u32 j = 0; j < kPer; ++j) buf[j] = s_value[max(before, run[j])];
