@@ -70,10 +70,11 @@ auto count_iterator(const u8* counts, u64 runs) {
 // Variant scan. Output tiles of kExpandRows rows of kBlockThreads 16-byte vectors, one per
 // thread per row (the layout of crc32_tile.cuh); tile_run[t] = the run holding tile t's first
 // element, one binary search per tile, all tiles at once.
-// Four rows (two for bytes, keeping the shared run table within 48 KiB): a tile's fixed costs,
-// its barriers and above all the CRC's per-warp reduction, spread over 16 KiB of output.
+// Eight rows for 32-bit elements, four for the others (the most whose marks and values fit the
+// 48 KiB of static shared memory): a tile's fixed costs, its barriers and above all the CRC's
+// per-warp reduction, spread over 16 or 32 KiB of output.
 template <typename T>
-constexpr u32 kExpandRows = sizeof(T) == 1 ? 2 : 4;
+constexpr u32 kExpandRows = sizeof(T) == 4 ? 8 : 4;
 template <typename T>
 constexpr u32 kExpandTile = kExpandRows<T>* kBlockThreads* cuda::kPerVector<T>;
 template <typename T>
@@ -108,7 +109,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   constexpr u32 kSpan = kWarpSpan<T>;
   static_assert(kTile <= 0xFFFF && kTile % 8 == 0);
   __shared__ alignas(16) std::uint16_t s_mark[kTile];
-  __shared__ T s_value[kTile + 1];
+  __shared__ T s_value[kTile];
   if (offsets[runs] != n) return;  // invalid counts (the same for every block): the host reports it
   for (u32 k = threadIdx.x; k < kTile / 8; k += kBlockThreads) {
     reinterpret_cast<uint4*>(s_mark)[k] = uint4{};
@@ -119,9 +120,9 @@ __global__ void __launch_bounds__(kBlockThreads)
     const u64 tile0 = t * kTile;
     const u64 lo = tile_run[t];
     const u64 hi = t + 1 < tiles ? tile_run[t + 1] : runs - 1;
-    // At most kTile + 1 runs meet a tile once the counts are valid; every run after lo starts
-    // after tile0.
-    const u32 count = static_cast<u32>(min(hi - lo + 1, u64{kTile + 1}));
+    // Once the counts are valid, every run after lo starts after tile0, so at most kTile runs
+    // hold the tile's elements (run lo + kTile, when counted, starts at the next tile).
+    const u32 count = static_cast<u32>(min(hi - lo + 1, u64{kTile}));
     for (u32 k = threadIdx.x; k < count; k += kBlockThreads) {
       s_value[k] = values[lo + k];
       const u64 start = offsets[lo + k] - tile0;
