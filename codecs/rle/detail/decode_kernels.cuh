@@ -22,7 +22,8 @@ template <typename Off>
 constexpr Off kSaturated = sizeof(Off) == 8 ? static_cast<Off>(u64{1} << 62)
                                             : static_cast<Off>(0xFFFFFFFFu);
 
-// What check_counts_kernel reports as the detail of a sum that saturated (a zero count).
+// What check_counts_kernel reports as the detail of a sum that saturated (a zero count, or at
+// 32 bits counts adding up past the mark).
 constexpr u64 kSaturatedDetail = kSaturated<u64>;
 
 template <typename F>
@@ -88,6 +89,10 @@ __global__ void tile_runs_kernel(const Off* __restrict__ offsets, u64 runs, u64 
   tile_run[t] = cuda::last_at_or_below(offsets, 0, runs - 1, t * tile);
 }
 
+// Elements of one warp-wide row of vectors.
+template <typename T>
+constexpr u32 kWarpSpan = 32 * cuda::kPerVector<T>;
+
 // Grid-stride over tiles. Each tile marks in shared memory where its runs start, with their
 // numbers in the tile (run 0 holds the tile's first element: mark 0, the fill), and marks the
 // first element of every warp span (kWarpSpan) with the run holding it. The run of an element
@@ -95,9 +100,6 @@ __global__ void tile_runs_kernel(const Off* __restrict__ offsets, u64 runs, u64 
 // largest mark of the warp's earlier lanes (a ballot). No search and no data-dependent loop (a
 // binary search per vector and a walk had made this kernel instruction-bound, bench/NOTES.md). The
 // first crc_tile_count tiles are whole: their CRC-32s come from the same registers.
-template <typename T>
-constexpr u32 kWarpSpan = 32 * cuda::kPerVector<T>;
-
 template <typename T, typename Off>
 __global__ void __launch_bounds__(kBlockThreads)
     expand_kernel(const Off* __restrict__ offsets, const u64* __restrict__ tile_run, u64 runs,
