@@ -1,10 +1,19 @@
 // FL on the GPU (SPEC 1.1, seed fl-rle-plan), byte-identical to fl_cpu.cpp.
 //
-// Compression, three passes over device memory:
+// Compression in one pass when the frame size divides kOrTile (4096 elements) and is a
+// multiple of 32 (32, 64, ..., 4096: the presets' 256, 1024 and 4096): pack_tiles_kernel reads
+// each tile of the input once, into registers, ORs its frames in shared memory, writes their
+// bit widths, packs its bits into shared memory at offsets from a block scan, and learns its
+// first bit from a decoupled look-back over the tiles before it (CUB's ScanTileState), whose
+// value also carries the width of the previous tile's last frame: with it the tile rebuilds
+// the word it shares with that tile from the input, so every word is stored once, whole,
+// without atomics in global memory. The container's CRC-32 comes from the same registers
+// (crc32_tile.cuh).
+// Other frame sizes (a frame may span tiles), three passes over device memory:
 //   1. frame_or: one read of the input; each block ORs its elements per frame (the widest value
 //      of a frame is the bit width of the OR of its values), first within warps, then in
-//      shared memory, then one global atomicOr per frame touched by the block. The same
-//      registers give the container's CRC-32, tile by tile (crc32_tile.cuh).
+//      shared memory, then one global atomicOr per frame touched by the block; the CRC-32 as
+//      above.
 //   2. frame_bits + CUB ExclusiveSum: bits[f] and the bit offset of every frame (tiny).
 //   3. pack: one thread per output word gathers the 1..33 elements whose bits land in it, so
 //      every word is written once, whole, without atomics (the seed's per-element atomicOr
@@ -17,7 +26,10 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cub/agent/single_pass_scan_operators.cuh>
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cuda/std/functional>
 #include <stdexcept>
 
 #include "codecs/common/container_device.cuh"
@@ -98,6 +110,10 @@ __device__ __forceinline__ u64 frame_of_bit(const u64* offsets, u64 lo, u64 hi, 
   return cuda::last_at_or_below(offsets, lo, hi, bit);
 }
 
+__device__ __forceinline__ u32 bit_width(u32 frame_or) {
+  return max(1, 32 - __clz(frame_or));
+}
+
 // Also the CRC-32 of each whole tile (the first crc_tile_count), from the same registers.
 template <typename T>
 __global__ void __launch_bounds__(kBlockThreads)
@@ -147,6 +163,192 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
+// ---- one pass (frame sizes of 32..4096 dividing kOrTile)
+
+// The packed words seen through the 4-byte boundary at or below the array (the container
+// leaves the array aligned only for some tail sizes and frame counts): bit p of the stream is
+// bit p + 8 * lead of this view. Bytes outside [lead, end) of the view are not the array's.
+struct AlignedWordWriter {
+  u32* aligned;
+  u32 lead;  // bytes of the view before the array, 0..3
+  __device__ __forceinline__ void store(u64 j, u32 v, u64 end) const {
+    const u64 b0 = 4 * j;
+    if (b0 >= lead && b0 + 4 <= end) {
+      aligned[j] = v;
+      return;
+    }
+    for (u32 k = 0; k < 4; ++k) {
+      if (b0 + k >= lead && b0 + k < end) reinterpret_cast<u8*>(aligned)[b0 + k] = v >> (8 * k);
+    }
+  }
+};
+
+// The look-back's value: the bits of the stream so far (high part) and the bit width of its
+// last frame (low 6 bits), which is all a tile needs to rebuild the previous tile's last word
+// from the input (its last 32 elements lie in one frame: frames are multiples of 32).
+struct LengthAndWidth {
+  __device__ u64 operator()(u64 a, u64 b) const { return ((a >> 6) + (b >> 6)) << 6 | (b & 63); }
+};
+
+__global__ void init_tiles_kernel(cub::ScanTileState<u64> tiles, int count) {
+  tiles.InitializeStatus(count);
+}
+
+template <typename T>
+struct PackShared {
+  using BlockScan = cub::BlockScan<u32, kBlockThreads, cub::BLOCK_SCAN_WARP_SCANS>;
+  using Prefix = cub::TilePrefixCallbackOp<u64, LengthAndWidth, cub::ScanTileState<u64>>;
+  // The tile's stream, at most 8 * sizeof(T) bits an element, and up to 3 words after it that
+  // the last tile writes (zeros to the array's end, and the shift into the aligned view).
+  static constexpr u32 kWords = kOrTile * sizeof(T) / 4 + 4;
+  alignas(16) u32 words[kWords];
+  u32 frame_or[kOrTile / kOrItems];
+  typename BlockScan::TempStorage scan;
+  typename Prefix::TempStorage prefix;
+  u64 start;
+  u32 carry;
+};
+
+struct PackArgs {
+  u64 n;
+  u32 fs;
+  int tiles;
+  u8* bits;
+  AlignedWordWriter words;
+  cub::ScanTileState<u64> state;
+  u32* crc_tiles;
+  u64 crc_tile_count;
+  u64 words_offset;
+  u64* payload_size;
+};
+
+// The last 32 bits of the stream before element e (exclusive), whose 32 elements before it lie
+// in one frame of width b: lane i places element e - 1 - i. Every lane of the warp calls it.
+template <typename T>
+__device__ __forceinline__ u32 last_word_before(const T* __restrict__ in, u64 e, u32 b) {
+  const u32 lane = threadIdx.x % 32;
+  const int at = 32 - static_cast<int>((lane + 1) * b);  // the element's first bit in the word
+  u32 part = 0;
+  if (at > -static_cast<int>(b)) {
+    const u32 v = in[e - 1 - lane];
+    part = at >= 0 ? v << at : v >> -at;
+  }
+  return __reduce_or_sync(0xFFFFFFFFu, part);
+}
+
+// One block per tile of kOrTile elements (whole frames, each a multiple of 32 elements): the
+// frames' widths, the tile's bits packed in shared memory, its first bit by look-back (warp 0,
+// while the other warps pack), then its words out. Also the tile's CRC-32 (the first
+// crc_tile_count tiles) and, from the last tile, the payload's size. The kernel is bound by
+// each tile's latency (bench/NOTES.md), so six blocks an SM (40 registers) pay, where resident
+// blocks looping over tiles and loading the next ahead ran at half the speed.
+template <typename T>
+__global__ void __launch_bounds__(kBlockThreads, 6)
+    pack_tiles_kernel(const T* __restrict__ in, PackArgs a) {
+  static_assert(kBlockThreads == cuda::kCrcThreads);
+  __shared__ PackShared<T> s;
+  const int tile = static_cast<int>(blockIdx.x);
+  const bool last_tile = tile == a.tiles - 1;
+  const u64 tile0 = u64(tile) * kOrTile;
+  const u64 i0 = tile0 + u64{threadIdx.x} * kOrItems;
+  T v[kOrItems];
+  cuda::load_items(in, a.n, i0, v);
+
+  const u64 first = cuda::div_u64(tile0, a.fs);
+  const auto frames =
+      static_cast<u32>(cuda::div_u64(min(tile0 + kOrTile, a.n) - 1, a.fs) - first + 1);
+  for (u32 k = threadIdx.x; k < PackShared<T>::kWords / 4; k += kBlockThreads) {
+    reinterpret_cast<uint4*>(s.words)[k] = make_uint4(0, 0, 0, 0);
+  }
+  for (u32 k = threadIdx.x; k < frames; k += kBlockThreads) s.frame_or[k] = 0;
+  __syncthreads();
+
+  const u32 valid = i0 < a.n ? static_cast<u32>(min(u64{kOrItems}, a.n - i0)) : 0;
+  const u32 frame = valid > 0 ? static_cast<u32>(cuda::div_u64(i0, a.fs) - first) : 0;
+  u32 acc = 0;
+#pragma unroll
+  for (int k = 0; k < kOrItems; ++k) acc |= v[k];  // zero past n
+  // Usually the whole warp is inside one frame: one shared atomic instead of 32.
+  if (__all_sync(0xFFFFFFFFu, frame == __shfl_sync(0xFFFFFFFFu, frame, 0))) {
+    acc = __reduce_or_sync(0xFFFFFFFFu, acc);
+    if ((threadIdx.x & 31) == 0 && acc != 0) atomicOr(&s.frame_or[frame], acc);
+  } else if (acc != 0) {
+    atomicOr(&s.frame_or[frame], acc);
+  }
+  __syncthreads();
+  for (u32 k = threadIdx.x; k < frames; k += kBlockThreads) {
+    a.bits[first + k] = static_cast<u8>(bit_width(s.frame_or[k]));
+  }
+
+  const u32 b = bit_width(s.frame_or[frame]);
+  u32 offset, tile_bits;
+  typename PackShared<T>::BlockScan(s.scan).ExclusiveSum(b * valid, offset, tile_bits);
+  // The tile's length is known: warp 0 publishes it and looks back for the tile's first bit
+  // while the other warps pack.
+  if (threadIdx.x < 32) {
+    const u64 mine = u64{tile_bits} << 6 | bit_width(s.frame_or[frames - 1]);
+    auto state = a.state;
+    if (tile == 0) {
+      if (threadIdx.x == 0) {
+        state.SetInclusive(0, mine);
+        s.start = 0;
+        s.carry = 0;
+      }
+    } else {
+      // The prefix is lane 0's (the other lanes hold partial window sums).
+      const u64 before = __shfl_sync(
+          0xFFFFFFFFu,
+          typename PackShared<T>::Prefix(state, s.prefix, LengthAndWidth{}, tile)(mine), 0);
+      const u32 carry = last_word_before(in, tile0, static_cast<u32>(before & 63));
+      if (threadIdx.x == 0) {
+        s.start = before >> 6;
+        s.carry = carry;
+      }
+    }
+  }
+  // The tile's CRC-32 waits until here, off the path to the tile's length that the tiles after
+  // it wait for.
+  if (static_cast<u64>(tile) < a.crc_tile_count) cuda::blocked_crc_into(v, a.crc_tiles + tile);
+  // This thread's bits into the tile's words: whole words as they fill, by shared atomics
+  // (only a word shared with a neighbouring thread ever sees two).
+  u32* word = s.words + offset / 32;
+  u32 fill = offset % 32;
+  u64 bits = 0;
+#pragma unroll
+  for (u32 k = 0; k < kOrItems; ++k) {
+    if (k < valid) {
+      bits |= u64{v[k]} << fill;
+      fill += b;
+      if (fill >= 32) {
+        atomicOr(word++, static_cast<u32>(bits));
+        bits >>= 32;
+        fill -= 32;
+      }
+    }
+  }
+  if (fill > 0) atomicOr(word, static_cast<u32>(bits));
+  __syncthreads();
+
+  // Aligned word lo + j of the view holds the previous word's top bits and this one's low bits
+  // (word lo's previous word is the previous tile's last).
+  const u64 start = s.start + 8 * a.words.lead;
+  const u32 shift = static_cast<u32>(start % 32);
+  const u64 lo = start / 32;
+  u64 end = ~u64{0}, count = (start + tile_bits) / 32 - lo;  // words wholly before the next tile
+  if (last_tile) {
+    const u64 word_count = (s.start + tile_bits + 31) / 32;
+    end = a.words.lead + 4 * word_count;
+    count = (end + 3) / 4 - lo;
+    if (threadIdx.x == 0) *a.payload_size = a.words_offset + 4 * word_count;
+  }
+  for (u32 j = threadIdx.x; j < count; j += kBlockThreads) {
+    const u32 previous = j == 0 ? s.carry : s.words[j - 1];
+    a.words.store(lo + j, __funnelshift_l(previous, s.words[j], shift), end);
+  }
+}
+
+// ---- three passes (other frame sizes)
+
 // bits[f] from the frame's OR (0 needs 1 bit), and sizes[f] = bits[f] * frame length;
 // sizes[frames] = 0 so that the exclusive scan's last entry is the total.
 __global__ void frame_bits_kernel(const u32* __restrict__ frame_or, u64 frames, u64 n, u32 fs,
@@ -157,7 +359,7 @@ __global__ void frame_bits_kernel(const u32* __restrict__ frame_or, u64 frames, 
     sizes[f] = 0;
     return;
   }
-  u32 b = max(1, 32 - __clz(frame_or[f]));
+  const u32 b = bit_width(frame_or[f]);
   bits[f] = static_cast<u8>(b);
   sizes[f] = b * frame_len(f, n, fs);
 }
@@ -376,14 +578,31 @@ std::size_t scan_bytes(u64 frames) {
   return bytes;
 }
 
+// The one-pass encoder's tiles hold whole frames of at least 32 elements (a thread's elements
+// lie in one frame, and the 32 elements before a tile in one).
+bool one_pass(u32 fs) {
+  return kOrTile % fs == 0 && fs % 32 == 0;
+}
+
+int tile_count(u64 n) {
+  const u64 tiles = (n + kOrTile - 1) / kOrTile;
+  if (tiles > 0x7FFFFFFFull) throw std::runtime_error("input too large for one CUDA grid");
+  return static_cast<int>(tiles);
+}
+
+std::size_t tile_state_bytes(int tiles) {
+  std::size_t bytes = 0;
+  GCB_CUDA(cub::ScanTileState<u64>::AllocationSize(tiles, bytes));
+  return bytes;
+}
+
 // Temporary storage of both directions, carved the same way when sizing and when running.
 struct Temp {
-  u32* frame_or;
-  u64* sizes;
-  u64* offsets;
-  u64* tile_frame;
-  void* scan;
-  std::size_t scan_bytes;
+  u32* frame_or = nullptr;
+  u64* sizes = nullptr;
+  u64* offsets = nullptr;
+  u64* tile_frame = nullptr;
+  cuda::TempCarver::Piece scan{}, tile_state{};
   void* crc;
   std::size_t crc_bytes;
   u64* payload_size;
@@ -392,13 +611,17 @@ struct Temp {
   Temp(cuda::TempCarver& carve, u64 input_size, u32 width, u32 fs, bool compress) {
     const u64 n = input_size / width;
     const u64 frames = frames_of(n, fs);
-    frame_or = compress ? carve.take<u32>(frames) : nullptr;
-    sizes = carve.take<u64>(frames + 1);
-    offsets = carve.take<u64>(frames + 1);
-    const u64 max_words = (n * 8 * width + 31) / 32;
-    tile_frame = compress ? carve.take<u64>((max_words + kPackTile - 1) / kPackTile) : nullptr;
-    scan_bytes = fl::scan_bytes(frames);
-    scan = carve.take<u8>(scan_bytes);
+    if (compress && one_pass(fs)) {
+      const int tiles = tile_count(n);
+      tile_state = carve.take_bytes(tile_state_bytes(tiles));
+    } else {
+      frame_or = compress ? carve.take<u32>(frames) : nullptr;
+      sizes = carve.take<u64>(frames + 1);
+      offsets = carve.take<u64>(frames + 1);
+      const u64 max_words = (n * 8 * width + 31) / 32;
+      tile_frame = compress ? carve.take<u64>((max_words + kPackTile - 1) / kPackTile) : nullptr;
+      scan = carve.take_bytes(fl::scan_bytes(frames));
+    }
     crc_bytes = cuda::crc32_temp_bytes(input_size);
     crc = carve.take<u8>(crc_bytes);
     payload_size = carve.take<u64>(1);
@@ -417,9 +640,9 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
       // Built whole: assigning short literals member by member trips a GCC 12 -Wrestrict
       // false positive, an error under nvcc's --Werror=all-warnings.
       : info_{"fl",
-              "2",
+              "3",
               Device::gpu,
-              "fixed-length bit-packing per frame (CUDA; CUB scan, one thread per word)",
+              "fixed-length bit-packing per frame (CUDA; one pass with decoupled look-back)",
               {element_width_axis(), frame_size_axis()},
               Role::studied,
               "fl"} {}
@@ -452,12 +675,17 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
     cuda::write_prefix_async(payload, ByteSpan(fixed.data(), kFixedHeaderSize), b.input + n * w,
                              l.tail_size, stream);
     const cuda::FusedCrcTiles crc_tiles{n / kOrTile, kOrTile * w};
+    u8* words = payload + l.words_offset;
     if (n == 0) {
       cuda::set_u64_async(t.payload_size, l.size, stream);
+    } else if (one_pass(fs)) {
+      const auto lead = static_cast<u32>(reinterpret_cast<std::uintptr_t>(words) % 4);
+      encode_one_pass(b.input, n, w, fs, t, payload + l.bits_offset,
+                      AlignedWordWriter{reinterpret_cast<u32*>(words - lead), lead}, l.words_offset,
+                      cuda::crc32_fused_tiles(t.crc, t.crc_bytes, b.input_size, stream), stream);
     } else {
       encode(b.input, n, w, fs, l.frame_count, t, payload + l.bits_offset,
-             WordWriter{payload + l.words_offset,
-                        reinterpret_cast<std::uintptr_t>(payload + l.words_offset) % 4 == 0},
+             WordWriter{words, reinterpret_cast<std::uintptr_t>(words) % 4 == 0},
              cuda::crc32_fused_tiles(t.crc, t.crc_bytes, b.input_size, stream), stream);
       payload_size_kernel<<<1, 1, 0, stream>>>(t.offsets + l.frame_count, l.words_offset,
                                                t.payload_size);
@@ -491,8 +719,8 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
       frame_sizes_kernel<<<cuda::grid_for(l.frame_count + 1), kBlockThreads, 0, stream>>>(
           payload + l.bits_offset, l.frame_count, n, l.frame_size, max_bits, t.sizes, b.status);
       GCB_CUDA_LAUNCHED();
-      std::size_t bytes = t.scan_bytes;
-      GCB_CUDA(cub::DeviceScan::ExclusiveSum(t.scan, bytes, t.sizes, t.offsets, l.frame_count + 1,
+      std::size_t bytes = t.scan.bytes;
+      GCB_CUDA(cub::DeviceScan::ExclusiveSum(t.scan.p, bytes, t.sizes, t.offsets, l.frame_count + 1,
                                              stream));
       check_total_kernel<<<1, 1, 0, stream>>>(t.offsets + l.frame_count, l.word_count, b.status);
       GCB_CUDA_LAUNCHED();
@@ -524,6 +752,24 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
   }
 
  private:
+  // Also the CRC-32 tiles of the input's whole tiles, into crc_tiles, and the payload's size.
+  static void encode_one_pass(const u8* d_in, u64 n, u32 width, u32 fs, const Temp& t, u8* bits,
+                              AlignedWordWriter words, u64 words_offset, u32* crc_tiles,
+                              cudaStream_t stream) {
+    const int tiles = tile_count(n);
+    PackArgs a{n, fs, tiles, bits, words, {}, crc_tiles, n / kOrTile, words_offset, t.payload_size};
+    GCB_CUDA(a.state.Init(tiles, t.tile_state.p, t.tile_state.bytes));
+    init_tiles_kernel<<<cuda::grid_for(static_cast<u64>(tiles)), kBlockThreads, 0, stream>>>(
+        a.state, tiles);
+    GCB_CUDA_LAUNCHED();
+    cuda::with_element_type(width, [&](auto tag) {
+      using T = decltype(tag);
+      pack_tiles_kernel<T><<<static_cast<unsigned>(tiles), kBlockThreads, 0, stream>>>(
+          reinterpret_cast<const T*>(d_in), a);
+      GCB_CUDA_LAUNCHED();
+    });
+  }
+
   // Also the CRC-32 tiles of the input's whole OR tiles, into crc_tiles.
   static void encode(const u8* d_in, u64 n, u32 width, u32 fs, u64 frames, const Temp& t, u8* bits,
                      WordWriter words, u32* crc_tiles, cudaStream_t stream) {
@@ -540,9 +786,9 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
       frame_bits_kernel<<<cuda::grid_for(frames + 1), kBlockThreads, 0, stream>>>(
           t.frame_or, frames, n, fs, bits, t.sizes);
       GCB_CUDA_LAUNCHED();
-      std::size_t bytes = t.scan_bytes;
+      std::size_t bytes = t.scan.bytes;
       GCB_CUDA(
-          cub::DeviceScan::ExclusiveSum(t.scan, bytes, t.sizes, t.offsets, frames + 1, stream));
+          cub::DeviceScan::ExclusiveSum(t.scan.p, bytes, t.sizes, t.offsets, frames + 1, stream));
       tile_frames_kernel<<<cuda::grid_for(max_tiles), kBlockThreads, 0, stream>>>(
           t.offsets, frames, max_tiles, t.tile_frame);
       GCB_CUDA_LAUNCHED();

@@ -102,6 +102,38 @@ TEST_F(FlGpu, MixedWidthsPerFrame) {
   }
 }
 
+// Frames of random widths (1..8*width bits), so that tiles and frames start at every bit offset.
+Bytes random_width_frames(std::size_t count, std::uint32_t width, std::uint32_t frame_size,
+                          std::size_t tail, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  Bytes b(count * width + tail);
+  std::uint64_t mask = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i % frame_size == 0) mask = (std::uint64_t{1} << (1 + rng() % (8 * width))) - 1;
+    auto v = static_cast<std::uint32_t>(rng() & mask);
+    for (std::uint32_t k = 0; k < width; ++k)
+      b[i * width + k] = static_cast<std::uint8_t>(v >> 8 * k);
+  }
+  for (std::size_t i = count * width; i < b.size(); ++i) b[i] = static_cast<std::uint8_t>(rng());
+  return b;
+}
+
+TEST_F(FlGpu, OnePassTilesAtEveryOffset) {
+  // Frame sizes of 32..4096 dividing 4096 elements take the one-pass encoder (tiles of 4096
+  // elements, each continuing the previous tile's last word; 16 takes the three-pass one);
+  // element counts and tails put the word array at every byte alignment, and the last tile is
+  // partial.
+  for (std::uint32_t width : {1u, 2u, 4u}) {
+    for (std::uint32_t frame : {16u, 32u, 64u, 256u, 4096u}) {
+      for (std::uint32_t extra = 0; extra < 4; ++extra) {
+        Bytes input = random_width_frames(20 * 4096 + 37 + extra, width, frame, extra % width,
+                                          width * 1000 + frame + extra);
+        expect_identical(input, width, frame, "random-width frames");
+      }
+    }
+  }
+}
+
 TEST_F(FlGpu, SyntheticSmallInts) {
   synthetic::Spec spec;
   spec.kind = synthetic::Kind::small_ints;
