@@ -1,14 +1,15 @@
 // FL on the GPU (SPEC 1.1, seed fl-rle-plan), byte-identical to fl_cpu.cpp.
 //
-// Compression in one pass when the frame size divides kOrTile (4096 elements) and is a
-// multiple of 32 (32, 64, ..., 4096: the presets' 256, 1024 and 4096): pack_tiles_kernel reads
-// each tile of the input once, into registers, ORs its frames in shared memory, writes their
-// bit widths, packs its bits into shared memory at offsets from a block scan, and learns its
-// first bit from a decoupled look-back over the tiles before it (CUB's ScanTileState), whose
-// value also carries the width of the previous tile's last frame: with it the tile rebuilds
-// the word it shares with that tile from the input, so every word is stored once, whole,
-// without atomics in global memory. The container's CRC-32 comes from the same registers
-// (crc32_tile.cuh).
+// Compression in one pass when frames divide a tile of 16 KiB and are multiples of 32 elements
+// and of a thread's 64 bytes (at width 4 the frame sizes 32, 64, ..., 4096; at width 2
+// 32..8192; at width 1 64..16384: the presets' 256, 1024 and 4096 at every width):
+// pack_tiles_kernel reads each tile of the input once, into registers, ORs its frames in
+// shared memory, writes their bit widths, packs its bits into shared memory at offsets from a
+// block scan, and learns its first bit from a decoupled look-back over the tiles before it
+// (CUB's ScanTileState), whose value also carries the width of the previous tile's last frame:
+// with it the tile rebuilds the word it shares with that tile from the input, so every word is
+// stored once, whole, without atomics in global memory. The container's CRC-32 comes from the
+// same registers (crc32_tile.cuh).
 // Other frame sizes (a frame may span tiles), three passes over device memory:
 //   1. frame_or: one read of the input; each block ORs its elements per frame (the widest value
 //      of a frame is the bit width of the OR of its values), first within warps, then in
@@ -163,7 +164,39 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
-// ---- one pass (frame sizes of 32..4096 dividing kOrTile)
+// ---- one pass (frame sizes that divide a tile and hold whole threads' elements)
+
+// Each thread holds 64 bytes of its tile (kOnePassItems<T> elements) in registers, as 16 words:
+// tiles of 16 KiB at every width, since the kernel is bound by each tile's latency.
+constexpr u32 kOnePassWords = 16;
+template <typename T>
+constexpr u32 kOnePassItems = kOnePassWords * 4 / sizeof(T);
+template <typename T>
+constexpr u64 kOnePassTile = u64{kBlockThreads} * kOnePassItems<T>;
+
+// Element k of a thread's words.
+template <typename T>
+__device__ __forceinline__ u32 element(const u32 (&w)[kOnePassWords], u32 k) {
+  constexpr u32 kPerWord = 4 / sizeof(T);
+  return static_cast<T>(w[k / kPerWord] >> (8 * sizeof(T) * (k % kPerWord)));
+}
+
+// The thread's elements from i0 on as words, zero past element n.
+template <typename T>
+__device__ __forceinline__ void load_words(const T* __restrict__ in, u64 n, u64 i0,
+                                           u32 (&w)[kOnePassWords]) {
+  if (i0 + kOnePassItems<T> <= n) {
+    cuda::load_items(reinterpret_cast<const u32*>(in + i0), kOnePassWords, 0, w);
+    return;
+  }
+  constexpr u32 kPerWord = 4 / sizeof(T);
+#pragma unroll
+  for (u32 k = 0; k < kOnePassWords; ++k) w[k] = 0;
+#pragma unroll
+  for (u32 k = 0; k < kOnePassItems<T>; ++k) {
+    if (i0 + k < n) w[k / kPerWord] |= u32{in[i0 + k]} << (8 * sizeof(T) * (k % kPerWord));
+  }
+}
 
 // The packed words seen through the 4-byte boundary at or below the array (the container
 // leaves the array aligned only for some tail sizes and frame counts): bit p of the stream is
@@ -200,9 +233,9 @@ struct PackShared {
   using Prefix = cub::TilePrefixCallbackOp<u64, LengthAndWidth, cub::ScanTileState<u64>>;
   // The tile's stream, at most 8 * sizeof(T) bits an element, and up to 3 words after it that
   // the last tile writes (zeros to the array's end, and the shift into the aligned view).
-  static constexpr u32 kWords = kOrTile * sizeof(T) / 4 + 4;
+  static constexpr u32 kWords = kOnePassTile<T> * sizeof(T) / 4 + 4;
   alignas(16) u32 words[kWords];
-  u32 frame_or[kOrTile / kOrItems];
+  u32 frame_or[kOnePassTile<T> / 32];  // frames of at least 32 elements
   typename BlockScan::TempStorage scan;
   typename Prefix::TempStorage prefix;
   u64 start;
@@ -236,7 +269,7 @@ __device__ __forceinline__ u32 last_word_before(const T* __restrict__ in, u64 e,
   return __reduce_or_sync(0xFFFFFFFFu, part);
 }
 
-// One block per tile of kOrTile elements (whole frames, each a multiple of 32 elements): the
+// One block per tile of kOnePassTile<T> elements (whole frames of at least 32 elements): the
 // frames' widths, the tile's bits packed in shared memory, its first bit by look-back (warp 0,
 // while the other warps pack), then its words out. Also the tile's CRC-32 (the first
 // crc_tile_count tiles) and, from the last tile, the payload's size. The kernel is bound by
@@ -249,25 +282,29 @@ __global__ void __launch_bounds__(kBlockThreads, 6)
   __shared__ PackShared<T> s;
   const int tile = static_cast<int>(blockIdx.x);
   const bool last_tile = tile == a.tiles - 1;
-  const u64 tile0 = u64(tile) * kOrTile;
-  const u64 i0 = tile0 + u64{threadIdx.x} * kOrItems;
-  T v[kOrItems];
-  cuda::load_items(in, a.n, i0, v);
+  constexpr u32 kItems = kOnePassItems<T>;
+  const u64 tile0 = u64(tile) * kOnePassTile<T>;
+  const u64 i0 = tile0 + u64{threadIdx.x} * kItems;
+  u32 w[kOnePassWords];
+  load_words(in, a.n, i0, w);
 
   const u64 first = cuda::div_u64(tile0, a.fs);
   const auto frames =
-      static_cast<u32>(cuda::div_u64(min(tile0 + kOrTile, a.n) - 1, a.fs) - first + 1);
+      static_cast<u32>(cuda::div_u64(min(tile0 + kOnePassTile<T>, a.n) - 1, a.fs) - first + 1);
   for (u32 k = threadIdx.x; k < PackShared<T>::kWords / 4; k += kBlockThreads) {
     reinterpret_cast<uint4*>(s.words)[k] = make_uint4(0, 0, 0, 0);
   }
   for (u32 k = threadIdx.x; k < frames; k += kBlockThreads) s.frame_or[k] = 0;
   __syncthreads();
 
-  const u32 valid = i0 < a.n ? static_cast<u32>(min(u64{kOrItems}, a.n - i0)) : 0;
+  const u32 valid = i0 < a.n ? static_cast<u32>(min(u64{kItems}, a.n - i0)) : 0;
   const u32 frame = valid > 0 ? static_cast<u32>(cuda::div_u64(i0, a.fs) - first) : 0;
   u32 acc = 0;
 #pragma unroll
-  for (int k = 0; k < kOrItems; ++k) acc |= v[k];  // zero past n
+  for (u32 k = 0; k < kOnePassWords; ++k) acc |= w[k];  // zero past n
+  if constexpr (sizeof(T) < 4) acc |= acc >> 16;        // the OR of the elements in the low bits
+  if constexpr (sizeof(T) < 2) acc |= acc >> 8;
+  acc = static_cast<T>(acc);
   // Usually the whole warp is inside one frame: one shared atomic instead of 32.
   if (__all_sync(0xFFFFFFFFu, frame == __shfl_sync(0xFFFFFFFFu, frame, 0))) {
     acc = __reduce_or_sync(0xFFFFFFFFu, acc);
@@ -308,16 +345,16 @@ __global__ void __launch_bounds__(kBlockThreads, 6)
   }
   // The tile's CRC-32 waits until here, off the path to the tile's length that the tiles after
   // it wait for.
-  if (static_cast<u64>(tile) < a.crc_tile_count) cuda::blocked_crc_into(v, a.crc_tiles + tile);
+  if (static_cast<u64>(tile) < a.crc_tile_count) cuda::blocked_crc_into(w, a.crc_tiles + tile);
   // This thread's bits into the tile's words: whole words as they fill, by shared atomics
   // (only a word shared with a neighbouring thread ever sees two).
   u32* word = s.words + offset / 32;
   u32 fill = offset % 32;
   u64 bits = 0;
 #pragma unroll
-  for (u32 k = 0; k < kOrItems; ++k) {
+  for (u32 k = 0; k < kItems; ++k) {
     if (k < valid) {
-      bits |= u64{v[k]} << fill;
+      bits |= u64{element<T>(w, k)} << fill;
       fill += b;
       if (fill >= 32) {
         atomicOr(word++, static_cast<u32>(bits));
@@ -578,14 +615,19 @@ std::size_t scan_bytes(u64 frames) {
   return bytes;
 }
 
-// The one-pass encoder's tiles hold whole frames of at least 32 elements (a thread's elements
-// lie in one frame, and the 32 elements before a tile in one).
-bool one_pass(u32 fs) {
-  return kOrTile % fs == 0 && fs % 32 == 0;
+// The one-pass encoder's tiles hold whole frames of at least 32 elements, each thread's
+// elements lie in one frame, and so do the 32 elements before a tile.
+bool one_pass(u32 fs, u32 width) {
+  const u32 items = kOnePassWords * 4 / width;
+  return u64{kBlockThreads} * items % fs == 0 && fs % std::max(items, 32u) == 0;
 }
 
-int tile_count(u64 n) {
-  const u64 tiles = (n + kOrTile - 1) / kOrTile;
+u64 one_pass_tile(u32 width) {
+  return u64{kBlockThreads} * kOnePassWords * 4 / width;
+}
+
+int tile_count(u64 n, u32 width) {
+  const u64 tiles = (n + one_pass_tile(width) - 1) / one_pass_tile(width);
   if (tiles > 0x7FFFFFFFull) throw std::runtime_error("input too large for one CUDA grid");
   return static_cast<int>(tiles);
 }
@@ -611,8 +653,8 @@ struct Temp {
   Temp(cuda::TempCarver& carve, u64 input_size, u32 width, u32 fs, bool compress) {
     const u64 n = input_size / width;
     const u64 frames = frames_of(n, fs);
-    if (compress && one_pass(fs)) {
-      const int tiles = tile_count(n);
+    if (compress && one_pass(fs, width)) {
+      const int tiles = tile_count(n, width);
       tile_state = carve.take_bytes(tile_state_bytes(tiles));
     } else {
       frame_or = compress ? carve.take<u32>(frames) : nullptr;
@@ -674,11 +716,12 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
     write_header(fixed.data(), l, {});  // the tail comes from the device input
     cuda::write_prefix_async(payload, ByteSpan(fixed.data(), kFixedHeaderSize), b.input + n * w,
                              l.tail_size, stream);
-    const cuda::FusedCrcTiles crc_tiles{n / kOrTile, kOrTile * w};
+    const u64 crc_tile = one_pass(fs, w) ? one_pass_tile(w) : kOrTile;
+    const cuda::FusedCrcTiles crc_tiles{n / crc_tile, crc_tile * w};
     u8* words = payload + l.words_offset;
     if (n == 0) {
       cuda::set_u64_async(t.payload_size, l.size, stream);
-    } else if (one_pass(fs)) {
+    } else if (one_pass(fs, w)) {
       const auto lead = static_cast<u32>(reinterpret_cast<std::uintptr_t>(words) % 4);
       encode_one_pass(b.input, n, w, fs, t, payload + l.bits_offset,
                       AlignedWordWriter{reinterpret_cast<u32*>(words - lead), lead}, l.words_offset,
@@ -756,8 +799,17 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
   static void encode_one_pass(const u8* d_in, u64 n, u32 width, u32 fs, const Temp& t, u8* bits,
                               AlignedWordWriter words, u64 words_offset, u32* crc_tiles,
                               cudaStream_t stream) {
-    const int tiles = tile_count(n);
-    PackArgs a{n, fs, tiles, bits, words, {}, crc_tiles, n / kOrTile, words_offset, t.payload_size};
+    const int tiles = tile_count(n, width);
+    PackArgs a{n,
+               fs,
+               tiles,
+               bits,
+               words,
+               {},
+               crc_tiles,
+               n / one_pass_tile(width),
+               words_offset,
+               t.payload_size};
     GCB_CUDA(a.state.Init(tiles, t.tile_state.p, t.tile_state.bytes));
     init_tiles_kernel<<<cuda::grid_for(static_cast<u64>(tiles)), kBlockThreads, 0, stream>>>(
         a.state, tiles);

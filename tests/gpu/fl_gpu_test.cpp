@@ -119,16 +119,23 @@ Bytes random_width_frames(std::size_t count, std::uint32_t width, std::uint32_t 
 }
 
 TEST_F(FlGpu, OnePassTilesAtEveryOffset) {
-  // Frame sizes of 32..4096 dividing 4096 elements take the one-pass encoder (tiles of 4096
-  // elements, each continuing the previous tile's last word; 16 takes the three-pass one);
-  // element counts and tails put the word array at every byte alignment, and the last tile is
-  // partial.
+  // Frame sizes that divide a 16 KiB tile and are multiples of 32 elements and of a thread's
+  // 64 bytes take the one-pass encoder (each tile continuing the previous tile's last word);
+  // 16, and 32 at width 1, take the three-pass one. Element counts and tails put the word array
+  // at every byte alignment, and the last tile is partial.
   for (std::uint32_t width : {1u, 2u, 4u}) {
-    for (std::uint32_t frame : {16u, 32u, 64u, 256u, 4096u}) {
+    for (std::uint32_t frame : {16u, 32u, 64u, 256u, 4096u, 8192u}) {
       for (std::uint32_t extra = 0; extra < 4; ++extra) {
         Bytes input = random_width_frames(20 * 4096 + 37 + extra, width, frame, extra % width,
                                           width * 1000 + frame + extra);
         expect_identical(input, width, frame, "random-width frames");
+        // Each frame's width set by one element, at a position that moves from frame to frame.
+        Bytes one_wide = small_values(20 * 4096 + 37 + extra, width, 1, extra % width, extra);
+        for (std::size_t f = 0; f * frame < one_wide.size() / width; ++f) {
+          const std::size_t at = (f * frame + (f * 7 + extra) % frame) * width;
+          if (at + width <= one_wide.size()) one_wide[at + width - 1] = 1 << (f % 8);
+        }
+        expect_identical(one_wide, width, frame, "one wide element per frame");
       }
     }
   }
