@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Kernel-only cells of two versions side by side in one device call, so that every figure of a
-# version comparison comes from one machine: the committed HEAD (.carry/head, made by
-# `make_carry.sh --head-only` before the call) and the working tree, each built Release, then
-# the same cells (cold L2) run by one build after the other, and a table of both last.
+# version comparison comes from one machine: a committed version (.carry/head, which
+# `make_carry.sh --head-only` snapshots from HEAD; its REVISION names it) and the working tree,
+# each built Release, then the same cells (cold L2) run by one build after the other, and a
+# table of both last.
 # From the repository root, with .carry carried:
 #   bash bench/device/versions.sh [gcbench args...]   (default: FL at width 4, frames 256-4096)
 # BUILD_TREE reuses a build of the working tree (iterate_kernels.sh's, on a warm machine).
