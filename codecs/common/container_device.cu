@@ -59,33 +59,9 @@ __global__ void check_header_kernel(const u8* container, HeaderBytes planned,
   }
 }
 
-// Word j of dst's aligned part gathers 4 source bytes from two aligned source words; the last
-// words whose second source word would reach past the source are copied byte by byte.
 __global__ void copy_kernel(u8* __restrict__ dst, const u8* __restrict__ src, u64 fixed_n,
                             const u64* device_n) {
-  const u64 n = device_n ? *device_n : fixed_n;
-  const auto head = static_cast<u32>(min(n, u64{(4 - reinterpret_cast<std::uintptr_t>(dst) % 4) % 4}));
-  const u64 words = (n - head) / 4;
-  // The second source word of word j ends at byte 4j + 7 - shift <= 4j + 6 of the source part.
-  const u64 safe_words = min(words, n - head >= 7 ? (n - head - 7) / 4 + 1 : 0);
-  const u64 stride = u64{gridDim.x} * blockDim.x;
-  const u64 t0 = u64{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (t0 < head) dst[t0] = src[t0];
-  const u8* s = src + head;
-  u32* d = reinterpret_cast<u32*>(dst + head);
-  const auto shift = static_cast<u32>(reinterpret_cast<std::uintptr_t>(s) % 4);
-  const u32* s_words = reinterpret_cast<const u32*>(s - shift);
-  for (u64 j = t0; j < words; j += stride) {
-    if (shift == 0) {
-      d[j] = s_words[j];
-    } else if (j < safe_words) {
-      d[j] = __funnelshift_r(s_words[j], s_words[j + 1], 8 * shift);
-    } else {
-      d[j] = load_le<u32>(s + 4 * j);
-    }
-  }
-  const u64 done = head + 4 * words;
-  if (t0 < n - done) dst[done + t0] = src[done + t0];
+  copy_bytes(dst, src, device_n ? *device_n : fixed_n);
 }
 
 }  // namespace
@@ -93,8 +69,8 @@ __global__ void copy_kernel(u8* __restrict__ dst, const u8* __restrict__ src, u6
 void write_container_header_async(u8* out, FormatId codec, u64 original_size,
                                   const u64* payload_size, const u32* crc, u64* out_size,
                                   cudaStream_t stream) {
-  header_kernel<<<1, 1, 0, stream>>>(out, static_cast<u32>(codec), original_size, payload_size,
-                                     crc, out_size);
+  header_kernel<<<1, 1, 0, stream>>>(out, static_cast<u32>(codec), original_size, payload_size, crc,
+                                     out_size);
   GCB_CUDA_LAUNCHED();
 }
 

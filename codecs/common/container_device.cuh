@@ -60,4 +60,59 @@ __device__ __forceinline__ void store_le(std::uint8_t* p, T value) {
   }
 }
 
+// dst[0, n) = src[0, n) for any alignment of either, by every thread of the grid: word j of
+// dst's aligned part gathers 4 source bytes from two aligned source words; the last words whose
+// second source word would reach past the source are copied byte by byte.
+__device__ __forceinline__ void copy_bytes(std::uint8_t* __restrict__ dst,
+                                           const std::uint8_t* __restrict__ src, std::uint64_t n) {
+  using u64 = std::uint64_t;
+  const auto head =
+      static_cast<std::uint32_t>(min(n, u64{(4 - reinterpret_cast<std::uintptr_t>(dst) % 4) % 4}));
+  const u64 words = (n - head) / 4;
+  // The second source word of word j ends at byte 4j + 7 - shift <= 4j + 6 of the source part.
+  const u64 safe_words = min(words, n - head >= 7 ? (n - head - 7) / 4 + 1 : 0);
+  const u64 stride = u64{gridDim.x} * blockDim.x;
+  const u64 t0 = u64{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (t0 < head) dst[t0] = src[t0];
+  const std::uint8_t* s = src + head;
+  auto* d = reinterpret_cast<std::uint32_t*>(dst + head);
+  const auto shift = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(s) % 4);
+  const auto* s_words = reinterpret_cast<const std::uint32_t*>(s - shift);
+  for (u64 j = t0; j < words; j += stride) {
+    if (shift == 0) {
+      d[j] = s_words[j];
+    } else if (j < safe_words) {
+      d[j] = __funnelshift_r(s_words[j], s_words[j + 1], 8 * shift);
+    } else {
+      d[j] = load_le<std::uint32_t>(s + 4 * j);
+    }
+  }
+  const u64 done = head + 4 * words;
+  if (t0 < n - done) dst[done + t0] = src[done + t0];
+}
+
+// dst[0, 4 * count) = src[0, count) as little-endian words, dst at any alignment, by the threads
+// of one block: aligned 4-byte stores, and single bytes in the partial words at either end,
+// which the writers of the neighbouring bytes share.
+__device__ __forceinline__ void block_store_words(std::uint8_t* dst, const std::uint32_t* src,
+                                                  std::uint32_t count) {
+  const auto s = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(dst) % 4);
+  if (s == 0) {
+    for (std::uint32_t j = threadIdx.x; j < count; j += blockDim.x) {
+      reinterpret_cast<std::uint32_t*>(dst)[j] = src[j];
+    }
+    return;
+  }
+  if (count == 0) return;
+  if (threadIdx.x < 4 - s) dst[threadIdx.x] = static_cast<std::uint8_t>(src[0] >> 8 * threadIdx.x);
+  if (threadIdx.x < s) {
+    dst[4 * count - s + threadIdx.x] =
+        static_cast<std::uint8_t>(src[count - 1] >> 8 * (4 - s + threadIdx.x));
+  }
+  auto* words = reinterpret_cast<std::uint32_t*>(dst + 4 - s);
+  for (std::uint32_t j = threadIdx.x; j + 1 < count; j += blockDim.x) {
+    words[j] = __funnelshift_r(src[j], src[j + 1], 8 * (4 - s));
+  }
+}
+
 }  // namespace gcbench::cuda

@@ -40,6 +40,7 @@
 #include "codecs/common/device_elements.cuh"
 #include "codecs/common/elements.hpp"
 #include "codecs/common/temp_storage.hpp"
+#include "codecs/common/tile_state.cuh"
 #include "codecs/fl/fl.hpp"
 #include "codecs/fl/fl_payload.hpp"
 #include "codecs/fl/params.hpp"
@@ -223,10 +224,6 @@ struct LengthAndWidth {
   __device__ u64 operator()(u64 a, u64 b) const { return ((a >> 6) + (b >> 6)) << 6 | (b & 63); }
 };
 
-__global__ void init_tiles_kernel(cub::ScanTileState<u64> tiles, int count) {
-  tiles.InitializeStatus(count);
-}
-
 template <typename T>
 struct PackShared {
   using BlockScan = cub::BlockScan<u32, kBlockThreads, cub::BLOCK_SCAN_WARP_SCANS>;
@@ -245,7 +242,6 @@ struct PackShared {
 struct PackArgs {
   u64 n;
   u32 fs;
-  int tiles;
   u8* bits;
   AlignedWordWriter words;
   cub::ScanTileState<u64> state;
@@ -281,7 +277,7 @@ __global__ void __launch_bounds__(kBlockThreads, 6)
   static_assert(kBlockThreads == cuda::kCrcThreads);
   __shared__ PackShared<T> s;
   const int tile = static_cast<int>(blockIdx.x);
-  const bool last_tile = tile == a.tiles - 1;
+  const bool last_tile = blockIdx.x == gridDim.x - 1;
   constexpr u32 kItems = kOnePassItems<T>;
   const u64 tile0 = u64(tile) * kOnePassTile<T>;
   const u64 i0 = tile0 + u64{threadIdx.x} * kItems;
@@ -632,12 +628,6 @@ int tile_count(u64 n, u32 width) {
   return static_cast<int>(tiles);
 }
 
-std::size_t tile_state_bytes(int tiles) {
-  std::size_t bytes = 0;
-  GCB_CUDA(cub::ScanTileState<u64>::AllocationSize(tiles, bytes));
-  return bytes;
-}
-
 // Temporary storage of both directions, carved the same way when sizing and when running.
 struct Temp {
   u32* frame_or = nullptr;
@@ -655,7 +645,7 @@ struct Temp {
     const u64 frames = frames_of(n, fs);
     if (compress && one_pass(fs, width)) {
       const int tiles = tile_count(n, width);
-      tile_state = carve.take_bytes(tile_state_bytes(tiles));
+      tile_state = carve.take_bytes(cuda::tile_state_bytes<u64>(tiles));
     } else {
       frame_or = compress ? carve.take<u32>(frames) : nullptr;
       sizes = carve.take<u64>(frames + 1);
@@ -669,6 +659,12 @@ struct Temp {
     payload_size = carve.take<u64>(1);
     crc_value = carve.take<u32>(1);
   }
+};
+
+// Where a fused encoder writes the CRC-32 of each of the input's first `count` tiles.
+struct CrcTiles {
+  u32* tiles;
+  u64 count;
 };
 
 // What a decode needs from the host-side parse.
@@ -716,20 +712,23 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
     write_header(fixed.data(), l, {});  // the tail comes from the device input
     cuda::write_prefix_async(payload, ByteSpan(fixed.data(), kFixedHeaderSize), b.input + n * w,
                              l.tail_size, stream);
-    const u64 crc_tile = one_pass(fs, w) ? one_pass_tile(w) : kOrTile;
+    const bool single = one_pass(fs, w);
+    const u64 crc_tile = single ? one_pass_tile(w) : kOrTile;
     const cuda::FusedCrcTiles crc_tiles{n / crc_tile, crc_tile * w};
+    const CrcTiles tile_crcs{cuda::crc32_fused_tiles(t.crc, t.crc_bytes, b.input_size, stream),
+                             crc_tiles.count};
     u8* words = payload + l.words_offset;
     if (n == 0) {
       cuda::set_u64_async(t.payload_size, l.size, stream);
-    } else if (one_pass(fs, w)) {
+    } else if (single) {
       const auto lead = static_cast<u32>(reinterpret_cast<std::uintptr_t>(words) % 4);
       encode_one_pass(b.input, n, w, fs, t, payload + l.bits_offset,
                       AlignedWordWriter{reinterpret_cast<u32*>(words - lead), lead}, l.words_offset,
-                      cuda::crc32_fused_tiles(t.crc, t.crc_bytes, b.input_size, stream), stream);
+                      tile_crcs, stream);
     } else {
       encode(b.input, n, w, fs, l.frame_count, t, payload + l.bits_offset,
-             WordWriter{words, reinterpret_cast<std::uintptr_t>(words) % 4 == 0},
-             cuda::crc32_fused_tiles(t.crc, t.crc_bytes, b.input_size, stream), stream);
+             WordWriter{words, reinterpret_cast<std::uintptr_t>(words) % 4 == 0}, tile_crcs,
+             stream);
       payload_size_kernel<<<1, 1, 0, stream>>>(t.offsets + l.frame_count, l.words_offset,
                                                t.payload_size);
       GCB_CUDA_LAUNCHED();
@@ -795,25 +794,21 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
   }
 
  private:
-  // Also the CRC-32 tiles of the input's whole tiles, into crc_tiles, and the payload's size.
+  // Also the CRC-32 tiles of the input's whole tiles and the payload's size.
   static void encode_one_pass(const u8* d_in, u64 n, u32 width, u32 fs, const Temp& t, u8* bits,
-                              AlignedWordWriter words, u64 words_offset, u32* crc_tiles,
+                              AlignedWordWriter words, u64 words_offset, CrcTiles crc,
                               cudaStream_t stream) {
     const int tiles = tile_count(n, width);
-    PackArgs a{n,
-               fs,
-               tiles,
-               bits,
-               words,
-               {},
-               crc_tiles,
-               n / one_pass_tile(width),
-               words_offset,
-               t.payload_size};
-    GCB_CUDA(a.state.Init(tiles, t.tile_state.p, t.tile_state.bytes));
-    init_tiles_kernel<<<cuda::grid_for(static_cast<u64>(tiles)), kBlockThreads, 0, stream>>>(
-        a.state, tiles);
-    GCB_CUDA_LAUNCHED();
+    const PackArgs a{
+        n,
+        fs,
+        bits,
+        words,
+        cuda::init_tile_state_async<u64>(tiles, t.tile_state.p, t.tile_state.bytes, stream),
+        crc.tiles,
+        crc.count,
+        words_offset,
+        t.payload_size};
     cuda::with_element_type(width, [&](auto tag) {
       using T = decltype(tag);
       pack_tiles_kernel<T><<<static_cast<unsigned>(tiles), kBlockThreads, 0, stream>>>(
@@ -822,9 +817,9 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
     });
   }
 
-  // Also the CRC-32 tiles of the input's whole OR tiles, into crc_tiles.
+  // Also the CRC-32 tiles of the input's whole OR tiles.
   static void encode(const u8* d_in, u64 n, u32 width, u32 fs, u64 frames, const Temp& t, u8* bits,
-                     WordWriter words, u32* crc_tiles, cudaStream_t stream) {
+                     WordWriter words, CrcTiles crc, cudaStream_t stream) {
     GCB_CUDA(cudaMemsetAsync(t.frame_or, 0, frames * sizeof(u32), stream));
     const u64 max_words = (n * 8 * width + 31) / 32;
     const u64 max_tiles = (max_words + kPackTile - 1) / kPackTile;
@@ -833,7 +828,7 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
       const T* in = reinterpret_cast<const T*>(d_in);
       frame_or_kernel<T>
           <<<cuda::grid_for((n + kOrItems - 1) / kOrItems), kBlockThreads, 0, stream>>>(
-              in, n, fs, t.frame_or, crc_tiles, n / kOrTile);
+              in, n, fs, t.frame_or, crc.tiles, crc.count);
       GCB_CUDA_LAUNCHED();
       frame_bits_kernel<<<cuda::grid_for(frames + 1), kBlockThreads, 0, stream>>>(
           t.frame_or, frames, n, fs, bits, t.sizes);

@@ -1,12 +1,15 @@
 // The GPU RLE encoders' device half (rle_gpu.hpp): the fused one-pass encoder's launches, or
-// rle-cub's CUB call, then the long-run fix-up and the payload's assembly, and the container's
-// header and CRC-32 around it. The kernels are detail/encode_kernels.cuh.
+// rle-cub's CUB call, then the runs put in place in the payload (split first where a run can
+// exceed the count limit), and the container's header and CRC-32 around it. The kernels are
+// detail/encode_kernels.cuh.
 //
 // Compression fuses the seeds' four steps (start mask, scan, compaction, scatter) into one
 // pass: each tile flags run starts, scans (runs so far, last start position) across the block
 // and, through CUB's decoupled look-back, across tiles; a start at position i that is run r
 // then knows value[r] = in[i] and counts[r - 1] = i - (previous start). The input is read once
-// and the runs written once, through shared memory so that the stores are coalesced.
+// and the runs written once, through shared memory so that the stores are coalesced; when no
+// run can be split, the counts go straight to their place in the payload and only the values
+// move again (their offset depends on the run count).
 #include <array>
 #include <bit>
 #include <cub/device/device_merge_sort.cuh>
@@ -17,6 +20,7 @@
 #include "codecs/common/cuda_check.hpp"
 #include "codecs/common/device_elements.cuh"
 #include "codecs/common/temp_storage.hpp"
+#include "codecs/common/tile_state.cuh"
 #include "codecs/rle/detail/encode_kernels.cuh"
 #include "codecs/rle/rle_gpu.hpp"
 #include "codecs/rle/rle_payload.hpp"
@@ -44,16 +48,10 @@ std::size_t sort_temp(u32 capacity) {
   return bytes;
 }
 
-template <typename Item>
-std::size_t tile_state_bytes(int tiles) {
-  std::size_t bytes = 0;
-  GCB_CUDA(cub::ScanTileState<Item>::AllocationSize(tiles, bytes));
-  return bytes;
-}
-
 struct CompressTemp {
   int tiles;
-  bool wide;  // n >= 2^32: 64-bit run numbers in the look-back state
+  bool wide;       // n >= 2^32: 64-bit run numbers in the look-back state
+  bool splitless;  // no run can exceed max_count: the payload's runs go in place, unsplit
   cuda::TempCarver::Piece tile_state, cub, sort, scan, crc;
   u32* counts;
   u8* values;
@@ -69,11 +67,12 @@ struct CompressTemp {
     const u64 n = input_size / width;
     tiles = static_cast<int>(cuda::grid_for((n + kEncItems - 1) / kEncItems));
     wide = n >> 32 != 0;
+    splitless = max_count >= n;
     tile_state = carve.take_bytes(kind != EncoderKind::fused ? 0
-                                  : wide ? tile_state_bytes<WidePrefix::Item>(tiles)
-                                         : tile_state_bytes<PackedPrefix::Item>(tiles));
+                                  : wide ? cuda::tile_state_bytes<WidePrefix::Item>(tiles)
+                                         : cuda::tile_state_bytes<PackedPrefix::Item>(tiles));
     cub = carve.take_bytes(kind == EncoderKind::cub && n > 0 ? cub_encode_temp_bytes(n, width) : 0);
-    counts = carve.take<u32>(n);
+    counts = carve.take<u32>(splitless && kind == EncoderKind::fused ? 0 : n);
     values = carve.take<u8>(n * width);
     run_count = carve.take<u64>(1);
     capacity = static_cast<u32>(n / (max_count + 1) + 1);  // runs over max_count at most
@@ -90,21 +89,17 @@ struct CompressTemp {
 };
 
 // Also the CRC-32 tiles of the input's whole tiles (kEncTile elements) into crc_tiles.
-void encode(const u8* in, u64 n, u32 w, u64 max_count, const CompressTemp& t, u32* crc_tiles,
-            cudaStream_t stream) {
+void encode(const u8* in, u64 n, u32 w, u64 max_count, const CompressTemp& t, CountsOut counts,
+            u32* crc_tiles, cudaStream_t stream) {
   auto run = [&](auto prefix_tag, auto elem_tag) {
     using P = decltype(prefix_tag);
     using T = decltype(elem_tag);
     using Item = typename P::Item;
-    cub::ScanTileState<Item> tiles;
-    GCB_CUDA(tiles.Init(t.tiles, t.tile_state.p, t.tile_state.bytes));
-    init_tiles_kernel<Item>
-        <<<cuda::grid_for(static_cast<u64>(t.tiles)), kBlockThreads, 0, stream>>>(tiles, t.tiles);
-    GCB_CUDA_LAUNCHED();
+    const auto tiles =
+        cuda::init_tile_state_async<Item>(t.tiles, t.tile_state.p, t.tile_state.bytes, stream);
     encode_kernel<T, P><<<static_cast<unsigned>(t.tiles), kBlockThreads, 0, stream>>>(
-        reinterpret_cast<const T*>(in), n, max_count, tiles, t.counts,
-        reinterpret_cast<T*>(t.values), t.run_count, t.long_runs, t.long_count, t.capacity,
-        crc_tiles, n / kEncTile);
+        reinterpret_cast<const T*>(in), n, max_count, tiles, counts, reinterpret_cast<T*>(t.values),
+        t.run_count, t.long_runs, t.long_count, t.capacity, crc_tiles, n / kEncTile);
     GCB_CUDA_LAUNCHED();
   };
   cuda::with_element_type(w, [&](auto elem_tag) {
@@ -116,6 +111,15 @@ void encode(const u8* in, u64 n, u32 w, u64 max_count, const CompressTemp& t, u3
   });
 }
 
+// Runs with no split: counts (unless the encoder wrote them in place) and values to the payload.
+void place_runs(const CompressTemp& t, const PayloadLayout& l, u32 w, const u32* counts,
+                u8* payload, cudaStream_t stream) {
+  place_runs_kernel<<<cuda::persistent_grid(), kBlockThreads, 0, stream>>>(
+      counts, t.values, w, t.run_count, payload, l.counts_offset, t.payload_size);
+  GCB_CUDA_LAUNCHED();
+}
+
+// Runs that may have been split (long_runs): each run to its offset after the pieces before it.
 void assemble(const CompressTemp& t, const PayloadLayout& l, u32 w, u64 max_count, u8* payload,
               cudaStream_t stream) {
   std::size_t bytes = t.sort.bytes;
@@ -163,15 +167,21 @@ void encode_async(const CompressBuffers& b, u32 w, EncoderKind kind, u64 max_cou
   } else {
     GCB_CUDA(cudaMemsetAsync(t.long_runs, 0xFF, t.capacity * sizeof(LongRun), stream));
     GCB_CUDA(cudaMemsetAsync(t.long_count, 0, sizeof(u32), stream));
+    const bool in_place = t.splitless && kind == EncoderKind::fused;
     if (kind == EncoderKind::fused) {
       encode(b.input, n, w, max_count, t,
+             CountsOut{t.counts, in_place ? payload + l.counts_offset : nullptr},
              cuda::crc32_fused_tiles(t.crc.p, t.crc.bytes, b.input_size, stream), stream);
       crc_tiles = {n / kEncTile, u64{kEncTile} * w};
     } else {
       cub_encode(b.input, n, w, t.cub.p, t.cub.bytes, t.counts, t.values, t.run_count,
                  {t.long_runs, t.long_count, t.capacity, max_count}, stream);
     }
-    assemble(t, l, w, max_count, payload, stream);
+    if (t.splitless) {
+      place_runs(t, l, w, in_place ? nullptr : t.counts, payload, stream);
+    } else {
+      assemble(t, l, w, max_count, payload, stream);
+    }
   }
   cuda::crc32_async(b.input, b.input_size, t.crc.p, t.crc.bytes, {t.crc_value}, stream, crc_tiles);
   cuda::write_container_header_async(b.output, FormatId::rle, b.input_size, t.payload_size,

@@ -126,12 +126,13 @@ TEST_F(RleGpu, SyntheticRuns) {
 }
 
 // Runs over the count limit are split as format.hpp says; the limit is lowered so that small
-// inputs reach it (the CPU encoder takes the same parameter). Both device encoders split on
-// the device, and both decoders read the split runs back.
+// inputs reach it (the CPU encoder takes the same parameter; a limit of the element count
+// splits nothing, which takes the encoders' in-place path). Both device encoders split on the
+// device, and both decoders read the split runs back.
 TEST_F(RleGpu, LongRunsSplitLikeTheCpu) {
   using rle::gpu::EncoderKind;
   for (std::uint32_t width : {1u, 2u, 4u}) {
-    for (std::uint64_t limit : {1u, 3u, 1000u, 4096u}) {
+    for (std::uint64_t limit : {1u, 3u, 1000u, 4096u, 50000u}) {
       SCOPED_TRACE("width " + std::to_string(width) + " limit " + std::to_string(limit));
       Bytes input = runs_of(50000, width, 12000, 4, 1, 9);
       Bytes want =

@@ -45,15 +45,21 @@ struct WidePrefix {
   };
 };
 
-template <typename Item>
-__global__ void init_tiles_kernel(cub::ScanTileState<Item> tiles, int num_tiles) {
-  tiles.InitializeStatus(num_tiles);
-}
+// Where the encoder writes each run's count: the contiguous array of the long-run path, or
+// straight into the payload (bytes, at any alignment) when no run can exceed the count limit.
+struct CountsOut {
+  u32* array;
+  u8* payload;
+};
 
+// One block per tile of kEncTile elements: flags the run starts, scans (runs, last start) over
+// the block, takes the runs before the tile from a decoupled look-back (warp 0, while the other
+// warps compute the tile's CRC-32, off the path of the tiles that wait for this one), then
+// writes the tile's values and counts through shared memory, each once and coalesced.
 template <typename T, typename P>
 __global__ void __launch_bounds__(kBlockThreads)
     encode_kernel(const T* __restrict__ in, u64 n, u64 max_count,
-                  cub::ScanTileState<typename P::Item> tiles, u32* __restrict__ counts,
+                  cub::ScanTileState<typename P::Item> tiles, CountsOut counts,
                   T* __restrict__ values, u64* __restrict__ run_total, LongRun* long_runs,
                   u32* long_count, u32 long_capacity, u32* __restrict__ crc_tiles,
                   u64 crc_tile_count) {
@@ -65,16 +71,14 @@ __global__ void __launch_bounds__(kBlockThreads)
   __shared__ typename BlockScan::TempStorage s_scan;
   __shared__ typename Prefix::TempStorage s_prefix;
   __shared__ T s_values[kEncTile];
-  __shared__ u32 s_counts[kEncTile];
-  __shared__ u64 s_first_run, s_end_run;
+  __shared__ u32 s_counts[kEncTile + 1];  // [k]: the count of run first_run + k - 1
+  __shared__ Item s_before;
 
   const int tile = static_cast<int>(blockIdx.x);
-  const bool crc_tile = blockIdx.x < crc_tile_count;
+  const bool last_tile = blockIdx.x == gridDim.x - 1;  // it holds element n - 1
   const u64 i0 = u64{blockIdx.x} * kEncTile + u64{threadIdx.x} * kEncItems;
   T v[kEncItems];
   cuda::load_items(in, n, i0, v);
-  // The container's CRC-32, tile by tile, from the same registers.
-  if (crc_tile) cuda::blocked_crc_into(v, crc_tiles + blockIdx.x);
   // The element before this thread's first: the previous lane's last, or a load at lane 0.
   const u32 up = __shfl_up_sync(0xFFFFFFFFu, static_cast<u32>(v[kEncItems - 1]), 1);
   const T prev =
@@ -91,49 +95,61 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
   const u32 mine = __popc(starts);
 
-  Item excl;
-  if (tile == 0) {
-    Item aggregate;
-    BlockScan(s_scan).ExclusiveScan(P::make(mine, last), excl, P::make(0, 0), Op{}, aggregate);
-    if (threadIdx.x == 0) tiles.SetInclusive(0, aggregate);
-  } else {
-    Prefix prefix(tiles, s_prefix, Op{}, tile);
-    BlockScan(s_scan).ExclusiveScan(P::make(mine, last), excl, Op{}, prefix);
+  Item local, aggregate;
+  BlockScan(s_scan).ExclusiveScan(P::make(mine, last), local, P::make(0, 0), Op{}, aggregate);
+  if (threadIdx.x < 32) {
+    if (tile == 0) {
+      if (threadIdx.x == 0) {
+        tiles.SetInclusive(0, aggregate);
+        s_before = P::make(0, 0);
+      }
+    } else {
+      const Item before = Prefix(tiles, s_prefix, Op{}, tile)(aggregate);
+      if (threadIdx.x == 0) s_before = before;  // lane 0 holds the prefix
+    }
   }
+  // The container's CRC-32, tile by tile, from the same registers.
+  if (blockIdx.x < crc_tile_count) cuda::blocked_crc_into(v, crc_tiles + blockIdx.x);
+  __syncthreads();
+  const u64 first_run = P::runs(s_before);
+  const auto tile_runs = static_cast<u32>(P::runs(aggregate));
+  const Item excl = Op{}(s_before, local);
   u64 r = P::runs(excl);
   u64 prev_start = P::last(excl);  // meaningful once a run has started (r > 0)
-  if (threadIdx.x == 0) s_first_run = r;
-  if (threadIdx.x == kBlockThreads - 1) s_end_run = r + mine;
-  __syncthreads();
-  const u64 first_run = s_first_run;
 
   // Stage this tile's runs: value of run g, and the count of run g - 1 (it ends here).
 #pragma unroll
   for (int k = 0; k < kEncItems; ++k) {
     if ((starts >> k) & 1u) {
       const u64 i = i0 + k;
-      const auto local = static_cast<u32>(r - first_run);
-      s_values[local] = v[k];
+      const auto local_run = static_cast<u32>(r - first_run);
+      s_values[local_run] = v[k];
       if (r > 0) {
-        s_counts[local] =
+        s_counts[local_run] =
             clamp_count(r - 1, i - prev_start, max_count, long_runs, long_count, long_capacity);
       }
       prev_start = i;
       ++r;
     }
   }
-  // The last run ends at n; the thread holding element n - 1 writes its count and the total.
+  // The last run ends at n; the thread holding element n - 1 stages its count and writes the
+  // total.
   if (i0 < n && n - i0 <= kEncItems) {
-    counts[r - 1] =
+    s_counts[tile_runs] =
         clamp_count(r - 1, n - prev_start, max_count, long_runs, long_count, long_capacity);
     *run_total = r;
   }
   __syncthreads();
-  const auto tile_runs = static_cast<u32>(s_end_run - first_run);
-  for (u32 k = threadIdx.x; k < tile_runs; k += kBlockThreads) {
-    const u64 g = first_run + k;
-    values[g] = s_values[k];
-    if (g > 0) counts[g - 1] = s_counts[k];
+  for (u32 k = threadIdx.x; k < tile_runs; k += kBlockThreads) values[first_run + k] = s_values[k];
+  // Counts of runs first_run - 1 + [lo, hi).
+  const u32 lo = first_run == 0 ? 1 : 0;
+  const u32 hi = tile_runs + (last_tile ? 1 : 0);
+  if (counts.payload != nullptr) {
+    cuda::block_store_words(counts.payload + 4 * (first_run + lo - 1), s_counts + lo, hi - lo);
+  } else {
+    for (u32 k = lo + threadIdx.x; k < hi; k += kBlockThreads) {
+      counts.array[first_run + k - 1] = s_counts[k];
+    }
   }
 }
 
@@ -144,6 +160,23 @@ __global__ void extra_pieces_kernel(const LongRun* long_runs, const u32* long_co
   const u64 j = u64{blockIdx.x} * kBlockThreads + threadIdx.x;
   if (j > capacity) return;
   extra[j] = j < min(*long_count, capacity) ? (long_runs[j].length - 1) / max_count : 0;
+}
+
+// The payload's runs when none was split: run_count, then counts (copied from the array, or
+// already in place when counts is null) and values at the offsets that run_count gives.
+__global__ void place_runs_kernel(const u32* counts, const u8* values, u32 width,
+                                  const u64* run_count, u8* payload, u64 counts_offset,
+                                  u64* payload_size) {
+  const u64 runs = *run_count;
+  u8* out_counts = payload + counts_offset;
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    cuda::store_le<u64>(out_counts - 8, runs);
+    *payload_size = counts_offset + runs * (4 + width);
+  }
+  if (counts != nullptr) {
+    cuda::copy_bytes(out_counts, reinterpret_cast<const u8*>(counts), 4 * runs);
+  }
+  cuda::copy_bytes(out_counts + 4 * runs, values, width * runs);
 }
 
 // Run r goes to run r + (pieces added by the long runs before it); a long run is written as
