@@ -26,7 +26,7 @@ if [[ -z ${SKIP_TESTS:-} ]]; then
   step "tests and memcheck"
   (cd "$BUILD" && timeout 300 ctest -L gpu -R "${TEST_FILTER:-fl|rle|device_api}" \
     --output-on-failure -j4) >"$OUT/ctest.log" 2>&1 &
-  for t in gpu_fl_gpu_test gpu_rle_gpu_test "gpu_device_api_test:*EdgeCases*:*Damaged*:*Planned*"; do
+  for t in gpu_fl_gpu_test gpu_rle_gpu_test gpu_copy_bytes_gpu_test "gpu_device_api_test:*EdgeCases*:*Damaged*:*Planned*"; do
     binary=${t%%:*} filter='*'
     [[ $t == *:* ]] && filter=${t#*:}
     echo "== $binary --gtest_filter=$filter" >>"$OUT/memcheck.log"

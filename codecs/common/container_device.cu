@@ -87,13 +87,13 @@ void begin_decode_async(const u8* container, ByteSpan planned, DeviceStatus* sta
 
 void copy_bytes_async(u8* dst, const u8* src, u64 n, cudaStream_t stream) {
   if (n == 0) return;
-  const unsigned grid = std::min<u64>(grid_for(std::max<u64>(n / 4, 4)), persistent_grid());
+  const unsigned grid = std::min<u64>(grid_for(std::max<u64>(n / 16, 16)), persistent_grid());
   copy_kernel<<<grid, kBlockThreads, 0, stream>>>(dst, src, n, nullptr);
   GCB_CUDA_LAUNCHED();
 }
 
 void copy_bytes_async(u8* dst, const u8* src, const u64* n, u64 max_n, cudaStream_t stream) {
-  const unsigned grid = std::min<u64>(grid_for(std::max<u64>(max_n / 4, 4)), persistent_grid());
+  const unsigned grid = std::min<u64>(grid_for(std::max<u64>(max_n / 16, 16)), persistent_grid());
   copy_kernel<<<grid, kBlockThreads, 0, stream>>>(dst, src, 0, n);
   GCB_CUDA_LAUNCHED();
 }

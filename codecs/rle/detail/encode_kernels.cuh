@@ -45,6 +45,11 @@ struct WidePrefix {
   };
 };
 
+// One word of padding after every 32 in shared memory.
+__host__ __device__ constexpr u32 padded(u32 k) {
+  return k + k / 32;
+}
+
 // Where the encoder writes each run's count: the contiguous array of the long-run path, or
 // straight into the payload (bytes, at any alignment) when no run can exceed the count limit.
 struct CountsOut {
@@ -53,9 +58,9 @@ struct CountsOut {
 };
 
 // One block per tile of kEncTile elements: flags the run starts, scans (runs, last start) over
-// the block, takes the runs before the tile from a decoupled look-back (warp 0, while the other
-// warps compute the tile's CRC-32, off the path of the tiles that wait for this one), then
-// writes the tile's values and counts through shared memory, each once and coalesced.
+// the block, stages the tile's runs in shared memory while warp 0 takes the runs before the
+// tile from a decoupled look-back, then writes the tile's values and counts, each once and
+// coalesced.
 template <typename T, typename P>
 __global__ void __launch_bounds__(kBlockThreads)
     encode_kernel(const T* __restrict__ in, u64 n, u64 max_count,
@@ -70,31 +75,37 @@ __global__ void __launch_bounds__(kBlockThreads)
   using Prefix = cub::TilePrefixCallbackOp<Item, Op, cub::ScanTileState<Item>>;
   __shared__ typename BlockScan::TempStorage s_scan;
   __shared__ typename Prefix::TempStorage s_prefix;
-  __shared__ T s_values[kEncTile];
-  __shared__ u32 s_counts[kEncTile + 1];  // [k]: the count of run first_run + k - 1
+  // Run k of the tile at padded(k): a thread stages its runs at consecutive k, so with runs of 1
+  // the lanes' k are 16 apart, which unpadded would put 16 lanes on one bank.
+  __shared__ T s_values[padded(kEncTile)];
+  __shared__ u32 s_counts[padded(kEncTile + 1)];  // [padded(k)]: the count of run first_run + k - 1
   __shared__ Item s_before;
+  __shared__ u64 s_first_start;
 
   const int tile = static_cast<int>(blockIdx.x);
   const bool last_tile = blockIdx.x == gridDim.x - 1;  // it holds element n - 1
   const u64 i0 = u64{blockIdx.x} * kEncTile + u64{threadIdx.x} * kEncItems;
+  const u32 valid = i0 < n ? static_cast<u32>(min(u64{kEncItems}, n - i0)) : 0;
   T v[kEncItems];
   cuda::load_items(in, n, i0, v);
-  // The element before this thread's first: the previous lane's last, or a load at lane 0.
+  // The element before this thread's first: the previous lane's last, a load at lane 0, or
+  // before element 0 anything unequal to it.
   const u32 up = __shfl_up_sync(0xFFFFFFFFu, static_cast<u32>(v[kEncItems - 1]), 1);
-  const T prev =
-      (threadIdx.x & 31) != 0 ? static_cast<T>(up) : (i0 > 0 && i0 < n ? in[i0 - 1] : T{0});
+  const T prev = i0 == 0                   ? static_cast<T>(~v[0])
+                 : (threadIdx.x & 31) != 0 ? static_cast<T>(up)
+                 : valid > 0               ? in[i0 - 1]
+                                           : T{0};
   u32 starts = 0;  // bit k: element i0 + k starts a run
-  u64 last = 0;    // position of this thread's last start
 #pragma unroll
-  for (int k = 0; k < kEncItems; ++k) {
-    const u64 i = i0 + k;
-    if (i < n && (i == 0 || v[k] != (k == 0 ? prev : v[k - 1]))) {
-      starts |= 1u << k;
-      last = i;
-    }
+  for (u32 k = 0; k < kEncItems; ++k) {
+    if (k < valid && v[k] != (k == 0 ? prev : v[k - 1])) starts |= 1u << k;
   }
   const u32 mine = __popc(starts);
+  const u64 last = starts != 0 ? i0 + 31 - __clz(starts) : 0;  // this thread's last start
 
+  // Runs and last start before each thread, within the tile; then warp 0 looks back for those
+  // before the tile while every warp stages its runs and computes its part of the tile's
+  // CRC-32, off the path to the tile's total that later tiles wait for.
   Item local, aggregate;
   BlockScan(s_scan).ExclusiveScan(P::make(mine, last), local, P::make(0, 0), Op{}, aggregate);
   if (threadIdx.x < 32) {
@@ -108,47 +119,51 @@ __global__ void __launch_bounds__(kBlockThreads)
       if (threadIdx.x == 0) s_before = before;  // lane 0 holds the prefix
     }
   }
-  // The container's CRC-32, tile by tile, from the same registers.
-  if (blockIdx.x < crc_tile_count) cuda::blocked_crc_into(v, crc_tiles + blockIdx.x);
-  __syncthreads();
-  const u64 first_run = P::runs(s_before);
-  const auto tile_runs = static_cast<u32>(P::runs(aggregate));
-  const Item excl = Op{}(s_before, local);
-  u64 r = P::runs(excl);
-  u64 prev_start = P::last(excl);  // meaningful once a run has started (r > 0)
-
-  // Stage this tile's runs: value of run g, and the count of run g - 1 (it ends here).
+  // Staged by their index k in the tile: the value of run k, and the length of run k - 1 when
+  // it started in the tile (at most kEncTile); run 0's start is kept for its predecessor's.
+  u32 k_run = static_cast<u32>(P::runs(local));
+  u64 prev_start = P::last(local);
 #pragma unroll
-  for (int k = 0; k < kEncItems; ++k) {
+  for (u32 k = 0; k < kEncItems; ++k) {
     if ((starts >> k) & 1u) {
-      const u64 i = i0 + k;
-      const auto local_run = static_cast<u32>(r - first_run);
-      s_values[local_run] = v[k];
-      if (r > 0) {
-        s_counts[local_run] =
-            clamp_count(r - 1, i - prev_start, max_count, long_runs, long_count, long_capacity);
+      s_values[padded(k_run)] = v[k];
+      if (k_run > 0) {
+        s_counts[padded(k_run)] = static_cast<u32>(i0 + k - prev_start);
+      } else {
+        s_first_start = i0 + k;
       }
-      prev_start = i;
-      ++r;
+      prev_start = i0 + k;
+      ++k_run;
     }
   }
-  // The last run ends at n; the thread holding element n - 1 stages its count and writes the
-  // total.
-  if (i0 < n && n - i0 <= kEncItems) {
-    s_counts[tile_runs] =
-        clamp_count(r - 1, n - prev_start, max_count, long_runs, long_count, long_capacity);
-    *run_total = r;
-  }
+  if (blockIdx.x < crc_tile_count) cuda::blocked_crc_into(v, crc_tiles + blockIdx.x);
   __syncthreads();
-  for (u32 k = threadIdx.x; k < tile_runs; k += kBlockThreads) values[first_run + k] = s_values[k];
-  // Counts of runs first_run - 1 + [lo, hi).
+
+  const Item before = s_before;
+  const u64 first_run = P::runs(before);
+  const auto tile_runs = static_cast<u32>(P::runs(aggregate));
+  if (last_tile && threadIdx.x == 0) *run_total = first_run + tile_runs;
+  for (u32 k = threadIdx.x; k < tile_runs; k += kBlockThreads) {
+    values[first_run + k] = s_values[padded(k)];
+  }
+  // The length of run first_run + k - 1, for k in [lo, hi): the one ending at the tile's first
+  // start began before the tile, and the last run ends at n.
   const u32 lo = first_run == 0 ? 1 : 0;
   const u32 hi = tile_runs + (last_tile ? 1 : 0);
-  if (counts.payload != nullptr) {
-    cuda::block_store_words(counts.payload + 4 * (first_run + lo - 1), s_counts + lo, hi - lo);
+  const u64 tile_last_start = P::last(Op{}(before, aggregate));
+  auto length = [&](u32 k) -> u64 {
+    return k == tile_runs ? n - tile_last_start
+           : k == 0       ? s_first_start - P::last(before)
+                          : s_counts[padded(k)];
+  };
+  if (counts.payload != nullptr) {  // no length exceeds n <= max_count < 2^32
+    cuda::block_store_words(counts.payload + 4 * (first_run + lo - 1), hi - lo,
+                            [&](u32 j) { return static_cast<u32>(length(lo + j)); });
   } else {
     for (u32 k = lo + threadIdx.x; k < hi; k += kBlockThreads) {
-      counts.array[first_run + k - 1] = s_counts[k];
+      const u64 run = first_run + k - 1;
+      counts.array[run] =
+          clamp_count(run, length(k), max_count, long_runs, long_count, long_capacity);
     }
   }
 }
