@@ -1,6 +1,7 @@
 #pragma once
 // Device helpers shared by the FL and RLE kernels: element types by width, 16-byte vector
-// loads and stores of whole element groups, cheap division and launch sizes.
+// loads and stores of whole element groups, cheap division, launch sizes and shared-memory
+// padding.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -14,6 +15,13 @@ namespace gcbench::cuda {
 inline constexpr int kBlockThreads = 256;
 
 using gcbench::with_element_type;
+
+// Index k of a shared array with one word of padding after every 32: a thread that fills a
+// run of consecutive words, with the lanes' runs m words apart, puts each store of a warp on
+// its own bank instead of 32 / m lanes on one (for word-sized elements).
+__host__ __device__ constexpr std::uint32_t bank_padded(std::uint32_t k) {
+  return k + k / 32;
+}
 
 // Largest i in [lo, hi] with offsets[i] <= x, for strictly increasing offsets (validated) and
 // offsets[lo] <= x: the frame holding a bit (FL) or the run holding an element (RLE).

@@ -45,11 +45,6 @@ struct WidePrefix {
   };
 };
 
-// One word of padding after every 32 in shared memory.
-__host__ __device__ constexpr u32 padded(u32 k) {
-  return k + k / 32;
-}
-
 // Where the encoder writes each run's count: the contiguous array of the long-run path, or
 // straight into the payload (bytes, at any alignment) when no run can exceed the count limit.
 struct CountsOut {
@@ -75,10 +70,10 @@ __global__ void __launch_bounds__(kBlockThreads)
   using Prefix = cub::TilePrefixCallbackOp<Item, Op, cub::ScanTileState<Item>>;
   __shared__ typename BlockScan::TempStorage s_scan;
   __shared__ typename Prefix::TempStorage s_prefix;
-  // Run k of the tile at padded(k): a thread stages its runs at consecutive k, so with runs of 1
-  // the lanes' k are 16 apart, which unpadded would put 16 lanes on one bank.
-  __shared__ T s_values[padded(kEncTile)];
-  __shared__ u32 s_counts[padded(kEncTile + 1)];  // [padded(k)]: the count of run first_run + k - 1
+  // Run k of the tile at cuda::bank_padded(k): a thread stages its runs at consecutive k, so with
+  // runs of 1 the lanes' k are 16 apart, which unpadded would put 16 lanes on one bank.
+  __shared__ T s_values[cuda::bank_padded(kEncTile)];
+  __shared__ u32 s_counts[cuda::bank_padded(kEncTile + 1)];  // the length of run first_run + k - 1
   __shared__ Item s_before;
   __shared__ u64 s_first_start;
 
@@ -126,9 +121,9 @@ __global__ void __launch_bounds__(kBlockThreads)
 #pragma unroll
   for (u32 k = 0; k < kEncItems; ++k) {
     if ((starts >> k) & 1u) {
-      s_values[padded(k_run)] = v[k];
+      s_values[cuda::bank_padded(k_run)] = v[k];
       if (k_run > 0) {
-        s_counts[padded(k_run)] = static_cast<u32>(i0 + k - prev_start);
+        s_counts[cuda::bank_padded(k_run)] = static_cast<u32>(i0 + k - prev_start);
       } else {
         s_first_start = i0 + k;
       }
@@ -144,7 +139,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   const auto tile_runs = static_cast<u32>(P::runs(aggregate));
   if (last_tile && threadIdx.x == 0) *run_total = first_run + tile_runs;
   for (u32 k = threadIdx.x; k < tile_runs; k += kBlockThreads) {
-    values[first_run + k] = s_values[padded(k)];
+    values[first_run + k] = s_values[cuda::bank_padded(k)];
   }
   // The length of run first_run + k - 1, for k in [lo, hi): the one ending at the tile's first
   // start began before the tile, and the last run ends at n.
@@ -154,7 +149,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   auto length = [&](u32 k) -> u64 {
     return k == tile_runs ? n - tile_last_start
            : k == 0       ? s_first_start - P::last(before)
-                          : s_counts[padded(k)];
+                          : s_counts[cuda::bank_padded(k)];
   };
   if (counts.payload != nullptr) {  // no length exceeds n <= max_count < 2^32
     cuda::block_store_words(counts.payload + 4 * (first_run + lo - 1), hi - lo,
