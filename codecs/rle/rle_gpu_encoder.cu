@@ -65,7 +65,7 @@ struct CompressTemp {
   CompressTemp(cuda::TempCarver& carve, u64 input_size, u32 width, EncoderKind kind,
                u64 max_count) {
     const u64 n = input_size / width;
-    tiles = static_cast<int>(cuda::grid_for((n + kEncItems - 1) / kEncItems));
+    tiles = static_cast<int>(cuda::grid_for((n + enc_items(width) - 1) / enc_items(width)));
     wide = n >> 32 != 0;
     splitless = max_count >= n;
     tile_state = carve.take_bytes(kind != EncoderKind::fused ? 0
@@ -88,7 +88,7 @@ struct CompressTemp {
   }
 };
 
-// Also the CRC-32 tiles of the input's whole tiles (kEncTile elements) into crc_tiles.
+// Also the CRC-32 tiles of the input's whole tiles (kEncTile<T> elements) into crc_tiles.
 void encode(const u8* in, u64 n, u32 w, u64 max_count, const CompressTemp& t, CountsOut counts,
             u32* crc_tiles, cudaStream_t stream) {
   auto run = [&](auto prefix_tag, auto elem_tag) {
@@ -99,7 +99,7 @@ void encode(const u8* in, u64 n, u32 w, u64 max_count, const CompressTemp& t, Co
         cuda::init_tile_state_async<Item>(t.tiles, t.tile_state.p, t.tile_state.bytes, stream);
     encode_kernel<T, P><<<static_cast<unsigned>(t.tiles), kBlockThreads, 0, stream>>>(
         reinterpret_cast<const T*>(in), n, max_count, tiles, counts, reinterpret_cast<T*>(t.values),
-        t.run_count, t.long_runs, t.long_count, t.capacity, crc_tiles, n / kEncTile);
+        t.run_count, t.long_runs, t.long_count, t.capacity, crc_tiles, n / kEncTile<T>);
     GCB_CUDA_LAUNCHED();
   };
   cuda::with_element_type(w, [&](auto elem_tag) {
@@ -172,7 +172,8 @@ void encode_async(const CompressBuffers& b, u32 w, EncoderKind kind, u64 max_cou
       encode(b.input, n, w, max_count, t,
              CountsOut{t.counts, in_place ? payload + l.counts_offset : nullptr},
              cuda::crc32_fused_tiles(t.crc.p, t.crc.bytes, b.input_size, stream), stream);
-      crc_tiles = {n / kEncTile, u64{kEncTile} * w};
+      const u64 tile = u64{kBlockThreads} * enc_items(w);
+      crc_tiles = {n / tile, tile * w};
     } else {
       cub_encode(b.input, n, w, t.cub.p, t.cub.bytes, t.counts, t.values, t.run_count,
                  {t.long_runs, t.long_count, t.capacity, max_count}, stream);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
+#include <type_traits>
 
 #include "codecs/common/container_device.cuh"
 #include "codecs/common/crc32_tile.cuh"
@@ -13,8 +14,21 @@
 
 namespace gcbench::rle::gpu::detail {
 
-constexpr int kEncItems = 16;  // elements per thread in the encoder
-constexpr u32 kEncTile = kBlockThreads * kEncItems;
+// Elements per thread in the encoder: 64 bytes for 16- and 32-bit elements, 32 for bytes (the
+// most whose staged values and 16-bit lengths fit the 48 KiB of static shared memory). With 16
+// elements at every width, tiles of 1-byte elements held 4 KiB, and the kernel is bound by each
+// tile's latency, as FL's one-pass encoder was (bench/NOTES.md).
+__host__ __device__ constexpr u32 enc_items(u32 width) {
+  return width == 1 ? 32 : 64 / width;
+}
+template <typename T>
+constexpr u32 kEncItems = enc_items(sizeof(T));
+template <typename T>
+constexpr u32 kEncTile = kBlockThreads* kEncItems<T>;
+// A run's length within a tile, as staged: 16 bits where the larger tiles of narrow elements
+// need the shared memory, 32 for 32-bit elements (40 registers instead of 43: six blocks an SM).
+template <typename T>
+using EncLength = std::conditional_t<sizeof(T) == 4, u32, std::uint16_t>;
 
 // Look-back state when n < 2^32: runs so far (high half) and the last start (low half) in one
 // word, so that CUB keeps status and value in a single 16-byte transaction.
@@ -52,7 +66,7 @@ struct CountsOut {
   u8* payload;
 };
 
-// One block per tile of kEncTile elements: flags the run starts, scans (runs, last start) over
+// One block per tile of kEncTile<T> elements: flags the run starts, scans (runs, last start) over
 // the block, stages the tile's runs in shared memory while warp 0 takes the runs before the
 // tile from a decoupled look-back, then writes the tile's values and counts, each once and
 // coalesced.
@@ -72,27 +86,28 @@ __global__ void __launch_bounds__(kBlockThreads)
   __shared__ typename Prefix::TempStorage s_prefix;
   // Run k of the tile at cuda::bank_padded(k): a thread stages its runs at consecutive k, so with
   // runs of 1 the lanes' k are 16 apart, which unpadded would put 16 lanes on one bank.
-  __shared__ T s_values[cuda::bank_padded(kEncTile)];
-  __shared__ u32 s_counts[cuda::bank_padded(kEncTile + 1)];  // the length of run first_run + k - 1
+  __shared__ T s_values[cuda::bank_padded(kEncTile<T>)];
+  // [bank_padded(k)]: the length of run first_run + k - 1.
+  __shared__ EncLength<T> s_counts[cuda::bank_padded(kEncTile<T> + 1)];
   __shared__ Item s_before;
   __shared__ u64 s_first_start;
 
   const int tile = static_cast<int>(blockIdx.x);
   const bool last_tile = blockIdx.x == gridDim.x - 1;  // it holds element n - 1
-  const u64 i0 = u64{blockIdx.x} * kEncTile + u64{threadIdx.x} * kEncItems;
-  const u32 valid = i0 < n ? static_cast<u32>(min(u64{kEncItems}, n - i0)) : 0;
-  T v[kEncItems];
+  const u64 i0 = u64{blockIdx.x} * kEncTile<T> + u64{threadIdx.x} * kEncItems<T>;
+  const u32 valid = i0 < n ? static_cast<u32>(min(u64{kEncItems<T>}, n - i0)) : 0;
+  T v[kEncItems<T>];
   cuda::load_items(in, n, i0, v);
   // The element before this thread's first: the previous lane's last, a load at lane 0, or
   // before element 0 anything unequal to it.
-  const u32 up = __shfl_up_sync(0xFFFFFFFFu, static_cast<u32>(v[kEncItems - 1]), 1);
+  const u32 up = __shfl_up_sync(0xFFFFFFFFu, static_cast<u32>(v[kEncItems<T> - 1]), 1);
   const T prev = i0 == 0                   ? static_cast<T>(~v[0])
                  : (threadIdx.x & 31) != 0 ? static_cast<T>(up)
                  : valid > 0               ? in[i0 - 1]
                                            : T{0};
   u32 starts = 0;  // bit k: element i0 + k starts a run
 #pragma unroll
-  for (u32 k = 0; k < kEncItems; ++k) {
+  for (u32 k = 0; k < kEncItems<T>; ++k) {
     if (k < valid && v[k] != (k == 0 ? prev : v[k - 1])) starts |= 1u << k;
   }
   const u32 mine = __popc(starts);
@@ -115,15 +130,15 @@ __global__ void __launch_bounds__(kBlockThreads)
     }
   }
   // Staged by their index k in the tile: the value of run k, and the length of run k - 1 when
-  // it started in the tile (at most kEncTile); run 0's start is kept for its predecessor's.
+  // it started in the tile (at most kEncTile<T>); run 0's start is kept for its predecessor's.
   u32 k_run = static_cast<u32>(P::runs(local));
   u64 prev_start = P::last(local);
 #pragma unroll
-  for (u32 k = 0; k < kEncItems; ++k) {
+  for (u32 k = 0; k < kEncItems<T>; ++k) {
     if ((starts >> k) & 1u) {
       s_values[cuda::bank_padded(k_run)] = v[k];
       if (k_run > 0) {
-        s_counts[cuda::bank_padded(k_run)] = static_cast<u32>(i0 + k - prev_start);
+        s_counts[cuda::bank_padded(k_run)] = static_cast<EncLength<T>>(i0 + k - prev_start);
       } else {
         s_first_start = i0 + k;
       }
