@@ -1,5 +1,6 @@
 // GPU CRC-32 of device memory: tiles of 64 KiB (crc32_tile.cuh) on a grid-stride loop, then
-// one block combines the tiles' raw CRCs by the linearity of raw CRCs. The aligned body of
+// one block combines the tiles' raw CRCs by the linearity of raw CRCs (after a block each has
+// combined every chunk of kChunkTiles, where a kernel fused more than that). The aligned body of
 // the input is treated as if zeros were prepended up to a whole number of tiles (leading
 // zeros leave a raw CRC unchanged); the unaligned head and tail bytes are folded in at the
 // end. Tiles a kernel has already computed (fused) are combined first.
@@ -117,15 +118,16 @@ __device__ void build_shift(FinalShared& s, const Basis& m) {
   __syncthreads();
 }
 
-// The raw CRC of c.count consecutive tiles (padded in front to a multiple of the threads), in
-// thread 0. Every thread of the block calls it.
-__device__ u32 combine_tiles(const u32* tiles, const Combine& c, FinalShared& s) {
+// The raw CRC of c.count consecutive tiles, tile(i) the raw CRC of tile i (padded in front to a
+// multiple of the threads), in thread 0. Every thread of the block calls it.
+template <typename Tile>
+__device__ u32 combine_tiles(Tile tile, const Combine& c, FinalShared& s) {
   if (c.count == 0) return 0;
   const u64 vpad = c.per * kFinalThreads - c.count;
   build_shift(s, c.stage[0]);
   u32 v = 0;
   for (u64 u = threadIdx.x * c.per; u < (threadIdx.x + 1) * c.per; ++u) {
-    if (u >= vpad) v = crc::mul(s.shift.t, v) ^ tiles[u - vpad];
+    if (u >= vpad) v = crc::mul(s.shift.t, v) ^ tile(u - vpad);
   }
   s.value[threadIdx.x] = v;
   build_shift(s, c.stage[1]);
@@ -166,6 +168,22 @@ Rest rest_of(const u8* data, u64 size) {
   return r;
 }
 
+// Fused tiles beyond one block's share are first combined in chunks of kChunkTiles, a block
+// each: one block over all of them (16384 tiles for 256 MiB in 16 KiB tiles) took 13 us, its
+// Horner steps' shared-memory look-ups and barriers the stalls (bench/NOTES.md).
+constexpr u64 kChunkTiles = kFinalThreads;
+
+// Raw CRC of chunk b of the fused tiles, the tiles taken as if zeros were prepended up to a
+// whole number of chunks (`pad` tiles; leading zeros leave a raw CRC unchanged).
+__global__ void __launch_bounds__(kFinalThreads)
+    chunk_kernel(const u32* __restrict__ tiles, u64 pad, Combine chunk, u32* __restrict__ out) {
+  __shared__ FinalShared shared;
+  const u64 first = u64{blockIdx.x} * kChunkTiles;
+  const u32 raw = combine_tiles(
+      [&](u64 u) { return first + u >= pad ? tiles[first + u - pad] : 0u; }, chunk, shared);
+  if (threadIdx.x == 0) out[blockIdx.x] = raw;
+}
+
 // What the final kernel needs from the host: the combinations, and the two shifts by sizes.
 struct FinalParams {
   Combine fused, rest;
@@ -178,8 +196,8 @@ __global__ void __launch_bounds__(kFinalThreads)
     final_kernel(const u32* __restrict__ fused_tiles, const u32* __restrict__ rest_tiles, Rest rest,
                  u64 size, FinalParams p, CrcTarget target) {
   __shared__ FinalShared shared;
-  const u32 fused_raw = combine_tiles(fused_tiles, p.fused, shared);
-  const u32 body_raw = combine_tiles(rest_tiles, p.rest, shared);
+  const u32 fused_raw = combine_tiles([&](u64 u) { return fused_tiles[u]; }, p.fused, shared);
+  const u32 body_raw = combine_tiles([&](u64 u) { return rest_tiles[u]; }, p.rest, shared);
   if (threadIdx.x != 0) return;
   u32 raw = fused_raw;
   for (u32 i = 0; i < rest.head_bytes; ++i) raw = crc::update_byte(raw, rest.head[i]);
@@ -203,8 +221,11 @@ __global__ void __launch_bounds__(kFinalThreads)
 struct Temp {
   u32* fused;
   u32* rest;
+  u32* chunks;
   Temp(TempCarver& carve, u64 size)
-      : fused(carve.take<u32>(size / kMinFusedTile + 1)), rest(carve.take<u32>(size / kTile + 2)) {}
+      : fused(carve.take<u32>(size / kMinFusedTile + 1)),
+        rest(carve.take<u32>(size / kTile + 2)),
+        chunks(carve.take<u32>(size / kMinFusedTile / kChunkTiles + 1)) {}
 };
 
 }  // namespace
@@ -242,11 +263,21 @@ void crc32_async(const std::uint8_t* data, std::uint64_t size, void* temp, std::
     GCB_CUDA_LAUNCHED();
   }
   FinalParams p{};
+  const u32* fused_tiles = t.fused;
   p.fused = combine_of(fused.count, fused.tile_bytes);
+  if (fused.count > kChunkTiles) {
+    const u64 chunks = (fused.count + kChunkTiles - 1) / kChunkTiles;
+    chunk_kernel<<<static_cast<unsigned>(chunks), kFinalThreads, 0, stream>>>(
+        t.fused, chunks * kChunkTiles - fused.count, combine_of(kChunkTiles, fused.tile_bytes),
+        t.chunks);
+    GCB_CUDA_LAUNCHED();
+    fused_tiles = t.chunks;
+    p.fused = combine_of(chunks, kChunkTiles * fused.tile_bytes);
+  }
   p.rest = combine_of(rest.tiles, kTile);
   p.body_shift = basis_of(x8n(rest.body_bytes));
   p.size_term = crc::multmodp(x8n(size), 0xFFFFFFFFu);
-  final_kernel<<<1, kFinalThreads, 0, stream>>>(t.fused, t.rest, rest, size, p, target);
+  final_kernel<<<1, kFinalThreads, 0, stream>>>(fused_tiles, t.rest, rest, size, p, target);
   GCB_CUDA_LAUNCHED();
 }
 
