@@ -85,7 +85,8 @@ __global__ void __launch_bounds__(kBlockThreads)
   __shared__ typename BlockScan::TempStorage s_scan;
   __shared__ typename Prefix::TempStorage s_prefix;
   // Run k of the tile at cuda::bank_padded(k): a thread stages its runs at consecutive k, so with
-  // runs of 1 the lanes' k are 16 apart, which unpadded would put 16 lanes on one bank.
+  // runs of 1 the lanes' k are kEncItems<T> apart, which unpadded would put many lanes on one
+  // bank.
   __shared__ T s_values[cuda::bank_padded(kEncTile<T>)];
   // [bank_padded(k)]: the length of run first_run + k - 1.
   __shared__ EncLength<T> s_counts[cuda::bank_padded(kEncTile<T> + 1)];
