@@ -1,6 +1,6 @@
 // GPU CRC-32 of device memory: tiles of 64 KiB (crc32_tile.cuh) on a grid-stride loop, then
 // one block combines the tiles' raw CRCs by the linearity of raw CRCs (after a block each has
-// combined every chunk of kChunkTiles, where a kernel fused more than that). The aligned body of
+// combined every chunk of kChunkTiles, where there are more tiles than that). The aligned body of
 // the input is treated as if zeros were prepended up to a whole number of tiles (leading
 // zeros leave a raw CRC unchanged); the unaligned head and tail bytes are folded in at the
 // end. Tiles a kernel has already computed (fused) are combined first.
@@ -168,12 +168,12 @@ Rest rest_of(const u8* data, u64 size) {
   return r;
 }
 
-// Fused tiles beyond one block's share are first combined in chunks of kChunkTiles, a block
-// each: one block over all of them (16384 tiles for 256 MiB in 16 KiB tiles) took 13 us, its
-// Horner steps' shared-memory look-ups and barriers the stalls (bench/NOTES.md).
+// Tiles beyond one block's share are first combined in chunks of kChunkTiles, a block each: one
+// block over all of them (16384 tiles for 256 MiB in 16 KiB tiles) took 13 us, its Horner steps'
+// shared-memory look-ups and barriers the stalls (bench/NOTES.md).
 constexpr u64 kChunkTiles = kFinalThreads;
 
-// Raw CRC of chunk b of the fused tiles, the tiles taken as if zeros were prepended up to a
+// Raw CRC of chunk b of the tiles, the tiles taken as if zeros were prepended up to a
 // whole number of chunks (`pad` tiles; leading zeros leave a raw CRC unchanged).
 __global__ void __launch_bounds__(kFinalThreads)
     chunk_kernel(const u32* __restrict__ tiles, u64 pad, Combine chunk, u32* __restrict__ out) {
@@ -221,12 +221,30 @@ __global__ void __launch_bounds__(kFinalThreads)
 struct Temp {
   u32* fused;
   u32* rest;
-  u32* chunks;
+  u32* fused_chunks;
+  u32* rest_chunks;
   Temp(TempCarver& carve, u64 size)
       : fused(carve.take<u32>(size / kMinFusedTile + 1)),
         rest(carve.take<u32>(size / kTile + 2)),
-        chunks(carve.take<u32>(size / kMinFusedTile / kChunkTiles + 1)) {}
+        fused_chunks(carve.take<u32>(size / kMinFusedTile / kChunkTiles + 1)),
+        rest_chunks(carve.take<u32>(size / kTile / kChunkTiles + 2)) {}
 };
+
+// Tiles as the final kernel combines them: as they are, or one raw CRC per chunk when there
+// are more than one block's share.
+struct TileCrcs {
+  const u32* raw;
+  Combine combine;
+};
+
+TileCrcs chunked(const u32* tiles, u64 count, u64 tile_bytes, u32* chunk_out, cudaStream_t stream) {
+  if (count <= kChunkTiles) return {tiles, combine_of(count, tile_bytes)};
+  const u64 chunks = (count + kChunkTiles - 1) / kChunkTiles;
+  chunk_kernel<<<static_cast<unsigned>(chunks), kFinalThreads, 0, stream>>>(
+      tiles, chunks * kChunkTiles - count, combine_of(kChunkTiles, tile_bytes), chunk_out);
+  GCB_CUDA_LAUNCHED();
+  return {chunk_out, combine_of(chunks, kChunkTiles * tile_bytes)};
+}
 
 }  // namespace
 
@@ -262,22 +280,16 @@ void crc32_async(const std::uint8_t* data, std::uint64_t size, void* temp, std::
         reinterpret_cast<const uint4*>(rest.head + rest.head_bytes), pad, rest.tiles, t.rest);
     GCB_CUDA_LAUNCHED();
   }
+  const TileCrcs fused_crcs =
+      chunked(t.fused, fused.count, fused.tile_bytes, t.fused_chunks, stream);
+  const TileCrcs rest_crcs = chunked(t.rest, rest.tiles, kTile, t.rest_chunks, stream);
   FinalParams p{};
-  const u32* fused_tiles = t.fused;
-  p.fused = combine_of(fused.count, fused.tile_bytes);
-  if (fused.count > kChunkTiles) {
-    const u64 chunks = (fused.count + kChunkTiles - 1) / kChunkTiles;
-    chunk_kernel<<<static_cast<unsigned>(chunks), kFinalThreads, 0, stream>>>(
-        t.fused, chunks * kChunkTiles - fused.count, combine_of(kChunkTiles, fused.tile_bytes),
-        t.chunks);
-    GCB_CUDA_LAUNCHED();
-    fused_tiles = t.chunks;
-    p.fused = combine_of(chunks, kChunkTiles * fused.tile_bytes);
-  }
-  p.rest = combine_of(rest.tiles, kTile);
+  p.fused = fused_crcs.combine;
+  p.rest = rest_crcs.combine;
   p.body_shift = basis_of(x8n(rest.body_bytes));
   p.size_term = crc::multmodp(x8n(size), 0xFFFFFFFFu);
-  final_kernel<<<1, kFinalThreads, 0, stream>>>(fused_tiles, t.rest, rest, size, p, target);
+  final_kernel<<<1, kFinalThreads, 0, stream>>>(fused_crcs.raw, rest_crcs.raw, rest, size, p,
+                                                target);
   GCB_CUDA_LAUNCHED();
 }
 

@@ -50,8 +50,9 @@ std::size_t sort_temp(u32 capacity) {
 
 struct CompressTemp {
   int tiles;
-  bool wide;       // n >= 2^32: 64-bit run numbers in the look-back state
-  bool splitless;  // no run can exceed max_count: the payload's runs go in place, unsplit
+  bool wide;             // n >= 2^32: 64-bit run numbers in the look-back state
+  bool splitless;        // no run can exceed max_count: the payload's runs go in place, unsplit
+  bool counts_in_place;  // splitless, and the fused encoder writes the counts to the payload
   cuda::TempCarver::Piece tile_state, cub, sort, scan, crc;
   u32* counts;
   u8* values;
@@ -68,11 +69,12 @@ struct CompressTemp {
     tiles = static_cast<int>(cuda::grid_for((n + enc_items(width) - 1) / enc_items(width)));
     wide = n >> 32 != 0;
     splitless = max_count >= n;
+    counts_in_place = splitless && kind == EncoderKind::fused;
     tile_state = carve.take_bytes(kind != EncoderKind::fused ? 0
                                   : wide ? cuda::tile_state_bytes<WidePrefix::Item>(tiles)
                                          : cuda::tile_state_bytes<PackedPrefix::Item>(tiles));
     cub = carve.take_bytes(kind == EncoderKind::cub && n > 0 ? cub_encode_temp_bytes(n, width) : 0);
-    counts = carve.take<u32>(splitless && kind == EncoderKind::fused ? 0 : n);
+    counts = carve.take<u32>(counts_in_place ? 0 : n);
     values = carve.take<u8>(n * width);
     run_count = carve.take<u64>(1);
     capacity = static_cast<u32>(n / (max_count + 1) + 1);  // runs over max_count at most
@@ -88,9 +90,10 @@ struct CompressTemp {
   }
 };
 
-// Also the CRC-32 tiles of the input's whole tiles (kEncTile<T> elements) into crc_tiles.
+// Also the raw CRC-32s of the input's first crc_tile_count tiles (kEncTile<T> elements each)
+// into crc_tiles.
 void encode(const u8* in, u64 n, u32 w, u64 max_count, const CompressTemp& t, CountsOut counts,
-            u32* crc_tiles, cudaStream_t stream) {
+            u32* crc_tiles, u64 crc_tile_count, cudaStream_t stream) {
   auto run = [&](auto prefix_tag, auto elem_tag) {
     using P = decltype(prefix_tag);
     using T = decltype(elem_tag);
@@ -99,7 +102,7 @@ void encode(const u8* in, u64 n, u32 w, u64 max_count, const CompressTemp& t, Co
         cuda::init_tile_state_async<Item>(t.tiles, t.tile_state.p, t.tile_state.bytes, stream);
     encode_kernel<T, P><<<static_cast<unsigned>(t.tiles), kBlockThreads, 0, stream>>>(
         reinterpret_cast<const T*>(in), n, max_count, tiles, counts, reinterpret_cast<T*>(t.values),
-        t.run_count, t.long_runs, t.long_count, t.capacity, crc_tiles, n / kEncTile<T>);
+        t.run_count, t.long_runs, t.long_count, t.capacity, crc_tiles, crc_tile_count);
     GCB_CUDA_LAUNCHED();
   };
   cuda::with_element_type(w, [&](auto elem_tag) {
@@ -165,21 +168,23 @@ void encode_async(const CompressBuffers& b, u32 w, EncoderKind kind, u64 max_cou
                              0, stream);  // run_count 0
     cuda::set_u64_async(t.payload_size, l.size, stream);
   } else {
-    GCB_CUDA(cudaMemsetAsync(t.long_runs, 0xFF, t.capacity * sizeof(LongRun), stream));
-    GCB_CUDA(cudaMemsetAsync(t.long_count, 0, sizeof(u32), stream));
-    const bool in_place = t.splitless && kind == EncoderKind::fused;
+    if (!t.splitless) {  // the list of runs to split
+      GCB_CUDA(cudaMemsetAsync(t.long_runs, 0xFF, t.capacity * sizeof(LongRun), stream));
+      GCB_CUDA(cudaMemsetAsync(t.long_count, 0, sizeof(u32), stream));
+    }
     if (kind == EncoderKind::fused) {
-      encode(b.input, n, w, max_count, t,
-             CountsOut{t.counts, in_place ? payload + l.counts_offset : nullptr},
-             cuda::crc32_fused_tiles(t.crc.p, t.crc.bytes, b.input_size, stream), stream);
       const u64 tile = u64{kBlockThreads} * enc_items(w);
       crc_tiles = {n / tile, tile * w};
+      encode(b.input, n, w, max_count, t,
+             CountsOut{t.counts, t.counts_in_place ? payload + l.counts_offset : nullptr},
+             cuda::crc32_fused_tiles(t.crc.p, t.crc.bytes, b.input_size, stream), crc_tiles.count,
+             stream);
     } else {
       cub_encode(b.input, n, w, t.cub.p, t.cub.bytes, t.counts, t.values, t.run_count,
                  {t.long_runs, t.long_count, t.capacity, max_count}, stream);
     }
     if (t.splitless) {
-      place_runs(t, l, w, in_place ? nullptr : t.counts, payload, stream);
+      place_runs(t, l, w, t.counts_in_place ? nullptr : t.counts, payload, stream);
     } else {
       assemble(t, l, w, max_count, payload, stream);
     }

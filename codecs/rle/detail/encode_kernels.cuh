@@ -188,6 +188,16 @@ __global__ void extra_pieces_kernel(const LongRun* long_runs, const u32* long_co
   extra[j] = j < min(*long_count, capacity) ? (long_runs[j].length - 1) / max_count : 0;
 }
 
+// Block 0's part of placing `runs` runs (after any split) in the payload: their count before
+// the counts, and the payload's size.
+__device__ __forceinline__ void store_run_total(u8* out_counts, u64 runs, u32 width,
+                                                u64 counts_offset, u64* payload_size) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    cuda::store_le<u64>(out_counts - 8, runs);
+    *payload_size = counts_offset + runs * (4 + width);
+  }
+}
+
 // The payload's runs when none was split: run_count, then counts (copied from the array, or
 // already in place when counts is null) and values at the offsets that run_count gives.
 __global__ void place_runs_kernel(const u32* counts, const u8* values, u32 width,
@@ -195,10 +205,7 @@ __global__ void place_runs_kernel(const u32* counts, const u8* values, u32 width
                                   u64* payload_size) {
   const u64 runs = *run_count;
   u8* out_counts = payload + counts_offset;
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
-    cuda::store_le<u64>(out_counts - 8, runs);
-    *payload_size = counts_offset + runs * (4 + width);
-  }
+  store_run_total(out_counts, runs, width, counts_offset, payload_size);
   if (counts != nullptr) {
     cuda::copy_bytes(out_counts, reinterpret_cast<const u8*>(counts), 4 * runs);
   }
@@ -216,10 +223,7 @@ __global__ void assemble_kernel(const u32* __restrict__ counts, const T* __restr
   const u64 total = runs + shift[capacity];
   u8* out_counts = payload + counts_offset;
   u8* out_values = out_counts + 4 * total;
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
-    cuda::store_le<u64>(payload + counts_offset - 8, total);
-    *payload_size = counts_offset + total * (4 + sizeof(T));
-  }
+  store_run_total(out_counts, total, sizeof(T), counts_offset, payload_size);
   for (u64 r = u64{blockIdx.x} * kBlockThreads + threadIdx.x; r < runs;
        r += u64{gridDim.x} * kBlockThreads) {
     u32 lo = 0, hi = capacity;  // first long run listed at or after r
