@@ -254,21 +254,21 @@ std::size_t crc32_temp_bytes(std::uint64_t size) {
   return carve.bytes();
 }
 
-std::uint32_t* crc32_fused_tiles(void* temp, std::size_t temp_bytes, std::uint64_t size,
-                                 cudaStream_t stream) {
+FusedCrcTiles crc32_fused_tiles(void* temp, std::size_t temp_bytes, std::uint64_t size,
+                                std::uint64_t covered, std::uint64_t tile_bytes,
+                                cudaStream_t stream) {
+  if (covered > size || tile_bytes < kMinFusedTile || tile_bytes % kMinFusedTile != 0) {
+    throw std::invalid_argument("crc32_fused_tiles: tiles do not fit the data");
+  }
   TempCarver carve(temp, temp_bytes);
-  const std::size_t slots = size / kMinFusedTile + 1;
-  u32* fused = Temp(carve, size).fused;
-  GCB_CUDA(cudaMemsetAsync(fused, 0, slots * sizeof(u32), stream));
-  return fused;
+  const FusedCrcTiles tiles{Temp(carve, size).fused, covered / tile_bytes, tile_bytes};
+  GCB_CUDA(cudaMemsetAsync(tiles.slots, 0, tiles.count * sizeof(u32), stream));
+  return tiles;
 }
 
 void crc32_async(const std::uint8_t* data, std::uint64_t size, void* temp, std::size_t temp_bytes,
                  const CrcTarget& target, cudaStream_t stream, FusedCrcTiles fused) {
-  const u64 fused_bytes = fused.count * fused.tile_bytes;
-  if (fused_bytes > size || (fused.count > 0 && fused.tile_bytes < kMinFusedTile)) {
-    throw std::invalid_argument("crc32_async: fused tiles do not fit the data");
-  }
+  const u64 fused_bytes = fused.count * fused.tile_bytes;  // checked by crc32_fused_tiles
   TempCarver carve(temp, temp_bytes);
   const Temp t(carve, size);
   const Rest rest = rest_of(data + fused_bytes, size - fused_bytes);

@@ -22,15 +22,21 @@ struct CrcTarget {
   DeviceStatus* status = nullptr;
 };
 
-// Tiles a kernel computed itself (crc32_tile.cuh): data[0, count * tile_bytes) in tiles of
-// tile_bytes (a multiple of 4 KiB), tile i's raw CRC at crc32_fused_tiles(...)[i], which
-// zeroes the slots in `stream` (the kernels' warps XOR their parts into them).
+// Tiles a kernel computes itself (crc32_tile.cuh): data[0, count * tile_bytes) in tiles of
+// tile_bytes, the kernel's warps XORing tile i's raw CRC into slots[i]. Passed to the kernel
+// whole; none (count 0) where a kernel computes no CRC.
 struct FusedCrcTiles {
+  std::uint32_t* slots = nullptr;
   std::uint64_t count = 0;
   std::uint64_t tile_bytes = 0;
 };
-std::uint32_t* crc32_fused_tiles(void* temp, std::size_t temp_bytes, std::uint64_t size,
-                                 cudaStream_t stream);
+
+// The whole tiles of tile_bytes (a multiple of 4 KiB) in the first `covered` bytes of data of
+// `size` bytes, their slots carved from the temp storage crc32_async uses and zeroed in
+// `stream`.
+FusedCrcTiles crc32_fused_tiles(void* temp, std::size_t temp_bytes, std::uint64_t size,
+                                std::uint64_t covered, std::uint64_t tile_bytes,
+                                cudaStream_t stream);
 
 // The CRC of data[0, size); reads only the bytes after the fused tiles.
 void crc32_async(const std::uint8_t* data, std::uint64_t size, void* temp, std::size_t temp_bytes,

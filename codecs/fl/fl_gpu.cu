@@ -116,14 +116,14 @@ __device__ __forceinline__ u32 bit_width(u32 frame_or) {
   return max(1, 32 - __clz(frame_or));
 }
 
-// Also the CRC-32 of each whole tile (the first crc_tile_count), from the same registers.
+// Also the CRC-32 of each whole tile (crc's), from the same registers.
 template <typename T>
 __global__ void __launch_bounds__(kBlockThreads)
     frame_or_kernel(const T* __restrict__ in, u64 n, u32 fs, u32* __restrict__ frame_or,
-                    u32* __restrict__ crc_tiles, u64 crc_tile_count) {
+                    cuda::FusedCrcTiles crc) {
   static_assert(kBlockThreads == cuda::kCrcThreads);
   __shared__ u32 s_or[kOrTile];  // one slot per frame the tile touches (at most kOrTile)
-  const bool crc_tile = blockIdx.x < crc_tile_count;
+  const bool crc_tile = blockIdx.x < crc.count;
   const u64 tile0 = u64{blockIdx.x} * kOrTile;
   const u64 tile_end = min(tile0 + kOrTile, n);
   const u64 first = cuda::div_u64(tile0, fs);
@@ -134,7 +134,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   const u64 i0 = tile0 + u64{threadIdx.x} * kOrItems;
   T v[kOrItems];
   cuda::load_items(in, n, i0, v);
-  if (crc_tile) cuda::blocked_crc_into(v, crc_tiles + blockIdx.x);
+  if (crc_tile) cuda::blocked_crc_into(v, crc.slots + blockIdx.x);
   u32 acc = 0;
   u64 f = first;
   if (i0 < n) {
@@ -245,8 +245,7 @@ struct PackArgs {
   u8* bits;
   AlignedWordWriter words;
   cub::ScanTileState<u64> state;
-  u32* crc_tiles;
-  u64 crc_tile_count;
+  cuda::FusedCrcTiles crc;
   u64 words_offset;
   u64* payload_size;
 };
@@ -267,10 +266,10 @@ __device__ __forceinline__ u32 last_word_before(const T* __restrict__ in, u64 e,
 
 // One block per tile of kOnePassTile<T> elements (whole frames of at least 32 elements): the
 // frames' widths, the tile's bits packed in shared memory, its first bit by look-back (warp 0,
-// while the other warps pack), then its words out. Also the tile's CRC-32 (the first
-// crc_tile_count tiles) and, from the last tile, the payload's size. The kernel is bound by
-// each tile's latency (bench/NOTES.md), so six blocks an SM (40 registers) pay, where resident
-// blocks looping over tiles and loading the next ahead ran at half the speed.
+// while the other warps pack), then its words out. Also the tile's CRC-32 (a.crc's tiles) and, from
+// the last tile, the payload's size. The kernel is bound by each tile's latency (bench/NOTES.md),
+// so six blocks an SM (40 registers) pay, where resident blocks looping over tiles and loading the
+// next ahead ran at half the speed.
 template <typename T>
 __global__ void __launch_bounds__(kBlockThreads, 6)
     pack_tiles_kernel(const T* __restrict__ in, PackArgs a) {
@@ -341,7 +340,7 @@ __global__ void __launch_bounds__(kBlockThreads, 6)
   }
   // The tile's CRC-32 waits until here, off the path to the tile's length that the tiles after
   // it wait for.
-  if (static_cast<u64>(tile) < a.crc_tile_count) cuda::blocked_crc_into(w, a.crc_tiles + tile);
+  if (static_cast<u64>(tile) < a.crc.count) cuda::blocked_crc_into(w, a.crc.slots + tile);
   // This thread's bits into the tile's words: whole words as they fill, by shared atomics
   // (only a word shared with a neighbouring thread ever sees two).
   u32* word = s.words + offset / 32;
@@ -553,7 +552,7 @@ __device__ __forceinline__ void unpack_vector(const u8* __restrict__ bits,
 }
 
 // Tiles of kUnpackRows<T> rows of kCrcThreads 16-byte vectors, one vector per thread per row, on
-// a grid-stride loop; the first crc_tile_count tiles are whole, and their CRCs are computed
+// a grid-stride loop; crc's tiles are whole, and their CRCs are computed
 // from the registers (crc32_tile.cuh) instead of by another read of the output.
 // Eight rows (four for bytes, which would spill at eight): the CRC's per-warp reduction and
 // the tile's fixed costs spread over 32 KiB of output.
@@ -566,13 +565,13 @@ template <typename T>
 __global__ void __launch_bounds__(cuda::kCrcThreads)
     unpack_kernel(const u8* __restrict__ bits, const u64* __restrict__ offsets, u64 frames,
                   WordReader words, u64 n, u32 fs, u32 max_bits, T* __restrict__ out,
-                  u32* __restrict__ crc_tiles, u64 crc_tile_count) {
+                  cuda::FusedCrcTiles crc_tiles) {
   constexpr int kItems = cuda::kPerVector<T>;
   const u64 vectors = (n + kItems - 1) / kItems;
   constexpr u32 kRows = kUnpackRows<T>;
   const u64 tiles = (vectors + kRows * cuda::kCrcThreads - 1) / (kRows * cuda::kCrcThreads);
   for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const bool crc_tile = tile < crc_tile_count;  // whole: no thread leaves the loop early
+    const bool crc_tile = tile < crc_tiles.count;  // whole: no thread leaves the loop early
     cuda::RowsCrc<kRows> crc;
 #pragma unroll
     for (u32 r = 0; r < kRows; ++r) {
@@ -587,7 +586,7 @@ __global__ void __launch_bounds__(cuda::kCrcThreads)
       }
       if (crc_tile) crc.add_row(r, cuda::to_vector(v));
     }
-    if (crc_tile) crc.reduce_into(crc_tiles + tile);
+    if (crc_tile) crc.reduce_into(crc_tiles.slots + tile);
   }
 }
 
@@ -661,12 +660,6 @@ struct Temp {
   }
 };
 
-// Where a fused encoder writes the CRC-32 of each of the input's first `count` tiles.
-struct CrcTiles {
-  u32* tiles;
-  u64 count;
-};
-
 // What a decode needs from the host-side parse.
 struct Plan {
   PayloadLayout layout;
@@ -714,9 +707,8 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
                              l.tail_size, stream);
     const bool single = one_pass(fs, w);
     const u64 crc_tile = single ? one_pass_tile(w) : kOrTile;
-    const cuda::FusedCrcTiles crc_tiles{n / crc_tile, crc_tile * w};
-    const CrcTiles tile_crcs{cuda::crc32_fused_tiles(t.crc, t.crc_bytes, b.input_size, stream),
-                             crc_tiles.count};
+    const cuda::FusedCrcTiles crc_tiles =
+        cuda::crc32_fused_tiles(t.crc, t.crc_bytes, b.input_size, n * w, crc_tile * w, stream);
     u8* words = payload + l.words_offset;
     if (n == 0) {
       cuda::set_u64_async(t.payload_size, l.size, stream);
@@ -724,10 +716,10 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
       const auto lead = static_cast<u32>(reinterpret_cast<std::uintptr_t>(words) % 4);
       encode_one_pass(b.input, n, w, fs, t, payload + l.bits_offset,
                       AlignedWordWriter{reinterpret_cast<u32*>(words - lead), lead}, l.words_offset,
-                      tile_crcs, stream);
+                      crc_tiles, stream);
     } else {
       encode(b.input, n, w, fs, l.frame_count, t, payload + l.bits_offset,
-             WordWriter{words, reinterpret_cast<std::uintptr_t>(words) % 4 == 0}, tile_crcs,
+             WordWriter{words, reinterpret_cast<std::uintptr_t>(words) % 4 == 0}, crc_tiles,
              stream);
       payload_size_kernel<<<1, 1, 0, stream>>>(t.offsets + l.frame_count, l.words_offset,
                                                t.payload_size);
@@ -768,15 +760,14 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
       GCB_CUDA_LAUNCHED();
       cuda::with_element_type(l.element_width, [&](auto tag) {
         using T = decltype(tag);
-        crc_tiles = {n * sizeof(T) / kUnpackTile<T>, kUnpackTile<T>};
+        crc_tiles = cuda::crc32_fused_tiles(t.crc, t.crc_bytes, plan.original_size, n * sizeof(T),
+                                            kUnpackTile<T>, stream);
         const u64 tiles = (n * sizeof(T) + kUnpackTile<T> - 1) / kUnpackTile<T>;
         const auto grid = static_cast<unsigned>(std::min<u64>(tiles, cuda::persistent_grid()));
         unpack_kernel<T><<<grid, cuda::kCrcThreads, 0, stream>>>(
             payload + l.bits_offset, t.offsets, l.frame_count,
             WordReader{payload + l.words_offset, l.word_count}, n, l.frame_size, max_bits,
-            reinterpret_cast<T*>(b.output),
-            cuda::crc32_fused_tiles(t.crc, t.crc_bytes, plan.original_size, stream),
-            crc_tiles.count);
+            reinterpret_cast<T*>(b.output), crc_tiles);
         GCB_CUDA_LAUNCHED();
       });
     }
@@ -796,7 +787,7 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
  private:
   // Also the CRC-32 tiles of the input's whole tiles and the payload's size.
   static void encode_one_pass(const u8* d_in, u64 n, u32 width, u32 fs, const Temp& t, u8* bits,
-                              AlignedWordWriter words, u64 words_offset, CrcTiles crc,
+                              AlignedWordWriter words, u64 words_offset, cuda::FusedCrcTiles crc,
                               cudaStream_t stream) {
     const int tiles = tile_count(n, width);
     const PackArgs a{
@@ -805,8 +796,7 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
         bits,
         words,
         cuda::init_tile_state_async<u64>(tiles, t.tile_state.p, t.tile_state.bytes, stream),
-        crc.tiles,
-        crc.count,
+        crc,
         words_offset,
         t.payload_size};
     cuda::with_element_type(width, [&](auto tag) {
@@ -819,7 +809,7 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
 
   // Also the CRC-32 tiles of the input's whole OR tiles.
   static void encode(const u8* d_in, u64 n, u32 width, u32 fs, u64 frames, const Temp& t, u8* bits,
-                     WordWriter words, CrcTiles crc, cudaStream_t stream) {
+                     WordWriter words, cuda::FusedCrcTiles crc, cudaStream_t stream) {
     GCB_CUDA(cudaMemsetAsync(t.frame_or, 0, frames * sizeof(u32), stream));
     const u64 max_words = (n * 8 * width + 31) / 32;
     const u64 max_tiles = (max_words + kPackTile - 1) / kPackTile;
@@ -828,7 +818,7 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
       const T* in = reinterpret_cast<const T*>(d_in);
       frame_or_kernel<T>
           <<<cuda::grid_for((n + kOrItems - 1) / kOrItems), kBlockThreads, 0, stream>>>(
-              in, n, fs, t.frame_or, crc.tiles, crc.count);
+              in, n, fs, t.frame_or, crc);
       GCB_CUDA_LAUNCHED();
       frame_bits_kernel<<<cuda::grid_for(frames + 1), kBlockThreads, 0, stream>>>(
           t.frame_or, frames, n, fs, bits, t.sizes);

@@ -71,23 +71,24 @@ struct DecodeTemp {
   }
 };
 
+// The scan variant also computes the CRC-32s of its whole tiles (kExpandTileBytes<T>) and returns
+// them; flood leaves the CRC to crc32_async.
 template <typename T, typename Off>
-// The scan variant also computes the CRC-32 tiles of its whole tiles (kExpandTileBytes<T>)
-// into crc_tiles; flood leaves that to crc32_async.
-void expand(DecodeVariant variant, const DecodeTemp<Off>& t, u64 n, u64 runs, const u8* values,
-            T* out, u32* crc_tiles, cudaStream_t stream) {
+cuda::FusedCrcTiles expand(DecodeVariant variant, const DecodeTemp<Off>& t, u64 n, u64 runs,
+                           const u8* values, T* out, u64 original_size, cudaStream_t stream) {
   if (variant == DecodeVariant::scan) {
+    const cuda::FusedCrcTiles crc_tiles = cuda::crc32_fused_tiles(
+        t.crc.p, t.crc.bytes, original_size, n * sizeof(T), kExpandTileBytes<T>, stream);
     constexpr u32 kTile = kExpandTile<T>;
     const u64 tiles = (n + kTile - 1) / kTile;
     tile_runs_kernel<Off><<<cuda::grid_for(tiles), kBlockThreads, 0, stream>>>(
         t.offsets, runs, n, kTile, tiles, t.tile_run);
     GCB_CUDA_LAUNCHED();
     const auto grid = static_cast<unsigned>(std::min<u64>(tiles, cuda::persistent_grid()));
-    expand_kernel<T, Off>
-        <<<grid, kBlockThreads, 0, stream>>>(t.offsets, t.tile_run, runs, Values<T>{values}, n, out,
-                                             tiles, crc_tiles, n * sizeof(T) / kExpandTileBytes<T>);
+    expand_kernel<T, Off><<<grid, kBlockThreads, 0, stream>>>(
+        t.offsets, t.tile_run, runs, cuda::LeArray<T>{values, runs}, n, out, tiles, crc_tiles);
     GCB_CUDA_LAUNCHED();
-    return;
+    return crc_tiles;
   }
   auto flood = [&](auto idx_tag) {
     using Idx = decltype(idx_tag);
@@ -106,6 +107,7 @@ void expand(DecodeVariant variant, const DecodeTemp<Off>& t, u64 n, u64 runs, co
   } else {
     flood(u64{});
   }
+  return {};
 }
 
 template <typename Off>
@@ -126,12 +128,8 @@ void decode_with(const DecodePlan& plan, const PayloadLayout& l, DecodeVariant v
                                             stream));
     cuda::with_element_type(l.element_width, [&](auto tag) {
       using T = decltype(tag);
-      expand<T, Off>(variant, t, n, runs, values, reinterpret_cast<T*>(b.output),
-                     cuda::crc32_fused_tiles(t.crc.p, t.crc.bytes, plan.original_size, stream),
-                     stream);
-      if (variant == DecodeVariant::scan) {
-        crc_tiles = {n * sizeof(T) / kExpandTileBytes<T>, kExpandTileBytes<T>};
-      }
+      crc_tiles = expand<T, Off>(variant, t, n, runs, values, reinterpret_cast<T*>(b.output),
+                                 plan.original_size, stream);
     });
     check_counts_kernel<<<1, 1, 0, stream>>>(t.offsets + runs, n, b.status);
     GCB_CUDA_LAUNCHED();

@@ -90,10 +90,9 @@ struct CompressTemp {
   }
 };
 
-// Also the raw CRC-32s of the input's first crc_tile_count tiles (kEncTile<T> elements each)
-// into crc_tiles.
+// Also the raw CRC-32s of crc's tiles (kEncTile<T> elements each).
 void encode(const u8* in, u64 n, u32 w, u64 max_count, const CompressTemp& t, CountsOut counts,
-            u32* crc_tiles, u64 crc_tile_count, cudaStream_t stream) {
+            cuda::FusedCrcTiles crc, cudaStream_t stream) {
   auto run = [&](auto prefix_tag, auto elem_tag) {
     using P = decltype(prefix_tag);
     using T = decltype(elem_tag);
@@ -102,7 +101,7 @@ void encode(const u8* in, u64 n, u32 w, u64 max_count, const CompressTemp& t, Co
         cuda::init_tile_state_async<Item>(t.tiles, t.tile_state.p, t.tile_state.bytes, stream);
     encode_kernel<T, P><<<static_cast<unsigned>(t.tiles), kBlockThreads, 0, stream>>>(
         reinterpret_cast<const T*>(in), n, max_count, tiles, counts, reinterpret_cast<T*>(t.values),
-        t.run_count, t.long_runs, t.long_count, t.capacity, crc_tiles, crc_tile_count);
+        t.run_count, t.long_runs, t.long_count, t.capacity, crc);
     GCB_CUDA_LAUNCHED();
   };
   cuda::with_element_type(w, [&](auto elem_tag) {
@@ -173,12 +172,11 @@ void encode_async(const CompressBuffers& b, u32 w, EncoderKind kind, u64 max_cou
       GCB_CUDA(cudaMemsetAsync(t.long_count, 0, sizeof(u32), stream));
     }
     if (kind == EncoderKind::fused) {
-      const u64 tile = u64{kBlockThreads} * enc_items(w);
-      crc_tiles = {n / tile, tile * w};
+      crc_tiles = cuda::crc32_fused_tiles(t.crc.p, t.crc.bytes, b.input_size, n * w,
+                                          u64{kBlockThreads} * enc_items(w) * w, stream);
       encode(b.input, n, w, max_count, t,
              CountsOut{t.counts, t.counts_in_place ? payload + l.counts_offset : nullptr},
-             cuda::crc32_fused_tiles(t.crc.p, t.crc.bytes, b.input_size, stream), crc_tiles.count,
-             stream);
+             crc_tiles, stream);
     } else {
       cub_encode(b.input, n, w, t.cub.p, t.cub.bytes, t.counts, t.values, t.run_count,
                  {t.long_runs, t.long_count, t.capacity, max_count}, stream);

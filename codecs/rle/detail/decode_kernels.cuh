@@ -35,21 +35,11 @@ decltype(auto) with_offset_type(u64 n, F&& f) {
 // exclusive scan's last entry is the total.
 template <typename Off>
 struct CountAt {
-  const u8* counts;  // u32 little-endian, at any alignment
-  u64 runs;
+  cuda::LeArray<u32> counts;
   __device__ Off operator()(u64 r) const {
-    if (r >= runs) return 0;
-    u32 c = cuda::load_le<u32>(counts + 4 * r);
+    if (r >= counts.count) return 0;
+    const u32 c = counts[r];
     return c == 0 ? kSaturated<Off> : Off{c};
-  }
-};
-
-// values[] of the container, at any alignment.
-template <typename T>
-struct Values {
-  const u8* p;
-  __device__ __forceinline__ T operator[](u64 i) const {
-    return cuda::load_le<T>(p + i * sizeof(T));
   }
 };
 
@@ -65,7 +55,7 @@ struct SaturatingAdd {
 template <typename Off>
 auto count_iterator(const u8* counts, u64 runs) {
   return thrust::make_transform_iterator(thrust::make_counting_iterator<u64>(0),
-                                         CountAt<Off>{counts, runs});
+                                         CountAt<Off>{{counts, runs}});
 }
 
 // Variant scan. Output tiles of kExpandRows rows of kBlockThreads 16-byte vectors, one per
@@ -89,6 +79,9 @@ __global__ void tile_runs_kernel(const Off* __restrict__ offsets, u64 runs, u64 
   tile_run[t] = cuda::last_at_or_below(offsets, 0, runs - 1, t * tile);
 }
 
+// Runs a thread stages at once (four covers a tile at runs of mean 8).
+constexpr u32 kStageRuns = 4;
+
 // Elements of one warp-wide row of vectors.
 template <typename T>
 constexpr u32 kWarpSpan = 32 * cuda::kPerVector<T>;
@@ -98,13 +91,13 @@ constexpr u32 kWarpSpan = 32 * cuda::kPerVector<T>;
 // first element of every warp span (kWarpSpan) with the run holding it. The run of an element
 // is then the largest mark at or before it: a running max over the thread's vector, and the
 // largest mark of the warp's earlier lanes (a ballot). No search and no data-dependent loop (a
-// binary search per vector and a walk had made this kernel instruction-bound, bench/NOTES.md). The
-// first crc_tile_count tiles are whole: their CRC-32s come from the same registers.
+// binary search per vector and a walk had made this kernel instruction-bound, bench/NOTES.md).
+// crc_tiles's tiles are whole: their CRC-32s come from the same registers.
 template <typename T, typename Off>
 __global__ void __launch_bounds__(kBlockThreads)
     expand_kernel(const Off* __restrict__ offsets, const u64* __restrict__ tile_run, u64 runs,
-                  Values<T> values, u64 n, T* __restrict__ out, u64 tiles,
-                  u32* __restrict__ crc_tiles, u64 crc_tile_count) {
+                  cuda::LeArray<T> values, u64 n, T* __restrict__ out, u64 tiles,
+                  cuda::FusedCrcTiles crc_tiles) {
   static_assert(kBlockThreads == cuda::kCrcThreads);
   constexpr u32 kPer = cuda::kPerVector<T>;
   constexpr u32 kTile = kExpandTile<T>;
@@ -125,18 +118,36 @@ __global__ void __launch_bounds__(kBlockThreads)
     // Once the counts are valid, every run after lo starts after tile0, so at most kTile runs
     // hold the tile's elements (run lo + kTile, when counted, starts at the next tile).
     const u32 count = static_cast<u32>(min(hi - lo + 1, u64{kTile}));
-    for (u32 k = threadIdx.x; k < count; k += kBlockThreads) {
-      s_value[k] = values[lo + k];
-      const u64 start = offsets[lo + k] - tile0;
-      if (k == 0 || start >= kTile) continue;
-      const u32 end = static_cast<u32>(min(offsets[lo + k + 1] - tile0, u64{kTile}));
-      s_mark[start] = static_cast<std::uint16_t>(k);
-      for (u32 b = (static_cast<u32>(start) / kSpan + 1) * kSpan; b < end; b += kSpan) {
-        s_mark[b] = static_cast<std::uint16_t>(k);
+    // kStageRuns runs a thread at a time, every load issued before the first use: one run at
+    // a time, a thread's runs waited on each other's loads.
+    for (u32 k0 = threadIdx.x; k0 < count; k0 += kStageRuns * kBlockThreads) {
+      T value[kStageRuns];
+      Off start[kStageRuns], end[kStageRuns];
+#pragma unroll
+      for (u32 s = 0; s < kStageRuns; ++s) {
+        const u32 k = k0 + s * kBlockThreads;
+        if (k < count) {
+          value[s] = values[lo + k];
+          start[s] = offsets[lo + k];
+          end[s] = offsets[lo + k + 1];
+        }
+      }
+#pragma unroll
+      for (u32 s = 0; s < kStageRuns; ++s) {
+        const u32 k = k0 + s * kBlockThreads;
+        if (k >= count) break;
+        s_value[k] = value[s];
+        const u64 first = start[s] - tile0;
+        if (k == 0 || first >= kTile) continue;
+        const u32 last = static_cast<u32>(min(end[s] - tile0, u64{kTile}));
+        s_mark[first] = static_cast<std::uint16_t>(k);
+        for (u32 b = (static_cast<u32>(first) / kSpan + 1) * kSpan; b < last; b += kSpan) {
+          s_mark[b] = static_cast<std::uint16_t>(k);
+        }
       }
     }
     __syncthreads();
-    const bool crc_tile = t < crc_tile_count;  // whole: every thread stores every row
+    const bool crc_tile = t < crc_tiles.count;  // whole: every thread stores every row
     cuda::RowsCrc<kExpandRows<T>> crc;
 #pragma unroll
     for (u32 r = 0; r < kExpandRows<T>; ++r) {
@@ -169,7 +180,7 @@ __global__ void __launch_bounds__(kBlockThreads)
       }
       if (crc_tile) crc.add_row(r, cuda::to_vector(buf));
     }
-    if (crc_tile) crc.reduce_into(crc_tiles + t);
+    if (crc_tile) crc.reduce_into(crc_tiles.slots + t);
     __syncthreads();  // the next tile's runs overwrite s_value and s_mark
   }
 }
@@ -186,14 +197,15 @@ __global__ void scatter_kernel(const Off* __restrict__ offsets, u64 runs, u64 n,
 // Variant flood, step 2's output: flooded run number -> value (bounded even for garbage).
 template <typename T, typename Idx>
 struct ValueOfRun {
-  Values<T> values;
-  u64 runs;
-  __device__ T operator()(Idx run) const { return values[run >= 1 && run <= runs ? run - 1 : 0]; }
+  cuda::LeArray<T> values;
+  __device__ T operator()(Idx run) const {
+    return values[run >= 1 && run <= values.count ? run - 1 : 0];
+  }
 };
 
 template <typename T, typename Idx>
 auto flood_output(T* out, const u8* values, u64 runs) {
-  return thrust::make_transform_output_iterator(out, ValueOfRun<T, Idx>{Values<T>{values}, runs});
+  return thrust::make_transform_output_iterator(out, ValueOfRun<T, Idx>{{values, runs}});
 }
 
 template <typename Off>

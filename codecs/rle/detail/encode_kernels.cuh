@@ -75,8 +75,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     encode_kernel(const T* __restrict__ in, u64 n, u64 max_count,
                   cub::ScanTileState<typename P::Item> tiles, CountsOut counts,
                   T* __restrict__ values, u64* __restrict__ run_total, LongRun* long_runs,
-                  u32* long_count, u32 long_capacity, u32* __restrict__ crc_tiles,
-                  u64 crc_tile_count) {
+                  u32* long_count, u32 long_capacity, cuda::FusedCrcTiles crc) {
   static_assert(kBlockThreads == cuda::kCrcThreads);
   using Item = typename P::Item;
   using Op = typename P::Op;
@@ -147,7 +146,7 @@ __global__ void __launch_bounds__(kBlockThreads)
       ++k_run;
     }
   }
-  if (blockIdx.x < crc_tile_count) cuda::blocked_crc_into(v, crc_tiles + blockIdx.x);
+  if (blockIdx.x < crc.count) cuda::blocked_crc_into(v, crc.slots + blockIdx.x);
   __syncthreads();
 
   const Item before = s_before;
