@@ -23,35 +23,6 @@ __device__ __forceinline__ T load_le(const std::uint8_t* p) {
   return static_cast<T>(v);
 }
 
-// An array of `count` little-endian T at any alignment inside a container (values, counts),
-// read by element as one or two aligned 32-bit loads and a funnel shift instead of sizeof(T)
-// byte loads. The first word may begin up to 3 bytes before p: the array must not start its
-// buffer (a payload array never does: the header precedes it). No load passes the array's end:
-// an element whose words would is read by bytes.
-template <typename T>
-struct LeArray {
-  const std::uint8_t* p;
-  std::uint64_t count;
-
-  __device__ __forceinline__ T operator[](std::uint64_t i) const {
-    const std::uint8_t* at = p + i * sizeof(T);
-    if constexpr (sizeof(T) == 1) {
-      return *at;
-    } else {
-      static_assert(sizeof(T) <= 4);
-      const auto shift = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(at) % 4);
-      const auto* word = reinterpret_cast<const std::uint32_t*>(at - shift);
-      const bool two = shift + sizeof(T) > 4;
-      if (reinterpret_cast<const std::uint8_t*>(word + (two ? 2 : 1)) > p + count * sizeof(T)) {
-        return load_le<T>(at);
-      }
-      const std::uint32_t low = __ldg(word);
-      const std::uint32_t high = two ? __ldg(word + 1) : 0;
-      return static_cast<T>(__funnelshift_r(low, high, 8 * shift));
-    }
-  }
-};
-
 template <typename T>
 __device__ __forceinline__ void store_le(std::uint8_t* p, T value) {
 #pragma unroll

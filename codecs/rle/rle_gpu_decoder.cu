@@ -86,7 +86,7 @@ cuda::FusedCrcTiles expand(DecodeVariant variant, const DecodeTemp<Off>& t, u64 
     GCB_CUDA_LAUNCHED();
     const auto grid = static_cast<unsigned>(std::min<u64>(tiles, cuda::persistent_grid()));
     expand_kernel<T, Off><<<grid, kBlockThreads, 0, stream>>>(
-        t.offsets, t.tile_run, runs, cuda::LeArray<T>{values, runs}, n, out, tiles, crc_tiles);
+        t.offsets, t.tile_run, runs, Values<T>{values}, n, out, tiles, crc_tiles);
     GCB_CUDA_LAUNCHED();
     return crc_tiles;
   }

@@ -35,11 +35,21 @@ decltype(auto) with_offset_type(u64 n, F&& f) {
 // exclusive scan's last entry is the total.
 template <typename Off>
 struct CountAt {
-  cuda::LeArray<u32> counts;
+  const u8* counts;  // u32 little-endian, at any alignment
+  u64 runs;
   __device__ Off operator()(u64 r) const {
-    if (r >= counts.count) return 0;
-    const u32 c = counts[r];
+    if (r >= runs) return 0;
+    u32 c = cuda::load_le<u32>(counts + 4 * r);
     return c == 0 ? kSaturated<Off> : Off{c};
+  }
+};
+
+// values[] of the container, at any alignment.
+template <typename T>
+struct Values {
+  const u8* p;
+  __device__ __forceinline__ T operator[](u64 i) const {
+    return cuda::load_le<T>(p + i * sizeof(T));
   }
 };
 
@@ -55,7 +65,7 @@ struct SaturatingAdd {
 template <typename Off>
 auto count_iterator(const u8* counts, u64 runs) {
   return thrust::make_transform_iterator(thrust::make_counting_iterator<u64>(0),
-                                         CountAt<Off>{{counts, runs}});
+                                         CountAt<Off>{counts, runs});
 }
 
 // Variant scan. Output tiles of kExpandRows rows of kBlockThreads 16-byte vectors, one per
@@ -79,7 +89,7 @@ __global__ void tile_runs_kernel(const Off* __restrict__ offsets, u64 runs, u64 
   tile_run[t] = cuda::last_at_or_below(offsets, 0, runs - 1, t * tile);
 }
 
-// Runs a thread stages at once (four covers a tile at runs of mean 8).
+// Runs a thread stages at once: four cover a tile at runs of mean 8 (bench/NOTES.md, session 31).
 constexpr u32 kStageRuns = 4;
 
 // Elements of one warp-wide row of vectors.
@@ -96,7 +106,7 @@ constexpr u32 kWarpSpan = 32 * cuda::kPerVector<T>;
 template <typename T, typename Off>
 __global__ void __launch_bounds__(kBlockThreads)
     expand_kernel(const Off* __restrict__ offsets, const u64* __restrict__ tile_run, u64 runs,
-                  cuda::LeArray<T> values, u64 n, T* __restrict__ out, u64 tiles,
+                  Values<T> values, u64 n, T* __restrict__ out, u64 tiles,
                   cuda::FusedCrcTiles crc_tiles) {
   static_assert(kBlockThreads == cuda::kCrcThreads);
   constexpr u32 kPer = cuda::kPerVector<T>;
@@ -118,8 +128,8 @@ __global__ void __launch_bounds__(kBlockThreads)
     // Once the counts are valid, every run after lo starts after tile0, so at most kTile runs
     // hold the tile's elements (run lo + kTile, when counted, starts at the next tile).
     const u32 count = static_cast<u32>(min(hi - lo + 1, u64{kTile}));
-    // kStageRuns runs a thread at a time, every load issued before the first use: one run at
-    // a time, a thread's runs waited on each other's loads.
+    // kStageRuns runs a thread at a time, every load issued before the first use (one run at a
+    // time, a thread's runs waited on each other's loads).
     for (u32 k0 = threadIdx.x; k0 < count; k0 += kStageRuns * kBlockThreads) {
       T value[kStageRuns];
       Off start[kStageRuns], end[kStageRuns];
@@ -197,15 +207,14 @@ __global__ void scatter_kernel(const Off* __restrict__ offsets, u64 runs, u64 n,
 // Variant flood, step 2's output: flooded run number -> value (bounded even for garbage).
 template <typename T, typename Idx>
 struct ValueOfRun {
-  cuda::LeArray<T> values;
-  __device__ T operator()(Idx run) const {
-    return values[run >= 1 && run <= values.count ? run - 1 : 0];
-  }
+  Values<T> values;
+  u64 runs;
+  __device__ T operator()(Idx run) const { return values[run >= 1 && run <= runs ? run - 1 : 0]; }
 };
 
 template <typename T, typename Idx>
 auto flood_output(T* out, const u8* values, u64 runs) {
-  return thrust::make_transform_output_iterator(out, ValueOfRun<T, Idx>{{values, runs}});
+  return thrust::make_transform_output_iterator(out, ValueOfRun<T, Idx>{Values<T>{values}, runs});
 }
 
 template <typename Off>
