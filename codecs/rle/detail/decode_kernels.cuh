@@ -89,7 +89,8 @@ __global__ void tile_runs_kernel(const Off* __restrict__ offsets, u64 runs, u64 
   tile_run[t] = cuda::last_at_or_below(offsets, 0, runs - 1, t * tile);
 }
 
-// Runs a thread stages at once: four cover a tile at runs of mean 8 (bench/NOTES.md, session 31).
+// Runs a thread stages at once: four cover a tile of 32-bit elements at runs of mean 8
+// (bench/NOTES.md, session 31).
 constexpr u32 kStageRuns = 4;
 
 // Elements of one warp-wide row of vectors.
