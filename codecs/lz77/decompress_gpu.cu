@@ -1,7 +1,10 @@
 // GPU LZ77 decompression: one warp per unit of chunks (a launch block, or a single chunk), the
-// unit's chunks in order. The warp takes 32 triples at a time: a prefix sum of (length + 1)
-// places them, every lane writes its next byte, then each match is copied as soon as the
-// lanes whose output it reads have finished theirs.
+// unit's chunks in order. The warp takes 32 triples at a time (a lane each): a prefix sum of
+// (length + 1) places them and each is checked. Then it writes the batch's bytes 32 at a time (a
+// lane each): a byte is its triple's next byte, or a copy of the byte `offset` back, which is
+// final unless it lies among the same 32, where the lane takes it from the lane writing it
+// (pointer jumping over the lanes). Every lane writes one byte per step whatever the lengths,
+// where a lane copying its own match byte by byte would keep the warp for the longest match.
 //
 // jump decodes every chunk of a window_scope = block container at once: a byte copied from an
 // earlier chunk (not decoded yet) is written as a link to its source position, which a later
@@ -49,39 +52,34 @@ __device__ void reject(u64* error, u64 c, Reason why) {
             static_cast<unsigned long long>((c << 2) | why));
 }
 
-// Output of the plain decoders: bytes, matches copied from anywhere in the window.
+// Outputs of decode_chunk: read(q) is the final value at position q (before the bytes being
+// written), write(q, v) writes one.
+
+// The plain decoders' output: bytes, matches copied from anywhere in the window.
 struct ByteOut {
+  using Value = u8;
   u8* out;
-  __device__ void put(u64 i, u8 v) const { out[i] = v; }
-  // Byte by byte: the source may overlap the bytes being written.
-  __device__ void copy(u64 at, u64 src, u32 n) const {
-    for (u32 k = 0; k < n; ++k) out[at + k] = out[src + k];
-  }
+  __device__ Value read(u64 q) const { return out[q]; }
+  __device__ void write(u64 q, Value v) const { out[q] = v; }
 };
 
 // Output of jump's first pass: one word per byte, the byte itself or kLink | its source
 // position when that lies before the chunk (being decoded by another warp).
 template <typename W>
 struct LinkOut {
+  using Value = W;
   static constexpr W kLink = W{1} << (8 * sizeof(W) - 1);
   W* words;
   u64 chunk_begin;
-  u32* linked;  // set once any link is written: the jump passes have work
-  __device__ void put(u64 i, u8 v) const { words[i] = v; }
-  __device__ void copy(u64 at, u64 src, u32 n) const {
-    bool link = false;
-    for (u32 k = 0; k < n; ++k) {
-      const u64 q = src + k;
-      link |= q < chunk_begin;
-      words[at + k] = q < chunk_begin ? kLink | static_cast<W>(q) : words[q];
-    }
-    if (link) *linked = 1;
+  __device__ Value read(u64 q) const {
+    return q < chunk_begin ? kLink | static_cast<W>(q) : words[q];
   }
+  __device__ void write(u64 q, Value v) const { words[q] = v; }
 };
 
-// Staged output: the warp builds its chunk in shared memory, where a match's byte-by-byte copy
-// waits on shared-memory latency instead of a global load of a byte another lane has just
-// stored, and then writes the chunk out in full words. For chunks up to kStagedChunk bytes.
+// Staged output: the warp builds its chunk in shared memory, where a copy reads shared memory
+// instead of a global byte another lane has just stored, and then writes the chunk out in full
+// words. For chunks up to kStagedChunk bytes.
 constexpr u32 kStagedChunk = 4096;
 
 // Writes stage[0, n) to dst[0, n) with the warp, in 16-byte stores where dst allows.
@@ -98,17 +96,13 @@ __device__ void write_out(u8* dst, const u8* stage, u32 n) {
 }
 
 struct StagedBytes {
+  using Value = u8;
   u8* out;
   u8* stage;  // the warp's kStagedChunk bytes of shared memory, 16-byte aligned
   u64 base;   // the chunk's first position
-  __device__ void put(u64 i, u8 v) const { stage[i - base] = v; }
   // Sources before the chunk (window_scope=block, decode_mode=block) were written out already.
-  __device__ void copy(u64 at, u64 src, u32 n) const {
-    for (u32 k = 0; k < n; ++k) {
-      const u64 q = src + k;
-      stage[at - base + k] = q >= base ? stage[q - base] : out[q];
-    }
-  }
+  __device__ Value read(u64 q) const { return q >= base ? stage[q - base] : out[q]; }
+  __device__ void write(u64 q, Value v) const { stage[q - base] = v; }
   __device__ void flush(u64 end) const {
     __syncwarp();
     write_out(out + base, stage, static_cast<u32>(end - base));
@@ -116,34 +110,61 @@ struct StagedBytes {
   }
 };
 
-// Decodes chunk c with the whole warp; false (after reporting) on a bad triple.
+// A triple's bytes, loaded and kept apart until word() puts them together where the triple is
+// used: the next batch's loads are then in flight while a batch is decoded, instead of each batch
+// starting with a global load's latency.
+struct TripleBytes {
+  u32 b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+  __device__ TripleBytes(const u8* triples, u64 t, u64 t_end, u32 triple_bytes) {
+    if (t >= t_end) return;
+    const u8* p = triples + t * triple_bytes;
+    b0 = p[0];
+    b1 = p[1];
+    b2 = p[2];
+    if (triple_bytes == 4) b3 = p[3];
+  }
+  __device__ u32 word() const { return b0 | b1 << 8 | b2 << 16 | b3 << 24; }
+};
+
+struct Decoded {
+  bool ok;              // false (after reporting) on a bad triple
+  bool reaches_before;  // a match of the chunk reads before the chunk
+};
+
+// Decodes chunk c with the whole warp. Positions are chunk-relative 32-bit numbers until an
+// output is read or written.
 template <typename Out>
-__device__ bool decode_chunk(const u8* __restrict__ triples, const u64* __restrict__ first,
-                             const DevLayout& L, u64 c, const Out& out, u64* error) {
+__device__ Decoded decode_chunk(const u8* __restrict__ triples, const u64* __restrict__ first,
+                                const DevLayout& L, u64 c, const Out& out, u64* error) {
+  using Value = typename Out::Value;
   const u32 lane = threadIdx.x & 31;
   const Geometry g{L.max_offset, L.max_length, L.triple_bytes};
-  const u64 ws = L.window_start(c), end = L.chunk_end(c);
+  const u64 base = L.chunk_begin(c);
+  const auto size = static_cast<u32>(L.chunk_end(c) - base);
+  const u64 window_before = base - L.window_start(c);  // window bytes before the chunk
   const u64 t_end = min(first[c + 1], L.triples);
-  u64 pos = L.chunk_begin(c);  // where the current batch starts
+  u32 pos = 0;  // where the current batch starts
+  bool reaches_before = false;
+  TripleBytes ahead(triples, first[c] + lane, t_end, L.triple_bytes);
   for (u64 t = first[c]; t < t_end; t += 32) {
     const bool active = t + lane < t_end;
-    Triple tr{0, 0, 0};
-    if (active) tr = unpack_triple(L.config, triples + (t + lane) * L.triple_bytes);
+    const Triple tr = active ? unpack_triple_word(L.config, ahead.word()) : Triple{0, 0, 0};
+    ahead = TripleBytes(triples, t + 32 + lane, t_end, L.triple_bytes);
     const u32 span = active ? tr.length + 1 : 0;
     u32 incl = span;  // inclusive prefix sum of span over the warp
     for (u32 d = 1; d < 32; d <<= 1) {
       const u32 v = __shfl_up_sync(kFull, incl, d);
       if (lane >= d) incl += v;
     }
-    const u64 at = pos + incl - span;
+    const u32 at = pos + incl - span;
 
     u32 why = 4;
     if (active) {
       if (!is_valid_triple(g, tr)) {
         why = kInvalid;
-      } else if (end - at < span) {
+      } else if (size - at < span) {
         why = kPastEnd;
-      } else if (tr.offset > at - ws) {
+      } else if (tr.offset > at + window_before) {
         why = kBeforeWindow;
       }
     }
@@ -152,37 +173,61 @@ __device__ bool decode_chunk(const u8* __restrict__ triples, const u64* __restri
       const u32 first_bad = __ffs(bad) - 1;
       const u32 reason = __shfl_sync(kFull, why, first_bad);
       if (lane == 0) reject(error, c, static_cast<Reason>(reason));
-      return false;
+      return {false, false};
     }
+    reaches_before |= tr.length > 0 && tr.offset > at;
 
-    if (active) out.put(at + tr.length, tr.next);
-    // Lanes whose output this match may read: from the first lane ending after its source
-    // (the prefix sums are increasing) up to itself. None when the source lies before the batch.
-    const u64 src = at - tr.offset;
-    u32 lo = 0;
-    for (u32 step = 16; step > 0; step >>= 1) {
-      const u32 e = __shfl_sync(kFull, incl, lo + step - 1);
-      if (pos + e <= src) lo += step;
-    }
-    const u32 below = (1u << lane) - 1;
-    const u32 needs = src + tr.length > pos ? below & ~((1u << lo) - 1) : 0;
-    bool pending = active && tr.length > 0;
-    __syncwarp();
-    for (u32 waiting = __ballot_sync(kFull, pending); waiting != 0;
-         waiting = __ballot_sync(kFull, pending)) {
-      if (pending && (needs & waiting) == 0) {
-        out.copy(at, src, tr.length);
-        pending = false;
+    // The batch's bytes, 32 at a time: lane i writes byte b = b0 + i (batch-relative), which
+    // belongs to the triple j that starts last at or before it: `before` triples start before
+    // b0, and `starts` marks those starting among the 32.
+    const u32 total = __shfl_sync(kFull, incl, 31), start = incl - span;
+    const u32 offset_next = tr.offset | u32{tr.next} << 16;
+    u32 before = 0;
+    for (u32 b0 = 0; b0 < total; b0 += 32) {
+      const u32 starts =
+          __reduce_or_sync(kFull, active && start - b0 < 32 ? 1u << (start - b0) : 0u);
+      const u32 j = before + __popc(starts & ((2u << lane) - 1)) - 1;
+      before += __popc(starts);
+      const u32 end_j = __shfl_sync(kFull, incl, j);
+      const u32 offset_next_j = __shfl_sync(kFull, offset_next, j);
+      const u32 b = b0 + lane;
+      // A byte is known once its value is: its triple's next byte, or a copy of a byte before
+      // the 32. Otherwise it copies the byte of lane `from`, in the same 32 and lower.
+      bool known = true;
+      Value value = static_cast<Value>(offset_next_j >> 16);
+      u32 from = lane;
+      if (b < total && b + 1 != end_j) {
+        const auto src = static_cast<int>(b) - static_cast<int>(offset_next_j & 0xFFFF);
+        if (src < static_cast<int>(b0)) {
+          value = out.read(base + pos + src);
+        } else {
+          known = false;
+          from = static_cast<u32>(src) - b0;
+        }
       }
-      __syncwarp();
+      while (__any_sync(kFull, !known)) {
+        const Value v = __shfl_sync(kFull, value, from);
+        const bool k = __shfl_sync(kFull, known, from);
+        const u32 f = __shfl_sync(kFull, from, from);
+        if (!known) {
+          if (k) {
+            value = v;
+            known = true;
+          } else {
+            from = f;
+          }
+        }
+      }
+      if (b < total) out.write(base + pos + b, value);
+      __syncwarp();  // the 32 are final for the next ones
     }
-    pos += __shfl_sync(kFull, incl, 31);
+    pos += total;
   }
-  if (pos != end) {
+  if (pos != size) {
     if (lane == 0) reject(error, c, kShort);
-    return false;
+    return {false, false};
   }
-  return true;
+  return {true, __any_sync(kFull, reaches_before) != 0};
 }
 
 __global__ void decode_kernel(const u8* __restrict__ triples, const u64* __restrict__ first,
@@ -193,7 +238,7 @@ __global__ void decode_kernel(const u8* __restrict__ triples, const u64* __restr
   const u64 c0 = per_chunk ? unit : unit * L.work_items;
   const u64 c1 = per_chunk ? unit + 1 : min(c0 + L.work_items, L.chunk_count);
   for (u64 c = c0; c < c1; ++c) {
-    if (!decode_chunk(triples, first, L, c, ByteOut{out}, error)) return;
+    if (!decode_chunk(triples, first, L, c, ByteOut{out}, error).ok) return;
   }
 }
 
@@ -208,7 +253,7 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
   const u64 c1 = per_chunk ? unit + 1 : min(c0 + L.work_items, L.chunk_count);
   for (u64 c = c0; c < c1; ++c) {
     const StagedBytes staged{out, stage[threadIdx.x / 32], L.chunk_begin(c)};
-    if (!decode_chunk(triples, first, L, c, staged, error)) return;
+    if (!decode_chunk(triples, first, L, c, staged, error).ok) return;
     staged.flush(L.chunk_end(c));
   }
 }
@@ -219,7 +264,8 @@ __global__ void link_kernel(const u8* __restrict__ triples, const u64* __restric
                             DevLayout L, W* __restrict__ words, u32* linked, u64* error) {
   const u64 c = (u64{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
   if (c >= L.chunk_count) return;
-  decode_chunk(triples, first, L, c, LinkOut<W>{words, L.chunk_begin(c), linked}, error);
+  const Decoded d = decode_chunk(triples, first, L, c, LinkOut<W>{words, L.chunk_begin(c)}, error);
+  if (d.reaches_before && (threadIdx.x & 31) == 0) *linked = 1;  // the jump passes have work
 }
 
 // jump, one pass: every link becomes its target's word (a byte, or a link further back).
@@ -344,10 +390,9 @@ struct DecodeTemp {
 }  // namespace
 
 std::string describe_error(const DeviceStatus& status) {
-  static const char* const what[] = {"invalid triple", "triple runs past the end of its chunk",
-                                     "offset reaches before its window",
-                                     "triples end short of the chunk",
-                                     "triple counts differ from the planned ones"};
+  static const char* const what[] = {
+      "invalid triple", "triple runs past the end of its chunk", "offset reaches before its window",
+      "triples end short of the chunk", "triple counts differ from the planned ones"};
   const u32 reason = status.error - kCodecError;
   if (status.error < kCodecError || reason > 4) return describe_common("lz77", status);
   if (reason == 4) return std::string("lz77: ") + what[reason] + " (found on the GPU)";

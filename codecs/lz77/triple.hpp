@@ -21,13 +21,19 @@ constexpr void pack_triple(Config config, const Triple& t, std::uint8_t* dst) {
   for (int i = 0; i < bytes; ++i) dst[i] = static_cast<std::uint8_t>(word >> (8 * i));
 }
 
-constexpr Triple unpack_triple(Config config, const std::uint8_t* src) {
+// The triple of a little-endian word as triple_word() makes it.
+constexpr Triple unpack_triple_word(Config config, std::uint32_t word) {
   if (config == Config::thesis) {
-    return Triple{src[0] | (std::uint32_t{src[1]} & 0x0F) << 8, std::uint32_t{src[1]} >> 4, src[2]};
+    return Triple{word & 0xFFF, (word >> 12) & 0xF, static_cast<std::uint8_t>(word >> 16)};
   }
-  std::uint32_t word = 0;
-  for (int i = 0; i < 4; ++i) word |= std::uint32_t{src[i]} << (8 * i);
   return Triple{word & 0x7FFF, (word >> 15) & 0x1FF, static_cast<std::uint8_t>(word >> 24)};
+}
+
+constexpr Triple unpack_triple(Config config, const std::uint8_t* src) {
+  const int bytes = config == Config::thesis ? 3 : 4;
+  std::uint32_t word = 0;
+  for (int i = 0; i < bytes; ++i) word |= std::uint32_t{src[i]} << (8 * i);
+  return unpack_triple_word(config, word);
 }
 
 // A triple the format can hold: a literal (0, 0, next), or a match with
