@@ -73,6 +73,15 @@ TEST(Options, ParsesOwnFlagsAndAxisFlagsOfTheCodecs) {
   }
 }
 
+TEST(Options, HelpGivesEveryMeaningOfAnAxis) {
+  const std::string help = describe_flags(registered_codecs());
+  for (const Codec* c : registered_codecs()) {
+    for (const AxisSpec& a : c->info().axes) {
+      EXPECT_NE(help.find(a.help), std::string::npos) << c->info().name << " " << a.name;
+    }
+  }
+}
+
 TEST(Options, TheLastOfARepeatedFlagWins) {
   // Scripts (bench/run_suite.sh) put their defaults first and the user's flags after them.
   const Options o = parse_options({"--corpus", "canterbury", "--device=gpu", "--corpus=calgary",

@@ -158,20 +158,42 @@ Recorded as the context's cold_l2 and each GPU cell's cold_l2 counter
 (1 flushed, 0 warm). Without GPU cells: a note, and nothing flushed)");
 }
 
-// One `--<axis> LIST` flag per axis of `codecs`, its help naming the codecs that have it.
+// One `--<axis> LIST` flag per axis of `codecs`, its help naming the codecs that have it. Where
+// codecs give an axis different meanings (lz77's decode_mode: parallel or sequential on the
+// CPU, auto, block, chunk or jump on the GPU), the help gives each, one line per codec.
 void add_axis_flags(CLI::App& app, Options& o, const std::vector<const Codec*>& codecs) {
-  std::map<std::string, std::pair<std::string, std::vector<std::string>>> axes;  // help, codecs
+  struct Meaning {
+    std::string help;
+    std::vector<std::string> codecs;  // "name (device)"
+  };
+  struct About {
+    std::vector<Meaning> meanings;
+    std::vector<std::string> owners;
+  };
+  const auto add_once = [](std::vector<std::string>& list, const std::string& item) {
+    if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+  };
+  std::map<std::string, About> axes;
   for (const Codec* c : codecs) {
     for (const AxisSpec& a : c->info().axes) {
-      auto& [help, owners] = axes[a.name];
-      if (help.empty()) help = a.help;  // the first codec's words
-      if (std::find(owners.begin(), owners.end(), c->info().name) == owners.end())
-        owners.push_back(c->info().name);
+      About& about = axes[a.name];
+      auto meaning = std::find_if(about.meanings.begin(), about.meanings.end(),
+                                  [&a](const Meaning& m) { return m.help == a.help; });
+      if (meaning == about.meanings.end()) meaning = about.meanings.insert(meaning, {a.help, {}});
+      add_once(meaning->codecs,
+               fmt::format("{} ({})", c->info().name, to_string(c->info().device)));
+      add_once(about.owners, c->info().name);
     }
   }
   for (const auto& [axis, about] : axes) {
+    std::vector<std::string> lines;
+    for (const Meaning& m : about.meanings) {
+      lines.push_back(about.meanings.size() == 1
+                          ? m.help
+                          : fmt::format("{}: {}", fmt::join(m.codecs, ", "), m.help));
+    }
     cli::add_list(app, axis_flag(axis), o.axis_values[axis],
-                  fmt::format("{} [{}]", about.first, fmt::join(about.second, ",")))
+                  fmt::format("{} [{}]", fmt::join(lines, "\n"), fmt::join(about.owners, ",")))
         ->group(kAxisFlags);
   }
 }
