@@ -17,6 +17,62 @@ std::string l2_state(const Measurement& m) {
   return m.counter("cold_l2", 0) > 0 ? "cold" : "warm";
 }
 
+// A GPU cell of the table and its codec variant's label.
+struct Cell {
+  std::string label;
+  const Measurement* m;
+};
+
+// A total row for each codec variant and direction measured on every file of the table (two
+// or more): total bytes over total kernel time, the figure a corpus is quoted by. Blank, with
+// the reason, when one of its cells has no figure: a total of the other files would mislead.
+std::vector<Row> total_rows(const std::vector<Cell>& cells, const Value& copy) {
+  std::vector<std::string> files;
+  std::vector<std::pair<std::string, std::string>> variants;  // (label, direction), in order
+  for (const auto& [label, m] : cells) {
+    if (std::find(files.begin(), files.end(), m->id.file) == files.end())
+      files.push_back(m->id.file);
+    const std::pair variant{label, m->id.direction};
+    if (std::find(variants.begin(), variants.end(), variant) == variants.end())
+      variants.push_back(variant);
+  }
+  std::vector<Row> rows;
+  if (files.size() < 2) return rows;
+  for (const auto& [label, direction] : variants) {
+    std::vector<const Measurement*> of_variant;
+    for (const auto& [l, m] : cells) {
+      if (l == label && m->id.direction == direction) of_variant.push_back(m);
+    }
+    if (of_variant.size() != files.size()) continue;  // not on every file, or a file twice
+    double bytes = 0, seconds = 0;
+    std::string why, l2;
+    for (const Measurement* m : of_variant) {
+      const double gbps = m->counter("kernel_gbps"), in = m->counter("input_bytes");
+      if (m->error || gbps <= 0 || in <= 0) {
+        if (why.empty())
+          why = fmt::format("{}: {}", m->id.file, m->error ? *m->error : "no kernel_gbps");
+        continue;
+      }
+      bytes += in;
+      seconds += in / (gbps * 1e9);
+      const std::string state = l2_state(*m);
+      l2 = l2.empty() || l2 == state ? state : "mixed";
+    }
+    Row row{fmt::format("total ({} files)", files.size()),
+            {},
+            {label, direction, why.empty() ? l2 : std::string("-")}};
+    if (!why.empty()) {
+      row.values = {Value::blank(why), Value::blank(why)};
+    } else {
+      const double gbps = bytes / seconds / 1e9;
+      row.values = {Value::of(gbps),
+                    copy.value ? Value::of(100 * gbps / *copy.value) : Value::blank(copy.reason)};
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 }  // namespace
 
 bool wants_kernels_section(const ResultSet& set) {
@@ -29,10 +85,6 @@ bool wants_kernels_section(const ResultSet& set) {
 std::optional<Table> kernels_table(const ResultSet& set, const Defaults& defaults,
                                    const std::string& corpus,
                                    const std::vector<std::string>& files) {
-  struct Cell {
-    std::string label;
-    const Measurement* m;
-  };
   std::vector<Cell> cells;
   for (const Measurement& m : set.cells) {
     if (m.id.device == "gpu" && m.id.corpus == corpus)
@@ -80,13 +132,16 @@ std::optional<Table> kernels_table(const ResultSet& set, const Defaults& default
     }
     t.rows.push_back(std::move(row));
   }
+  for (Row& total : total_rows(cells, copy)) t.rows.push_back(std::move(total));
   t.caption = fmt::format(
       "Kernel-only throughput of each GPU cell (CUDA events around the device call alone, on "
       "buffers already in device memory), in GB/s of uncompressed bytes, and as % of the run's "
       "device-to-device copy of the same bytes (the reference row; {}). A percentage over 100 "
       "is possible: a codec reads or writes fewer bytes than the copy. L2: cold = the L2 cache "
       "was flushed before every timed call (--cold-l2); warm = it was not, and an input that "
-      "fits in the L2 may have been read from it{}. Codec: its axes that are not the defaults.",
+      "fits in the L2 may have been read from it{}. Codec: its axes that are not the defaults. "
+      "Total rows: a codec measured on every file, its bytes summed over its kernel times "
+      "summed.",
       copy.value ? fmt::format("copy_gbps {:.2f} GB/s", *copy.value) : "n/a: " + copy.reason,
       warm > 0 ? fmt::format(" ({} of {} cells are warm)", warm, cells.size()) : "");
   return t;

@@ -108,6 +108,39 @@ TEST(ReportKernels, RowsPerInputBesideTheDeviceCopyMarkedColdOrWarm) {
   EXPECT_NE(t->caption.find("(1 of 15 cells are warm)"), std::string::npos) << t->caption;
 }
 
+TEST(ReportKernels, TotalRowsForACodecOnEveryFileBytesOverTimes) {
+  // Two files: chunk decode 1 MB at 100 GB/s and 3 MB at 150 GB/s, 4 MB in 30 us: 133.3 GB/s
+  // (not the mean, 125). jump failed on b: its total is blank with the reason. warp compress
+  // ran on a only: no total.
+  const auto cell = [](const std::string& file, const std::string& axes, double bytes,
+                       double gbps) {
+    return row("lz77/gpu/decompress/silesia/" + file + "/" + axes,
+               {{"input_bytes", bytes}, {"kernel_gbps", gbps}, {"cold_l2", 1}});
+  };
+  json b = {cell("a", "decode_mode:chunk", 1e6, 100), cell("b", "decode_mode:chunk", 3e6, 150),
+            cell("a", "decode_mode:jump", 1e6, 20),
+            row("lz77/gpu/compress/silesia/a/design:warp",
+                {{"input_bytes", 1e6}, {"kernel_gbps", 8}, {"cold_l2", 1}})};
+  b.push_back({{"name", "lz77/gpu/decompress/silesia/b/decode_mode:jump/manual_time"},
+               {"run_name", "lz77/gpu/decompress/silesia/b/decode_mode:jump/manual_time"},
+               {"run_type", "iteration"},
+               {"error_occurred", true},
+               {"error_message", "lz77 chunk 3: invalid triple"}});
+  const auto t = kernels_table(set_of({{"context", kKernelsContext}, {"benchmarks", b}}), {},
+                               "silesia", {"a", "b"});
+  ASSERT_TRUE(t);
+  const std::string csv = to_csv(*t);
+  EXPECT_NE(csv.find("total (2 files),lz77/decode_mode:chunk,decompress,cold,133.3"),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find("total (2 files),lz77/decode_mode:jump,decompress,-,,,"
+                     "b: lz77 chunk 3: invalid triple\n"),
+            std::string::npos)
+      << csv;
+  EXPECT_EQ(csv.find("total (2 files),lz77/design:warp"), std::string::npos) << csv;
+  EXPECT_NE(t->caption.find("Total rows"), std::string::npos);
+}
+
 TEST(ReportKernels, NoGpuCellsNoTableAndNoCopyABlankWithItsReason) {
   EXPECT_FALSE(kernels_table(set_of(sample(kKernelsContext)), kDefaults, "silesia", {}));
   const auto t =
