@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -192,6 +194,38 @@ TEST(ReportKernels, ReportWritesTheSectionAndPlotsAgainstRunLengthAndWidth) {
   const std::string widths =
       read(dir / "synthetic" / "plots" / "kernel_throughput_vs_element_width.svg");
   EXPECT_NE(widths.find("rle, runs-geo8"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(ReportKernels, PlotsEveryKernelPerFileOfACorpus) {
+  const std::vector<std::string> pythons = {"python3", "/usr/bin/python3"};
+  if (!find_python_with_matplotlib(pythons)) {
+    GTEST_SKIP() << "no python3 that imports matplotlib (Debian: python3-matplotlib); CI "
+                    "installs it";
+  }
+  // Silesia's text and binary files: lz77 faster on one, nvCOMP LZ4 on the other.
+  json b = json::array();
+  for (const auto& [file, lz77, lz4] :
+       {std::tuple{"dickens", 90.0, 5.0}, std::tuple{"nci", 20.0, 25.0}}) {
+    for (const auto& [codec, gbps] : {std::pair{"lz77", lz77}, std::pair{"nvcomp-lz4", lz4}}) {
+      b.push_back(row(std::string(codec) + "/gpu/decompress/silesia/" + file,
+                      {{"input_bytes", 1e6}, {"kernel_gbps", gbps}, {"cold_l2", 1}}));
+    }
+  }
+  const fs::path dir = fs::temp_directory_path() / "gcbench_report_kernels_per_file_test";
+  fs::remove_all(dir);
+  const WrittenReport w =
+      write_report(set_of({{"context", kKernelsContext}, {"benchmarks", b}}),
+                   ReportOptions{dir, {}, {}, PlotSetup{GCBENCH_PLOT_SCRIPT, pythons}});
+  const fs::path svg = dir / "silesia" / "plots" / "kernel_throughput_per_file.svg";
+  ASSERT_TRUE(fs::exists(svg)) << read(w.index);
+  const std::string plot = read(svg);
+  for (const char* text : {"dickens", "nci", "lz77", "nvcomp-lz4", "device copy"}) {
+    EXPECT_NE(plot.find(text), std::string::npos) << text;
+  }
+  EXPECT_EQ(plot.find("total ("), std::string::npos);  // the total rows are not files
+  EXPECT_NE(read(w.index).find("](silesia/plots/kernel_throughput_per_file.svg)"),
+            std::string::npos);
   fs::remove_all(dir);
 }
 

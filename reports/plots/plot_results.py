@@ -16,7 +16,10 @@ REPORT_DIR/CORPUS/plots/, each as SVG and PNG:
       kernels section): each GPU kernel and its peers per synthetic input, against the mean
       run length of runs-geo<m>/runs-uni<m> inputs (geometric solid, uniform dashed) and
       against the element width of runs-geo8 and small_ints inputs, the device copy as a
-      dotted line; a warm (L2 not flushed) line says so in its label.
+      dotted line; a warm (L2 not flushed) line says so in its label;
+  kernel_throughput_per_file (from kernels.csv): each GPU kernel and its peers on every file
+      of a corpus (text and binary side by side), so that the files where one overtakes
+      another show; synthetic inputs are left to the two plots above.
 A plot with nothing measured is skipped with a printed note, never drawn empty. plots.manifest
 (JSON, but not named *.json: gcbench-report reads every *.json under its inputs, and the
 report often lies inside them) lists the plots made (title, svg, png) and those skipped
@@ -285,8 +288,9 @@ def kernel_label(row):
     return label + (" (warm)" if row.get("l2") == "warm" else "")
 
 
-def kernel_panels(title, lines, copy, xlabel, log2_x, plots_dir, name, made):
-    """One panel per direction; `lines`: (label, direction, style) -> [(x, GB/s)]."""
+def kernel_panels(title, lines, copy, xlabel, log2_x, plots_dir, name, made, names=None):
+    """One panel per direction; `lines`: (label, direction, style) -> [(x, GB/s)]; `names`: the
+    x ticks' labels (x -> text), else the numbers."""
     directions = [d for d in ("compress", "decompress") if any(k[1] == d for k in lines)]
     fig, axes = plt.subplots(1, len(directions), figsize=(7 * len(directions), 5), squeeze=False)
     colors = codec_colors({k[0] for k in lines})
@@ -302,7 +306,10 @@ def kernel_panels(title, lines, copy, xlabel, log2_x, plots_dir, name, made):
         if log2_x:
             ax.set_xscale("log", base=2)
         ax.set_xticks(xs)
-        ax.set_xticklabels([f"{x:g}" for x in xs])
+        if names:
+            ax.set_xticklabels([names[x] for x in xs], rotation=45, ha="right")
+        else:
+            ax.set_xticklabels([f"{x:g}" for x in xs])
         ax.xaxis.set_minor_locator(ticker.NullLocator())
         ys = [p[1] for (_, d, _), xy in lines.items() if d == direction for p in xy]
         if needs_log(ys + ([copy] if copy else [])):
@@ -361,6 +368,27 @@ def kernels_vs_element_width(corpus, rows, plots_dir, made, skipped):
     kernel_panels(title, lines, copy, "element width [bytes]", False, plots_dir, name, made)
 
 
+def kernels_per_file(corpus, rows, plots_dir, made, skipped):
+    name = "kernel_throughput_per_file"
+    cells, copy = kernel_rows(rows)
+    # A corpus's files, in the table's order; total rows and synthetic inputs are not files here.
+    cells = [r for r in cells if not r["file"].startswith("total (")
+             and not RUNS_FILE.match(r["file"]) and not WIDTH_FILE.match(r["file"])]
+    files = list(dict.fromkeys(r["file"] for r in cells))
+    lines = {}
+    for r in cells:
+        key = (kernel_label(r), r["direction"], ("-", ""))
+        lines.setdefault(key, []).append((files.index(r["file"]), r["kernel_gbps"]))
+    lines = {k: sorted(v) for k, v in lines.items() if len(v) > 1}
+    if not lines:
+        skipped.append({"plot": name, "why": "no GPU kernel measured on two or more files of "
+                        "the corpus"})
+        return
+    title = f"GPU kernels per file, {corpus}"
+    kernel_panels(title, lines, copy, "file", False, plots_dir, name, made,
+                  names=dict(enumerate(files)))
+
+
 def plot_corpus(report_dir, corpus):
     corpus_dir = os.path.join(report_dir, corpus)
     plots_dir = os.path.join(corpus_dir, "plots")
@@ -377,6 +405,7 @@ def plot_corpus(report_dir, corpus):
     if kernel_cells:  # the kernels section is written for some runs only
         kernels_vs_run_length(corpus, kernel_cells, plots_dir, made, skipped)
         kernels_vs_element_width(corpus, kernel_cells, plots_dir, made, skipped)
+        kernels_per_file(corpus, kernel_cells, plots_dir, made, skipped)
     for s in skipped:
         print(f"plot_results: {corpus}: {s['plot']} skipped: {s['why']}")
     with open(os.path.join(plots_dir, "plots.manifest"), "w") as f:
