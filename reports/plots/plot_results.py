@@ -323,6 +323,16 @@ def kernel_panels(title, lines, copy, xlabel, log2_x, plots_dir, name, made, nam
     save(fig, plots_dir, name, title, made)
 
 
+def kernel_plot(name, title, xlabel, lines, copy, why_none, plots_dir, made, skipped, log2_x=False,
+                names=None):
+    """kernel_panels over the lines of two or more points; skipped, saying `why_none`, if none."""
+    lines = {k: sorted(v) for k, v in lines.items() if len(v) > 1}
+    if not lines:
+        skipped.append({"plot": name, "why": why_none})
+        return
+    kernel_panels(title, lines, copy, xlabel, log2_x, plots_dir, name, made, names)
+
+
 def kernels_vs_run_length(corpus, rows, plots_dir, made, skipped):
     name = "kernel_throughput_vs_run_length"
     cells, copy = kernel_rows(rows)
@@ -341,13 +351,10 @@ def kernels_vs_run_length(corpus, rows, plots_dir, made, skipped):
         for dist, style in kinds:
             key = (kernel_label(r), r["direction"], (style, f", {dist}"))
             lines.setdefault(key, []).append((mean, r["kernel_gbps"]))
-    lines = {k: sorted(v) for k, v in lines.items() if len(v) > 1}
-    if not lines:
-        skipped.append({"plot": name, "why": "no GPU kernel measured on two or more "
-                        "runs-geo<m>/runs-uni<m> inputs of one width"})
-        return
-    title = f"GPU kernels vs mean run length (width {width}), {corpus}"
-    kernel_panels(title, lines, copy, "mean run length [elements]", True, plots_dir, name, made)
+    kernel_plot(name, f"GPU kernels vs mean run length (width {width}), {corpus}",
+                "mean run length [elements]", lines, copy,
+                "no GPU kernel measured on two or more runs-geo<m>/runs-uni<m> inputs of one width",
+                plots_dir, made, skipped, log2_x=True)
 
 
 def kernels_vs_element_width(corpus, rows, plots_dir, made, skipped):
@@ -359,13 +366,9 @@ def kernels_vs_element_width(corpus, rows, plots_dir, made, skipped):
         if m:
             key = (kernel_label(r), r["direction"], ("-", f", {m.group(1)}"))
             lines.setdefault(key, []).append((float(m.group(2) or 1), r["kernel_gbps"]))
-    lines = {k: sorted(v) for k, v in lines.items() if len(v) > 1}
-    if not lines:
-        skipped.append({"plot": name, "why": "no GPU kernel measured on runs-geo8 or small_ints "
-                        "inputs of two or more element widths"})
-        return
-    title = f"GPU kernels vs element width, {corpus}"
-    kernel_panels(title, lines, copy, "element width [bytes]", False, plots_dir, name, made)
+    kernel_plot(name, f"GPU kernels vs element width, {corpus}", "element width [bytes]", lines,
+                copy, "no GPU kernel measured on runs-geo8 or small_ints inputs of two or more "
+                "element widths", plots_dir, made, skipped)
 
 
 def kernels_per_file(corpus, rows, plots_dir, made, skipped):
@@ -379,14 +382,9 @@ def kernels_per_file(corpus, rows, plots_dir, made, skipped):
     for r in cells:
         key = (kernel_label(r), r["direction"], ("-", ""))
         lines.setdefault(key, []).append((files.index(r["file"]), r["kernel_gbps"]))
-    lines = {k: sorted(v) for k, v in lines.items() if len(v) > 1}
-    if not lines:
-        skipped.append({"plot": name, "why": "no GPU kernel measured on two or more files of "
-                        "the corpus"})
-        return
-    title = f"GPU kernels per file, {corpus}"
-    kernel_panels(title, lines, copy, "file", False, plots_dir, name, made,
-                  names=dict(enumerate(files)))
+    kernel_plot(name, f"GPU kernels per file, {corpus}", "file", lines, copy,
+                "no GPU kernel measured on two or more files of the corpus", plots_dir, made,
+                skipped, names=dict(enumerate(files)))
 
 
 def plot_corpus(report_dir, corpus):
