@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 #include <tuple>
 
 #include "reports/gpu_e2e.hpp"
@@ -40,10 +41,15 @@ std::vector<Row> total_rows(const std::vector<Cell>& cells, const Value& copy) {
   if (files.size() < 2) return rows;
   for (const auto& [label, direction] : variants) {
     std::vector<const Measurement*> of_variant;
+    std::set<std::string> covered;
     for (const auto& [l, m] : cells) {
-      if (l == label && m->id.direction == direction) of_variant.push_back(m);
+      if (l == label && m->id.direction == direction) {
+        of_variant.push_back(m);
+        covered.insert(m->id.file);
+      }
     }
-    if (of_variant.size() != files.size()) continue;  // not on every file, or a file twice
+    // Every file once: not a total of some files, nor one that counts a file twice.
+    if (covered.size() != files.size() || of_variant.size() != files.size()) continue;
     double bytes = 0, seconds = 0;
     std::string why, l2;
     for (const Measurement* m : of_variant) {
