@@ -6,7 +6,8 @@
 # table of both last.
 # From the repository root, with .carry carried:
 #   bash bench/device/versions.sh [gcbench args...]   (default: FL at width 4, frames 256-4096)
-# BUILD_TREE reuses a build of the working tree (iterate_kernels.sh's, on a warm machine).
+# BUILD_TREE reuses a build of the working tree (iterate_kernels.sh's, on a warm machine);
+# TREE_TARGETS names more targets for the tree's build (tests, say), built with it.
 OUT=${OUT:-$PWD/out-versions}
 source "$(dirname "$0")/common.sh" versions
 args=("$@")
@@ -16,9 +17,13 @@ args=("$@")
 step "build HEAD ($(cat .carry/head/REVISION)) and the working tree"
 cmake_options=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20
   -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20)
-build /tmp/build-versions-head .carry/head gcbench
+# Both at once; each logs to its own folder. The cells wait for both.
+(OUT=$OUT/build-head && mkdir -p "$OUT" && build /tmp/build-versions-head .carry/head gcbench) &
 tree=${BUILD_TREE:-/tmp/build-versions-tree}
-[[ -x $tree/bench/driver/gcbench ]] || build "$tree" . gcbench
+# shellcheck disable=SC2086  # TREE_TARGETS is a list of names
+[[ -x $tree/bench/driver/gcbench ]] ||
+  (OUT=$OUT/build-tree && mkdir -p "$OUT" && build "$tree" . gcbench ${TREE_TARGETS:-}) || exit 1
+wait $! || exit 1
 
 for version in head tree; do
   step "cells: $version"

@@ -9,9 +9,11 @@
 // jump decodes every chunk of a window_scope = block container at once: a byte copied from an
 // earlier chunk (not decoded yet) is written as a link to its source position, which a later
 // copy inside the chunk inherits. Links always point into an earlier chunk of the same launch
-// block, so a chain of links has fewer hops than the block has chunks, and pointer jumping
-// (every link replaced by its target's word, all bytes in parallel) resolves all of them in
-// ceil(log2(chunks per block)) passes: a fixed number of launches, no waiting on other warps.
+// block, so a chain of links has fewer hops than the block has chunks. A resolve pass follows
+// every link (up to kHops of them) toward its byte and writes the byte out; where it got it also
+// writes back, so that other links' chains get shorter. A pass's reads land on words the
+// previous pass advanced, so a few passes resolve any chain (jump_passes); on real data the
+// first or second does, and the others return at once.
 //
 // The host has validated the tables (parse_payload); every triple is checked here before any
 // byte of its batch is written, exactly as decode_chunk() checks it on the CPU.
@@ -23,7 +25,6 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include <cub/device/device_scan.cuh>
-#include <cub/device/device_transform.cuh>
 
 #include "codecs/common/container_device.cuh"
 #include "codecs/common/cuda_check.hpp"
@@ -126,16 +127,11 @@ struct TripleBytes {
   __device__ u32 word() const { return b0 | b1 << 8 | b2 << 16 | b3 << 24; }
 };
 
-struct Decoded {
-  bool ok;              // false (after reporting) on a bad triple
-  bool reaches_before;  // a match of the chunk reads before the chunk
-};
-
-// Decodes chunk c with the whole warp. Positions are chunk-relative 32-bit numbers until an
-// output is read or written.
+// Decodes chunk c with the whole warp; false (after reporting) on a bad triple. Positions are
+// chunk-relative 32-bit numbers until an output is read or written.
 template <typename Out>
-__device__ Decoded decode_chunk(const u8* __restrict__ triples, const u64* __restrict__ first,
-                                const DevLayout& L, u64 c, const Out& out, u64* error) {
+__device__ bool decode_chunk(const u8* __restrict__ triples, const u64* __restrict__ first,
+                             const DevLayout& L, u64 c, const Out& out, u64* error) {
   using Value = typename Out::Value;
   const u32 lane = threadIdx.x & 31;
   const Geometry g{L.max_offset, L.max_length, L.triple_bytes};
@@ -144,7 +140,6 @@ __device__ Decoded decode_chunk(const u8* __restrict__ triples, const u64* __res
   const u64 window_before = base - L.window_start(c);  // window bytes before the chunk
   const u64 t_end = min(first[c + 1], L.triples);
   u32 pos = 0;  // where the current batch starts
-  bool reaches_before = false;
   TripleBytes ahead(triples, first[c] + lane, t_end, L.triple_bytes);
   for (u64 t = first[c]; t < t_end; t += 32) {
     const bool active = t + lane < t_end;
@@ -173,9 +168,8 @@ __device__ Decoded decode_chunk(const u8* __restrict__ triples, const u64* __res
       const u32 first_bad = __ffs(bad) - 1;
       const u32 reason = __shfl_sync(kFull, why, first_bad);
       if (lane == 0) reject(error, c, static_cast<Reason>(reason));
-      return {false, false};
+      return false;
     }
-    reaches_before |= tr.length > 0 && tr.offset > at;
 
     // The batch's bytes, 32 at a time: lane i writes byte b = b0 + i (batch-relative), which
     // belongs to the triple j that starts last at or before it: `before` triples start before
@@ -225,9 +219,9 @@ __device__ Decoded decode_chunk(const u8* __restrict__ triples, const u64* __res
   }
   if (pos != size) {
     if (lane == 0) reject(error, c, kShort);
-    return {false, false};
+    return false;
   }
-  return {true, __any_sync(kFull, reaches_before) != 0};
+  return true;
 }
 
 __global__ void decode_kernel(const u8* __restrict__ triples, const u64* __restrict__ first,
@@ -238,7 +232,7 @@ __global__ void decode_kernel(const u8* __restrict__ triples, const u64* __restr
   const u64 c0 = per_chunk ? unit : unit * L.work_items;
   const u64 c1 = per_chunk ? unit + 1 : min(c0 + L.work_items, L.chunk_count);
   for (u64 c = c0; c < c1; ++c) {
-    if (!decode_chunk(triples, first, L, c, ByteOut{out}, error).ok) return;
+    if (!decode_chunk(triples, first, L, c, ByteOut{out}, error)) return;
   }
 }
 
@@ -253,49 +247,90 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
   const u64 c1 = per_chunk ? unit + 1 : min(c0 + L.work_items, L.chunk_count);
   for (u64 c = c0; c < c1; ++c) {
     const StagedBytes staged{out, stage[threadIdx.x / 32], L.chunk_begin(c)};
-    if (!decode_chunk(triples, first, L, c, staged, error).ok) return;
+    if (!decode_chunk(triples, first, L, c, staged, error)) return;
     staged.flush(L.chunk_end(c));
   }
 }
 
-// jump, pass 1: one warp per chunk, words instead of bytes.
+// jump, first: one warp per chunk, words instead of bytes.
 template <typename W>
 __global__ void link_kernel(const u8* __restrict__ triples, const u64* __restrict__ first,
-                            DevLayout L, W* __restrict__ words, u32* linked, u64* error) {
+                            DevLayout L, W* __restrict__ words, u64* error) {
   const u64 c = (u64{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
   if (c >= L.chunk_count) return;
-  const Decoded d = decode_chunk(triples, first, L, c, LinkOut<W>{words, L.chunk_begin(c)}, error);
-  if (d.reaches_before && (threadIdx.x & 31) == 0) *linked = 1;  // the jump passes have work
+  decode_chunk(triples, first, L, c, LinkOut<W>{words, L.chunk_begin(c)}, error);
 }
 
-// jump, one pass: every link becomes its target's word (a byte, or a link further back).
-// Skipped once no link is left (`todo` was not set by the previous pass) or after an error,
-// when the words of the rejected chunks were never written. A target is always below the
-// link's own position; the check keeps a stray word from reading out of bounds regardless.
+// Links a resolve pass follows for one word: enough that real data needs one or two passes, few
+// enough that a pass stays short where chains are long (a byte repeated over many chunks).
+constexpr u32 kHops = 16;
+
+// Words i, i + 1, i + 2, i + 3 (those below size), in one 16-byte load where they allow.
 template <typename W>
-__global__ void jump_kernel(W* words, u64 size, const u32* todo, u32* todo_next, const u64* error) {
-  if (*todo == 0 || *error != kNoError) return;
+__device__ void load_group(const W* words, u64 i, u64 size, W (&w)[4]) {
+  if constexpr (sizeof(W) == 4) {
+    if (i + 4 <= size) {
+      const uint4 v = *reinterpret_cast<const uint4*>(words + i);
+      w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
+      return;
+    }
+  }
+  for (u32 k = 0; k < 4; ++k) w[k] = i + k < size ? words[i + k] : 0;
+}
+
+// The links among w (the words at i, i + 1, i + 2, i + 3) followed over at most kHops links
+// each, toward a byte or a link further back; the four chains' loads are in flight together. A
+// target always lies below the link's own position; the check keeps a stray word from reading
+// out of bounds regardless.
+template <typename W>
+__device__ void follow_group(const W* words, u64 i, W (&w)[4]) {
+  u64 at[4] = {i, i + 1, i + 2, i + 3};
+  for (u32 hop = 0; hop < kHops; ++hop) {
+    bool moved = false;
+#pragma unroll
+    for (u32 k = 0; k < 4; ++k) {
+      const u64 q = w[k] & ~LinkOut<W>::kLink;
+      if ((w[k] & LinkOut<W>::kLink) && q < at[k]) {
+        w[k] = words[q];
+        at[k] = q;
+        moved = true;
+      }
+    }
+    if (!moved) return;
+  }
+}
+
+// jump, one resolve pass over groups of four words: a link is followed toward its byte, and
+// where it got goes back into words. The first pass (todo null) writes every group's bytes to
+// out; a later one runs only if a link was left (*todo), and writes the groups that had one.
+// Skipped after an error, when the words of the rejected chunks were never written.
+template <typename W>
+__global__ void resolve_kernel(W* words, u64 size, u8* out, const u32* todo, u32* todo_next,
+                               const u64* error) {
+  if ((todo != nullptr && *todo == 0) || *error != kNoError) return;
   bool left = false;
-  for (u64 i = u64{blockIdx.x} * blockDim.x + threadIdx.x; i < size;
-       i += u64{gridDim.x} * blockDim.x) {
-    const W w = words[i];
-    if (!(w & LinkOut<W>::kLink)) continue;
-    const u64 q = w & ~LinkOut<W>::kLink;
-    if (q >= i) continue;
-    const W t = words[q];
-    words[i] = t;
-    left |= (t & LinkOut<W>::kLink) != 0;
+  for (u64 i = 4 * (u64{blockIdx.x} * blockDim.x + threadIdx.x); i < size;
+       i += 4 * u64{gridDim.x} * blockDim.x) {
+    W w[4];
+    load_group(words, i, size, w);
+    const W was[4] = {w[0], w[1], w[2], w[3]};
+    const bool links = ((w[0] | w[1] | w[2] | w[3]) & LinkOut<W>::kLink) != 0;
+    if (links) follow_group(words, i, w);
+    u32 bytes = 0;
+    for (u32 k = 0; k < 4; ++k) {
+      if (w[k] != was[k]) words[i + k] = w[k];
+      left |= (w[k] & LinkOut<W>::kLink) != 0;
+      bytes |= u32{static_cast<u8>(w[k])} << (8 * k);
+    }
+    if (todo != nullptr && !links) continue;
+    if (i + 4 <= size && reinterpret_cast<std::uintptr_t>(out + i) % 4 == 0) {
+      *reinterpret_cast<u32*>(out + i) = bytes;
+    } else {
+      for (u32 k = 0; k < 4 && i + k < size; ++k) out[i + k] = static_cast<u8>(bytes >> (8 * k));
+    }
   }
   if (__syncthreads_or(left) && threadIdx.x == 0) *todo_next = 1;
 }
-
-// The bytes of resolved words.
-struct LowByte {
-  template <typename W>
-  __device__ u8 operator()(W w) const {
-    return static_cast<u8>(w);
-  }
-};
 
 // Whether the staged decoder takes the chunks: they fit the stage.
 bool staged(const Layout& l) {
@@ -305,32 +340,33 @@ bool staged(const Layout& l) {
 constexpr unsigned kJumpThreads = 256;
 constexpr unsigned kJumpGrid = 132 * 16;  // enough blocks to fill an H100/H200
 
-// Passes that resolve any chain: a link always drops to an earlier chunk of its launch block,
-// so chains have at most chunks-per-block - 1 hops, and each pass doubles the hops done.
+// Resolve passes that resolve any chain. A link drops to an earlier chunk of its launch block,
+// so a chain has fewer hops than the block has chunks. If every link has advanced A hops along
+// its chain after a pass, each of the next pass's kHops reads lands on a word that has advanced
+// A hops too: (kHops + 1) A in all, and (kHops + 1)^p hops after p passes.
 u32 jump_passes(const Layout& l) {
   const u64 chunks = std::min<u64>(l.work_items, l.chunk_count);
-  u32 passes = 0;
-  while ((u64{1} << passes) < chunks) ++passes;
+  u32 passes = 1;
+  for (u64 reach = kHops + 1; reach < chunks; reach *= kHops + 1) ++passes;
   return passes;
 }
 
-// jump: pass 1, the jump passes, then the words' bytes. W holds a position and the link bit;
-// `todo` has jump_passes(l) + 1 flags.
+// jump: the links, then the resolve passes. W holds a position and the link bit; `todo` has a
+// flag per pass, set when the pass left a link (the next pass runs only then).
 template <typename W>
 void launch_jump(const u8* triples, const u64* first, const Layout& l, const DevLayout& L, W* words,
                  u32* todo, u8* out, u64* error, cudaStream_t s) {
   const u32 passes = jump_passes(l);
-  GCB_CUDA(cudaMemsetAsync(todo, 0, (passes + 1) * sizeof(u32), s));
+  GCB_CUDA(cudaMemsetAsync(todo, 0, passes * sizeof(u32), s));
   const u32 threads = 32 * kWarpsPerBlock;
   const auto grid = static_cast<unsigned>((l.chunk_count + kWarpsPerBlock - 1) / kWarpsPerBlock);
-  link_kernel<W><<<grid, threads, 0, s>>>(triples, first, L, words, todo, error);
+  link_kernel<W><<<grid, threads, 0, s>>>(triples, first, L, words, error);
   GCB_CUDA_LAUNCHED();
   for (u32 k = 0; k < passes; ++k) {
-    jump_kernel<W>
-        <<<kJumpGrid, kJumpThreads, 0, s>>>(words, l.original_size, todo + k, todo + k + 1, error);
+    resolve_kernel<W><<<kJumpGrid, kJumpThreads, 0, s>>>(
+        words, l.original_size, out, k == 0 ? nullptr : todo + k - 1, todo + k, error);
     GCB_CUDA_LAUNCHED();
   }
-  GCB_CUDA(cub::DeviceTransform::Transform(words, out, l.original_size, LowByte{}, s));
 }
 
 // The triple counts sit unaligned in the payload; 0 past the last chunk, so that the
@@ -383,7 +419,7 @@ struct DecodeTemp {
     const bool jump = uses_jump(l, mode) && l.chunk_count > 0;
     wide_words = l.original_size > (u64{1} << 31);
     words = carve.take<u8>(jump ? l.original_size * (wide_words ? 8 : 4) : 0);
-    todo = carve.take<u32>(jump ? jump_passes(l) + 1 : 0);
+    todo = carve.take<u32>(jump ? jump_passes(l) : 0);
   }
 };
 
