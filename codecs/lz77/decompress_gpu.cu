@@ -266,8 +266,9 @@ __global__ void link_kernel(const u8* __restrict__ triples, const u64* __restric
 constexpr u32 kHops = 16;
 
 // Words i, i + 1, i + 2, i + 3 (those below size), in one 16-byte load where they allow.
+// Positions are W: a word holds one below its link bit.
 template <typename W>
-__device__ void load_group(const W* words, u64 i, u64 size, W (&w)[4]) {
+__device__ void load_group(const W* words, W i, W size, W (&w)[4]) {
   if constexpr (sizeof(W) == 4) {
     if (i + 4 <= size) {
       const uint4 v = *reinterpret_cast<const uint4*>(words + i);
@@ -283,13 +284,13 @@ __device__ void load_group(const W* words, u64 i, u64 size, W (&w)[4]) {
 // target always lies below the link's own position; the check keeps a stray word from reading
 // out of bounds regardless.
 template <typename W>
-__device__ void follow_group(const W* words, u64 i, W (&w)[4]) {
-  u64 at[4] = {i, i + 1, i + 2, i + 3};
+__device__ void follow_group(const W* words, W i, W (&w)[4]) {
+  W at[4] = {i, i + 1, i + 2, i + 3};
   for (u32 hop = 0; hop < kHops; ++hop) {
     bool moved = false;
 #pragma unroll
     for (u32 k = 0; k < 4; ++k) {
-      const u64 q = w[k] & ~LinkOut<W>::kLink;
+      const W q = w[k] & ~LinkOut<W>::kLink;
       if ((w[k] & LinkOut<W>::kLink) && q < at[k]) {
         w[k] = words[q];
         at[k] = q;
@@ -300,45 +301,78 @@ __device__ void follow_group(const W* words, u64 i, W (&w)[4]) {
   }
 }
 
-// jump, one resolve pass over groups of four words: a link is followed toward its byte, and
-// where it got goes back into words. The first pass (todo null) writes every group's bytes to
-// out; a later one runs only if a link was left (*todo), and writes the groups that had one.
-// Skipped after an error, when the words of the rejected chunks were never written.
+// Words i .. i + 3 (those below size) resolved as far as kHops links take them, and where they
+// got written back. Their bytes go to out in the first pass, and in a later one where a word
+// was a link. True if a link is left among them.
 template <typename W>
-__global__ void resolve_kernel(W* words, u64 size, u8* out, const u32* todo, u32* todo_next,
-                               const u64* error) {
-  if ((todo != nullptr && *todo == 0) || *error != kNoError) return;
+__device__ bool resolve_group(W* words, W i, W size, u8* out, bool first) {
+  if (i >= size) return false;
+  W w[4];
+  load_group(words, i, size, w);
+  const W was[4] = {w[0], w[1], w[2], w[3]};
+  const bool links = ((w[0] | w[1] | w[2] | w[3]) & LinkOut<W>::kLink) != 0;
+  if (!links && !first) return false;
+  if (links) follow_group(words, i, w);
   bool left = false;
-  for (u64 i = 4 * (u64{blockIdx.x} * blockDim.x + threadIdx.x); i < size;
-       i += 4 * u64{gridDim.x} * blockDim.x) {
-    W w[4];
-    load_group(words, i, size, w);
-    const W was[4] = {w[0], w[1], w[2], w[3]};
-    const bool links = ((w[0] | w[1] | w[2] | w[3]) & LinkOut<W>::kLink) != 0;
-    if (links) follow_group(words, i, w);
-    u32 bytes = 0;
-    for (u32 k = 0; k < 4; ++k) {
-      if (w[k] != was[k]) words[i + k] = w[k];
-      left |= (w[k] & LinkOut<W>::kLink) != 0;
-      bytes |= u32{static_cast<u8>(w[k])} << (8 * k);
-    }
-    if (todo != nullptr && !links) continue;
-    if (i + 4 <= size && reinterpret_cast<std::uintptr_t>(out + i) % 4 == 0) {
-      *reinterpret_cast<u32*>(out + i) = bytes;
-    } else {
-      for (u32 k = 0; k < 4 && i + k < size; ++k) out[i + k] = static_cast<u8>(bytes >> (8 * k));
-    }
+  u32 bytes = 0;
+  for (u32 k = 0; k < 4; ++k) {
+    if (w[k] != was[k]) words[i + k] = w[k];
+    left |= (w[k] & LinkOut<W>::kLink) != 0;
+    bytes |= u32{static_cast<u8>(w[k])} << (8 * k);
   }
-  if (__syncthreads_or(left) && threadIdx.x == 0) *todo_next = 1;
+  if (i + 4 <= size && reinterpret_cast<std::uintptr_t>(out + i) % 4 == 0) {
+    *reinterpret_cast<u32*>(out + i) = bytes;
+  } else {
+    for (u32 k = 0; k < 4 && i + k < size; ++k) out[i + k] = static_cast<u8>(bytes >> (8 * k));
+  }
+  return left;
+}
+
+constexpr unsigned kJumpThreads = 256;
+constexpr unsigned kJumpTile = 4 * 32;    // the words a warp resolves at once
+constexpr unsigned kJumpGrid = 132 * 16;  // enough blocks to fill an H100/H200
+
+u64 jump_tiles(const Layout& l) {
+  return (l.original_size + kJumpTile - 1) / kJumpTile;
+}
+
+// A resolve pass's flags: whether the pass before left a link, in all and per tile (null in the
+// first pass), and the same for this pass.
+struct PassFlags {
+  const u32* left_before;
+  const u8* tiles_left_before;
+  u32* left;
+  u8* tiles_left;
+};
+
+// jump, one resolve pass, a tile at a time for each warp. A later pass runs only if the one
+// before left a link, and only over the tiles where it did: on real data few are left after the
+// first. Every tile's flag is written, so none needs clearing. Skipped after an error, when the
+// words of the rejected chunks were never written.
+template <typename W>
+__global__ void resolve_kernel(W* words, W size, u8* out, PassFlags f, const u64* error) {
+  const bool first = f.left_before == nullptr;
+  if ((!first && *f.left_before == 0) || *error != kNoError) return;
+  const u32 lane = threadIdx.x & 31;
+  const u64 warps = u64{gridDim.x} * blockDim.x / 32;
+  bool warp_left = false;
+  for (u64 tile = (u64{blockIdx.x} * blockDim.x + threadIdx.x) / 32; tile * kJumpTile < size;
+       tile += warps) {
+    bool left = false;
+    if (first || f.tiles_left_before[tile] != 0) {
+      const auto i = static_cast<W>(tile * kJumpTile + 4 * lane);
+      left = __any_sync(kFull, resolve_group(words, i, size, out, first)) != 0;
+    }
+    if (lane == 0) f.tiles_left[tile] = left;
+    warp_left |= left;
+  }
+  if (warp_left && lane == 0) *f.left = 1;
 }
 
 // Whether the staged decoder takes the chunks: they fit the stage.
 bool staged(const Layout& l) {
   return l.chunk <= kStagedChunk;
 }
-
-constexpr unsigned kJumpThreads = 256;
-constexpr unsigned kJumpGrid = 132 * 16;  // enough blocks to fill an H100/H200
 
 // Resolve passes that resolve any chain. A link drops to an earlier chunk of its launch block,
 // so a chain has fewer hops than the block has chunks. If every link has advanced A hops along
@@ -351,20 +385,24 @@ u32 jump_passes(const Layout& l) {
   return passes;
 }
 
-// jump: the links, then the resolve passes. W holds a position and the link bit; `todo` has a
-// flag per pass, set when the pass left a link (the next pass runs only then).
+// jump: the links, then the resolve passes. W holds a position and the link bit; `left` has a
+// flag per pass, `tiles_left` a flag per tile and pass (jump_tiles(l) each).
 template <typename W>
 void launch_jump(const u8* triples, const u64* first, const Layout& l, const DevLayout& L, W* words,
-                 u32* todo, u8* out, u64* error, cudaStream_t s) {
+                 u32* left, u8* tiles_left, u8* out, u64* error, cudaStream_t s) {
   const u32 passes = jump_passes(l);
-  GCB_CUDA(cudaMemsetAsync(todo, 0, passes * sizeof(u32), s));
+  const u64 tiles = jump_tiles(l);
+  GCB_CUDA(cudaMemsetAsync(left, 0, passes * sizeof(u32), s));
   const u32 threads = 32 * kWarpsPerBlock;
   const auto grid = static_cast<unsigned>((l.chunk_count + kWarpsPerBlock - 1) / kWarpsPerBlock);
   link_kernel<W><<<grid, threads, 0, s>>>(triples, first, L, words, error);
   GCB_CUDA_LAUNCHED();
   for (u32 k = 0; k < passes; ++k) {
-    resolve_kernel<W><<<kJumpGrid, kJumpThreads, 0, s>>>(
-        words, l.original_size, out, k == 0 ? nullptr : todo + k - 1, todo + k, error);
+    const PassFlags f{k == 0 ? nullptr : left + k - 1,
+                      k == 0 ? nullptr : tiles_left + (k - 1) * tiles, left + k,
+                      tiles_left + k * tiles};
+    resolve_kernel<W>
+        <<<kJumpGrid, kJumpThreads, 0, s>>>(words, static_cast<W>(l.original_size), out, f, error);
     GCB_CUDA_LAUNCHED();
   }
 }
@@ -407,7 +445,8 @@ struct DecodeTemp {
   std::size_t scan_bytes = 0;
   u64* error;
   u8* words;
-  u32* todo;
+  u32* left;
+  u8* tiles_left;
   bool wide_words;  // jump's words: u32 while every position fits below the link bit
 
   DecodeTemp(cuda::TempCarver& carve, const Layout& l, DecodeMode mode) {
@@ -419,7 +458,8 @@ struct DecodeTemp {
     const bool jump = uses_jump(l, mode) && l.chunk_count > 0;
     wide_words = l.original_size > (u64{1} << 31);
     words = carve.take<u8>(jump ? l.original_size * (wide_words ? 8 : 4) : 0);
-    todo = carve.take<u32>(jump ? jump_passes(l) : 0);
+    left = carve.take<u32>(jump ? jump_passes(l) : 0);
+    tiles_left = carve.take<u8>(jump ? jump_passes(l) * jump_tiles(l) : 0);
   }
 };
 
@@ -463,9 +503,11 @@ void decompress_async(const Layout& l, u64 triples, DecodeMode mode, const u8* p
   GCB_CUDA(cub::DeviceScan::ExclusiveSum(t.scan, bytes, count_iterator(counts, l.chunk_count),
                                          t.first, l.chunk_count + 1, s));
   if (uses_jump(l, mode) && !t.wide_words) {
-    launch_jump(area, t.first, l, L, reinterpret_cast<u32*>(t.words), t.todo, out, t.error, s);
+    launch_jump(area, t.first, l, L, reinterpret_cast<u32*>(t.words), t.left, t.tiles_left, out,
+                t.error, s);
   } else if (uses_jump(l, mode)) {
-    launch_jump(area, t.first, l, L, reinterpret_cast<u64*>(t.words), t.todo, out, t.error, s);
+    launch_jump(area, t.first, l, L, reinterpret_cast<u64*>(t.words), t.left, t.tiles_left, out,
+                t.error, s);
   } else {
     const bool chunked = per_chunk(l, mode);
     const u64 units = chunked ? l.chunk_count : l.block_count;
