@@ -49,7 +49,7 @@ CodecInfo make_info() {
   info.description = std::string{
       "LZ77 triples per chunk on CUDA: thesis-faithful thread per chunk, or a fast "
       "tile-parallel match pass, or a warp per chunk; warp decoders per launch block or per "
-      "chunk, with pointer jumping across chunks"};
+      "chunk, with links across chunks followed to their bytes"};
   // The format axes are the CPU reference's own (same names, ranges and defaults), so that
   // equal parameters mean equal containers; its threads and decode_mode axes are CPU-only.
   const CodecPtr cpu = make_cpu_codec();
@@ -68,7 +68,7 @@ CodecInfo make_info() {
       "decode_mode",
       "auto: chunk when window_scope=chunk, else jump; block: one warp per launch block "
       "(the thesis); chunk: one warp per chunk (window_scope=chunk only); jump: one warp per "
-      "chunk leaving links to earlier chunks, resolved by pointer jumping",
+      "chunk leaving links to earlier chunks, then each link followed to its byte",
       {"auto", "block", "chunk", "jump"}));
   return info;
 }
