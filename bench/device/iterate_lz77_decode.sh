@@ -2,7 +2,8 @@
 # A device call for iterating on the LZ77 GPU decoders (issue 14): versions.sh's head-vs-tree
 # comparison on the kernel-only cells of Silesia's files (cold L2), chunk-parallel and jump
 # decode; then the tree's GPU tests that decode LZ77 (the codec's own, the registry's and the
-# device API's), memcheck on the decoding tests and racecheck. About 450 s on a fresh H100.
+# device API's), memcheck on the decoding tests and racecheck: about 430 s on a fresh H100
+# (QUICK=1 NO_RACECHECK=1 CELLS=jump: about 170 s; session 33's calls).
 # From the repository root, with .carry/prefix, .carry/corpora and .carry/head carried:
 #   bash bench/device/iterate_lz77_decode.sh
 # CELLS=jump (or chunk) runs one set of cells; QUICK=1 runs only the LZ77 tests that decode (the
