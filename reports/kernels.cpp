@@ -28,11 +28,10 @@ struct Cell {
 // or more): total bytes over total kernel time, the figure a corpus is quoted by. Blank, with
 // the reason, when one of its cells has no figure: a total of the other files would mislead.
 std::vector<Row> total_rows(const std::vector<Cell>& cells, const Value& copy) {
-  std::vector<std::string> files;
+  std::set<std::string> files;
   std::vector<std::pair<std::string, std::string>> variants;  // (label, direction), in order
   for (const auto& [label, m] : cells) {
-    if (std::find(files.begin(), files.end(), m->id.file) == files.end())
-      files.push_back(m->id.file);
+    files.insert(m->id.file);
     const std::pair variant{label, m->id.direction};
     if (std::find(variants.begin(), variants.end(), variant) == variants.end())
       variants.push_back(variant);
