@@ -268,8 +268,8 @@ std::vector<const Codec*> kernel_codecs() {
   return codecs;
 }
 
-// The kernels preset's inputs as it gathers them: its synthetic inputs and Silesia's mirrored
-// files (their real sizes).
+// The kernels preset's inputs as it gathers them: its synthetic inputs, Silesia's mirrored files
+// (their real sizes) and the same as one input.
 std::vector<InputFile> kernel_preset_inputs() {
   std::vector<InputFile> in;
   for (const auto& [width, files] : kernel_inputs("1GiB").runs_files) {
@@ -288,6 +288,7 @@ std::vector<InputFile> kernel_preset_inputs() {
                                                                        {"xml", 5345280}}) {
     in.push_back(input("silesia", name, size));
   }
+  in.push_back(input("silesia-concat", "all-8-of-12", 90401053));
   return in;
 }
 
@@ -315,8 +316,9 @@ TEST(Presets, KernelInputsSweepRunLengthsAndWidths) {
     EXPECT_TRUE(named) << spec << " gives " << f.name;
   }
   const Preset& p = find_preset("kernels");
-  EXPECT_EQ(p.inputs.back(), "silesia");
-  EXPECT_EQ(std::vector<std::string>(p.inputs.begin(), p.inputs.end() - 1),
+  EXPECT_EQ(std::vector<std::string>(p.inputs.end() - 2, p.inputs.end()),
+            (std::vector<std::string>{"silesia", "concat:silesia"}));
+  EXPECT_EQ(std::vector<std::string>(p.inputs.begin(), p.inputs.end() - 2),
             kernel_inputs("1GiB").specs);
 }
 
@@ -334,12 +336,14 @@ TEST(Presets, KernelsExpandsToItsDeclaredCellsWithinEightMinutes) {
   want["rle/gpu/compress"] = want["rle-cub/gpu/compress"] = runs;
   want["rle/gpu/decompress"] = 2 * runs;                                 // scan and flood
   want["fl/gpu/compress"] = want["fl/gpu/decompress"] = 3 * small_ints;  // three frame sizes
-  for (const char* peer : {"nvcomp-cascaded", "nvcomp-lz4"}) {
-    for (const char* dir : {"compress", "decompress"})
-      want[fmt::format("{}/gpu/{}", peer, dir)] = synthetic + silesia;
+  for (const char* dir : {"compress", "decompress"}) {
+    want[fmt::format("nvcomp-cascaded/gpu/{}", dir)] = synthetic + silesia;
+    want[fmt::format("nvcomp-lz4/gpu/{}", dir)] = synthetic + silesia + 1;  // and as one input
   }
-  want["lz77/gpu/compress"] = 2 * silesia;    // block and warp designs
-  want["lz77/gpu/decompress"] = 3 * silesia;  // jump and block, then window_scope=chunk
+  // Per file: block and warp designs; jump and block, then window_scope=chunk. As one input: warp;
+  // jump and window_scope=chunk.
+  want["lz77/gpu/compress"] = 2 * silesia + 1;
+  want["lz77/gpu/decompress"] = 3 * silesia + 2;
   EXPECT_EQ(count(cells), want);
 
   std::set<std::string> names;
@@ -382,6 +386,12 @@ TEST(Presets, KernelsExpandsToItsDeclaredCellsWithinEightMinutes) {
   EXPECT_TRUE(named(cells,
                     "lz77/gpu/decompress/silesia/dickens/finder:hash/work_items:1024/"
                     "chunk:4096/config:thesis/window_scope:chunk/design:warp/decode_mode:auto"));
+  EXPECT_TRUE(named(cells,
+                    "lz77/gpu/decompress/silesia-concat/all-8-of-12/finder:hash/work_items:1024/"
+                    "chunk:4096/config:thesis/window_scope:chunk/design:warp/decode_mode:auto"));
+  EXPECT_TRUE(named(cells,
+                    "lz77/gpu/compress/silesia-concat/all-8-of-12/finder:hash/work_items:1024/"
+                    "chunk:4096/config:thesis/window_scope:block/design:warp/decode_mode:auto"));
 
   // On each runs input, rle's decoders follow its encoder, before rle-cub's container comes.
   auto position = [&](const std::string& name) {

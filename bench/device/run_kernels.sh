@@ -41,7 +41,7 @@ grep -E "preset kernels|cold-l2|harness share|peak RSS|run_suite finished|exit s
 [[ -f $results/report/report.md ]] ||
   "$BUILD/reports/gcbench-report" --out "$results/report" "$results" >> "$OUT/kernels.log" 2>&1
 cp "$results/report/report.md" "$OUT/" 2>/dev/null
-for corpus in synthetic silesia; do
+for corpus in synthetic silesia silesia-concat; do
   cp "$results/report/$corpus/kernels.md" "$OUT/$corpus-kernels.md" 2>/dev/null
   cp "$results/report/$corpus/plots/kernel_throughput_vs_"*.png "$OUT/" 2>/dev/null
 done
