@@ -56,7 +56,13 @@ class TileCrc {
   // XORs this warp's part of the tile's raw CRC into *slot (zeroed before the kernel). Every
   // lane of the warp calls it.
   __device__ __forceinline__ void reduce_into(std::uint32_t* slot) const {
-    const std::uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    reduce_into(slot, threadIdx.x / 32);
+  }
+
+  // The same for the part of warp `warp` of the tile's block, where the kernel's warps are not
+  // the tile's (a warp whose data is that part).
+  __device__ __forceinline__ void reduce_into(std::uint32_t* slot, std::uint32_t warp) const {
+    const std::uint32_t lane = threadIdx.x % 32;
     const std::uint32_t g = lane / 4;  // and t = lane % 4
     // This lane's CRC bits (parities) of columns 2t and 2t + 1, then those of the whole column
     // (the lanes of one t differ in g).

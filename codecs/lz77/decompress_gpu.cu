@@ -19,14 +19,14 @@
 // byte of its batch is written, exactly as decode_chunk() checks it on the CPU.
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
 #include <string>
 
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-
-#include <cub/device/device_scan.cuh>
+#include <cub/block/block_scan.cuh>
 
 #include "codecs/common/container_device.cuh"
+#include "codecs/common/crc32_tile.cuh"
 #include "codecs/common/cuda_check.hpp"
 #include "codecs/common/temp_storage.hpp"
 #include "codecs/lz77/gpu_layout.cuh"
@@ -53,15 +53,17 @@ __device__ void reject(u64* error, u64 c, Reason why) {
             static_cast<unsigned long long>((c << 2) | why));
 }
 
-// Outputs of decode_chunk: read(q) is the final value at position q (before the bytes being
-// written), write(q, v) writes one.
+// Outputs of decode_chunk, addressed relative to the chunk's first position `base`: read(r) is
+// the final value at base + r (r < 0 reaches into the window before the chunk), write(r, v)
+// writes one.
 
 // The plain decoders' output: bytes, matches copied from anywhere in the window.
 struct ByteOut {
   using Value = u8;
   u8* out;
-  __device__ Value read(u64 q) const { return out[q]; }
-  __device__ void write(u64 q, Value v) const { out[q] = v; }
+  u64 base;
+  __device__ Value read(int r) const { return out[base + r]; }
+  __device__ void write(u32 r, Value v) const { out[base + r] = v; }
 };
 
 // Output of jump's first pass: one word per byte, the byte itself or kLink | its source
@@ -71,17 +73,21 @@ struct LinkOut {
   using Value = W;
   static constexpr W kLink = W{1} << (8 * sizeof(W) - 1);
   W* words;
-  u64 chunk_begin;
-  __device__ Value read(u64 q) const {
-    return q < chunk_begin ? kLink | static_cast<W>(q) : words[q];
+  u64 base;
+  __device__ Value read(int r) const {
+    return r < 0 ? kLink | static_cast<W>(base + r) : words[base + r];
   }
-  __device__ void write(u64 q, Value v) const { words[q] = v; }
+  __device__ void write(u32 r, Value v) const { words[base + r] = v; }
 };
 
 // Staged output: the warp builds its chunk in shared memory, where a copy reads shared memory
 // instead of a global byte another lane has just stored, and then writes the chunk out in full
 // words. For chunks up to kStagedChunk bytes.
 constexpr u32 kStagedChunk = 4096;
+// A chunk of kStagedChunk bytes staged is also one warp's part of an output CRC tile
+// (crc32_tile.cuh's blocked layout), kCrcTileChunks consecutive chunks a tile.
+constexpr u32 kCrcTileChunks = cuda::kCrcThreads / 32;
+static_assert(kCrcTileBytes == kCrcTileChunks * kStagedChunk);
 
 // Writes stage[0, n) to dst[0, n) with the warp, in 16-byte stores where dst allows.
 __device__ void write_out(u8* dst, const u8* stage, u32 n) {
@@ -96,17 +102,37 @@ __device__ void write_out(u8* dst, const u8* stage, u32 n) {
   for (u32 i = done + lane; i < n; i += 32) dst[i] = stage[i];
 }
 
+// Each warp's stage, addressed through the array itself: a generic pointer to it costs an
+// address conversion at every access.
+__shared__ alignas(16) u8 stages[kWarpsPerBlock][kStagedChunk];
+
 struct StagedBytes {
   using Value = u8;
   u8* out;
-  u8* stage;  // the warp's kStagedChunk bytes of shared memory, 16-byte aligned
-  u64 base;   // the chunk's first position
+  u64 base;
+  u32 warp;  // the block's warp whose stage this is
   // Sources before the chunk (window_scope=block, decode_mode=block) were written out already.
-  __device__ Value read(u64 q) const { return q >= base ? stage[q - base] : out[q]; }
-  __device__ void write(u64 q, Value v) const { stage[q - base] = v; }
-  __device__ void flush(u64 end) const {
+  __device__ Value read(int r) const { return r >= 0 ? stages[warp][r] : out[base + r]; }
+  __device__ void write(u32 r, Value v) const { stages[warp][r] = v; }
+  // The chunk's part of its output CRC tile, of which it is part `part` (a full chunk: 128 bytes
+  // a lane). The stage is final: decode_chunk's last step ends with the warp's barrier.
+  __device__ void crc_into(u32* slot, u32 part) const {
+    constexpr u32 kLaneBytes = kStagedChunk / 32;
+    const auto* v = reinterpret_cast<const uint4*>(stages[warp] + (threadIdx.x & 31) * kLaneBytes);
+    uint4 x[kLaneBytes / 16];  // loaded first: the loads in flight together
+#pragma unroll
+    for (u32 k = 0; k < kLaneBytes / 16; ++k) x[k] = v[k];
+    cuda::TileCrc<cuda::BlockedGeometry<kLaneBytes>> crc;
+#pragma unroll
+    for (u32 k = 0; k < kLaneBytes / 16; ++k) {
+      crc.add_step(2 * k, x[k].x, x[k].y);
+      crc.add_step(2 * k + 1, x[k].z, x[k].w);
+    }
+    crc.reduce_into(slot, part);
+  }
+  __device__ void flush(u32 size) const {
     __syncwarp();
-    write_out(out + base, stage, static_cast<u32>(end - base));
+    write_out(out + base, stages[warp], size);
     __syncwarp();  // the stage is free for the warp's next chunk
   }
 };
@@ -127,9 +153,15 @@ struct TripleBytes {
   __device__ u32 word() const { return b0 | b1 << 8 | b2 << 16 | b3 << 24; }
 };
 
+// The triple a lane's byte of a step belongs to: where it ends (batch-relative) and its
+// offset | next byte << 16.
+struct StepTriple {
+  u32 end, offset_next;
+};
+
 // Decodes chunk c with the whole warp; false (after reporting) on a bad triple. Positions are
-// chunk-relative 32-bit numbers until an output is read or written.
-template <typename Out>
+// chunk-relative 32-bit numbers, the output's too.
+template <bool Ahead = true, typename Out>
 __device__ bool decode_chunk(const u8* __restrict__ triples, const u64* __restrict__ first,
                              const DevLayout& L, u64 c, const Out& out, u64* error) {
   using Value = typename Out::Value;
@@ -173,27 +205,34 @@ __device__ bool decode_chunk(const u8* __restrict__ triples, const u64* __restri
 
     // The batch's bytes, 32 at a time: lane i writes byte b = b0 + i (batch-relative), which
     // belongs to the triple j that starts last at or before it: `before` triples start before
-    // b0, and `starts` marks those starting among the 32.
+    // b0, and `starts` marks those starting among the 32. Finding j and its end and (offset,
+    // next byte) waits on no byte written, so the next step's are fetched before this step's
+    // bytes are made, their latency behind those bytes'.
     const u32 total = __shfl_sync(kFull, incl, 31), start = incl - span;
     const u32 offset_next = tr.offset | u32{tr.next} << 16;
     u32 before = 0;
-    for (u32 b0 = 0; b0 < total; b0 += 32) {
+    const auto locate = [&](u32 b0) {
       const u32 starts =
           __reduce_or_sync(kFull, active && start - b0 < 32 ? 1u << (start - b0) : 0u);
       const u32 j = before + __popc(starts & ((2u << lane) - 1)) - 1;
       before += __popc(starts);
-      const u32 end_j = __shfl_sync(kFull, incl, j);
-      const u32 offset_next_j = __shfl_sync(kFull, offset_next, j);
+      return StepTriple{__shfl_sync(kFull, incl, j), __shfl_sync(kFull, offset_next, j)};
+    };
+    StepTriple next{};
+    if constexpr (Ahead) next = locate(0);
+    for (u32 b0 = 0; b0 < total; b0 += 32) {
+      const StepTriple j = Ahead ? next : locate(b0);
+      if (Ahead && b0 + 32 < total) next = locate(b0 + 32);
       const u32 b = b0 + lane;
       // A byte is known once its value is: its triple's next byte, or a copy of a byte before
       // the 32. Otherwise it copies the byte of lane `from`, in the same 32 and lower.
       bool known = true;
-      Value value = static_cast<Value>(offset_next_j >> 16);
+      Value value = static_cast<Value>(j.offset_next >> 16);
       u32 from = lane;
-      if (b < total && b + 1 != end_j) {
-        const auto src = static_cast<int>(b) - static_cast<int>(offset_next_j & 0xFFFF);
+      if (b < total && b + 1 != j.end) {
+        const auto src = static_cast<int>(b) - static_cast<int>(j.offset_next & 0xFFFF);
         if (src < static_cast<int>(b0)) {
-          value = out.read(base + pos + src);
+          value = out.read(static_cast<int>(pos) + src);
         } else {
           known = false;
           from = static_cast<u32>(src) - b0;
@@ -212,7 +251,7 @@ __device__ bool decode_chunk(const u8* __restrict__ triples, const u64* __restri
           }
         }
       }
-      if (b < total) out.write(base + pos + b, value);
+      if (b < total) out.write(pos + b, value);
       __syncwarp();  // the 32 are final for the next ones
     }
     pos += total;
@@ -232,33 +271,37 @@ __global__ void decode_kernel(const u8* __restrict__ triples, const u64* __restr
   const u64 c0 = per_chunk ? unit : unit * L.work_items;
   const u64 c1 = per_chunk ? unit + 1 : min(c0 + L.work_items, L.chunk_count);
   for (u64 c = c0; c < c1; ++c) {
-    if (!decode_chunk(triples, first, L, c, ByteOut{out}, error)) return;
+    if (!decode_chunk(triples, first, L, c, ByteOut{out, L.chunk_begin(c)}, error)) return;
   }
 }
 
 // decode_kernel with each chunk staged in shared memory (L.chunk <= kStagedChunk).
+template <bool Ahead>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
     staged_decode_kernel(const u8* __restrict__ triples, const u64* __restrict__ first, DevLayout L,
-                         bool per_chunk, u64 units, u8* __restrict__ out, u64* error) {
-  __shared__ alignas(16) u8 stage[kWarpsPerBlock][kStagedChunk];
+                         bool per_chunk, u64 units, u8* __restrict__ out, u64* error,
+                         cuda::FusedCrcTiles crc) {
   const u64 unit = (u64{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
   if (unit >= units) return;
   const u64 c0 = per_chunk ? unit : unit * L.work_items;
   const u64 c1 = per_chunk ? unit + 1 : min(c0 + L.work_items, L.chunk_count);
   for (u64 c = c0; c < c1; ++c) {
-    const StagedBytes staged{out, stage[threadIdx.x / 32], L.chunk_begin(c)};
-    if (!decode_chunk(triples, first, L, c, staged, error)) return;
-    staged.flush(L.chunk_end(c));
+    const StagedBytes staged{out, L.chunk_begin(c), threadIdx.x / 32};
+    if (!decode_chunk<Ahead>(triples, first, L, c, staged, error)) return;
+    if (c / kCrcTileChunks < crc.count) {
+      staged.crc_into(crc.slots + c / kCrcTileChunks, c % kCrcTileChunks);
+    }
+    staged.flush(static_cast<u32>(L.chunk_end(c) - staged.base));
   }
 }
 
 // jump, first: one warp per chunk, words instead of bytes.
-template <typename W>
+template <typename W, bool Ahead>
 __global__ void link_kernel(const u8* __restrict__ triples, const u64* __restrict__ first,
                             DevLayout L, W* __restrict__ words, u64* error) {
   const u64 c = (u64{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
   if (c >= L.chunk_count) return;
-  decode_chunk(triples, first, L, c, LinkOut<W>{words, L.chunk_begin(c)}, error);
+  decode_chunk<Ahead>(triples, first, L, c, LinkOut<W>{words, L.chunk_begin(c)}, error);
 }
 
 // Links a resolve pass follows for one word: enough that real data needs one or two passes, few
@@ -395,7 +438,12 @@ void launch_jump(const u8* triples, const u64* first, const Layout& l, const Dev
   GCB_CUDA(cudaMemsetAsync(left, 0, passes * sizeof(u32), s));
   const u32 threads = 32 * kWarpsPerBlock;
   const auto grid = static_cast<unsigned>((l.chunk_count + kWarpsPerBlock - 1) / kWarpsPerBlock);
-  link_kernel<W><<<grid, threads, 0, s>>>(triples, first, L, words, error);
+  const char* e = std::getenv("GCB_AHEAD_LINK");  // EXPERIMENT
+  if (e != nullptr && e[0] == '0') {
+    link_kernel<W, false><<<grid, threads, 0, s>>>(triples, first, L, words, error);
+  } else {
+    link_kernel<W, true><<<grid, threads, 0, s>>>(triples, first, L, words, error);
+  }
   GCB_CUDA_LAUNCHED();
   for (u32 k = 0; k < passes; ++k) {
     const PassFlags f{k == 0 ? nullptr : left + k - 1,
@@ -407,19 +455,31 @@ void launch_jump(const u8* triples, const u64* first, const Layout& l, const Dev
   }
 }
 
-// The triple counts sit unaligned in the payload; 0 past the last chunk, so that the
-// exclusive scan's last entry is the total.
-struct CountAt {
-  const u8* counts;
-  u64 chunks;
-  __device__ u64 operator()(u64 c) const {
-    return c < chunks ? cuda::load_le<u32>(counts + 4 * c) : 0;
-  }
-};
+// first[c] = the triples before chunk c (first[chunks]: all of them), the exclusive scan of the
+// payload's counts (unaligned), by one block a tile at a time; and the error word cleared. One
+// launch where a device-wide scan takes two and the error word a third: a decode of a few MB
+// lasts about 100 us, and each launch cost a few. A 1 GiB input's 262144 counts are 64 tiles.
+constexpr unsigned kPlanThreads = 1024;
+constexpr unsigned kPlanCounts = 4;  // a thread's counts per tile
 
-auto count_iterator(const u8* counts, u64 chunks) {
-  return thrust::make_transform_iterator(thrust::make_counting_iterator<u64>(0),
-                                         CountAt{counts, chunks});
+__global__ void __launch_bounds__(kPlanThreads)
+    plan_kernel(const u8* __restrict__ counts, u64 chunks, u64* __restrict__ first, u64* error) {
+  using Scan = cub::BlockScan<u64, kPlanThreads, cub::BLOCK_SCAN_WARP_SCANS>;  // raking spills
+  __shared__ typename Scan::TempStorage scan;
+  if (threadIdx.x == 0) *error = kNoError;
+  u64 before = 0;  // the triples of the tiles done
+  for (u64 tile = 0; tile <= chunks; tile += kPlanThreads * kPlanCounts) {
+    const u64 c0 = tile + threadIdx.x * kPlanCounts;
+    u64 n[kPlanCounts];
+    for (u32 i = 0; i < kPlanCounts; ++i) {
+      n[i] = c0 + i < chunks ? cuda::load_le<u32>(counts + 4 * (c0 + i)) : 0;
+    }
+    u64 tile_total;
+    Scan(scan).ExclusiveSum(n, n, tile_total);
+    for (u32 i = 0; i < kPlanCounts && c0 + i <= chunks; ++i) first[c0 + i] = before + n[i];
+    before += tile_total;
+    __syncthreads();  // the scan's storage is reused
+  }
 }
 
 // The first error word, as the device status; a triple total other than the planned one means
@@ -441,8 +501,6 @@ bool uses_jump(const Layout& l, DecodeMode mode) {
 
 struct DecodeTemp {
   u64* first;
-  void* scan;
-  std::size_t scan_bytes = 0;
   u64* error;
   u8* words;
   u32* left;
@@ -451,9 +509,6 @@ struct DecodeTemp {
 
   DecodeTemp(cuda::TempCarver& carve, const Layout& l, DecodeMode mode) {
     first = carve.take<u64>(l.chunk_count + 1);
-    GCB_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, count_iterator(nullptr, 0),
-                                           static_cast<u64*>(nullptr), l.chunk_count + 1));
-    scan = carve.take<u8>(scan_bytes);
     error = carve.take<u64>(1);
     const bool jump = uses_jump(l, mode) && l.chunk_count > 0;
     wide_words = l.original_size > (u64{1} << 31);
@@ -488,9 +543,19 @@ std::size_t decompress_temp_bytes(const Layout& l, DecodeMode mode) {
   return carve.bytes();
 }
 
+u64 crc_fused_bytes(const Layout& l, DecodeMode mode) {
+  if (uses_jump(l, mode) || l.chunk != kStagedChunk) return 0;
+  return l.original_size / kCrcTileBytes * kCrcTileBytes;
+}
+
 void decompress_async(const Layout& l, u64 triples, DecodeMode mode, const u8* payload, void* temp,
-                      std::size_t temp_bytes, u8* out, DeviceStatus* status, cudaStream_t s) {
+                      std::size_t temp_bytes, u8* out, DeviceStatus* status,
+                      const cuda::FusedCrcTiles& crc, cudaStream_t s) {
   check_mode(l, mode);
+  if (crc.count > 0 &&
+      (crc.tile_bytes != kCrcTileBytes || crc.count * kCrcTileBytes > crc_fused_bytes(l, mode))) {
+    throw std::logic_error("lz77 decompress_async: CRC tiles it does not compute");
+  }
   if (l.chunk_count == 0) return;
   cuda::TempCarver carve(temp, temp_bytes);
   const DecodeTemp t(carve, l, mode);
@@ -498,10 +563,8 @@ void decompress_async(const Layout& l, u64 triples, DecodeMode mode, const u8* p
   const u8* area = counts + 4 * l.chunk_count;
   DevLayout L = dev_layout(l);
   L.triples = triples;
-  cuda::set_u64_async(t.error, kNoError, s);
-  std::size_t bytes = t.scan_bytes;
-  GCB_CUDA(cub::DeviceScan::ExclusiveSum(t.scan, bytes, count_iterator(counts, l.chunk_count),
-                                         t.first, l.chunk_count + 1, s));
+  plan_kernel<<<1, kPlanThreads, 0, s>>>(counts, l.chunk_count, t.first, t.error);
+  GCB_CUDA_LAUNCHED();
   if (uses_jump(l, mode) && !t.wide_words) {
     launch_jump(area, t.first, l, L, reinterpret_cast<u32*>(t.words), t.left, t.tiles_left, out,
                 t.error, s);
@@ -514,7 +577,14 @@ void decompress_async(const Layout& l, u64 triples, DecodeMode mode, const u8* p
     const u32 threads = 32 * kWarpsPerBlock;
     const auto grid = static_cast<unsigned>((units + kWarpsPerBlock - 1) / kWarpsPerBlock);
     if (staged(l)) {
-      staged_decode_kernel<<<grid, threads, 0, s>>>(area, t.first, L, chunked, units, out, t.error);
+      const char* e = std::getenv("GCB_AHEAD_STAGED");  // EXPERIMENT
+      if (e != nullptr && e[0] == '0') {
+        staged_decode_kernel<false>
+            <<<grid, threads, 0, s>>>(area, t.first, L, chunked, units, out, t.error, crc);
+      } else {
+        staged_decode_kernel<true>
+            <<<grid, threads, 0, s>>>(area, t.first, L, chunked, units, out, t.error, crc);
+      }
     } else {
       decode_kernel<<<grid, threads, 0, s>>>(area, t.first, L, chunked, units, out, t.error);
     }

@@ -173,10 +173,15 @@ class GpuCodec final : public TypedDeviceCodec<GpuCodec> {
     cuda::TempCarver carve(b.temp, b.temp_bytes);
     const Temp t(carve, pl.codec_temp, plan.original_size);
     cuda::begin_decode_async(b.container, plan.header, b.status, stream);
+    const std::uint64_t fusable = gpu::crc_fused_bytes(pl.layout, pl.mode);
+    const cuda::FusedCrcTiles crc =
+        fusable == 0 ? cuda::FusedCrcTiles{}
+                     : cuda::crc32_fused_tiles(t.crc, t.crc_bytes, plan.original_size, fusable,
+                                               gpu::kCrcTileBytes, stream);
     gpu::decompress_async(pl.layout, pl.triples, pl.mode, b.container + kContainerHeaderSize,
-                          t.codec, t.codec_bytes, b.output, b.status, stream);
+                          t.codec, t.codec_bytes, b.output, b.status, crc, stream);
     cuda::crc32_async(b.output, plan.original_size, t.crc, t.crc_bytes,
-                      {nullptr, b.container + 24, b.status}, stream);
+                      {nullptr, b.container + 24, b.status}, stream, crc);
   }
 
   std::string describe(const DeviceStatus& status) const override {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "codecs/common/crc32.cuh"
 #include "codecs/lz77/finder.hpp"
 #include "codecs/lz77/payload.hpp"
 #include "gcbench/codec.hpp"
@@ -38,10 +39,17 @@ void compress_async(const std::uint8_t* in, const Layout& layout, Finder finder,
 // ParamError for mode = chunk on a window_scope = block payload.
 void check_mode(const Layout& layout, DecodeMode mode);
 std::size_t decompress_temp_bytes(const Layout& layout, DecodeMode mode);
-// `triples`: the payload's triple count, as validated on the host. Errors go to `status`.
+// The output CRC's tiles that the decoder computes itself as it writes the output (a chunk-
+// staged decode of 4 KiB chunks: eight chunks a tile): their size, and the bytes they cover from
+// the start, 0 where it computes none.
+inline constexpr std::uint64_t kCrcTileBytes = 8 * 4096;
+std::uint64_t crc_fused_bytes(const Layout& layout, DecodeMode mode);
+// `triples`: the payload's triple count, as validated on the host. Errors go to `status`. `crc`:
+// tiles from crc32_fused_tiles() over at most crc_fused_bytes(), or none.
 void decompress_async(const Layout& layout, std::uint64_t triples, DecodeMode mode,
                       const std::uint8_t* payload, void* temp, std::size_t temp_bytes,
-                      std::uint8_t* out, DeviceStatus* status, cudaStream_t stream);
+                      std::uint8_t* out, DeviceStatus* status, const cuda::FusedCrcTiles& crc,
+                      cudaStream_t stream);
 std::string describe_error(const DeviceStatus& status);
 
 }  // namespace gcbench::lz77::gpu

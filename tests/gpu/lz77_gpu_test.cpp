@@ -271,5 +271,35 @@ TEST_F(Lz77Gpu, DeviceFindsOffsetBeforeWindow) {
   }
 }
 
+// The chunk-staged decoders compute the output CRC of each 32 KiB (eight chunks) as they write
+// it, the tail after the last whole tile in a pass of its own: a changed byte in either part is a
+// checksum mismatch in every decode mode. A literal's byte is changed (the first triple of a
+// window_scope=chunk chunk is one), so that the payload still decodes, to other bytes.
+TEST_F(Lz77Gpu, OutputChecksumCoversFusedTilesAndTail) {
+  const Bytes input = long_repeats(3 * 32768 + 5000);
+  const Params p = params(*gpu_, {{"window_scope", "chunk"}});
+  const Bytes packed = gpu_->compress(input, p);
+  const auto opened = open_container(packed, FormatId::lz77);
+  const auto payload = lz77::parse_payload(opened.payload, input.size());
+  // Chunk 1: part 1 of tile 0; chunk 23: part 7 of tile 2; chunk 24: the tail.
+  for (const std::uint64_t chunk : {1, 23, 24}) {
+    Bytes damaged = packed;
+    const auto at = static_cast<std::size_t>(payload.chunk_triples(chunk) - packed.data());
+    ASSERT_EQ(damaged[at + 1] >> 4, 0) << "expected a literal at the start of chunk " << chunk;
+    damaged[at + 2] ^= 0x01;
+    for (const char* mode : {"auto", "chunk", "block", "jump"}) {
+      SCOPED_TRACE(std::string("chunk ") + std::to_string(chunk) + " decode_mode=" + mode);
+      const Params m = params(*gpu_, {{"decode_mode", mode}});
+      EXPECT_EQ(gpu_->decompress(packed, m), input);
+      try {
+        gpu_->decompress(damaged, m);
+        FAIL() << "a changed output byte passed the checksum";
+      } catch (const DecodeError& e) {
+        EXPECT_NE(std::string(e.what()).find("checksum mismatch"), std::string::npos) << e.what();
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gcbench
