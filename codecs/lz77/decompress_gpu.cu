@@ -19,7 +19,6 @@
 // byte of its batch is written, exactly as decode_chunk() checks it on the CPU.
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -153,15 +152,9 @@ struct TripleBytes {
   __device__ u32 word() const { return b0 | b1 << 8 | b2 << 16 | b3 << 24; }
 };
 
-// The triple a lane's byte of a step belongs to: where it ends (batch-relative) and its
-// offset | next byte << 16.
-struct StepTriple {
-  u32 end, offset_next;
-};
-
 // Decodes chunk c with the whole warp; false (after reporting) on a bad triple. Positions are
 // chunk-relative 32-bit numbers, the output's too.
-template <bool Ahead = true, typename Out>
+template <typename Out>
 __device__ bool decode_chunk(const u8* __restrict__ triples, const u64* __restrict__ first,
                              const DevLayout& L, u64 c, const Out& out, u64* error) {
   using Value = typename Out::Value;
@@ -205,32 +198,25 @@ __device__ bool decode_chunk(const u8* __restrict__ triples, const u64* __restri
 
     // The batch's bytes, 32 at a time: lane i writes byte b = b0 + i (batch-relative), which
     // belongs to the triple j that starts last at or before it: `before` triples start before
-    // b0, and `starts` marks those starting among the 32. Finding j and its end and (offset,
-    // next byte) waits on no byte written, so the next step's are fetched before this step's
-    // bytes are made, their latency behind those bytes'.
+    // b0, and `starts` marks those starting among the 32.
     const u32 total = __shfl_sync(kFull, incl, 31), start = incl - span;
     const u32 offset_next = tr.offset | u32{tr.next} << 16;
     u32 before = 0;
-    const auto locate = [&](u32 b0) {
+    for (u32 b0 = 0; b0 < total; b0 += 32) {
       const u32 starts =
           __reduce_or_sync(kFull, active && start - b0 < 32 ? 1u << (start - b0) : 0u);
       const u32 j = before + __popc(starts & ((2u << lane) - 1)) - 1;
       before += __popc(starts);
-      return StepTriple{__shfl_sync(kFull, incl, j), __shfl_sync(kFull, offset_next, j)};
-    };
-    StepTriple next{};
-    if constexpr (Ahead) next = locate(0);
-    for (u32 b0 = 0; b0 < total; b0 += 32) {
-      const StepTriple j = Ahead ? next : locate(b0);
-      if (Ahead && b0 + 32 < total) next = locate(b0 + 32);
+      const u32 end_j = __shfl_sync(kFull, incl, j);
+      const u32 offset_next_j = __shfl_sync(kFull, offset_next, j);
       const u32 b = b0 + lane;
       // A byte is known once its value is: its triple's next byte, or a copy of a byte before
       // the 32. Otherwise it copies the byte of lane `from`, in the same 32 and lower.
       bool known = true;
-      Value value = static_cast<Value>(j.offset_next >> 16);
+      Value value = static_cast<Value>(offset_next_j >> 16);
       u32 from = lane;
-      if (b < total && b + 1 != j.end) {
-        const auto src = static_cast<int>(b) - static_cast<int>(j.offset_next & 0xFFFF);
+      if (b < total && b + 1 != end_j) {
+        const auto src = static_cast<int>(b) - static_cast<int>(offset_next_j & 0xFFFF);
         if (src < static_cast<int>(b0)) {
           value = out.read(static_cast<int>(pos) + src);
         } else {
@@ -276,7 +262,6 @@ __global__ void decode_kernel(const u8* __restrict__ triples, const u64* __restr
 }
 
 // decode_kernel with each chunk staged in shared memory (L.chunk <= kStagedChunk).
-template <bool Ahead>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
     staged_decode_kernel(const u8* __restrict__ triples, const u64* __restrict__ first, DevLayout L,
                          bool per_chunk, u64 units, u8* __restrict__ out, u64* error,
@@ -287,7 +272,7 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
   const u64 c1 = per_chunk ? unit + 1 : min(c0 + L.work_items, L.chunk_count);
   for (u64 c = c0; c < c1; ++c) {
     const StagedBytes staged{out, L.chunk_begin(c), threadIdx.x / 32};
-    if (!decode_chunk<Ahead>(triples, first, L, c, staged, error)) return;
+    if (!decode_chunk(triples, first, L, c, staged, error)) return;
     if (c / kCrcTileChunks < crc.count) {
       staged.crc_into(crc.slots + c / kCrcTileChunks, c % kCrcTileChunks);
     }
@@ -296,12 +281,12 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
 }
 
 // jump, first: one warp per chunk, words instead of bytes.
-template <typename W, bool Ahead>
+template <typename W>
 __global__ void link_kernel(const u8* __restrict__ triples, const u64* __restrict__ first,
                             DevLayout L, W* __restrict__ words, u64* error) {
   const u64 c = (u64{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
   if (c >= L.chunk_count) return;
-  decode_chunk<Ahead>(triples, first, L, c, LinkOut<W>{words, L.chunk_begin(c)}, error);
+  decode_chunk(triples, first, L, c, LinkOut<W>{words, L.chunk_begin(c)}, error);
 }
 
 // Links a resolve pass follows for one word: enough that real data needs one or two passes, few
@@ -438,12 +423,7 @@ void launch_jump(const u8* triples, const u64* first, const Layout& l, const Dev
   GCB_CUDA(cudaMemsetAsync(left, 0, passes * sizeof(u32), s));
   const u32 threads = 32 * kWarpsPerBlock;
   const auto grid = static_cast<unsigned>((l.chunk_count + kWarpsPerBlock - 1) / kWarpsPerBlock);
-  const char* e = std::getenv("GCB_AHEAD_LINK");  // EXPERIMENT
-  if (e != nullptr && e[0] == '0') {
-    link_kernel<W, false><<<grid, threads, 0, s>>>(triples, first, L, words, error);
-  } else {
-    link_kernel<W, true><<<grid, threads, 0, s>>>(triples, first, L, words, error);
-  }
+  link_kernel<W><<<grid, threads, 0, s>>>(triples, first, L, words, error);
   GCB_CUDA_LAUNCHED();
   for (u32 k = 0; k < passes; ++k) {
     const PassFlags f{k == 0 ? nullptr : left + k - 1,
@@ -577,14 +557,8 @@ void decompress_async(const Layout& l, u64 triples, DecodeMode mode, const u8* p
     const u32 threads = 32 * kWarpsPerBlock;
     const auto grid = static_cast<unsigned>((units + kWarpsPerBlock - 1) / kWarpsPerBlock);
     if (staged(l)) {
-      const char* e = std::getenv("GCB_AHEAD_STAGED");  // EXPERIMENT
-      if (e != nullptr && e[0] == '0') {
-        staged_decode_kernel<false>
-            <<<grid, threads, 0, s>>>(area, t.first, L, chunked, units, out, t.error, crc);
-      } else {
-        staged_decode_kernel<true>
-            <<<grid, threads, 0, s>>>(area, t.first, L, chunked, units, out, t.error, crc);
-      }
+      staged_decode_kernel<<<grid, threads, 0, s>>>(area, t.first, L, chunked, units, out, t.error,
+                                                    crc);
     } else {
       decode_kernel<<<grid, threads, 0, s>>>(area, t.first, L, chunked, units, out, t.error);
     }
