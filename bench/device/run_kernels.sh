@@ -3,8 +3,8 @@
 # LZ4) as run_driver_peers.sh does, Release, then runs bench/run_suite.sh --preset kernels
 # --cold-l2 and writes the merged results as kernels.json (bench/results/<gpu>/kernels.json
 # once committed: kernel_gbps and pct_copy per cell, copy_gbps, cold_l2 and timing in the
-# context). The preset times kernels alone (--timing kernel), so its 190 cells should fit one
-# call (estimated about 5.5 minutes on one H100); a call cut off by LIMIT keeps what it
+# context). The preset times kernels alone (--timing kernel), so its 195 cells fit one call
+# (132 s of preset on an H100 at c1cd0d0, after a build of about 45 s); a call cut off by LIMIT keeps what it
 # recorded, and the same call again resumes with the cells left (RESUME=1: no --fresh).
 # Brings back the log, kernels.json, the report's kernels tables and plots, and every result
 # file and table in one archive.

@@ -205,8 +205,9 @@ Preset kernels() {
           " synthetic inputs, LZ77 (block, warp; jump, block and chunk-scope decoding) on "
           "Silesia's files and (warp; jump and chunk-scope) on Silesia as one input, nvCOMP "
           "Cascaded (elements of the input's width) and LZ4 on all (best with "
-          "--cold-l2; estimated about 5.5 minutes on one H100, a model not yet checked by a "
-          "run; with every timing the first run took about 30 minutes: bench/NOTES.md)",
+          "--cold-l2; 132 s on one H100 at c1cd0d0, where the estimate, a model over older "
+          "rates, says about 5.5 minutes; with every timing the first run took about 30 "
+          "minutes: bench/NOTES.md)",
       std::move(inputs), std::move(steps), "kernel"};
 }
 
