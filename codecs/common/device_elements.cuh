@@ -4,6 +4,7 @@
 // padding.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -54,6 +55,20 @@ inline unsigned persistent_grid() {
   return static_cast<unsigned>(sms) * 8;
 }
 
+// A grid of blocks that are all resident at once, one wave, for a grid-stride kernel over
+// `work` items: SMs times the kernel's occupancy. persistent_grid's 8 blocks an SM leave a
+// partial last wave where the blocks resident on an SM do not divide 8 (bench/NOTES.md, session
+// 35: the flood decoder at 5 an SM gained 7% in one wave).
+template <typename Kernel>
+unsigned resident_grid(Kernel kernel, int block_threads, std::uint64_t work) {
+  int device = 0, sms = 0, per_sm = 0;
+  GCB_CUDA(cudaGetDevice(&device));
+  GCB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  GCB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, 0));
+  return static_cast<unsigned>(
+      std::max<std::uint64_t>(1, std::min<std::uint64_t>(work, std::uint64_t(sms) * per_sm)));
+}
+
 // a / b with 32-bit hardware division whenever a fits (64-bit division is a long emulation).
 __device__ __forceinline__ std::uint64_t div_u64(std::uint64_t a, std::uint32_t b) {
   if ((a >> 32) == 0) return static_cast<std::uint32_t>(a) / b;
@@ -64,15 +79,20 @@ __device__ __forceinline__ std::uint64_t div_u64(std::uint64_t a, std::uint32_t 
 template <typename T>
 inline constexpr int kPerVector = 16 / static_cast<int>(sizeof(T));
 
+// The kPerVector<T> elements of 16 bytes as they lie in memory.
 template <typename T>
-__device__ __forceinline__ void load_vector(const T* p, T (&out)[kPerVector<T>]) {
-  uint4 v = __ldg(reinterpret_cast<const uint4*>(p));
+__device__ __forceinline__ void from_vector(uint4 v, T (&out)[kPerVector<T>]) {
   const std::uint32_t words[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
   for (int k = 0; k < kPerVector<T>; ++k) {
     constexpr int kPerWord = 4 / sizeof(T);
     out[k] = static_cast<T>(words[k / kPerWord] >> (8 * sizeof(T) * (k % kPerWord)));
   }
+}
+
+template <typename T>
+__device__ __forceinline__ void load_vector(const T* p, T (&out)[kPerVector<T>]) {
+  from_vector(__ldg(reinterpret_cast<const uint4*>(p)), out);
 }
 
 // The 16 bytes of kPerVector<T> elements, as they lie in memory.

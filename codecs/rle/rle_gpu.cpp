@@ -97,7 +97,7 @@ class RleDeviceCodec final : public TypedDeviceCodec<RleDeviceCodec> {
     const OpenedContainer c = open_container(container, FormatId::rle);
     const PayloadLayout l = parse_payload(c.payload, c.header.original_size).layout;
     return make_plan(container, c.header.original_size,
-                     decode_temp_bytes(l, c.header.original_size, p.variant), Plan{l, p.variant});
+                     decode_temp_bytes(l, c.header.original_size), Plan{l, p.variant});
   }
 
   void decompress_async(const DecodePlan& plan, const DecompressBuffers& b, const GpuParams&,

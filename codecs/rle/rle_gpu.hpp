@@ -18,7 +18,7 @@ namespace gcbench::rle::gpu {
 
 // The speed-only `decode` axis: (a) exclusive scan of counts, a binary search per output tile
 // and each element's run from the tile's run-start marks, or
-// (b) scatter of run numbers to run starts + inclusive flood-right scan.
+// (b) scatter of values to run starts + inclusive flood-right scan (per tile, fused).
 enum class DecodeVariant : int { scan = 0, flood = 1 };
 AxisSpec decode_axis();
 DecodeVariant decode_variant(const Params& resolved);
@@ -40,8 +40,7 @@ void encode_async(const CompressBuffers& b, std::uint32_t width, EncoderKind kin
 
 // rle_gpu_decoder.cu: decodes the planned container (its payload `layout`, validated on the
 // host) into b.output, errors into *b.status; as above for temporary storage and the stream.
-std::size_t decode_temp_bytes(const PayloadLayout& layout, std::uint64_t original_size,
-                              DecodeVariant variant);
+std::size_t decode_temp_bytes(const PayloadLayout& layout, std::uint64_t original_size);
 void decode_async(const DecodePlan& plan, const PayloadLayout& layout, DecodeVariant variant,
                   const DecompressBuffers& b, cudaStream_t stream);
 // The message for a decoder's error status.

@@ -4,12 +4,13 @@
 //
 // Decompression first scans the counts (CUB ExclusiveScan, saturating, so that hostile counts
 // cannot wrap) into run start offsets and checks them on the device, then either
-//   scan:  each output tile loads its runs' values into shared memory and marks where they
-//          start (the tile's first run comes from one binary search per tile, all tiles at
-//          once); each element's run is then the largest mark at or before it, or
-//   flood: writes run number r + 1 at each run start into a zeroed array and runs an inclusive
-//          flood-right scan over it; the scan's output iterator turns run numbers into values.
-//          Run numbers rather than values are flooded because a value may be 0.
+// expands output tiles (the run holding each tile's first element from one binary search per
+// tile, all tiles at once), each tile in one block, in shared memory:
+//   scan:  loads its runs' values and marks where they start; each element's run is then the
+//          largest mark at or before it, or
+//   flood: scatters its runs' values to where they start, with head flags (a value may be 0),
+//          and runs an inclusive flood-right scan over them.
+// Both fold the CRC-32 of each whole tile into the pass.
 #include <algorithm>
 #include <cub/device/device_scan.cuh>
 #include <string>
@@ -18,7 +19,6 @@
 #include "codecs/common/crc32.cuh"
 #include "codecs/common/cuda_check.hpp"
 #include "codecs/common/device_elements.cuh"
-#include "codecs/common/flood_scan.cuh"
 #include "codecs/common/temp_storage.hpp"
 #include "codecs/rle/detail/decode_kernels.cuh"
 #include "codecs/rle/rle_gpu.hpp"
@@ -29,27 +29,13 @@ namespace {
 
 using namespace detail;
 
-template <typename Idx>
-std::size_t flood_storage(u64 n, u32 width, u64 runs) {
-  return cuda::with_element_type(width, [&](auto tag) {
-    using T = decltype(tag);
-    std::size_t bytes = 0;
-    GCB_CUDA(cub::DeviceScan::InclusiveScan(nullptr, bytes, static_cast<const Idx*>(nullptr),
-                                            flood_output<T, Idx>(nullptr, nullptr, runs),
-                                            cuda::FloodRight{}, n));
-    return bytes;
-  });
-}
-
 template <typename Off>
 struct DecodeTemp {
-  cuda::TempCarver::Piece scan, flood, crc;
+  cuda::TempCarver::Piece scan, crc;
   Off* offsets;
   u64* tile_run;
-  u8* run_index;
 
-  DecodeTemp(cuda::TempCarver& carve, const PayloadLayout& l, u64 original_size,
-             DecodeVariant variant) {
+  DecodeTemp(cuda::TempCarver& carve, const PayloadLayout& l, u64 original_size) {
     const u64 n = l.element_count, runs = l.run_count;
     offsets = carve.take<Off>(runs + 1);
     std::size_t scan_bytes = 0;
@@ -59,62 +45,42 @@ struct DecodeTemp {
           SaturatingAdd<Off>{}, Off{0}, runs + 1));
     }
     scan = carve.take_bytes(scan_bytes);
-    const bool narrow = runs >> 32 == 0;
-    const bool flood_variant = variant == DecodeVariant::flood && n > 0;
     // The smallest tile (width 4) has the most tiles.
-    tile_run = carve.take<u64>(flood_variant ? 0 : (n + kExpandTile<u32> - 1) / kExpandTile<u32>);
-    run_index = carve.take<u8>(flood_variant ? n * (narrow ? 4 : 8) : 0);
-    flood = carve.take_bytes(!flood_variant ? 0
-                             : narrow       ? flood_storage<u32>(n, l.element_width, runs)
-                                            : flood_storage<u64>(n, l.element_width, runs));
+    tile_run = carve.take<u64>((n + kExpandTile<u32> - 1) / kExpandTile<u32>);
     crc = carve.take_bytes(cuda::crc32_temp_bytes(original_size));
   }
 };
 
-// The scan variant also computes the CRC-32s of its whole tiles (kExpandTileBytes<T>) and returns
-// them; flood leaves the CRC to crc32_async.
+// Either variant computes the CRC-32s of its whole tiles (kExpandTileBytes<T>) and returns
+// them for crc32_async.
 template <typename T, typename Off>
 cuda::FusedCrcTiles expand(DecodeVariant variant, const DecodeTemp<Off>& t, u64 n, u64 runs,
                            const u8* values, T* out, u64 original_size, cudaStream_t stream) {
-  if (variant == DecodeVariant::scan) {
-    const cuda::FusedCrcTiles crc_tiles = cuda::crc32_fused_tiles(
-        t.crc.p, t.crc.bytes, original_size, n * sizeof(T), kExpandTileBytes<T>, stream);
-    constexpr u32 kTile = kExpandTile<T>;
-    const u64 tiles = (n + kTile - 1) / kTile;
-    tile_runs_kernel<Off><<<cuda::grid_for(tiles), kBlockThreads, 0, stream>>>(
-        t.offsets, runs, n, kTile, tiles, t.tile_run);
-    GCB_CUDA_LAUNCHED();
-    const auto grid = static_cast<unsigned>(std::min<u64>(tiles, cuda::persistent_grid()));
-    expand_kernel<T, Off><<<grid, kBlockThreads, 0, stream>>>(
+  const cuda::FusedCrcTiles crc_tiles = cuda::crc32_fused_tiles(
+      t.crc.p, t.crc.bytes, original_size, n * sizeof(T), kExpandTileBytes<T>, stream);
+  constexpr u32 kTile = kExpandTile<T>;
+  const u64 tiles = (n + kTile - 1) / kTile;
+  tile_runs_kernel<Off><<<cuda::grid_for(tiles), kBlockThreads, 0, stream>>>(
+      t.offsets, runs, n, kTile, tiles, t.tile_run);
+  GCB_CUDA_LAUNCHED();
+  auto launch = [&](auto kernel) {
+    kernel<<<cuda::resident_grid(kernel, kBlockThreads, tiles), kBlockThreads, 0, stream>>>(
         t.offsets, t.tile_run, runs, Values<T>{values}, n, out, tiles, crc_tiles);
-    GCB_CUDA_LAUNCHED();
-    return crc_tiles;
-  }
-  auto flood = [&](auto idx_tag) {
-    using Idx = decltype(idx_tag);
-    Idx* run_index = reinterpret_cast<Idx*>(t.run_index);
-    GCB_CUDA(cudaMemsetAsync(run_index, 0, n * sizeof(Idx), stream));
-    scatter_kernel<Idx, Off>
-        <<<cuda::grid_for(runs), kBlockThreads, 0, stream>>>(t.offsets, runs, n, run_index);
-    GCB_CUDA_LAUNCHED();
-    std::size_t bytes = t.flood.bytes;
-    GCB_CUDA(cub::DeviceScan::InclusiveScan(t.flood.p, bytes, static_cast<const Idx*>(run_index),
-                                            flood_output<T, Idx>(out, values, runs),
-                                            cuda::FloodRight{}, n, stream));
   };
-  if (runs >> 32 == 0) {
-    flood(u32{});
+  if (variant == DecodeVariant::scan) {
+    launch(expand_kernel<T, Off>);
   } else {
-    flood(u64{});
+    launch(flood_kernel<T, Off>);
   }
-  return {};
+  GCB_CUDA_LAUNCHED();
+  return crc_tiles;
 }
 
 template <typename Off>
 void decode_with(const DecodePlan& plan, const PayloadLayout& l, DecodeVariant variant,
                  const DecompressBuffers& b, cudaStream_t stream) {
   cuda::TempCarver carve(b.temp, b.temp_bytes);
-  const DecodeTemp<Off> t(carve, l, plan.original_size, variant);
+  const DecodeTemp<Off> t(carve, l, plan.original_size);
   const u8* payload = b.container + kContainerHeaderSize;
   cuda::begin_decode_async(b.container, plan.header, b.status, stream);
   const u64 n = l.element_count, runs = l.run_count;
@@ -142,11 +108,10 @@ void decode_with(const DecodePlan& plan, const PayloadLayout& l, DecodeVariant v
 
 }  // namespace
 
-std::size_t decode_temp_bytes(const PayloadLayout& layout, u64 original_size,
-                              DecodeVariant variant) {
+std::size_t decode_temp_bytes(const PayloadLayout& layout, u64 original_size) {
   return with_offset_type(layout.element_count, [&](auto off_tag) {
     cuda::TempCarver carve;
-    DecodeTemp<decltype(off_tag)>(carve, layout, original_size, variant);
+    DecodeTemp<decltype(off_tag)>(carve, layout, original_size);
     return carve.bytes();
   });
 }

@@ -1,9 +1,9 @@
 #pragma once
 // The kernels of the GPU RLE decoders (rle_gpu_decoder.cu, their one includer): the saturating
-// scan of the counts, and the two expansions, scan (binary search per tile) and flood.
+// scan of the counts, and the two expansions, scan (binary search per tile, then marks) and
+// flood (scatter, then a flood-right scan), on the same tiles.
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
-#include <thrust/iterator/transform_output_iterator.h>
 #include <cstdint>
 
 #include "codecs/common/container_device.cuh"
@@ -89,6 +89,17 @@ __global__ void tile_runs_kernel(const Off* __restrict__ offsets, u64 runs, u64 
   tile_run[t] = cuda::last_at_or_below(offsets, 0, runs - 1, t * tile);
 }
 
+// A thread's vector of a row, elements i0 on; those past n are dropped.
+template <typename T>
+__device__ __forceinline__ void store_row(T* __restrict__ out, u64 n, u64 i0,
+                                          const T (&v)[cuda::kPerVector<T>]) {
+  if (i0 + cuda::kPerVector<T> <= n) {
+    cuda::store_vector(out + i0, v);
+  } else {
+    for (u32 j = 0; i0 + j < n; ++j) out[i0 + j] = v[j];
+  }
+}
+
 // Runs a thread stages at once: four cover a tile of 32-bit elements at runs of mean 8
 // (bench/NOTES.md, session 31).
 constexpr u32 kStageRuns = 4;
@@ -96,6 +107,40 @@ constexpr u32 kStageRuns = 4;
 // Elements of one warp-wide row of vectors.
 template <typename T>
 constexpr u32 kWarpSpan = 32 * cuda::kPerVector<T>;
+
+// The runs holding tile t's elements (tile_run[t] on, at most kTile of them: once the counts
+// are valid, run lo + kTile, when counted, starts at the next tile). Calls
+// place(k, value, first, last) for each: run lo + k holds the tile's elements [first, last),
+// first 0 for k == 0. kStageRuns runs a thread at a time, every load issued before the first
+// use (one run at a time, a thread's runs waited on each other's loads).
+template <u32 kTile, typename T, typename Off, typename Place>
+__device__ __forceinline__ void for_tile_runs(const Off* __restrict__ offsets,
+                                              const u64* __restrict__ tile_run, u64 runs,
+                                              Values<T> values, u64 t, u64 tiles, Place place) {
+  const u64 tile0 = t * kTile;
+  const u64 lo = tile_run[t];
+  const u64 hi = t + 1 < tiles ? tile_run[t + 1] : runs - 1;
+  const u32 count = static_cast<u32>(min(hi - lo + 1, u64{kTile}));
+  for (u32 k0 = threadIdx.x; k0 < count; k0 += kStageRuns * kBlockThreads) {
+    T value[kStageRuns];
+    Off start[kStageRuns], end[kStageRuns];
+#pragma unroll
+    for (u32 s = 0; s < kStageRuns; ++s) {
+      const u32 k = k0 + s * kBlockThreads;
+      if (k < count) {
+        value[s] = values[lo + k];
+        start[s] = offsets[lo + k];
+        end[s] = offsets[lo + k + 1];
+      }
+    }
+#pragma unroll
+    for (u32 s = 0; s < kStageRuns; ++s) {
+      const u32 k = k0 + s * kBlockThreads;
+      if (k >= count) break;
+      place(k, value[s], start[s] - tile0, static_cast<u32>(min(end[s] - tile0, u64{kTile})));
+    }
+  }
+}
 
 // Grid-stride over tiles. Each tile marks in shared memory where its runs start, with their
 // numbers in the tile (run 0 holds the tile's first element: mark 0, the fill), and marks the
@@ -129,8 +174,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     // Once the counts are valid, every run after lo starts after tile0, so at most kTile runs
     // hold the tile's elements (run lo + kTile, when counted, starts at the next tile).
     const u32 count = static_cast<u32>(min(hi - lo + 1, u64{kTile}));
-    // kStageRuns runs a thread at a time, every load issued before the first use (one run at a
-    // time, a thread's runs waited on each other's loads).
+    // for_tile_runs, inline: through it this kernel takes 64 registers instead of 58.
     for (u32 k0 = threadIdx.x; k0 < count; k0 += kStageRuns * kBlockThreads) {
       T value[kStageRuns];
       Off start[kStageRuns], end[kStageRuns];
@@ -196,26 +240,103 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
-// Variant flood, step 1: run number r + 1 at each run start (distinct once validated).
-template <typename Idx, typename Off>
-__global__ void scatter_kernel(const Off* __restrict__ offsets, u64 runs, u64 n,
-                               Idx* __restrict__ run_index) {
-  if (offsets[runs] != n) return;
-  const u64 r = u64{blockIdx.x} * kBlockThreads + threadIdx.x;
-  if (r < runs && offsets[r] < n) run_index[offsets[r]] = static_cast<Idx>(r + 1);
+// This vector's head flags, one byte an element (0 or 1), as bit j for element j; cleared for
+// the next tile.
+template <u32 K>
+__device__ __forceinline__ u32 take_heads(u8* heads) {
+  static_assert(K == 4 || K == 8 || K == 16);
+  u32 words[K / 4];
+  if constexpr (K == 4) {
+    auto* p = reinterpret_cast<u32*>(heads);
+    words[0] = *p;
+    *p = 0;
+  } else if constexpr (K == 8) {
+    auto* p = reinterpret_cast<uint2*>(heads);
+    const uint2 v = *p;
+    words[0] = v.x;
+    words[1] = v.y;
+    *p = uint2{};
+  } else {
+    auto* p = reinterpret_cast<uint4*>(heads);
+    const uint4 v = *p;
+    words[0] = v.x;
+    words[1] = v.y;
+    words[2] = v.z;
+    words[3] = v.w;
+    *p = uint4{};
+  }
+  u32 bits = 0;
+#pragma unroll
+  for (u32 w = 0; w < K / 4; ++w) {
+    // Bytes b0..b3 of a word to bits 24..27: the four shifted copies land on distinct bits.
+    bits |= (words[w] * 0x01020408u) >> 24 << (4 * w);
+  }
+  return bits;
 }
 
-// Variant flood, step 2's output: flooded run number -> value (bounded even for garbage).
-template <typename T, typename Idx>
-struct ValueOfRun {
-  Values<T> values;
-  u64 runs;
-  __device__ T operator()(Idx run) const { return values[run >= 1 && run <= runs ? run - 1 : 0]; }
-};
-
-template <typename T, typename Idx>
-auto flood_output(T* out, const u8* values, u64 runs) {
-  return thrust::make_transform_output_iterator(out, ValueOfRun<T, Idx>{Values<T>{values}, runs});
+// Variant flood, the seed's two steps fused into one pass over tiles. Each tile scatters its
+// runs' values to where they start in shared memory, with a head flag (the flag, not the value,
+// says "filled": a value may be 0), and to the first element of every warp span that a run
+// covers, so that each span floods on its own. Then the seed's inclusive flood-right scan
+// (x (+) y = y where y is a head, else x) of each row: within the thread's vector, then across
+// the warp's lanes by a ballot of the lanes holding a head (CUB's WarpScan with that operator
+// on (flag, value) pairs was 11% slower at runs of 8, bench/NOTES.md). Same tiles, tile search
+// and fused CRC as expand_kernel.
+template <typename T, typename Off>
+__global__ void __launch_bounds__(kBlockThreads)
+    flood_kernel(const Off* __restrict__ offsets, const u64* __restrict__ tile_run, u64 runs,
+                 Values<T> values, u64 n, T* __restrict__ out, u64 tiles,
+                 cuda::FusedCrcTiles crc_tiles) {
+  static_assert(kBlockThreads == cuda::kCrcThreads);
+  constexpr u32 kPer = cuda::kPerVector<T>;
+  constexpr u32 kTile = kExpandTile<T>;
+  constexpr u32 kSpan = kWarpSpan<T>;
+  __shared__ alignas(16) T s_value[kTile];
+  __shared__ alignas(16) u8 s_head[kTile];
+  if (offsets[runs] != n) return;  // invalid counts (the same for every block): the host reports it
+  for (u32 k = threadIdx.x; k < kTile / 16; k += kBlockThreads) {
+    reinterpret_cast<uint4*>(s_head)[k] = uint4{};
+  }
+  __syncthreads();
+  const u32 lane = threadIdx.x % 32;
+  for (u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
+    for_tile_runs<kTile>(
+        offsets, tile_run, runs, values, t, tiles, [&](u32 k, T value, u64 first, u32 last) {
+          if (k == 0) first = 0;
+          if (first >= kTile) return;
+          s_value[first] = value;
+          s_head[first] = 1;
+          for (u32 b = (static_cast<u32>(first) / kSpan + 1) * kSpan; b < last; b += kSpan) {
+            s_value[b] = value;
+            s_head[b] = 1;
+          }
+        });
+    __syncthreads();
+    const bool crc_tile = t < crc_tiles.count;  // whole: every thread stores every row
+    cuda::RowsCrc<kExpandRows<T>> crc;
+#pragma unroll
+    for (u32 r = 0; r < kExpandRows<T>; ++r) {
+      const u32 e0 = (r * kBlockThreads + threadIdx.x) * kPer;
+      T buf[kPer];
+      cuda::from_vector(*reinterpret_cast<const uint4*>(s_value + e0), buf);
+      const u32 heads = take_heads<kPer>(s_head + e0);
+      // The vector's last head, which the warp's later lanes may need.
+      T last = 0;
+#pragma unroll
+      for (u32 j = 0; j < kPer; ++j) last = (heads >> j & 1u) != 0 ? buf[j] : last;
+      // The value of the nearest head before this vector is the last one of the nearest
+      // earlier lane with a head (lane 0 has one: every span starts with a head).
+      const u32 earlier = __ballot_sync(0xFFFFFFFFu, heads != 0) & ((1u << lane) - 1);
+      T flood = static_cast<T>(
+          __shfl_sync(0xFFFFFFFFu, static_cast<u32>(last), earlier != 0 ? 31 - __clz(earlier) : 0));
+#pragma unroll
+      for (u32 j = 0; j < kPer; ++j) buf[j] = flood = (heads >> j & 1u) != 0 ? buf[j] : flood;
+      store_row(out, n, t * kTile + e0, buf);
+      if (crc_tile) crc.add_row(r, cuda::to_vector(buf));
+    }
+    if (crc_tile) crc.reduce_into(crc_tiles.slots + t);
+    __syncthreads();  // the next tile's runs overwrite s_value and s_head
+  }
 }
 
 template <typename Off>
