@@ -111,8 +111,9 @@ constexpr u32 kWarpSpan = 32 * cuda::kPerVector<T>;
 // The runs holding tile t's elements (tile_run[t] on, at most kTile of them: once the counts
 // are valid, run lo + kTile, when counted, starts at the next tile). Calls
 // place(k, value, first, last) for each: run lo + k holds the tile's elements [first, last),
-// first 0 for k == 0. kStageRuns runs a thread at a time, every load issued before the first
-// use (one run at a time, a thread's runs waited on each other's loads).
+// first its start less the tile's (for k == 0, a run that may start before the tile, wrapped).
+// kStageRuns runs a thread at a time, every load issued before the first use (one run at a
+// time, a thread's runs waited on each other's loads).
 template <u32 kTile, typename T, typename Off, typename Place>
 __device__ __forceinline__ void for_tile_runs(const Off* __restrict__ offsets,
                                               const u64* __restrict__ tile_run, u64 runs,
@@ -227,12 +228,7 @@ __global__ void __launch_bounds__(kBlockThreads)
       T buf[kPer];
 #pragma unroll
       for (u32 j = 0; j < kPer; ++j) buf[j] = s_value[max(before, run[j])];
-      T* dst = out + tile0 + e0;
-      if (tile0 + e0 + kPer <= n) {
-        cuda::store_vector(dst, buf);
-      } else {
-        for (u32 j = 0; tile0 + e0 + j < n; ++j) dst[j] = buf[j];
-      }
+      store_row(out, n, tile0 + e0, buf);
       if (crc_tile) crc.add_row(r, cuda::to_vector(buf));
     }
     if (crc_tile) crc.reduce_into(crc_tiles.slots + t);
