@@ -109,9 +109,10 @@ class RowsCrc : public TileCrc<RowsGeometry<R>> {
 };
 
 // Blocked: K elements of T (K * sizeof(T) a multiple of 8) as the thread's segment; the
-// tile's CRC XORed into *slot as TileCrc::reduce_into() does.
+// tile's CRC XORed into *slot as TileCrc::reduce_into() does, for the part of warp `warp`.
 template <typename T, int K>
-__device__ __forceinline__ void blocked_crc_into(const T (&v)[K], std::uint32_t* slot) {
+__device__ __forceinline__ void blocked_crc_into(const T (&v)[K], std::uint32_t* slot,
+                                                 std::uint32_t warp = threadIdx.x / 32) {
   constexpr int kPerWord = 4 / sizeof(T);
   constexpr int kWords = K / kPerWord;
   static_assert(K % kPerWord == 0 && kWords % 2 == 0);
@@ -128,7 +129,7 @@ __device__ __forceinline__ void blocked_crc_into(const T (&v)[K], std::uint32_t*
   TileCrc<BlockedGeometry<K * sizeof(T)>> crc;
 #pragma unroll
   for (int p = 0; p < kWords / 2; ++p) crc.add_step(p, words[2 * p], words[2 * p + 1]);
-  crc.reduce_into(slot);
+  crc.reduce_into(slot, warp);
 }
 
 }  // namespace gcbench::cuda

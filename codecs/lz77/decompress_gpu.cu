@@ -118,16 +118,16 @@ struct StagedBytes {
   __device__ void crc_into(u32* slot, u32 part) const {
     constexpr u32 kLaneBytes = kStagedChunk / 32;
     const auto* v = reinterpret_cast<const uint4*>(stages[warp] + (threadIdx.x & 31) * kLaneBytes);
-    uint4 x[kLaneBytes / 16];  // loaded first: the loads in flight together
-#pragma unroll
-    for (u32 k = 0; k < kLaneBytes / 16; ++k) x[k] = v[k];
-    cuda::TileCrc<cuda::BlockedGeometry<kLaneBytes>> crc;
+    u32 words[kLaneBytes / 4];  // loaded first: the loads in flight together
 #pragma unroll
     for (u32 k = 0; k < kLaneBytes / 16; ++k) {
-      crc.add_step(2 * k, x[k].x, x[k].y);
-      crc.add_step(2 * k + 1, x[k].z, x[k].w);
+      const uint4 x = v[k];
+      words[4 * k] = x.x;
+      words[4 * k + 1] = x.y;
+      words[4 * k + 2] = x.z;
+      words[4 * k + 3] = x.w;
     }
-    crc.reduce_into(slot, part);
+    cuda::blocked_crc_into(words, slot, part);
   }
   __device__ void flush(u32 size) const {
     __syncwarp();
