@@ -108,20 +108,53 @@ constexpr u32 kStageRuns = 4;
 template <typename T>
 constexpr u32 kWarpSpan = 32 * cuda::kPerVector<T>;
 
-// The runs holding tile t's elements (tile_run[t] on, at most kTile of them: once the counts
-// are valid, run lo + kTile, when counted, starts at the next tile). Calls
-// place(k, value, first, last) for each: run lo + k holds the tile's elements [first, last),
-// first its start less the tile's (for k == 0, a run that may start before the tile, wrapped).
-// kStageRuns runs a thread at a time, every load issued before the first use (one run at a
-// time, a thread's runs waited on each other's loads).
+// The runs holding tile t's elements: tile_run[t] on, at most kTile of them (once the counts
+// are valid, run lo + kTile, when counted, starts at the next tile). Kept as loaded, so that a
+// kernel can ask for the next tile's span and use it only after the current tile's staging.
+struct TileRunSpan {
+  u64 lo = 0, hi = 0;
+  template <u32 kTile>
+  __device__ __forceinline__ u32 count() const {
+    return static_cast<u32>(min(hi - lo + 1, u64{kTile}));
+  }
+};
+
+__device__ __forceinline__ TileRunSpan tile_run_span(const u64* __restrict__ tile_run, u64 runs,
+                                                     u64 t, u64 tiles) {
+  TileRunSpan span;
+  if (t < tiles) span = {tile_run[t], t + 1 < tiles ? tile_run[t + 1] : runs - 1};
+  return span;
+}
+
+// Asks L2 for the lines that the staging of a tile will read (its runs' offsets and values),
+// while the block writes the rows of the tile before it: the staging's loads are then L2 hits
+// instead of a DRAM round trip that every warp of the block waits on at the next barrier.
+template <u32 kTile, typename T, typename Off>
+__device__ __forceinline__ void prefetch_runs(const Off* __restrict__ offsets, Values<T> values,
+                                              TileRunSpan span) {
+  const u32 count = span.count<kTile>();
+  const auto* off = reinterpret_cast<const u8*>(offsets + span.lo);
+  const u8* val = values.p + span.lo * sizeof(T);
+  const u32 off_bytes = (count + 1) * sizeof(Off), val_bytes = count * sizeof(T);
+  constexpr u32 kLine = 128;
+  const u32 off_lines = (off_bytes + kLine - 1) / kLine;
+  const u32 lines = off_lines + (val_bytes + kLine - 1) / kLine;
+  for (u32 k = threadIdx.x; k < lines; k += kBlockThreads) {
+    const u8* p = k < off_lines ? off + min(k * kLine, off_bytes - 1)
+                                : val + min((k - off_lines) * kLine, val_bytes - 1);
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+  }
+}
+
+// The runs of a tile's span. Calls place(k, value, first, last) for each: run lo + k holds the
+// tile's elements [first, last), first its start less the tile's (for k == 0, a run that may
+// start before the tile, wrapped). kStageRuns runs a thread at a time, every load issued before
+// the first use (one run at a time, a thread's runs waited on each other's loads).
 template <u32 kTile, typename T, typename Off, typename Place>
-__device__ __forceinline__ void for_tile_runs(const Off* __restrict__ offsets,
-                                              const u64* __restrict__ tile_run, u64 runs,
-                                              Values<T> values, u64 t, u64 tiles, Place place) {
-  const u64 tile0 = t * kTile;
-  const u64 lo = tile_run[t];
-  const u64 hi = t + 1 < tiles ? tile_run[t + 1] : runs - 1;
-  const u32 count = static_cast<u32>(min(hi - lo + 1, u64{kTile}));
+__device__ __forceinline__ void for_tile_runs(const Off* __restrict__ offsets, Values<T> values,
+                                              u64 tile0, TileRunSpan span, Place place) {
+  const u64 lo = span.lo;
+  const u32 count = span.count<kTile>();
   for (u32 k0 = threadIdx.x; k0 < count; k0 += kStageRuns * kBlockThreads) {
     T value[kStageRuns];
     Off start[kStageRuns], end[kStageRuns];
@@ -170,11 +203,10 @@ __global__ void __launch_bounds__(kBlockThreads)
   const u32 lane = threadIdx.x % 32;
   for (u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
     const u64 tile0 = t * kTile;
-    const u64 lo = tile_run[t];
-    const u64 hi = t + 1 < tiles ? tile_run[t + 1] : runs - 1;
-    // Once the counts are valid, every run after lo starts after tile0, so at most kTile runs
-    // hold the tile's elements (run lo + kTile, when counted, starts at the next tile).
-    const u32 count = static_cast<u32>(min(hi - lo + 1, u64{kTile}));
+    const TileRunSpan span = tile_run_span(tile_run, runs, t, tiles);
+    const TileRunSpan next = tile_run_span(tile_run, runs, t + gridDim.x, tiles);
+    const u64 lo = span.lo;
+    const u32 count = span.count<kTile>();
     // for_tile_runs, inline: through it this kernel takes 64 registers instead of 58.
     for (u32 k0 = threadIdx.x; k0 < count; k0 += kStageRuns * kBlockThreads) {
       T value[kStageRuns];
@@ -203,6 +235,7 @@ __global__ void __launch_bounds__(kBlockThreads)
       }
     }
     __syncthreads();
+    if (t + gridDim.x < tiles) prefetch_runs<kTile>(offsets, values, next);
     const bool crc_tile = t < crc_tiles.count;  // whole: every thread stores every row
     cuda::RowsCrc<kExpandRows<T>> crc;
 #pragma unroll
@@ -296,8 +329,9 @@ __global__ void __launch_bounds__(kBlockThreads)
   __syncthreads();
   const u32 lane = threadIdx.x % 32;
   for (u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const TileRunSpan span = tile_run_span(tile_run, runs, t, tiles);
     for_tile_runs<kTile>(
-        offsets, tile_run, runs, values, t, tiles, [&](u32 k, T value, u64 first, u32 last) {
+        offsets, values, t * kTile, span, [&](u32 k, T value, u64 first, u32 last) {
           if (k == 0) first = 0;
           if (first >= kTile) return;
           s_value[first] = value;
