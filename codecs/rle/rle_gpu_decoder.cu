@@ -2,8 +2,8 @@
 // expansion (scan or flood), the tail and the CRC-32 check. The kernels are
 // detail/decode_kernels.cuh.
 //
-// Decompression first scans the counts (CUB ExclusiveScan, saturating, so that hostile counts
-// cannot wrap) into run start offsets and checks them on the device, then either
+// Decompression first scans the counts (one pass with decoupled look-back, saturating, so that
+// hostile counts cannot wrap) into run start offsets and checks them on the device, then either
 // expands output tiles (the run holding each tile's first element from one binary search per
 // tile, all tiles at once), each tile in one block, in shared memory:
 //   scan:  loads its runs' values and marks where they start; each element's run is then the
@@ -12,7 +12,8 @@
 //          and runs an inclusive flood-right scan over them.
 // Both fold the CRC-32 of each whole tile into the pass.
 #include <algorithm>
-#include <cub/device/device_scan.cuh>
+#include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "codecs/common/container_device.cuh"
@@ -20,6 +21,7 @@
 #include "codecs/common/cuda_check.hpp"
 #include "codecs/common/device_elements.cuh"
 #include "codecs/common/temp_storage.hpp"
+#include "codecs/common/tile_state.cuh"
 #include "codecs/rle/detail/decode_kernels.cuh"
 #include "codecs/rle/rle_gpu.hpp"
 #include "gcbench/container.hpp"
@@ -28,6 +30,12 @@ namespace gcbench::rle::gpu {
 namespace {
 
 using namespace detail;
+
+int scan_tiles(u64 runs) {
+  const u64 tiles = (runs + 1 + kScanTile - 1) / kScanTile;
+  if (tiles > 0x7FFFFFFFull) throw std::runtime_error("RLE: too many runs for one CUDA grid");
+  return static_cast<int>(tiles);
+}
 
 template <typename Off>
 struct DecodeTemp {
@@ -38,18 +46,37 @@ struct DecodeTemp {
   DecodeTemp(cuda::TempCarver& carve, const PayloadLayout& l, u64 original_size) {
     const u64 n = l.element_count, runs = l.run_count;
     offsets = carve.take<Off>(runs + 1);
-    std::size_t scan_bytes = 0;
-    if (n > 0) {
-      GCB_CUDA(cub::DeviceScan::ExclusiveScan(
-          nullptr, scan_bytes, count_iterator<Off>(nullptr, runs), static_cast<Off*>(nullptr),
-          SaturatingAdd<Off>{}, Off{0}, runs + 1));
-    }
-    scan = carve.take_bytes(scan_bytes);
+    scan = carve.take_bytes(n > 0 ? cuda::tile_state_bytes<Off>(scan_tiles(runs)) : 0);
     // The smallest tile (width 4) has the most tiles.
     tile_run = carve.take<u64>((n + kExpandTile<u32> - 1) / kExpandTile<u32>);
     crc = carve.take_bytes(cuda::crc32_temp_bytes(original_size));
   }
 };
+
+// offsets_kernel for the counts' place within 16 bytes.
+template <typename Off>
+void scan_counts(const u8* counts, u64 runs, const DecodeTemp<Off>& t, cudaStream_t stream) {
+  const int tiles = scan_tiles(runs);
+  const auto state = cuda::init_tile_state_async<Off>(tiles, t.scan.p, t.scan.bytes, stream);
+  auto launch = [&](auto kernel) {
+    kernel<<<tiles, kBlockThreads, 0, stream>>>(counts, runs, t.offsets, state);
+  };
+  switch (reinterpret_cast<std::uintptr_t>(counts) % 16 / 4) {
+    case 0:
+      launch(offsets_kernel<Off, 0>);
+      break;
+    case 1:
+      launch(offsets_kernel<Off, 1>);
+      break;
+    case 2:
+      launch(offsets_kernel<Off, 2>);
+      break;
+    default:
+      launch(offsets_kernel<Off, 3>);
+      break;
+  }
+  GCB_CUDA_LAUNCHED();
+}
 
 // Either variant computes the CRC-32s of its whole tiles (kExpandTileBytes<T>) and returns
 // them for crc32_async.
@@ -88,10 +115,7 @@ void decode_with(const DecodePlan& plan, const PayloadLayout& l, DecodeVariant v
   if (n > 0) {
     const u8* counts = payload + l.counts_offset;
     const u8* values = payload + l.values_offset;
-    std::size_t bytes = t.scan.bytes;
-    GCB_CUDA(cub::DeviceScan::ExclusiveScan(t.scan.p, bytes, count_iterator<Off>(counts, runs),
-                                            t.offsets, SaturatingAdd<Off>{}, Off{0}, runs + 1,
-                                            stream));
+    scan_counts(counts, runs, t, stream);
     cuda::with_element_type(l.element_width, [&](auto tag) {
       using T = decltype(tag);
       crc_tiles = expand<T, Off>(variant, t, n, runs, values, reinterpret_cast<T*>(b.output),

@@ -8,12 +8,15 @@
 #include <random>
 #include <string>
 
+#include "codecs/common/cuda_check.hpp"
+#include "codecs/common/device_buffer.hpp"
 #include "codecs/rle/rle.hpp"
 #include "codecs/rle/rle_encode.hpp"
 #include "codecs/rle/rle_gpu.hpp"
 #include "codecs/rle/rle_payload.hpp"
 #include "corpora/synthetic.hpp"
 #include "gcbench/container.hpp"
+#include "gcbench/device_codec.hpp"
 #include "gcbench/errors.hpp"
 #include "src/gpu/host_codec.hpp"
 #include "support/codec_checks.hpp"
@@ -173,28 +176,73 @@ TEST_F(RleGpu, Corpora) {
 }
 
 // Counts that the header cannot see (zero, or not adding up) are caught on the device by both
-// variants, before anything is written back.
+// variants, before anything is written back: in a few runs, and in the middle of 40000 (where
+// the counts' scan reads them as whole 16-byte vectors).
 TEST_F(RleGpu, BadCountsRejectedByBothVariants) {
-  Bytes input = runs_of(5000, 4, 40, 5, 0, 12);
-  Bytes payload = rle::encode_payload(input, 4, 1);
-  rle::ParsedPayload parsed = rle::parse_payload(payload, input.size());
-  const std::size_t counts_at = parsed.counts.data() - payload.data();
-  const std::size_t last = counts_at + 4 * (parsed.layout.run_count - 1);
-  auto with_count = [&](std::size_t at, std::uint32_t count) {
-    Bytes bad = payload;
-    store_le<std::uint32_t>(bad.data() + at, count);
-    return wrap_container(FormatId::rle, input, bad);
-  };
-  const std::uint32_t first = load_le<std::uint32_t>(payload.data() + counts_at);
-  const Bytes cases[] = {
-      with_count(counts_at, 0),                         // zero count
-      with_count(counts_at, first + 1),                 // one element too many
-      with_count(last, 0xFFFFFFFFu),                    // far too many
-      with_count(counts_at, first > 1 ? first - 1 : 0)  // too few
-  };
-  for (const Bytes& bad : cases) {
+  for (const Bytes& input : {runs_of(5000, 4, 40, 5, 0, 12), runs_of(200000, 4, 8, 5, 0, 13)}) {
+    SCOPED_TRACE("size " + std::to_string(input.size()));
+    Bytes payload = rle::encode_payload(input, 4, 1);
+    rle::ParsedPayload parsed = rle::parse_payload(payload, input.size());
+    const std::size_t counts_at = parsed.counts.data() - payload.data();
+    const std::size_t middle = counts_at + 4 * (parsed.layout.run_count / 2);
+    const std::size_t last = counts_at + 4 * (parsed.layout.run_count - 1);
+    auto with_count = [&](std::size_t at, std::uint32_t count) {
+      Bytes bad = payload;
+      store_le<std::uint32_t>(bad.data() + at, count);
+      return wrap_container(FormatId::rle, input, bad);
+    };
+    const std::uint32_t first = load_le<std::uint32_t>(payload.data() + counts_at);
+    const std::uint32_t mid = load_le<std::uint32_t>(payload.data() + middle);
+    const Bytes cases[] = {
+        with_count(counts_at, 0),                          // zero count
+        with_count(counts_at, first + 1),                  // one element too many
+        with_count(last, 0xFFFFFFFFu),                     // far too many
+        with_count(counts_at, first > 1 ? first - 1 : 0),  // too few
+        with_count(middle, 0),                             // zero count among many
+        with_count(middle, mid + 1),
+        with_count(middle, 0xFFFFFFFFu),
+    };
+    for (const Bytes& bad : cases) {
+      for (DecodeVariant v : kVariants) {
+        EXPECT_THROW(gpu_->decompress(bad, {{"decode", static_cast<int>(v)}}), DecodeError);
+      }
+    }
+  }
+}
+
+// The device API takes a container wherever the caller put it, so its counts and values may
+// lie at any alignment: both decoders at every offset within 16 bytes, each in an allocation
+// that ends with the container (memcheck sees any read past it).
+TEST_F(RleGpu, ContainersAtAnyAlignment) {
+  const auto codec = rle::gpu::make_device_codec(rle::gpu::EncoderKind::fused);
+  for (std::uint32_t width : {1u, 4u}) {
+    const Bytes input = runs_of(120000, width, 12, 7, width / 2, 14);
+    const Bytes c = cpu_->compress(input, {{"element_width", width}});
     for (DecodeVariant v : kVariants) {
-      EXPECT_THROW(gpu_->decompress(bad, {{"decode", static_cast<int>(v)}}), DecodeError);
+      const BoundDeviceCodecPtr d =
+          codec->bind({{"element_width", width}, {"decode", static_cast<int>(v)}});
+      const DecodePlan plan = d->plan_decompress(c);
+      for (std::size_t offset = 0; offset < 16; ++offset) {
+        SCOPED_TRACE("width " + std::to_string(width) + " offset " + std::to_string(offset) +
+                     (v == DecodeVariant::scan ? " scan" : " flood"));
+        cuda::DeviceBuffer<std::uint8_t> in(offset + c.size()), out(plan.original_size);
+        cuda::DeviceBuffer<std::uint8_t> temp(plan.temp_bytes);
+        cuda::DeviceBuffer<DeviceStatus> status(1);
+        cuda::Stream s;
+        GCB_CUDA(cudaMemcpyAsync(in.data() + offset, c.data(), c.size(), cudaMemcpyHostToDevice,
+                                 s.get()));
+        d->decompress_async(
+            plan, {in.data() + offset, temp.data(), temp.bytes(), out.data(), status.data()},
+            s.get());
+        DeviceStatus st;
+        Bytes back(plan.original_size);
+        GCB_CUDA(cudaMemcpyAsync(&st, status.data(), sizeof st, cudaMemcpyDeviceToHost, s.get()));
+        GCB_CUDA(
+            cudaMemcpyAsync(back.data(), out.data(), back.size(), cudaMemcpyDeviceToHost, s.get()));
+        s.sync();
+        EXPECT_EQ(st.error, kDeviceOk);
+        expect_same(back, input, "decoded");
+      }
     }
   }
 }

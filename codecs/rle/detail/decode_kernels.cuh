@@ -2,9 +2,9 @@
 // The kernels of the GPU RLE decoders (rle_gpu_decoder.cu, their one includer): the saturating
 // scan of the counts, and the two expansions, scan (binary search per tile, then marks) and
 // flood (scatter, then a flood-right scan), on the same tiles.
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
 #include <cstdint>
+#include <cub/agent/single_pass_scan_operators.cuh>
+#include <cub/block/block_scan.cuh>
 
 #include "codecs/common/container_device.cuh"
 #include "codecs/common/crc32_tile.cuh"
@@ -62,10 +62,98 @@ struct SaturatingAdd {
   }
 };
 
-template <typename Off>
-auto count_iterator(const u8* counts, u64 runs) {
-  return thrust::make_transform_iterator(thrust::make_counting_iterator<u64>(0),
-                                         CountAt<Off>{counts, runs});
+// The run offsets in one pass with decoupled look-back: offsets[r] = the saturating sum of
+// counts [0, r) for r <= runs, so offsets[runs] is the total. kScanItems counts a thread.
+// CUB's DeviceScan over count_iterator read each count byte by byte (the counts lie at any
+// alignment in the container) and moved its 2 x 4 bytes a run at 1.76 TB/s, a fifth of the
+// scan decoder's time (bench/NOTES.md, session 36); here whole tiles read 16-byte vectors.
+constexpr u32 kScanItems = 16;
+constexpr u32 kScanTile = kScanItems * kBlockThreads;
+
+// Counts r0 .. r0 + kScanItems - 1 (r0 a multiple of kScanItems) from five aligned 16-byte
+// loads and a funnel shift: the counts start kQ words and (counts % 4) bytes past a 16-byte
+// boundary, the same for every thread (4 * r0 is a multiple of 16). The caller made sure that
+// the 80 bytes lie inside the container: from at most 15 before the array (the payload's
+// header) to 16 past the tile's last count.
+template <u32 kQ>
+__device__ __forceinline__ void load_counts(const u8* counts, u64 r0, u32 (&c)[kScanItems]) {
+  const u8* first = counts + 4 * r0;
+  const auto* base =
+      reinterpret_cast<const uint4*>(reinterpret_cast<std::uintptr_t>(first) & ~std::uintptr_t{15});
+  const u32 shift = 8 * static_cast<u32>(reinterpret_cast<std::uintptr_t>(first) % 4);
+  u32 w[20];
+#pragma unroll
+  for (u32 v = 0; v < 5; ++v) {
+    const uint4 x = __ldg(base + v);
+    w[4 * v] = x.x;
+    w[4 * v + 1] = x.y;
+    w[4 * v + 2] = x.z;
+    w[4 * v + 3] = x.w;
+  }
+#pragma unroll
+  for (u32 k = 0; k < kScanItems; ++k) c[k] = __funnelshift_r(w[kQ + k], w[kQ + k + 1], shift);
+}
+
+template <typename Off, u32 kQ>
+__global__ void __launch_bounds__(kBlockThreads)
+    offsets_kernel(const u8* __restrict__ counts, u64 runs, Off* __restrict__ offsets,
+                   cub::ScanTileState<Off> tiles) {
+  using Op = SaturatingAdd<Off>;
+  using BlockScan = cub::BlockScan<Off, kBlockThreads, cub::BLOCK_SCAN_WARP_SCANS>;
+  using Prefix = cub::TilePrefixCallbackOp<Off, Op, cub::ScanTileState<Off>>;
+  __shared__ typename BlockScan::TempStorage s_scan;
+  __shared__ typename Prefix::TempStorage s_prefix;
+  const int tile = static_cast<int>(blockIdx.x);
+  const u64 r0 = (u64{blockIdx.x} * kBlockThreads + threadIdx.x) * kScanItems;
+  // The vector loads of a tile reach 16 bytes past its counts.
+  const bool whole = (u64{blockIdx.x} + 1) * kScanTile + 4 <= runs;
+  Off item[kScanItems];
+  if (whole) {
+    u32 c[kScanItems];
+    load_counts<kQ>(counts, r0, c);
+#pragma unroll
+    for (u32 k = 0; k < kScanItems; ++k) item[k] = c[k] == 0 ? kSaturated<Off> : Off{c[k]};
+  } else {
+#pragma unroll
+    for (u32 k = 0; k < kScanItems; ++k) item[k] = CountAt<Off>{counts, runs}(r0 + k);
+  }
+  Off sum = item[0];
+#pragma unroll
+  for (u32 k = 1; k < kScanItems; ++k) sum = Op{}(sum, item[k]);
+  Off before;
+  if (tile == 0) {
+    Off aggregate;
+    BlockScan(s_scan).ExclusiveScan(sum, before, Off{0}, Op{}, aggregate);
+    if (threadIdx.x == 0) tiles.SetInclusive(0, aggregate);
+  } else {
+    Prefix prefix(tiles, s_prefix, Op{}, tile);
+    BlockScan(s_scan).ExclusiveScan(sum, before, Op{}, prefix);
+  }
+  Off out[kScanItems];
+#pragma unroll
+  for (u32 k = 0; k < kScanItems; ++k) {
+    out[k] = before;
+    before = Op{}(before, item[k]);
+  }
+  if (whole) {
+    constexpr u32 kPer = 16 / sizeof(Off);
+#pragma unroll
+    for (u32 v = 0; v < kScanItems / kPer; ++v) {
+      uint4 x;
+      if constexpr (sizeof(Off) == 4) {
+        x = make_uint4(out[4 * v], out[4 * v + 1], out[4 * v + 2], out[4 * v + 3]);
+      } else {
+        x = make_uint4(static_cast<u32>(out[2 * v]), static_cast<u32>(out[2 * v] >> 32),
+                       static_cast<u32>(out[2 * v + 1]), static_cast<u32>(out[2 * v + 1] >> 32));
+      }
+      reinterpret_cast<uint4*>(offsets + r0)[v] = x;
+    }
+  } else {
+#pragma unroll
+    for (u32 k = 0; k < kScanItems; ++k) {
+      if (r0 + k <= runs) offsets[r0 + k] = out[k];
+    }
+  }
 }
 
 // Variant scan. Output tiles of kExpandRows rows of kBlockThreads 16-byte vectors, one per
