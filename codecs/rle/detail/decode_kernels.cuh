@@ -295,7 +295,8 @@ __global__ void __launch_bounds__(kBlockThreads)
     const TileRunSpan next = tile_run_span(tile_run, runs, t + gridDim.x, tiles);
     const u64 lo = span.lo;
     const u32 count = span.count<kTile>();
-    // for_tile_runs, inline: through it this kernel takes 64 registers instead of 58.
+    // for_tile_runs, inline: through it, at the same 64 registers, this kernel ran 11% slower
+    // at width 4 and 4% at width 2 (bench/NOTES.md, session 36).
     for (u32 k0 = threadIdx.x; k0 < count; k0 += kStageRuns * kBlockThreads) {
       T value[kStageRuns];
       Off start[kStageRuns], end[kStageRuns];
