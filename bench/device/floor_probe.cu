@@ -1,27 +1,20 @@
 // The byte floors of issue 14, measured instead of assumed (bench/NOTES.md, session 36): how
 // fast this GPU moves the traffic of a decoder (1 byte written per output byte plus a quarter
 // read: FL and RLE at width 4, runs of 8) and of an encoder (the reverse), next to a device
-// copy, a pure write and a pure read, all by the same grid-stride 16-byte vector kernels on one
-// resident wave. GB/s counts output bytes for the decoder shape and input bytes otherwise, as
+// copy, a pure write and a pure read, all by the same grid-stride 16-byte vector kernels at 4, 8
+// and 16 blocks an SM. GB/s counts output bytes for the decoder shape and input bytes otherwise, as
 // the driver's cells do. On a device machine, from the repository root:
-//   nvcc -std=c++20 -O3 -arch=sm_90 bench/device/floor_probe.cu -o /tmp/floor && /tmp/floor
+//   nvcc -std=c++20 -O3 -arch=sm_90 -I. -Iinclude bench/device/floor_probe.cu -o /tmp/floor &&
+//   /tmp/floor
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
+
+#include "codecs/common/cuda_check.hpp"
 
 using u64 = std::uint64_t;
-
-#define CK(x)                                                                       \
-  do {                                                                              \
-    cudaError_t e = (x);                                                            \
-    if (e != cudaSuccess) {                                                         \
-      std::printf("CUDA %s at %s:%d\n", cudaGetErrorString(e), __FILE__, __LINE__); \
-      std::exit(1);                                                                 \
-    }                                                                               \
-  } while (0)
 
 constexpr int kThreads = 256;
 
@@ -80,21 +73,21 @@ __global__ void reduce_kernel(const uint4* __restrict__ in, uint4* __restrict__ 
 template <typename F>
 float best_ms(F launch, int reps) {
   cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
+  GCB_CUDA(cudaEventCreate(&a));
+  GCB_CUDA(cudaEventCreate(&b));
   float best = 1e30f;
   for (int r = 0; r < reps; ++r) {
-    CK(cudaEventRecord(a));
+    GCB_CUDA(cudaEventRecord(a));
     launch();
-    CK(cudaGetLastError());
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
+    GCB_CUDA_LAUNCHED();
+    GCB_CUDA(cudaEventRecord(b));
+    GCB_CUDA(cudaEventSynchronize(b));
     float ms = 0;
-    CK(cudaEventElapsedTime(&ms, a, b));
+    GCB_CUDA(cudaEventElapsedTime(&ms, a, b));
     best = std::min(best, ms);
   }
-  CK(cudaEventDestroy(a));
-  CK(cudaEventDestroy(b));
+  GCB_CUDA(cudaEventDestroy(a));
+  GCB_CUDA(cudaEventDestroy(b));
   return best;
 }
 
@@ -103,17 +96,17 @@ int main() {
   constexpr u64 kVectors = kBytes / 16;
   uint4 *big_a, *big_b, *quarter;
   unsigned* sink;
-  CK(cudaMalloc(&big_a, kBytes));
-  CK(cudaMalloc(&big_b, kBytes));
-  CK(cudaMalloc(&quarter, kBytes / 4));
-  CK(cudaMalloc(&sink, 4));
-  CK(cudaMemset(big_a, 1, kBytes));
-  CK(cudaMemset(quarter, 2, kBytes / 4));
+  GCB_CUDA(cudaMalloc(&big_a, kBytes));
+  GCB_CUDA(cudaMalloc(&big_b, kBytes));
+  GCB_CUDA(cudaMalloc(&quarter, kBytes / 4));
+  GCB_CUDA(cudaMalloc(&sink, 4));
+  GCB_CUDA(cudaMemset(big_a, 1, kBytes));
+  GCB_CUDA(cudaMemset(quarter, 2, kBytes / 4));
   int sms = 0, device = 0;
-  CK(cudaGetDevice(&device));
-  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  GCB_CUDA(cudaGetDevice(&device));
+  GCB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, device));
+  GCB_CUDA(cudaGetDeviceProperties(&prop, device));
   std::printf("%s, %d SMs; 1 GiB, best of 20, GB/s of the bytes named\n", prop.name, sms);
   const int reps = 20;
   for (int per_sm : {4, 8, 16}) {
@@ -139,10 +132,11 @@ int main() {
         per_sm, copy, fill, read, expand, 100 * expand / copy, reduce, 100 * reduce / copy);
   }
   const double memset =
-      kBytes / 1e6 / best_ms([&] { CK(cudaMemsetAsync(big_b, 0, kBytes)); }, reps);
+      kBytes / 1e6 / best_ms([&] { GCB_CUDA(cudaMemsetAsync(big_b, 0, kBytes)); }, reps);
   const double memcpy =
       kBytes / 1e6 /
-      best_ms([&] { CK(cudaMemcpyAsync(big_b, big_a, kBytes, cudaMemcpyDeviceToDevice)); }, reps);
+      best_ms([&] { GCB_CUDA(cudaMemcpyAsync(big_b, big_a, kBytes, cudaMemcpyDeviceToDevice)); },
+              reps);
   std::printf("cudaMemsetAsync %7.1f  cudaMemcpyAsync D2D %7.1f (in)\n", memset, memcpy);
   return 0;
 }
