@@ -2,8 +2,8 @@
 // fast this GPU moves the traffic of a decoder (1 byte written per output byte plus a quarter
 // read: FL and RLE at width 4, runs of 8) and of an encoder (the reverse), next to a device
 // copy, a pure write and a pure read, all by the same grid-stride 16-byte vector kernels at 4, 8
-// and 16 blocks an SM. GB/s counts output bytes for the decoder shape and input bytes otherwise, as
-// the driver's cells do. On a device machine, from the repository root:
+// and 16 blocks an SM. GB/s counts output bytes for the decoder shape and input bytes otherwise,
+// as the driver's cells do. On a device machine, from the repository root:
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I. -Iinclude bench/device/floor_probe.cu -o /tmp/floor &&
 //   /tmp/floor
 #include <cuda_runtime.h>
