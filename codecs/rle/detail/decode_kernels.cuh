@@ -64,9 +64,10 @@ struct SaturatingAdd {
 
 // The run offsets in one pass with decoupled look-back: offsets[r] = the saturating sum of
 // counts [0, r) for r <= runs, so offsets[runs] is the total. kScanItems counts a thread.
-// CUB's DeviceScan over count_iterator read each count byte by byte (the counts lie at any
-// alignment in the container) and moved its 2 x 4 bytes a run at 1.76 TB/s, a fifth of the
-// scan decoder's time (bench/NOTES.md, session 36); here whole tiles read 16-byte vectors.
+// CUB's DeviceScan over a transform iterator read each count as four byte loads (the counts
+// lie at any alignment in the container); here whole tiles read 16-byte vectors. Both are
+// bound by the look-back's barrier, not by their loads: 147.7 against 152.7 us per GiB of runs
+// of 8 (bench/NOTES.md, session 36).
 constexpr u32 kScanItems = 16;
 constexpr u32 kScanTile = kScanItems * kBlockThreads;
 
