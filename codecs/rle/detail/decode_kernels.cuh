@@ -37,10 +37,10 @@ template <typename Off>
 struct CountAt {
   const u8* counts;  // u32 little-endian, at any alignment
   u64 runs;
+  // A count as the scan adds it, however it was loaded.
+  __device__ static Off item(u32 c) { return c == 0 ? kSaturated<Off> : Off{c}; }
   __device__ Off operator()(u64 r) const {
-    if (r >= runs) return 0;
-    u32 c = cuda::load_le<u32>(counts + 4 * r);
-    return c == 0 ? kSaturated<Off> : Off{c};
+    return r < runs ? item(cuda::load_le<u32>(counts + 4 * r)) : Off{0};
   }
 };
 
@@ -113,7 +113,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     u32 c[kScanItems];
     load_counts<kQ>(counts, r0, c);
 #pragma unroll
-    for (u32 k = 0; k < kScanItems; ++k) item[k] = c[k] == 0 ? kSaturated<Off> : Off{c[k]};
+    for (u32 k = 0; k < kScanItems; ++k) item[k] = CountAt<Off>::item(c[k]);
   } else {
 #pragma unroll
     for (u32 k = 0; k < kScanItems; ++k) item[k] = CountAt<Off>{counts, runs}(r0 + k);
@@ -216,8 +216,9 @@ __device__ __forceinline__ TileRunSpan tile_run_span(const u64* __restrict__ til
 }
 
 // Asks L2 for the lines that the staging of a tile will read (its runs' offsets and values),
-// while the block writes the rows of the tile before it: the staging's loads are then L2 hits
-// instead of a DRAM round trip that every warp of the block waits on at the next barrier.
+// while the block writes the rows of the tile before it, so that the staging's loads, which
+// every warp of the block waits on at the next barrier, hit L2 (+2.6% at runs of 8: the wait
+// is mostly not DRAM's, bench/NOTES.md, session 36).
 template <u32 kTile, typename T, typename Off>
 __device__ __forceinline__ void prefetch_runs(const Off* __restrict__ offsets, Values<T> values,
                                               TileRunSpan span) {
