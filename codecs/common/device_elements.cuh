@@ -60,11 +60,13 @@ inline unsigned persistent_grid() {
 // partial last wave where the blocks resident on an SM do not divide 8 (bench/NOTES.md, session
 // 35: the flood decoder at 5 an SM gained 7% in one wave).
 template <typename Kernel>
-unsigned resident_grid(Kernel kernel, int block_threads, std::uint64_t work) {
+unsigned resident_grid(Kernel kernel, int block_threads, std::uint64_t work,
+                       std::size_t dynamic_shared_bytes = 0) {
   int device = 0, sms = 0, per_sm = 0;
   GCB_CUDA(cudaGetDevice(&device));
   GCB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  GCB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, 0));
+  GCB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads,
+                                                         dynamic_shared_bytes));
   return static_cast<unsigned>(
       std::max<std::uint64_t>(1, std::min<std::uint64_t>(work, std::uint64_t(sms) * per_sm)));
 }
@@ -110,6 +112,22 @@ __device__ __forceinline__ uint4 to_vector(const T (&in)[kPerVector<T>]) {
 template <typename T>
 __device__ __forceinline__ void store_vector(T* p, const T (&in)[kPerVector<T>]) {
   *reinterpret_cast<uint4*>(p) = to_vector(in);
+}
+
+// A thread's vector of elements i0 on, in `out` of n elements: those past n are dropped.
+// Constant indices in the partial case keep `in` in registers (a loop bounded by n indexes it
+// with a variable, which puts it on the stack for every call: bench/NOTES.md, session 37).
+template <typename T>
+__device__ __forceinline__ void store_vector_within(T* out, std::uint64_t n, std::uint64_t i0,
+                                                    const T (&in)[kPerVector<T>]) {
+  if (i0 + kPerVector<T> <= n) {
+    store_vector(out + i0, in);
+    return;
+  }
+#pragma unroll
+  for (int k = 0; k < kPerVector<T>; ++k) {
+    if (i0 + k < n) out[i0 + k] = in[k];
+  }
 }
 
 // K elements from i0 on (K a multiple of kPerVector<T>, i0 a multiple of K), zero past n.

@@ -22,8 +22,10 @@
 //      beforehand by one binary search per tile, all tiles at once (a search per tile inside
 //      the packing loop made it latency-bound: 28% of copy bandwidth, bench/NOTES.md).
 // Decompression: bit offsets as above from bits[], then each thread extracts 16 output bytes
-// (4, 8 or 16 consecutive elements) per row of a tile, and the tile's CRC-32 is computed from
-// those registers (the container's checksum without another read of the output).
+// (4, 8 or 16 consecutive elements) per row of a tile, from the tile's words staged in shared
+// memory by a bulk copy a tile ahead (or read from global memory where frames are small or
+// not a multiple of 16 bytes), and the tile's CRC-32 is computed from those registers (the
+// container's checksum without another read of the output).
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -33,6 +35,7 @@
 #include <cuda/std/functional>
 #include <stdexcept>
 
+#include "codecs/common/bulk_copy.cuh"
 #include "codecs/common/container_device.cuh"
 #include "codecs/common/crc32.cuh"
 #include "codecs/common/crc32_tile.cuh"
@@ -479,22 +482,23 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
-// The K = kPerVector<T> elements of one frame from bit `bit` of the aligned view on, b bits
-// each: K * b <= 128 bits plus an offset below 32, so at most 5 words, loaded once and taken
-// off with funnel shifts (the queue x0..x4 moves on by a word whenever the offset passes 32).
-// The caller checked that those words lie inside the array.
-template <typename T>
-__device__ __forceinline__ void unpack_one_frame(const u32* __restrict__ aligned, u64 bit, u32 b,
+// The K = kPerVector<T> elements of one frame from bit `bit` of `words` on (global memory's
+// aligned view, or a tile staged in shared memory), b bits each: K * b <= 128 bits plus an
+// offset below 32, so at most 5 words, loaded once and taken off with funnel shifts (the queue
+// x0..x4 moves on by a word whenever the offset passes 32). The caller checked that those words
+// lie inside the array.
+template <typename T, typename Index>
+__device__ __forceinline__ void unpack_one_frame(const u32* __restrict__ words, Index bit, u32 b,
                                                  T (&v)[cuda::kPerVector<T>]) {
   constexpr u32 kItems = cuda::kPerVector<T>;
-  const u64 w = bit / 32;
+  const Index w = bit / 32;
   u32 s = static_cast<u32>(bit % 32);
   const u32 span = s + kItems * b;
-  u32 x0 = __ldg(aligned + w);
-  u32 x1 = span > 32 ? __ldg(aligned + w + 1) : 0;
-  u32 x2 = span > 64 ? __ldg(aligned + w + 2) : 0;
-  u32 x3 = span > 96 ? __ldg(aligned + w + 3) : 0;
-  u32 x4 = span > 128 ? __ldg(aligned + w + 4) : 0;
+  u32 x0 = words[w];
+  u32 x1 = span > 32 ? words[w + 1] : 0;
+  u32 x2 = span > 64 ? words[w + 2] : 0;
+  u32 x3 = span > 96 ? words[w + 3] : 0;
+  u32 x4 = span > 128 ? words[w + 4] : 0;
   const u32 mask = 0xFFFFFFFFu >> (32 - b);
 #pragma unroll
   for (u32 k = 0; k < kItems; ++k) {
@@ -560,34 +564,225 @@ template <typename T>
 constexpr u32 kUnpackRows = sizeof(T) == 1 ? 4 : 8;
 template <typename T>
 constexpr u64 kUnpackTile = u64{kUnpackRows<T>} * cuda::kCrcThreads* cuda::kCrcVector;
+template <typename T>
+constexpr u64 kUnpackTileItems = kUnpackTile<T> / sizeof(T);
 
 template <typename T>
-__global__ void __launch_bounds__(cuda::kCrcThreads)
-    unpack_kernel(const u8* __restrict__ bits, const u64* __restrict__ offsets, u64 frames,
-                  WordReader words, u64 n, u32 fs, u32 max_bits, T* __restrict__ out,
-                  cuda::FusedCrcTiles crc_tiles) {
-  constexpr int kItems = cuda::kPerVector<T>;
-  const u64 vectors = (n + kItems - 1) / kItems;
-  constexpr u32 kRows = kUnpackRows<T>;
-  const u64 tiles = (vectors + kRows * cuda::kCrcThreads - 1) / (kRows * cuda::kCrcThreads);
-  for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const bool crc_tile = tile < crc_tiles.count;  // whole: no thread leaves the loop early
-    cuda::RowsCrc<kRows> crc;
-#pragma unroll
-    for (u32 r = 0; r < kRows; ++r) {
-      const u64 i0 = ((tile * kRows + r) * cuda::kCrcThreads + threadIdx.x) * kItems;
-      if (i0 >= n) break;
-      T v[kItems];
-      unpack_vector(bits, offsets, frames, words, n, fs, max_bits, i0, v);
-      if (i0 + kItems <= n) {
-        cuda::store_vector(out + i0, v);
-      } else {
-        for (int k = 0; i0 + k < n; ++k) out[i0 + k] = v[k];
-      }
-      if (crc_tile) crc.add_row(r, cuda::to_vector(v));
-    }
-    if (crc_tile) crc.reduce_into(crc_tiles.slots + tile);
+struct UnpackArgs {
+  const u8* bits;
+  const u64* offsets;
+  u64 frames;
+  WordReader words;
+  u64 n;
+  u32 fs;
+  u32 max_bits;
+  T* out;
+  cuda::FusedCrcTiles crc_tiles;
+
+  __device__ __forceinline__ u64 tiles() const {
+    return (n + kUnpackTileItems<T> - 1) / kUnpackTileItems<T>;
   }
+};
+
+// Row r of a tile: this thread's vector, stored and added to the tile's CRC.
+template <typename T>
+__device__ __forceinline__ void put_row(const UnpackArgs<T>& a, u64 i0, u32 r,
+                                        const T (&v)[cuda::kPerVector<T>], bool crc_tile,
+                                        cuda::RowsCrc<kUnpackRows<T>>& crc) {
+  cuda::store_vector_within(a.out, a.n, i0, v);
+  if (crc_tile) crc.add_row(r, cuda::to_vector(v));
+}
+
+// One tile, every vector located and read from global memory (unpack_vector).
+template <typename T>
+__device__ __forceinline__ void unpack_tile_from_global(const UnpackArgs<T>& a, u64 tile) {
+  constexpr int kItems = cuda::kPerVector<T>;
+  constexpr u32 kRows = kUnpackRows<T>;
+  const bool crc_tile = tile < a.crc_tiles.count;  // whole: no thread leaves the loop early
+  cuda::RowsCrc<kRows> crc;
+#pragma unroll
+  for (u32 r = 0; r < kRows; ++r) {
+    const u64 i0 = ((tile * kRows + r) * cuda::kCrcThreads + threadIdx.x) * kItems;
+    if (i0 >= a.n) break;
+    T v[kItems];
+    unpack_vector(a.bits, a.offsets, a.frames, a.words, a.n, a.fs, a.max_bits, i0, v);
+    put_row(a, i0, r, v, crc_tile, crc);
+  }
+  if (crc_tile) crc.reduce_into(a.crc_tiles.slots + tile);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(cuda::kCrcThreads) unpack_kernel(UnpackArgs<T> a) {
+  for (u64 tile = blockIdx.x; tile < a.tiles(); tile += gridDim.x) unpack_tile_from_global(a, tile);
+}
+
+// ---- decompression with each tile's words staged in shared memory
+
+// Where every vector lies in one frame and a tile touches at most kMaxTileFrames frames (frame
+// sizes that are multiples of kPerVector<T>, from 128 elements at width 4, 256 at widths 1 and
+// 2: every preset), unpack_staged_kernel has each tile's packed words brought into shared
+// memory by one bulk copy started a tile ahead, and its frames' offsets and widths loaded two
+// tiles ahead; a vector then costs a division, one shared-memory entry and its words from
+// shared memory, where unpack_kernel's waits on two dependent global loads (on an H100, 1 GiB
+// at width 4: 1950 against 1495 GB/s, bench/NOTES.md session 37). The words' buffers are sized
+// by the plan's widest frame: sized for 32 bits they left L1 too small for the CRC's operands
+// (1870 GB/s). A tile whose words reach the array's last 16 bytes, or that is partial, takes
+// unpack_kernel's path.
+constexpr u32 kMaxTileFrames = 128;
+
+// A frame of a staged tile: the low 32 bits of its bit offset (a tile spans less than 2^32
+// bits, so differences of these are exact) and its width.
+struct StagedFrame {
+  u32 offset;
+  u32 bits;
+};
+
+// A tile's frames, and what start_tile found: bit p of the stream at bit p - first_bit of the
+// shared words (mod 2^32), or staged == 0 where the tile takes the global path.
+struct StagedTile {
+  u64 first_frame;
+  u64 first_offset;
+  u32 frames;
+  u32 first_bit;
+  u32 staged;
+};
+
+bool staged_unpack(u32 fs, u32 width) {
+  const u32 items = 16 / width;
+  const u64 tile_items = (width == 1 ? 4 : 8) * u64{cuda::kCrcThreads} * items;
+  return fs % items == 0 && tile_items / fs + 2 <= kMaxTileFrames;
+}
+
+// This thread's frame of tile `tile` (thread t holds frame t of the tile), loaded into registers
+// two tiles ahead of its use.
+struct FrameLoad {
+  u64 first_frame = 0;
+  u64 offset = 0;
+  u32 frames = 0;
+  u32 bits = 0;
+
+  template <typename T>
+  __device__ __forceinline__ void load(const UnpackArgs<T>& a, u64 tile) {
+    frames = 0;
+    if (tile >= a.tiles()) return;
+    const u64 i0 = tile * kUnpackTileItems<T>;
+    const u64 end = min(i0 + kUnpackTileItems<T>, a.n);
+    first_frame = i0 / a.fs;
+    frames = static_cast<u32>((end - 1) / a.fs - first_frame + 1);
+    if (threadIdx.x < frames) {
+      offset = a.offsets[first_frame + threadIdx.x];
+      bits = min(max(u32{a.bits[first_frame + threadIdx.x]}, 1u), a.max_bits);
+    }
+  }
+
+  __device__ __forceinline__ void store(StagedFrame* frame, StagedTile& tile) const {
+    if (threadIdx.x < frames) frame[threadIdx.x] = {static_cast<u32>(offset), bits};
+    if (threadIdx.x == 0) tile = {first_frame, offset, frames, 0, 0};
+  }
+};
+
+// By one thread: the bit range of tile `tile`'s elements, and its words' bulk copy into `dst`
+// when they lie, rounded out to 16 bytes, inside the array (not past its last whole 16 bytes,
+// where memory after the container may be another allocation's).
+template <typename T>
+__device__ __forceinline__ void start_tile(const UnpackArgs<T>& a, u64 tile, StagedTile& t,
+                                           const StagedFrame* frame, u8* dst, u32 stage_bytes,
+                                           cuda::BulkCopyBarrier& landed) {
+  const u64 i0 = tile * kUnpackTileItems<T>;
+  const u64 end = i0 + kUnpackTileItems<T>;
+  const StagedFrame first = frame[0], last = frame[t.frames - 1];
+  const u32 shift = a.words.shift_bits();
+  const u64 lo = t.first_offset + shift + (i0 - t.first_frame * a.fs) * first.bits;
+  const u64 last_start = t.first_offset + shift + (last.offset - first.offset);
+  const u64 hi = last_start + (end - (t.first_frame + t.frames - 1) * a.fs) * last.bits;
+  const auto view = reinterpret_cast<std::uintptr_t>(a.words.aligned());
+  const std::uintptr_t src = (view + 4 * (lo / 32)) & ~(cuda::kBulkAlign - 1);
+  const std::uintptr_t src_end =
+      (view + 4 * ((hi + 31) / 32) + cuda::kBulkAlign - 1) & ~(cuda::kBulkAlign - 1);
+  const std::uintptr_t array_end =
+      reinterpret_cast<std::uintptr_t>(a.words.base) + 4 * a.words.count;
+  // A frame wider than the plan's widest (a container changed since) does not fit: global path.
+  t.staged = end <= a.n && src_end <= array_end && src_end - src <= stage_bytes;
+  if (!t.staged) return;
+  // Shared bit 0 is view bit 8 * (src - view), stream bit that minus shift.
+  t.first_bit = static_cast<u32>(8 * (src - view) - shift);
+  landed.start(dst, reinterpret_cast<const void*>(src), static_cast<u32>(src_end - src));
+}
+
+template <typename T>
+__global__ void __launch_bounds__(cuda::kCrcThreads, 3)
+    unpack_staged_kernel(UnpackArgs<T> a, u32 stage_bytes) {
+  constexpr int kItems = cuda::kPerVector<T>;
+  constexpr u32 kRows = kUnpackRows<T>;
+  extern __shared__ __align__(16) u8 shared[];
+  u8* words = shared;  // [2][stage_bytes]: tiles k and k + 1
+  auto* frames = reinterpret_cast<StagedFrame*>(shared + 2 * stage_bytes);  // [3][kMax...]
+  __shared__ StagedTile staged[3];                                          // tiles k, k + 1, k + 2
+  __shared__ cuda::BulkCopyBarrier landed[2];
+  const u64 tiles = a.tiles();
+  if (threadIdx.x == 0) {
+    landed[0].init();
+    landed[1].init();
+  }
+  FrameLoad ahead;
+  ahead.load(a, blockIdx.x);
+  ahead.store(frames, staged[0]);
+  ahead.load(a, u64{blockIdx.x} + gridDim.x);
+  ahead.store(frames + kMaxTileFrames, staged[1]);
+  __syncthreads();
+  if (threadIdx.x == 0 && blockIdx.x < tiles) {
+    start_tile(a, blockIdx.x, staged[0], frames, words, stage_bytes, landed[0]);
+  }
+  __syncthreads();
+  u32 parity = 0;  // bit b: the phase that buffer b's next copy completes
+  u32 k = 0;
+  for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x, ++k) {
+    const u32 buf = k % 2, slot = k % 3, next = (k + 1) % 3, after = (k + 2) % 3;
+    if (threadIdx.x == 0 && tile + gridDim.x < tiles) {
+      start_tile(a, tile + gridDim.x, staged[next], frames + next * kMaxTileFrames,
+                 words + (buf ^ 1) * stage_bytes, stage_bytes, landed[buf ^ 1]);
+    }
+    ahead.load(a, tile + 2 * u64{gridDim.x});
+    const StagedTile t = staged[slot];
+    if (t.staged) {
+      landed[buf].wait(parity >> buf & 1);
+      parity ^= 1u << buf;
+      const auto* stage = reinterpret_cast<const u32*>(words + buf * stage_bytes);
+      const StagedFrame* frame = frames + slot * kMaxTileFrames;
+      const bool crc_tile = tile < a.crc_tiles.count;
+      cuda::RowsCrc<kRows> crc;
+      const u64 tile_start = tile * kUnpackTileItems<T>;
+      const u32 lead = static_cast<u32>(tile_start - t.first_frame * a.fs);
+#pragma unroll
+      for (u32 r = 0; r < kRows; ++r) {
+        const u32 q = lead + (r * cuda::kCrcThreads + threadIdx.x) * kItems;
+        const u32 f = q / a.fs;
+        const StagedFrame fr = frame[f];
+        const u32 bit = fr.offset + (q - f * a.fs) * fr.bits - t.first_bit;
+        T v[kItems];
+        unpack_one_frame(stage, bit, fr.bits, v);
+        put_row(a, tile_start + (q - lead), r, v, crc_tile, crc);
+      }
+      if (crc_tile) crc.reduce_into(a.crc_tiles.slots + tile);
+    } else {
+      unpack_tile_from_global(a, tile);
+    }
+    ahead.store(frames + after * kMaxTileFrames, staged[after]);
+    __syncthreads();
+  }
+}
+
+// The shared memory of unpack_staged_kernel where no frame is wider than `widest` bits: two
+// tiles' words (each rounded out to 16 bytes at both ends), three tiles' frames.
+struct StagedShared {
+  u32 stage_bytes;
+  std::size_t bytes;
+};
+
+template <typename T>
+StagedShared staged_shared(u32 widest) {
+  const u32 stage = static_cast<u32>(kUnpackTileItems<T> * widest / 8 + 2 * cuda::kBulkAlign);
+  return {stage, 2 * std::size_t{stage} + 3 * kMaxTileFrames * sizeof(StagedFrame)};
 }
 
 // The payload's size once the total bit count is known; checks a planned decode's total.
@@ -663,6 +858,7 @@ struct Temp {
 // What a decode needs from the host-side parse.
 struct Plan {
   PayloadLayout layout;
+  u32 widest_frame;  // bits: sizes the staged decoder's shared memory
 };
 
 class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
@@ -736,12 +932,15 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
     const PayloadLayout& l = parsed.layout;
     cuda::TempCarver carve;
     Temp(carve, c.header.original_size, l.element_width, l.frame_size, false);
-    return make_plan(container, c.header.original_size, carve.bytes(), Plan{l});
+    const u32 widest =
+        parsed.bits.empty() ? 1 : *std::max_element(parsed.bits.begin(), parsed.bits.end());
+    return make_plan(container, c.header.original_size, carve.bytes(), Plan{l, widest});
   }
 
   void decompress_async(const DecodePlan& plan, const DecompressBuffers& b, const FlParams&,
                         DeviceStream stream) const {
-    const PayloadLayout& l = std::any_cast<const Plan&>(plan.detail).layout;
+    const Plan& p = std::any_cast<const Plan&>(plan.detail);
+    const PayloadLayout& l = p.layout;
     cuda::TempCarver carve(b.temp, b.temp_bytes);
     const Temp t(carve, plan.original_size, l.element_width, l.frame_size, false);
     const u8* payload = b.container + kContainerHeaderSize;
@@ -762,12 +961,27 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
         using T = decltype(tag);
         crc_tiles = cuda::crc32_fused_tiles(t.crc, t.crc_bytes, plan.original_size, n * sizeof(T),
                                             kUnpackTile<T>, stream);
-        const u64 tiles = (n * sizeof(T) + kUnpackTile<T> - 1) / kUnpackTile<T>;
-        const auto grid = static_cast<unsigned>(std::min<u64>(tiles, cuda::persistent_grid()));
-        unpack_kernel<T><<<grid, cuda::kCrcThreads, 0, stream>>>(
-            payload + l.bits_offset, t.offsets, l.frame_count,
-            WordReader{payload + l.words_offset, l.word_count}, n, l.frame_size, max_bits,
-            reinterpret_cast<T*>(b.output), crc_tiles);
+        const u64 tiles = (n + kUnpackTileItems<T> - 1) / kUnpackTileItems<T>;
+        const UnpackArgs<T> args{payload + l.bits_offset,
+                                 t.offsets,
+                                 l.frame_count,
+                                 WordReader{payload + l.words_offset, l.word_count},
+                                 n,
+                                 l.frame_size,
+                                 max_bits,
+                                 reinterpret_cast<T*>(b.output),
+                                 crc_tiles};
+        if (staged_unpack(l.frame_size, l.element_width)) {
+          const auto kernel = unpack_staged_kernel<T>;
+          const StagedShared shared = staged_shared<T>(p.widest_frame);
+          GCB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(shared.bytes)));
+          const unsigned grid = cuda::resident_grid(kernel, cuda::kCrcThreads, tiles, shared.bytes);
+          kernel<<<grid, cuda::kCrcThreads, shared.bytes, stream>>>(args, shared.stage_bytes);
+        } else {
+          const auto grid = static_cast<unsigned>(std::min<u64>(tiles, cuda::persistent_grid()));
+          unpack_kernel<T><<<grid, cuda::kCrcThreads, 0, stream>>>(args);
+        }
         GCB_CUDA_LAUNCHED();
       });
     }

@@ -11,7 +11,9 @@
 #include "codecs/fl/fl.hpp"
 #include "codecs/fl/format.hpp"
 #include "corpora/synthetic.hpp"
+#include "gcbench/device_codec.hpp"
 #include "gcbench/errors.hpp"
+#include "support/device_decode.hpp"
 #include "support/gpu_test.hpp"
 #include "support/inputs.hpp"
 
@@ -136,6 +138,33 @@ TEST_F(FlGpu, OnePassTilesAtEveryOffset) {
           if (at + width <= one_wide.size()) one_wide[at + width - 1] = 1 << (f % 8);
         }
         expect_identical(one_wide, width, frame, "one wide element per frame");
+      }
+    }
+  }
+}
+
+// The device API takes a container wherever the caller put it: its word array at every byte
+// alignment and in an allocation that ends with it, where the staged decoder's bulk copies
+// (16-byte units) must not read past the array; element counts that fill whole tiles and
+// leave a partial one, frame sizes that take the staged path (256, 1024) and one that does not
+// (1000 at width 1).
+TEST_F(FlGpu, ContainersAtAnyAlignment) {
+  for (std::uint32_t width : {1u, 2u, 4u}) {
+    for (std::uint32_t frame : {256u, 1000u, 1024u}) {
+      for (std::size_t count : {std::size_t{65536}, std::size_t{65536 + 37}}) {
+        const Bytes input = random_width_frames(count, width, frame, width - 1, width + frame);
+        const Params p{{"element_width", width}, {"frame_size", frame}};
+        const Bytes c = cpu_->compress(input, p);
+        const BoundDeviceCodecPtr d = gpu_->device_codec()->bind(p);
+        const DecodePlan plan = d->plan_decompress(c);
+        for (std::size_t offset = 0; offset < 16; ++offset) {
+          SCOPED_TRACE("width " + std::to_string(width) + " frame " + std::to_string(frame) +
+                       " elements " + std::to_string(count) + " offset " + std::to_string(offset));
+          const testing::DeviceDecode back = testing::decode_at_offset(*d, plan, c, offset);
+          EXPECT_EQ(back.status.error, kDeviceOk);
+          ASSERT_EQ(back.output.size(), input.size());
+          EXPECT_TRUE(std::equal(back.output.begin(), back.output.end(), input.begin()));
+        }
       }
     }
   }

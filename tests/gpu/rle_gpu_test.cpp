@@ -8,8 +8,6 @@
 #include <random>
 #include <string>
 
-#include "codecs/common/cuda_check.hpp"
-#include "codecs/common/device_buffer.hpp"
 #include "codecs/rle/rle.hpp"
 #include "codecs/rle/rle_encode.hpp"
 #include "codecs/rle/rle_gpu.hpp"
@@ -20,6 +18,7 @@
 #include "gcbench/errors.hpp"
 #include "src/gpu/host_codec.hpp"
 #include "support/codec_checks.hpp"
+#include "support/device_decode.hpp"
 #include "support/gpu_test.hpp"
 #include "support/inputs.hpp"
 
@@ -225,23 +224,9 @@ TEST_F(RleGpu, ContainersAtAnyAlignment) {
       for (std::size_t offset = 0; offset < 16; ++offset) {
         SCOPED_TRACE("width " + std::to_string(width) + " offset " + std::to_string(offset) +
                      (v == DecodeVariant::scan ? " scan" : " flood"));
-        cuda::DeviceBuffer<std::uint8_t> in(offset + c.size()), out(plan.original_size);
-        cuda::DeviceBuffer<std::uint8_t> temp(plan.temp_bytes);
-        cuda::DeviceBuffer<DeviceStatus> status(1);
-        cuda::Stream s;
-        GCB_CUDA(cudaMemcpyAsync(in.data() + offset, c.data(), c.size(), cudaMemcpyHostToDevice,
-                                 s.get()));
-        d->decompress_async(
-            plan, {in.data() + offset, temp.data(), temp.bytes(), out.data(), status.data()},
-            s.get());
-        DeviceStatus st;
-        Bytes back(plan.original_size);
-        GCB_CUDA(cudaMemcpyAsync(&st, status.data(), sizeof st, cudaMemcpyDeviceToHost, s.get()));
-        GCB_CUDA(
-            cudaMemcpyAsync(back.data(), out.data(), back.size(), cudaMemcpyDeviceToHost, s.get()));
-        s.sync();
-        EXPECT_EQ(st.error, kDeviceOk);
-        expect_same(back, input, "decoded");
+        const testing::DeviceDecode back = testing::decode_at_offset(*d, plan, c, offset);
+        EXPECT_EQ(back.status.error, kDeviceOk);
+        expect_same(back.output, input, "decoded");
       }
     }
   }

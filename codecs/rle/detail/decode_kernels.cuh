@@ -178,17 +178,6 @@ __global__ void tile_runs_kernel(const Off* __restrict__ offsets, u64 runs, u64 
   tile_run[t] = cuda::last_at_or_below(offsets, 0, runs - 1, t * tile);
 }
 
-// A thread's vector of a row, elements i0 on; those past n are dropped.
-template <typename T>
-__device__ __forceinline__ void store_row(T* __restrict__ out, u64 n, u64 i0,
-                                          const T (&v)[cuda::kPerVector<T>]) {
-  if (i0 + cuda::kPerVector<T> <= n) {
-    cuda::store_vector(out + i0, v);
-  } else {
-    for (u32 j = 0; i0 + j < n; ++j) out[i0 + j] = v[j];
-  }
-}
-
 // Runs a thread stages at once: four cover a tile of 32-bit elements at runs of mean 8
 // (bench/NOTES.md, session 31).
 constexpr u32 kStageRuns = 4;
@@ -352,7 +341,7 @@ __global__ void __launch_bounds__(kBlockThreads)
       T buf[kPer];
 #pragma unroll
       for (u32 j = 0; j < kPer; ++j) buf[j] = s_value[max(before, run[j])];
-      store_row(out, n, tile0 + e0, buf);
+      cuda::store_vector_within(out, n, tile0 + e0, buf);
       if (crc_tile) crc.add_row(r, cuda::to_vector(buf));
     }
     if (crc_tile) crc.reduce_into(crc_tiles.slots + t);
@@ -452,7 +441,7 @@ __global__ void __launch_bounds__(kBlockThreads)
           __shfl_sync(0xFFFFFFFFu, static_cast<u32>(last), earlier != 0 ? 31 - __clz(earlier) : 0));
 #pragma unroll
       for (u32 j = 0; j < kPer; ++j) buf[j] = flood = (heads >> j & 1u) != 0 ? buf[j] : flood;
-      store_row(out, n, t * kTile + e0, buf);
+      cuda::store_vector_within(out, n, t * kTile + e0, buf);
       if (crc_tile) crc.add_row(r, cuda::to_vector(buf));
     }
     if (crc_tile) crc.reduce_into(crc_tiles.slots + t);
