@@ -555,20 +555,19 @@ __device__ __forceinline__ void unpack_vector(const u8* __restrict__ bits,
   }
 }
 
-// Tiles of kUnpackRows<T> rows of kCrcThreads 16-byte vectors, one vector per thread per row, on
-// a grid-stride loop; crc's tiles are whole, and their CRCs are computed
-// from the registers (crc32_tile.cuh) instead of by another read of the output.
-// Eight rows (four for bytes, which would spill at eight): the CRC's per-warp reduction and
-// the tile's fixed costs spread over 32 KiB of output.
+// Tiles of R rows of kCrcThreads 16-byte vectors, one vector per thread per row, on a
+// grid-stride loop; crc's tiles are whole, and their CRCs are computed from the registers
+// (crc32_tile.cuh) instead of by another read of the output. unpack_kernel's tiles have eight
+// rows (four for bytes, which would spill at eight): the CRC's per-warp reduction and the
+// tile's fixed costs spread over 32 KiB of output.
 template <typename T>
 constexpr u32 kUnpackRows = sizeof(T) == 1 ? 4 : 8;
-template <typename T>
-constexpr u64 kUnpackTile = u64{kUnpackRows<T>} * cuda::kCrcThreads* cuda::kCrcVector;
-template <typename T>
-constexpr u64 kUnpackTileItems = kUnpackTile<T> / sizeof(T);
 
-template <typename T>
+template <typename T, u32 R>
 struct UnpackArgs {
+  static constexpr u64 kTileBytes = u64{R} * cuda::kCrcThreads * cuda::kCrcVector;
+  static constexpr u64 kTileItems = kTileBytes / sizeof(T);
+
   const u8* bits;
   const u64* offsets;
   u64 frames;
@@ -579,30 +578,29 @@ struct UnpackArgs {
   T* out;
   cuda::FusedCrcTiles crc_tiles;
 
-  __device__ __forceinline__ u64 tiles() const {
-    return (n + kUnpackTileItems<T> - 1) / kUnpackTileItems<T>;
+  __host__ __device__ __forceinline__ u64 tiles() const {
+    return (n + kTileItems - 1) / kTileItems;
   }
 };
 
 // Row r of a tile: this thread's vector, stored and added to the tile's CRC.
-template <typename T>
-__device__ __forceinline__ void put_row(const UnpackArgs<T>& a, u64 i0, u32 r,
+template <typename T, u32 R>
+__device__ __forceinline__ void put_row(const UnpackArgs<T, R>& a, u64 i0, u32 r,
                                         const T (&v)[cuda::kPerVector<T>], bool crc_tile,
-                                        cuda::RowsCrc<kUnpackRows<T>>& crc) {
+                                        cuda::RowsCrc<R>& crc) {
   cuda::store_vector_within(a.out, a.n, i0, v);
   if (crc_tile) crc.add_row(r, cuda::to_vector(v));
 }
 
 // One tile, every vector located and read from global memory (unpack_vector).
-template <typename T>
-__device__ __forceinline__ void unpack_tile_from_global(const UnpackArgs<T>& a, u64 tile) {
+template <typename T, u32 R>
+__device__ __forceinline__ void unpack_tile_from_global(const UnpackArgs<T, R>& a, u64 tile) {
   constexpr int kItems = cuda::kPerVector<T>;
-  constexpr u32 kRows = kUnpackRows<T>;
   const bool crc_tile = tile < a.crc_tiles.count;  // whole: no thread leaves the loop early
-  cuda::RowsCrc<kRows> crc;
+  cuda::RowsCrc<R> crc;
 #pragma unroll
-  for (u32 r = 0; r < kRows; ++r) {
-    const u64 i0 = ((tile * kRows + r) * cuda::kCrcThreads + threadIdx.x) * kItems;
+  for (u32 r = 0; r < R; ++r) {
+    const u64 i0 = ((tile * R + r) * cuda::kCrcThreads + threadIdx.x) * kItems;
     if (i0 >= a.n) break;
     T v[kItems];
     unpack_vector(a.bits, a.offsets, a.frames, a.words, a.n, a.fs, a.max_bits, i0, v);
@@ -612,23 +610,24 @@ __device__ __forceinline__ void unpack_tile_from_global(const UnpackArgs<T>& a, 
 }
 
 template <typename T>
-__global__ void __launch_bounds__(cuda::kCrcThreads) unpack_kernel(UnpackArgs<T> a) {
+__global__ void __launch_bounds__(cuda::kCrcThreads)
+    unpack_kernel(UnpackArgs<T, kUnpackRows<T>> a) {
   for (u64 tile = blockIdx.x; tile < a.tiles(); tile += gridDim.x) unpack_tile_from_global(a, tile);
 }
 
 // ---- decompression with each tile's words staged in shared memory
 
 // Where every vector lies in one frame and a tile touches at most kMaxTileFrames frames (frame
-// sizes that are multiples of kPerVector<T>, from 128 elements at width 4, 256 at widths 1 and
-// 2: every preset), unpack_staged_kernel has each tile's packed words brought into shared
-// memory by one bulk copy started a tile ahead, and its frames' offsets and widths loaded two
-// tiles ahead; a vector then costs a division, one shared-memory entry and its words from
-// shared memory, where unpack_kernel's waits on two dependent global loads (on an H100, 1 GiB
-// at width 4: 1950 against 1495 GB/s, bench/NOTES.md session 37). The words' buffers are sized
-// by the plan's widest frame: sized for 32 bits they left L1 too small for the CRC's operands
-// (1870 GB/s). A tile whose words reach the array's last 16 bytes, or that is partial, takes
-// unpack_kernel's path.
-constexpr u32 kMaxTileFrames = 128;
+// sizes that are multiples of 16 bytes and above a tile's elements / 254: every preset's 256,
+// 1024 and 4096), unpack_staged_kernel has each tile's packed words brought into shared memory
+// by one bulk copy started a tile ahead, and its frames' offsets and widths loaded two tiles
+// ahead; a vector then costs a division, one shared-memory entry and its words from shared
+// memory, where unpack_kernel's waits on two dependent global loads (on an H100, 1 GiB at
+// width 4: about 1990 against 1495 GB/s, bench/NOTES.md session 37). The words' buffers are
+// sized by the plan's widest frame: sized for 32 bits they left L1 too small for the CRC's
+// operands (1870 against 1950 GB/s at eight rows). A tile whose words reach the array's last
+// 16 bytes, or that is partial, takes unpack_kernel's path.
+constexpr u32 kMaxTileFrames = cuda::kCrcThreads;  // a thread loads each
 
 // A frame of a staged tile: the low 32 bits of its bit offset (a tile spans less than 2^32
 // bits, so differences of these are exact) and its width.
@@ -647,10 +646,20 @@ struct StagedTile {
   u32 staged;
 };
 
-bool staged_unpack(u32 fs, u32 width) {
-  const u32 items = 16 / width;
-  const u64 tile_items = (width == 1 ? 4 : 8) * u64{cuda::kCrcThreads} * items;
-  return fs % items == 0 && tile_items / fs + 2 <= kMaxTileFrames;
+// Sixteen rows, two blocks an SM (four and three for bytes): faster than eight rows at three
+// blocks (1995 against 1935 GB/s at width 4, 1530 against 1490 at width 2, bench/NOTES.md
+// session 37), the per-tile costs (the barrier, the CRC's reduction, the next tile's start)
+// spread over twice the output.
+template <typename T>
+constexpr u32 kStagedRows = sizeof(T) == 1 ? 4 : 16;
+template <typename T>
+constexpr int kStagedBlocks = sizeof(T) == 1 ? 3 : 2;
+template <typename T>
+using StagedArgs = UnpackArgs<T, kStagedRows<T>>;
+
+template <typename T>
+bool staged_unpack(u32 fs) {
+  return fs % cuda::kPerVector<T> == 0 && StagedArgs<T>::kTileItems / fs + 2 <= kMaxTileFrames;
 }
 
 // This thread's frame of tile `tile` (thread t holds frame t of the tile), loaded into registers
@@ -661,12 +670,12 @@ struct FrameLoad {
   u32 frames = 0;
   u32 bits = 0;
 
-  template <typename T>
-  __device__ __forceinline__ void load(const UnpackArgs<T>& a, u64 tile) {
+  template <typename T, u32 R>
+  __device__ __forceinline__ void load(const UnpackArgs<T, R>& a, u64 tile) {
     frames = 0;
     if (tile >= a.tiles()) return;
-    const u64 i0 = tile * kUnpackTileItems<T>;
-    const u64 end = min(i0 + kUnpackTileItems<T>, a.n);
+    const u64 i0 = tile * a.kTileItems;
+    const u64 end = min(i0 + a.kTileItems, a.n);
     first_frame = i0 / a.fs;
     frames = static_cast<u32>((end - 1) / a.fs - first_frame + 1);
     if (threadIdx.x < frames) {
@@ -684,12 +693,12 @@ struct FrameLoad {
 // By one thread: the bit range of tile `tile`'s elements, and its words' bulk copy into `dst`
 // when they lie, rounded out to 16 bytes, inside the array (not past its last whole 16 bytes,
 // where memory after the container may be another allocation's).
-template <typename T>
-__device__ __forceinline__ void start_tile(const UnpackArgs<T>& a, u64 tile, StagedTile& t,
+template <typename T, u32 R>
+__device__ __forceinline__ void start_tile(const UnpackArgs<T, R>& a, u64 tile, StagedTile& t,
                                            const StagedFrame* frame, u8* dst, u32 stage_bytes,
                                            cuda::BulkCopyBarrier& landed) {
-  const u64 i0 = tile * kUnpackTileItems<T>;
-  const u64 end = i0 + kUnpackTileItems<T>;
+  const u64 i0 = tile * a.kTileItems;
+  const u64 end = i0 + a.kTileItems;
   const StagedFrame first = frame[0], last = frame[t.frames - 1];
   const u32 shift = a.words.shift_bits();
   const u64 lo = t.first_offset + shift + (i0 - t.first_frame * a.fs) * first.bits;
@@ -710,10 +719,10 @@ __device__ __forceinline__ void start_tile(const UnpackArgs<T>& a, u64 tile, Sta
 }
 
 template <typename T>
-__global__ void __launch_bounds__(cuda::kCrcThreads, 3)
-    unpack_staged_kernel(UnpackArgs<T> a, u32 stage_bytes) {
+__global__ void __launch_bounds__(cuda::kCrcThreads, kStagedBlocks<T>)
+    unpack_staged_kernel(StagedArgs<T> a, u32 stage_bytes) {
   constexpr int kItems = cuda::kPerVector<T>;
-  constexpr u32 kRows = kUnpackRows<T>;
+  constexpr u32 kRows = kStagedRows<T>;
   extern __shared__ __align__(16) u8 shared[];
   u8* words = shared;  // [2][stage_bytes]: tiles k and k + 1
   auto* frames = reinterpret_cast<StagedFrame*>(shared + 2 * stage_bytes);  // [3][kMax...]
@@ -751,7 +760,7 @@ __global__ void __launch_bounds__(cuda::kCrcThreads, 3)
       const StagedFrame* frame = frames + slot * kMaxTileFrames;
       const bool crc_tile = tile < a.crc_tiles.count;
       cuda::RowsCrc<kRows> crc;
-      const u64 tile_start = tile * kUnpackTileItems<T>;
+      const u64 tile_start = tile * a.kTileItems;
       const u32 lead = static_cast<u32>(tile_start - t.first_frame * a.fs);
 #pragma unroll
       for (u32 r = 0; r < kRows; ++r) {
@@ -781,7 +790,7 @@ struct StagedShared {
 
 template <typename T>
 StagedShared staged_shared(u32 widest) {
-  const u32 stage = static_cast<u32>(kUnpackTileItems<T> * widest / 8 + 2 * cuda::kBulkAlign);
+  const u32 stage = static_cast<u32>(StagedArgs<T>::kTileItems * widest / 8 + 2 * cuda::kBulkAlign);
   return {stage, 2 * std::size_t{stage} + 3 * kMaxTileFrames * sizeof(StagedFrame)};
 }
 
@@ -959,28 +968,35 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
       GCB_CUDA_LAUNCHED();
       cuda::with_element_type(l.element_width, [&](auto tag) {
         using T = decltype(tag);
-        crc_tiles = cuda::crc32_fused_tiles(t.crc, t.crc_bytes, plan.original_size, n * sizeof(T),
-                                            kUnpackTile<T>, stream);
-        const u64 tiles = (n + kUnpackTileItems<T> - 1) / kUnpackTileItems<T>;
-        const UnpackArgs<T> args{payload + l.bits_offset,
-                                 t.offsets,
-                                 l.frame_count,
-                                 WordReader{payload + l.words_offset, l.word_count},
-                                 n,
-                                 l.frame_size,
-                                 max_bits,
-                                 reinterpret_cast<T*>(b.output),
-                                 crc_tiles};
-        if (staged_unpack(l.frame_size, l.element_width)) {
+        // The decode's arguments for tiles of Args::kRows rows, with the CRC's slots of its tiles.
+        const auto args_for = [&]<typename Args>(Args a) {
+          crc_tiles = cuda::crc32_fused_tiles(t.crc, t.crc_bytes, plan.original_size, n * sizeof(T),
+                                              Args::kTileBytes, stream);
+          a = {payload + l.bits_offset,
+               t.offsets,
+               l.frame_count,
+               WordReader{payload + l.words_offset, l.word_count},
+               n,
+               l.frame_size,
+               max_bits,
+               reinterpret_cast<T*>(b.output),
+               crc_tiles};
+          return a;
+        };
+        if (staged_unpack<T>(l.frame_size)) {
+          const StagedArgs<T> a = args_for(StagedArgs<T>{});
           const auto kernel = unpack_staged_kernel<T>;
           const StagedShared shared = staged_shared<T>(p.widest_frame);
           GCB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(shared.bytes)));
-          const unsigned grid = cuda::resident_grid(kernel, cuda::kCrcThreads, tiles, shared.bytes);
-          kernel<<<grid, cuda::kCrcThreads, shared.bytes, stream>>>(args, shared.stage_bytes);
+          const unsigned grid =
+              cuda::resident_grid(kernel, cuda::kCrcThreads, a.tiles(), shared.bytes);
+          kernel<<<grid, cuda::kCrcThreads, shared.bytes, stream>>>(a, shared.stage_bytes);
         } else {
-          const auto grid = static_cast<unsigned>(std::min<u64>(tiles, cuda::persistent_grid()));
-          unpack_kernel<T><<<grid, cuda::kCrcThreads, 0, stream>>>(args);
+          const auto a = args_for(UnpackArgs<T, kUnpackRows<T>>{});
+          const auto grid =
+              static_cast<unsigned>(std::min<u64>(a.tiles(), cuda::persistent_grid()));
+          unpack_kernel<T><<<grid, cuda::kCrcThreads, 0, stream>>>(a);
         }
         GCB_CUDA_LAUNCHED();
       });

@@ -146,11 +146,11 @@ TEST_F(FlGpu, OnePassTilesAtEveryOffset) {
 // The device API takes a container wherever the caller put it: its word array at every byte
 // alignment and in an allocation that ends with it, where the staged decoder's bulk copies
 // (16-byte units) must not read past the array; element counts that fill whole tiles and
-// leave a partial one, frame sizes that take the staged path (256, 1024) and one that does not
-// (1000 at width 1).
+// leave a partial one, frame sizes that take the staged path (256, 1024; 68 at width 4, with
+// up to 242 frames a tile) and ones that do not (1000 at width 1, 68 at widths 1 and 2).
 TEST_F(FlGpu, ContainersAtAnyAlignment) {
   for (std::uint32_t width : {1u, 2u, 4u}) {
-    for (std::uint32_t frame : {256u, 1000u, 1024u}) {
+    for (std::uint32_t frame : {68u, 256u, 1000u, 1024u}) {
       for (std::size_t count : {std::size_t{65536}, std::size_t{65536 + 37}}) {
         const Bytes input = random_width_frames(count, width, frame, width - 1, width + frame);
         const Params p{{"element_width", width}, {"frame_size", frame}};
@@ -167,6 +167,17 @@ TEST_F(FlGpu, ContainersAtAnyAlignment) {
         }
       }
     }
+  }
+}
+
+// The staged decoder's blocks loop over tiles, each staging the next tile's words and the
+// frames of the tile after: enough tiles of random-width frames (1024 of 64 KiB) that every
+// block of a resident grid takes several, reusing its buffers and barrier phases.
+TEST_F(FlGpu, StagedDecoderManyTilesPerBlock) {
+  for (std::uint32_t width : {2u, 4u}) {
+    const Bytes input =
+        random_width_frames((std::size_t{64} << 20) / width + 5, width, 256, width - 1, width * 77);
+    expect_identical(input, width, 256, "many tiles a block");
   }
 }
 
