@@ -230,14 +230,14 @@ struct LengthAndWidth {
 template <typename T>
 struct PackShared {
   using BlockScan = cub::BlockScan<u32, kBlockThreads, cub::BLOCK_SCAN_WARP_SCANS>;
-  using Prefix = cub::TilePrefixCallbackOp<u64, LengthAndWidth, cub::ScanTileState<u64>>;
+  using LookBack = cuda::LateLookBack<u64, LengthAndWidth>;
   // The tile's stream, at most 8 * sizeof(T) bits an element, and up to 3 words after it that
   // the last tile writes (zeros to the array's end, and the shift into the aligned view).
   static constexpr u32 kWords = kOnePassTile<T> * sizeof(T) / 4 + 4;
   alignas(16) u32 words[kWords];
   u32 frame_or[kOnePassTile<T> / 32];  // frames of at least 32 elements
   typename BlockScan::TempStorage scan;
-  typename Prefix::TempStorage prefix;
+  typename LookBack::TempStorage prefix;
   u64 start;
   u32 carry;
 };
@@ -253,26 +253,22 @@ struct PackArgs {
   u64* payload_size;
 };
 
-// The last 32 bits of the stream before element e (exclusive), whose 32 elements before it lie
-// in one frame of width b: lane i places element e - 1 - i. Every lane of the warp calls it.
+// The last 32 bits of the stream before a tile whose 32 elements before it lie in one frame of
+// width b (0 before the first tile): lane i holds element i before the tile's first.
 template <typename T>
-__device__ __forceinline__ u32 last_word_before(const T* __restrict__ in, u64 e, u32 b) {
-  const u32 lane = threadIdx.x % 32;
-  const int at = 32 - static_cast<int>((lane + 1) * b);  // the element's first bit in the word
+__device__ __forceinline__ u32 last_word_before(T element, u32 b) {
+  const int at = 32 - static_cast<int>((threadIdx.x % 32 + 1) * b);  // its first bit in the word
   u32 part = 0;
-  if (at > -static_cast<int>(b)) {
-    const u32 v = in[e - 1 - lane];
-    part = at >= 0 ? v << at : v >> -at;
-  }
+  if (b > 0 && at > -static_cast<int>(b)) part = at >= 0 ? u32{element} << at : element >> -at;
   return __reduce_or_sync(0xFFFFFFFFu, part);
 }
 
 // One block per tile of kOnePassTile<T> elements (whole frames of at least 32 elements): the
 // frames' widths, the tile's bits packed in shared memory, its first bit by look-back (warp 0,
-// while the other warps pack), then its words out. Also the tile's CRC-32 (a.crc's tiles) and, from
-// the last tile, the payload's size. The kernel is bound by each tile's latency (bench/NOTES.md),
-// so six blocks an SM (40 registers) pay, where resident blocks looping over tiles and loading the
-// next ahead ran at half the speed.
+// after its own share of the packing), then its words out. Also the tile's CRC-32 (a.crc's tiles)
+// and, from the last tile, the payload's size. The kernel is bound by each tile's latency
+// (bench/NOTES.md), so six blocks an SM (40 registers) pay, where resident blocks looping over
+// tiles and loading the next ahead ran at half the speed.
 template <typename T>
 __global__ void __launch_bounds__(kBlockThreads, 6)
     pack_tiles_kernel(const T* __restrict__ in, PackArgs a) {
@@ -285,6 +281,8 @@ __global__ void __launch_bounds__(kBlockThreads, 6)
   const u64 i0 = tile0 + u64{threadIdx.x} * kItems;
   u32 w[kOnePassWords];
   load_words(in, a.n, i0, w);
+  // Warp 0's lane i: element i before the tile, for the word this tile shares with the previous.
+  const T before_tile = tile > 0 && threadIdx.x < 32 ? in[tile0 - 1 - threadIdx.x] : T{0};
 
   const u64 first = cuda::div_u64(tile0, a.fs);
   const auto frames =
@@ -318,31 +316,11 @@ __global__ void __launch_bounds__(kBlockThreads, 6)
   const u32 b = bit_width(s.frame_or[frame]);
   u32 offset, tile_bits;
   typename PackShared<T>::BlockScan(s.scan).ExclusiveSum(b * valid, offset, tile_bits);
-  // The tile's length is known: warp 0 publishes it and looks back for the tile's first bit
-  // while the other warps pack.
-  if (threadIdx.x < 32) {
-    const u64 mine = u64{tile_bits} << 6 | bit_width(s.frame_or[frames - 1]);
-    auto state = a.state;
-    if (tile == 0) {
-      if (threadIdx.x == 0) {
-        state.SetInclusive(0, mine);
-        s.start = 0;
-        s.carry = 0;
-      }
-    } else {
-      // The prefix is lane 0's (the other lanes hold partial window sums).
-      const u64 before = __shfl_sync(
-          0xFFFFFFFFu,
-          typename PackShared<T>::Prefix(state, s.prefix, LengthAndWidth{}, tile)(mine), 0);
-      const u32 carry = last_word_before(in, tile0, static_cast<u32>(before & 63));
-      if (threadIdx.x == 0) {
-        s.start = before >> 6;
-        s.carry = carry;
-      }
-    }
-  }
-  // The tile's CRC-32 waits until here, off the path to the tile's length that the tiles after
-  // it wait for.
+  // The tile's length is known: published at once for the tiles after this one. Its CRC-32 waits
+  // until here, off that path.
+  const u64 mine = u64{tile_bits} << 6 | bit_width(s.frame_or[frames - 1]);
+  typename PackShared<T>::LookBack look_back{a.state, tile};
+  look_back.publish(mine);
   if (static_cast<u64>(tile) < a.crc.count) cuda::blocked_crc_into(w, a.crc.slots + tile);
   // This thread's bits into the tile's words: whole words as they fill, by shared atomics
   // (only a word shared with a neighbouring thread ever sees two).
@@ -362,6 +340,16 @@ __global__ void __launch_bounds__(kBlockThreads, 6)
     }
   }
   if (fill > 0) atomicOr(word, static_cast<u32>(bits));
+  // Warp 0 looks back only now, after its share of the packing: looking back at once, it waited
+  // for predecessors still loading their tiles, and then the other warps waited for its packing.
+  if (threadIdx.x < 32) {
+    const u64 before = __shfl_sync(0xFFFFFFFFu, look_back.prefix(s.prefix, mine, 0), 0);
+    const u32 carry = last_word_before(before_tile, static_cast<u32>(before & 63));
+    if (threadIdx.x == 0) {
+      s.start = before >> 6;
+      s.carry = carry;
+    }
+  }
   __syncthreads();
 
   // Aligned word lo + j of the view holds the previous word's top bits and this one's low bits

@@ -9,6 +9,7 @@
 #include "codecs/common/container_device.cuh"
 #include "codecs/common/crc32_tile.cuh"
 #include "codecs/common/device_elements.cuh"
+#include "codecs/common/tile_state.cuh"
 #include "codecs/rle/detail/common.cuh"
 #include "codecs/rle/detail/long_runs.cuh"
 
@@ -80,9 +81,9 @@ __global__ void __launch_bounds__(kBlockThreads)
   using Item = typename P::Item;
   using Op = typename P::Op;
   using BlockScan = cub::BlockScan<Item, kBlockThreads, cub::BLOCK_SCAN_WARP_SCANS>;
-  using Prefix = cub::TilePrefixCallbackOp<Item, Op, cub::ScanTileState<Item>>;
+  using LookBack = cuda::LateLookBack<Item, Op>;
   __shared__ typename BlockScan::TempStorage s_scan;
-  __shared__ typename Prefix::TempStorage s_prefix;
+  __shared__ typename LookBack::TempStorage s_prefix;
   // Run k of the tile at cuda::bank_padded(k): a thread stages its runs at consecutive k, so with
   // runs of 1 the lanes' k are kEncItems<T> apart, which unpadded would put many lanes on one
   // bank.
@@ -113,22 +114,13 @@ __global__ void __launch_bounds__(kBlockThreads)
   const u32 mine = __popc(starts);
   const u64 last = starts != 0 ? i0 + 31 - __clz(starts) : 0;  // this thread's last start
 
-  // Runs and last start before each thread, within the tile; then warp 0 looks back for those
-  // before the tile while every warp stages its runs and computes its part of the tile's
-  // CRC-32, off the path to the tile's total that later tiles wait for.
+  // Runs and last start before each thread, within the tile; the tile's total is published at
+  // once for the tiles after it, then every warp stages its runs and computes its part of the
+  // tile's CRC-32, off that path, before warp 0 looks back for the runs before the tile.
   Item local, aggregate;
   BlockScan(s_scan).ExclusiveScan(P::make(mine, last), local, P::make(0, 0), Op{}, aggregate);
-  if (threadIdx.x < 32) {
-    if (tile == 0) {
-      if (threadIdx.x == 0) {
-        tiles.SetInclusive(0, aggregate);
-        s_before = P::make(0, 0);
-      }
-    } else {
-      const Item before = Prefix(tiles, s_prefix, Op{}, tile)(aggregate);
-      if (threadIdx.x == 0) s_before = before;  // lane 0 holds the prefix
-    }
-  }
+  LookBack look_back{tiles, tile};
+  look_back.publish(aggregate);
   // Staged by their index k in the tile: the value of run k, and the length of run k - 1 when
   // it started in the tile (at most kEncTile<T>); run 0's start is kept for its predecessor's.
   u32 k_run = static_cast<u32>(P::runs(local));
@@ -147,6 +139,10 @@ __global__ void __launch_bounds__(kBlockThreads)
     }
   }
   if (blockIdx.x < crc.count) cuda::blocked_crc_into(v, crc.slots + blockIdx.x);
+  if (threadIdx.x < 32) {
+    const Item before = look_back.prefix(s_prefix, aggregate, P::make(0, 0));
+    if (threadIdx.x == 0) s_before = before;
+  }
   __syncthreads();
 
   const Item before = s_before;
