@@ -340,9 +340,10 @@ TEST(Presets, KernelsExpandsToItsDeclaredCellsWithinEightMinutes) {
     want[fmt::format("nvcomp-cascaded/gpu/{}", dir)] = synthetic + silesia;
     want[fmt::format("nvcomp-lz4/gpu/{}", dir)] = synthetic + silesia + 1;  // and as one input
   }
-  // Per file: block and warp designs; jump and block, then window_scope=chunk. As one input: warp;
-  // jump and window_scope=chunk.
-  want["lz77/gpu/compress"] = 2 * silesia + 1;
+  // Per file: block and warp designs, and the Z and brute finders (auto design, and on the CPU);
+  // jump and block, then window_scope=chunk. As one input: warp; jump and window_scope=chunk.
+  want["lz77/gpu/compress"] = 2 * silesia + 2 * silesia + 1;
+  want["lz77/cpu/compress"] = 2 * silesia;
   want["lz77/gpu/decompress"] = 3 * silesia + 2;
   EXPECT_EQ(count(cells), want);
 

@@ -177,6 +177,14 @@ Preset kernels() {
                    .device = "gpu",
                    .direction = "decompress",
                    .axes = {{"design", {"warp"}}, {"window_scope", {"chunk"}}}});
+  // The issue's target for these finders is a ratio to the CPU reference on every core: both
+  // sides in one run.
+  steps.push_back({.purpose = "LZ77 Z and brute finders: the GPU's best design (auto) against "
+                              "the CPU reference on every core, same finder",
+                   .corpora = {"silesia"},
+                   .codecs = {"lz77"},
+                   .direction = "compress",
+                   .axes = {{"finder", {"z", "brute"}}}});
   // A file of 5-34 MB gives a fraction of the GPU work (a warp per 4 KiB chunk); the issue quotes
   // LZ77 on Silesia as one input too, where every SM is busy. nvCOMP LZ4 runs on it above.
   auto silesia_as_one = [](std::string purpose, std::string direction, AxisValues axes) {
@@ -202,8 +210,9 @@ Preset kernels() {
       "no end-to-end paths): FL per frame size, RLE (both decoders) and rle-cub over run "
       "lengths 1-4096 (geometric, uniform) and widths 1/2/4 of " +
           kKernelInputSize +
-          " synthetic inputs, LZ77 (block, warp; jump, block and chunk-scope decoding) on "
-          "Silesia's files and (warp; jump and chunk-scope) on Silesia as one input, nvCOMP "
+          " synthetic inputs, LZ77 (block, warp; jump, block and chunk-scope decoding; the Z "
+          "and brute finders beside the CPU on every core) on Silesia's files and (warp; jump "
+          "and chunk-scope) on Silesia as one input, nvCOMP "
           "Cascaded (elements of the input's width) and LZ4 on all (best with "
           "--cold-l2; 132 s on one H100 at c1cd0d0, where the estimate, a model over older "
           "rates, says about 5.5 minutes; with every timing the first run took about 30 "
