@@ -10,7 +10,6 @@
 // and the runs written once, through shared memory so that the stores are coalesced; when no
 // run can be split, the counts go straight to their place in the payload and only the values
 // move again (their offset depends on the run count).
-#include <algorithm>
 #include <array>
 #include <bit>
 #include <cub/device/device_merge_sort.cuh>
@@ -67,8 +66,7 @@ struct CompressTemp {
   CompressTemp(cuda::TempCarver& carve, u64 input_size, u32 width, EncoderKind kind,
                u64 max_count) {
     const u64 n = input_size / width;
-    const u64 tile = u64{kEncThreads} * enc_items(width);
-    tiles = static_cast<int>(std::max<u64>(1, (n + tile - 1) / tile));
+    tiles = static_cast<int>(cuda::grid_for((n + enc_items(width) - 1) / enc_items(width)));
     wide = n >> 32 != 0;
     splitless = max_count >= n;
     counts_in_place = splitless && kind == EncoderKind::fused;
@@ -92,7 +90,7 @@ struct CompressTemp {
   }
 };
 
-// Also the raw CRC-32s of crc's tiles (kEncBlocksPerCrcTile encoder tiles each).
+// Also the raw CRC-32s of crc's tiles (kEncTile<T> elements each).
 void encode(const u8* in, u64 n, u32 w, u64 max_count, const CompressTemp& t, CountsOut counts,
             cuda::FusedCrcTiles crc, cudaStream_t stream) {
   auto run = [&](auto prefix_tag, auto elem_tag) {
@@ -101,7 +99,7 @@ void encode(const u8* in, u64 n, u32 w, u64 max_count, const CompressTemp& t, Co
     using Item = typename P::Item;
     const auto tiles =
         cuda::init_tile_state_async<Item>(t.tiles, t.tile_state.p, t.tile_state.bytes, stream);
-    encode_kernel<T, P><<<static_cast<unsigned>(t.tiles), kEncThreads, 0, stream>>>(
+    encode_kernel<T, P><<<static_cast<unsigned>(t.tiles), kBlockThreads, 0, stream>>>(
         reinterpret_cast<const T*>(in), n, max_count, tiles, counts, reinterpret_cast<T*>(t.values),
         t.run_count, t.long_runs, t.long_count, t.capacity, crc);
     GCB_CUDA_LAUNCHED();
@@ -175,7 +173,7 @@ void encode_async(const CompressBuffers& b, u32 w, EncoderKind kind, u64 max_cou
     }
     if (kind == EncoderKind::fused) {
       crc_tiles = cuda::crc32_fused_tiles(t.crc.p, t.crc.bytes, b.input_size, n * w,
-                                          u64{cuda::kCrcThreads} * enc_items(w) * w, stream);
+                                          u64{kBlockThreads} * enc_items(w) * w, stream);
       encode(b.input, n, w, max_count, t,
              CountsOut{t.counts, t.counts_in_place ? payload + l.counts_offset : nullptr},
              crc_tiles, stream);

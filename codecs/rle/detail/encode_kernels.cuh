@@ -22,14 +22,10 @@ namespace gcbench::rle::gpu::detail {
 __host__ __device__ constexpr u32 enc_items(u32 width) {
   return width == 1 ? 32 : 64 / width;
 }
-// Threads of an encoder block, half a CRC tile's (kCrcThreads): twelve blocks an SM, and a block
-// barrier waits for four warps instead of eight (bench/NOTES.md, session 38).
-inline constexpr u32 kEncThreads = 128;
-inline constexpr u32 kEncBlocksPerCrcTile = cuda::kCrcThreads / kEncThreads;
 template <typename T>
 constexpr u32 kEncItems = enc_items(sizeof(T));
 template <typename T>
-constexpr u32 kEncTile = kEncThreads* kEncItems<T>;
+constexpr u32 kEncTile = kBlockThreads* kEncItems<T>;
 // A run's length within a tile, as staged: 16 bits where the larger tiles of narrow elements
 // need the shared memory, 32 for 32-bit elements (40 registers instead of 43: six blocks an SM).
 template <typename T>
@@ -76,15 +72,15 @@ struct CountsOut {
 // tile from a decoupled look-back, then writes the tile's values and counts, each once and
 // coalesced.
 template <typename T, typename P>
-__global__ void __launch_bounds__(kEncThreads)
+__global__ void __launch_bounds__(kBlockThreads)
     encode_kernel(const T* __restrict__ in, u64 n, u64 max_count,
                   cub::ScanTileState<typename P::Item> tiles, CountsOut counts,
                   T* __restrict__ values, u64* __restrict__ run_total, LongRun* long_runs,
                   u32* long_count, u32 long_capacity, cuda::FusedCrcTiles crc) {
-  static_assert(cuda::kCrcThreads % kEncThreads == 0);
+  static_assert(kBlockThreads == cuda::kCrcThreads);
   using Item = typename P::Item;
   using Op = typename P::Op;
-  using BlockScan = cub::BlockScan<Item, kEncThreads, cub::BLOCK_SCAN_WARP_SCANS>;
+  using BlockScan = cub::BlockScan<Item, kBlockThreads, cub::BLOCK_SCAN_WARP_SCANS>;
   using LookBack = cuda::LateLookBack<Item, Op>;
   __shared__ typename BlockScan::TempStorage s_scan;
   __shared__ typename LookBack::TempStorage s_prefix;
@@ -142,11 +138,7 @@ __global__ void __launch_bounds__(kEncThreads)
       ++k_run;
     }
   }
-  if (const u32 crc_tile = blockIdx.x / kEncBlocksPerCrcTile; crc_tile < crc.count) {
-    cuda::blocked_crc_into(
-        v, crc.slots + crc_tile,
-        blockIdx.x % kEncBlocksPerCrcTile * (kEncThreads / 32) + threadIdx.x / 32);
-  }
+  if (blockIdx.x < crc.count) cuda::blocked_crc_into(v, crc.slots + blockIdx.x);
   if (threadIdx.x < 32) {
     const Item before = look_back.prefix(s_prefix, aggregate, P::make(0, 0));
     if (threadIdx.x == 0) s_before = before;
@@ -157,7 +149,7 @@ __global__ void __launch_bounds__(kEncThreads)
   const u64 first_run = P::runs(before);
   const auto tile_runs = static_cast<u32>(P::runs(aggregate));
   if (last_tile && threadIdx.x == 0) *run_total = first_run + tile_runs;
-  for (u32 k = threadIdx.x; k < tile_runs; k += kEncThreads) {
+  for (u32 k = threadIdx.x; k < tile_runs; k += kBlockThreads) {
     values[first_run + k] = s_values[cuda::bank_padded(k)];
   }
   // The length of run first_run + k - 1, for k in [lo, hi): the one ending at the tile's first
@@ -174,7 +166,7 @@ __global__ void __launch_bounds__(kEncThreads)
     cuda::block_store_words(counts.payload + 4 * (first_run + lo - 1), hi - lo,
                             [&](u32 j) { return static_cast<u32>(length(lo + j)); });
   } else {
-    for (u32 k = lo + threadIdx.x; k < hi; k += kEncThreads) {
+    for (u32 k = lo + threadIdx.x; k < hi; k += kBlockThreads) {
       const u64 run = first_run + k - 1;
       counts.array[run] =
           clamp_count(run, length(k), max_count, long_runs, long_count, long_capacity);
