@@ -24,6 +24,29 @@ __host__ __device__ constexpr std::uint32_t bank_padded(std::uint32_t k) {
   return k + k / 32;
 }
 
+// *p = v where `when` holds, as one predicated shared-memory store: in an unrolled loop that
+// stores at a few of its steps, a branch around each store costs more than the store.
+template <typename T>
+__device__ __forceinline__ void store_shared_if(bool when, T* p, T v) {
+  const auto at = static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+  const auto q = static_cast<std::uint32_t>(when);
+  const auto x = static_cast<std::uint32_t>(v);  // PTX stores 8 and 16 bits from 32-bit registers
+  if constexpr (sizeof(T) == 4) {
+    asm volatile("{.reg .pred q; setp.ne.u32 q, %0, 0; @q st.shared.b32 [%1], %2;}" ::"r"(q),
+                 "r"(at), "r"(x)
+                 : "memory");
+  } else if constexpr (sizeof(T) == 2) {
+    asm volatile("{.reg .pred q; setp.ne.u32 q, %0, 0; @q st.shared.b16 [%1], %2;}" ::"r"(q),
+                 "r"(at), "r"(x)
+                 : "memory");
+  } else {
+    static_assert(sizeof(T) == 1);
+    asm volatile("{.reg .pred q; setp.ne.u32 q, %0, 0; @q st.shared.b8 [%1], %2;}" ::"r"(q),
+                 "r"(at), "r"(x)
+                 : "memory");
+  }
+}
+
 // Largest i in [lo, hi] with offsets[i] <= x, for strictly increasing offsets (validated) and
 // offsets[lo] <= x: the frame holding a bit (FL) or the run holding an element (RLE).
 template <typename Off>

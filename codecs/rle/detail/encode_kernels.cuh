@@ -60,6 +60,27 @@ struct WidePrefix {
   };
 };
 
+// A tile's runs and last start as its block scans them, in 32 bits (a tile holds at most 8192
+// elements): runs in the high half, 1 + the last start's place in the tile in the low half (0:
+// none). Half the registers and shuffles of the look-back's 64-bit items (bench/NOTES.md,
+// session 39).
+struct TileRuns {
+  static_assert(kEncTile<std::uint8_t> < 0x10000 && kEncTile<std::uint16_t> < 0x10000 &&
+                kEncTile<std::uint32_t> < 0x10000);
+  __device__ static u32 make(u32 runs, u32 end) { return runs << 16 | end; }
+  __device__ static u32 runs(u32 x) { return x >> 16; }
+  __device__ static u32 end(u32 x) { return x & 0xFFFFu; }
+  // The last start as the look-back's items hold it: its element index, 0 when none.
+  __device__ static u64 last_start(u32 x, u64 tile_first) {
+    return end(x) != 0 ? tile_first + end(x) - 1 : 0;
+  }
+  struct Op {  // a before b: b's last start, if any, is the later one
+    __device__ u32 operator()(u32 a, u32 b) const {
+      return b + (a & (end(b) != 0 ? 0xFFFF0000u : ~0u));
+    }
+  };
+};
+
 // Where the encoder writes each run's count: the contiguous array of the long-run path, or
 // straight into the payload (bytes, at any alignment) when no run can exceed the count limit.
 struct CountsOut {
@@ -80,7 +101,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   static_assert(kBlockThreads == cuda::kCrcThreads);
   using Item = typename P::Item;
   using Op = typename P::Op;
-  using BlockScan = cub::BlockScan<Item, kBlockThreads, cub::BLOCK_SCAN_WARP_SCANS>;
+  using BlockScan = cub::BlockScan<u32, kBlockThreads, cub::BLOCK_SCAN_WARP_SCANS>;
   using LookBack = cuda::LateLookBack<Item, Op>;
   __shared__ typename BlockScan::TempStorage s_scan;
   __shared__ typename LookBack::TempStorage s_prefix;
@@ -88,14 +109,15 @@ __global__ void __launch_bounds__(kBlockThreads)
   // runs of 1 the lanes' k are kEncItems<T> apart, which unpadded would put many lanes on one
   // bank.
   __shared__ T s_values[cuda::bank_padded(kEncTile<T>)];
-  // [bank_padded(k)]: the length of run first_run + k - 1.
+  // [bank_padded(k)]: the length of run first_run + k - 1 (k > 0).
   __shared__ EncLength<T> s_counts[cuda::bank_padded(kEncTile<T> + 1)];
   __shared__ Item s_before;
-  __shared__ u64 s_first_start;
 
   const int tile = static_cast<int>(blockIdx.x);
   const bool last_tile = blockIdx.x == gridDim.x - 1;  // it holds element n - 1
-  const u64 i0 = u64{blockIdx.x} * kEncTile<T> + u64{threadIdx.x} * kEncItems<T>;
+  const u64 tile_first = u64{blockIdx.x} * kEncTile<T>;
+  const u32 my_first = threadIdx.x * kEncItems<T>;  // within the tile
+  const u64 i0 = tile_first + my_first;
   const u32 valid = i0 < n ? static_cast<u32>(min(u64{kEncItems<T>}, n - i0)) : 0;
   T v[kEncItems<T>];
   cuda::load_items(in, n, i0, v);
@@ -109,34 +131,37 @@ __global__ void __launch_bounds__(kBlockThreads)
   u32 starts = 0;  // bit k: element i0 + k starts a run
 #pragma unroll
   for (u32 k = 0; k < kEncItems<T>; ++k) {
-    if (k < valid && v[k] != (k == 0 ? prev : v[k - 1])) starts |= 1u << k;
+    if (v[k] != (k == 0 ? prev : v[k - 1])) starts |= 1u << k;
   }
-  const u32 mine = __popc(starts);
-  const u64 last = starts != 0 ? i0 + 31 - __clz(starts) : 0;  // this thread's last start
+  starts &= valid >= 32 ? ~0u : (1u << valid) - 1;
 
-  // Runs and last start before each thread, within the tile; the tile's total is published at
-  // once for the tiles after it, then every warp stages its runs and computes its part of the
-  // tile's CRC-32, off that path, before warp 0 looks back for the runs before the tile.
-  Item local, aggregate;
-  BlockScan(s_scan).ExclusiveScan(P::make(mine, last), local, P::make(0, 0), Op{}, aggregate);
+  // Runs and last start before each thread, within the tile, in one word (TileRuns); the
+  // tile's total is published at once for the tiles after it, then every warp stages its runs
+  // and computes its part of the tile's CRC-32, off that path, before warp 0 looks back for the
+  // runs before the tile.
+  const u32 mine = TileRuns::make(__popc(starts), starts != 0 ? my_first + 32 - __clz(starts) : 0);
+  u32 local, tile_local;
+  BlockScan(s_scan).ExclusiveScan(mine, local, 0u, TileRuns::Op{}, tile_local);
+  const u32 tile_runs = TileRuns::runs(tile_local);
+  const Item aggregate = P::make(tile_runs, TileRuns::last_start(tile_local, tile_first));
   LookBack look_back{tiles, tile};
   look_back.publish(aggregate);
-  // Staged by their index k in the tile: the value of run k, and the length of run k - 1 when
-  // it started in the tile (at most kEncTile<T>); run 0's start is kept for its predecessor's.
-  u32 k_run = static_cast<u32>(P::runs(local));
-  u64 prev_start = P::last(local);
+  // Staged by their index k in the tile: the value of run k, and the length of run k - 1 (at
+  // most kEncTile<T>) or, for k = 0, 1 + the place of the tile's first start. The stores are
+  // predicated, not branched around: +5% at runs of 8 and +8% at widths 1 and 2, where a warp
+  // has a start at nearly every step; -3% at runs of 64 and -7% at 4096, where most steps of a
+  // warp have none (bench/NOTES.md, session 39: skipping them cost more than it saved).
+  u32 k_run = TileRuns::runs(local);
+  u32 prev_end = TileRuns::end(local);
 #pragma unroll
   for (u32 k = 0; k < kEncItems<T>; ++k) {
-    if ((starts >> k) & 1u) {
-      s_values[cuda::bank_padded(k_run)] = v[k];
-      if (k_run > 0) {
-        s_counts[cuda::bank_padded(k_run)] = static_cast<EncLength<T>>(i0 + k - prev_start);
-      } else {
-        s_first_start = i0 + k;
-      }
-      prev_start = i0 + k;
-      ++k_run;
-    }
+    const bool start = (starts >> k) & 1u;
+    const u32 end = my_first + k + 1;
+    const u32 at = cuda::bank_padded(k_run);
+    cuda::store_shared_if(start, &s_values[at], v[k]);
+    cuda::store_shared_if(start, &s_counts[at], static_cast<EncLength<T>>(end - prev_end));
+    prev_end = start ? end : prev_end;
+    k_run += start;
   }
   if (blockIdx.x < crc.count) cuda::blocked_crc_into(v, crc.slots + blockIdx.x);
   if (threadIdx.x < 32) {
@@ -147,7 +172,6 @@ __global__ void __launch_bounds__(kBlockThreads)
 
   const Item before = s_before;
   const u64 first_run = P::runs(before);
-  const auto tile_runs = static_cast<u32>(P::runs(aggregate));
   if (last_tile && threadIdx.x == 0) *run_total = first_run + tile_runs;
   for (u32 k = threadIdx.x; k < tile_runs; k += kBlockThreads) {
     values[first_run + k] = s_values[cuda::bank_padded(k)];
@@ -157,10 +181,10 @@ __global__ void __launch_bounds__(kBlockThreads)
   const u32 lo = first_run == 0 ? 1 : 0;
   const u32 hi = tile_runs + (last_tile ? 1 : 0);
   const u64 tile_last_start = P::last(Op{}(before, aggregate));
+  const u64 first_length = tile_first + s_counts[cuda::bank_padded(0)] - 1 - P::last(before);
   auto length = [&](u32 k) -> u64 {
-    return k == tile_runs ? n - tile_last_start
-           : k == 0       ? s_first_start - P::last(before)
-                          : s_counts[cuda::bank_padded(k)];
+    const u64 staged = s_counts[cuda::bank_padded(k)];  // loaded either way: no branch
+    return k == tile_runs ? n - tile_last_start : k == 0 ? first_length : staged;
   };
   if (counts.payload != nullptr) {  // no length exceeds n <= max_count < 2^32
     cuda::block_store_words(counts.payload + 4 * (first_run + lo - 1), hi - lo,
