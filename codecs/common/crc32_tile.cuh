@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "codecs/common/crc32_mma_tables.hpp"
+#include "codecs/common/device_elements.cuh"
 
 namespace gcbench::cuda {
 
@@ -107,6 +108,16 @@ class RowsCrc : public TileCrc<RowsGeometry<R>> {
     this->add_step(2 * r + 1, v.z, v.w);
   }
 };
+
+// A decoder's row r of a tile: this thread's vector of it stored (the elements below n) and, in
+// a tile whose CRC the kernel computes, added to it.
+template <typename T, std::uint32_t R>
+__device__ __forceinline__ void store_row(T* out, std::uint64_t n, std::uint64_t i0,
+                                          std::uint32_t r, const T (&v)[kPerVector<T>],
+                                          bool crc_tile, RowsCrc<R>& crc) {
+  store_vector_within(out, n, i0, v);
+  if (crc_tile) crc.add_row(r, to_vector(v));
+}
 
 // Blocked: K elements of T (K * sizeof(T) a multiple of 8) as the thread's segment; the
 // tile's CRC XORed into *slot as TileCrc::reduce_into() does, for the part of warp `warp`.

@@ -34,6 +34,7 @@
 #include <cub/device/device_scan.cuh>
 #include <cuda/std/functional>
 #include <stdexcept>
+#include <type_traits>
 
 #include "codecs/common/bulk_copy.cuh"
 #include "codecs/common/container_device.cuh"
@@ -571,15 +572,6 @@ struct UnpackArgs {
   }
 };
 
-// Row r of a tile: this thread's vector, stored and added to the tile's CRC.
-template <typename T, u32 R>
-__device__ __forceinline__ void put_row(const UnpackArgs<T, R>& a, u64 i0, u32 r,
-                                        const T (&v)[cuda::kPerVector<T>], bool crc_tile,
-                                        cuda::RowsCrc<R>& crc) {
-  cuda::store_vector_within(a.out, a.n, i0, v);
-  if (crc_tile) crc.add_row(r, cuda::to_vector(v));
-}
-
 // One tile, every vector located and read from global memory (unpack_vector).
 template <typename T, u32 R>
 __device__ __forceinline__ void unpack_tile_from_global(const UnpackArgs<T, R>& a, u64 tile) {
@@ -592,7 +584,7 @@ __device__ __forceinline__ void unpack_tile_from_global(const UnpackArgs<T, R>& 
     if (i0 >= a.n) break;
     T v[kItems];
     unpack_vector(a.bits, a.offsets, a.frames, a.words, a.n, a.fs, a.max_bits, i0, v);
-    put_row(a, i0, r, v, crc_tile, crc);
+    cuda::store_row(a.out, a.n, i0, r, v, crc_tile, crc);
   }
   if (crc_tile) crc.reduce_into(a.crc_tiles.slots + tile);
 }
@@ -758,7 +750,7 @@ __global__ void __launch_bounds__(cuda::kCrcThreads, kStagedBlocks<T>)
         const u32 bit = fr.offset + (q - f * a.fs) * fr.bits - t.first_bit;
         T v[kItems];
         unpack_one_frame(stage, bit, fr.bits, v);
-        put_row(a, tile_start + (q - lead), r, v, crc_tile, crc);
+        cuda::store_row(a.out, a.n, tile_start + (q - lead), r, v, crc_tile, crc);
       }
       if (crc_tile) crc.reduce_into(a.crc_tiles.slots + tile);
     } else {
@@ -957,22 +949,21 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
       cuda::with_element_type(l.element_width, [&](auto tag) {
         using T = decltype(tag);
         // The decode's arguments for tiles of Args::kRows rows, with the CRC's slots of its tiles.
-        const auto args_for = [&]<typename Args>(Args a) {
+        const auto args_for = [&]<typename Args>(std::type_identity<Args>) {
           crc_tiles = cuda::crc32_fused_tiles(t.crc, t.crc_bytes, plan.original_size, n * sizeof(T),
                                               Args::kTileBytes, stream);
-          a = {payload + l.bits_offset,
-               t.offsets,
-               l.frame_count,
-               WordReader{payload + l.words_offset, l.word_count},
-               n,
-               l.frame_size,
-               max_bits,
-               reinterpret_cast<T*>(b.output),
-               crc_tiles};
-          return a;
+          return Args{payload + l.bits_offset,
+                      t.offsets,
+                      l.frame_count,
+                      WordReader{payload + l.words_offset, l.word_count},
+                      n,
+                      l.frame_size,
+                      max_bits,
+                      reinterpret_cast<T*>(b.output),
+                      crc_tiles};
         };
         if (staged_unpack<T>(l.frame_size)) {
-          const StagedArgs<T> a = args_for(StagedArgs<T>{});
+          const auto a = args_for(std::type_identity<StagedArgs<T>>{});
           const auto kernel = unpack_staged_kernel<T>;
           const StagedShared shared = staged_shared<T>(p.widest_frame);
           GCB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -981,7 +972,7 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
               cuda::resident_grid(kernel, cuda::kCrcThreads, a.tiles(), shared.bytes);
           kernel<<<grid, cuda::kCrcThreads, shared.bytes, stream>>>(a, shared.stage_bytes);
         } else {
-          const auto a = args_for(UnpackArgs<T, kUnpackRows<T>>{});
+          const auto a = args_for(std::type_identity<UnpackArgs<T, kUnpackRows<T>>>{});
           const auto grid =
               static_cast<unsigned>(std::min<u64>(a.tiles(), cuda::persistent_grid()));
           unpack_kernel<T><<<grid, cuda::kCrcThreads, 0, stream>>>(a);

@@ -341,8 +341,7 @@ __global__ void __launch_bounds__(kBlockThreads)
       T buf[kPer];
 #pragma unroll
       for (u32 j = 0; j < kPer; ++j) buf[j] = s_value[max(before, run[j])];
-      cuda::store_vector_within(out, n, tile0 + e0, buf);
-      if (crc_tile) crc.add_row(r, cuda::to_vector(buf));
+      cuda::store_row(out, n, tile0 + e0, r, buf, crc_tile, crc);
     }
     if (crc_tile) crc.reduce_into(crc_tiles.slots + t);
     __syncthreads();  // the next tile's runs overwrite s_value and s_mark
@@ -441,8 +440,7 @@ __global__ void __launch_bounds__(kBlockThreads)
           __shfl_sync(0xFFFFFFFFu, static_cast<u32>(last), earlier != 0 ? 31 - __clz(earlier) : 0));
 #pragma unroll
       for (u32 j = 0; j < kPer; ++j) buf[j] = flood = (heads >> j & 1u) != 0 ? buf[j] : flood;
-      cuda::store_vector_within(out, n, t * kTile + e0, buf);
-      if (crc_tile) crc.add_row(r, cuda::to_vector(buf));
+      cuda::store_row(out, n, t * kTile + e0, r, buf, crc_tile, crc);
     }
     if (crc_tile) crc.reduce_into(crc_tiles.slots + t);
     __syncthreads();  // the next tile's runs overwrite s_value and s_head
