@@ -264,6 +264,58 @@ __device__ __forceinline__ u32 last_word_before(T element, u32 b) {
   return __reduce_or_sync(0xFFFFFFFFu, part);
 }
 
+// A thread's elements, B bits each, into the tile's words from bit Phase of `word` on (the
+// elements past the input's end are zero). Every shift is a constant: a loop over the elements
+// with the width at run time ("fill a word, flush it") took about a fifth of the kernel's
+// instructions (bench/NOTES.md, session 40). Whole words are stored; a word shared with the
+// neighbouring thread (odd widths at width 4 put a thread's bits at a half word) by atomics.
+template <typename T, u32 B, u32 Phase>
+__device__ __forceinline__ void pack_bits(const u32 (&w)[kOnePassWords], u32* word) {
+  constexpr u32 kEnd = Phase + kOnePassItems<T> * B;
+#pragma unroll
+  for (u32 j = 0; j < (kEnd + 31) / 32; ++j) {
+    u32 v = 0;
+#pragma unroll
+    for (u32 k = 0; k < kOnePassItems<T>; ++k) {
+      const int at = static_cast<int>(Phase + k * B) - static_cast<int>(32 * j);
+      if (at > -static_cast<int>(B) && at < 32) {
+        v |= at >= 0 ? element<T>(w, k) << at : element<T>(w, k) >> -at;
+      }
+    }
+    const bool shared = (j == 0 && Phase != 0) || (32 * (j + 1) > kEnd);
+    if (shared) {
+      atomicOr(word + j, v);
+    } else {
+      word[j] = v;
+    }
+  }
+}
+
+// pack_bits for b in [Lo, Hi], by a binary choice (warp-uniform where a warp lies in one frame).
+// A thread's bits start at a whole word except for odd widths at width 4 (16 elements), where
+// every other thread of a frame starts at a half word.
+template <typename T, u32 Lo, u32 Hi>
+__device__ __forceinline__ void pack_thread(const u32 (&w)[kOnePassWords], u32 b, u32 offset,
+                                            u32* words) {
+  if constexpr (Lo == Hi) {
+    u32* word = words + offset / 32;
+    if constexpr (kOnePassItems<T> * Lo % 32 != 0) {
+      if (offset % 32 != 0) {
+        pack_bits<T, Lo, 16>(w, word);
+        return;
+      }
+    }
+    pack_bits<T, Lo, 0>(w, word);
+  } else {
+    constexpr u32 kMid = (Lo + Hi) / 2;
+    if (b <= kMid) {
+      pack_thread<T, Lo, kMid>(w, b, offset, words);
+    } else {
+      pack_thread<T, kMid + 1, Hi>(w, b, offset, words);
+    }
+  }
+}
+
 // One block per tile of kOnePassTile<T> elements (whole frames of at least 32 elements): the
 // frames' widths, the tile's bits packed in shared memory, its first bit by look-back (warp 0,
 // after its own share of the packing), then its words out. Also the tile's CRC-32 (a.crc's tiles)
@@ -323,24 +375,7 @@ __global__ void __launch_bounds__(kBlockThreads, 6)
   typename PackShared<T>::LookBack look_back{a.state, tile};
   look_back.publish(mine);
   if (static_cast<u64>(tile) < a.crc.count) cuda::blocked_crc_into(w, a.crc.slots + tile);
-  // This thread's bits into the tile's words: whole words as they fill, by shared atomics
-  // (only a word shared with a neighbouring thread ever sees two).
-  u32* word = s.words + offset / 32;
-  u32 fill = offset % 32;
-  u64 bits = 0;
-#pragma unroll
-  for (u32 k = 0; k < kItems; ++k) {
-    if (k < valid) {
-      bits |= u64{element<T>(w, k)} << fill;
-      fill += b;
-      if (fill >= 32) {
-        atomicOr(word++, static_cast<u32>(bits));
-        bits >>= 32;
-        fill -= 32;
-      }
-    }
-  }
-  if (fill > 0) atomicOr(word, static_cast<u32>(bits));
+  if (valid > 0) pack_thread<T, 1, 8 * sizeof(T)>(w, b, offset, s.words);
   // Warp 0 looks back only now, after its share of the packing: looking back at once, it waited
   // for predecessors still loading their tiles, and then the other warps waited for its packing.
   if (threadIdx.x < 32) {
