@@ -48,9 +48,10 @@ __device__ __forceinline__ void store_shared_if(bool when, T* p, T v) {
 }
 
 // Largest i in [lo, hi] with offsets[i] <= x, for strictly increasing offsets (validated) and
-// offsets[lo] <= x: the frame holding a bit (FL) or the run holding an element (RLE).
-template <typename Off>
-__device__ __forceinline__ std::uint64_t last_at_or_below(const Off* offsets, std::uint64_t lo,
+// offsets[lo] <= x: the frame holding a bit (FL) or the run holding an element (RLE). Offsets: a
+// pointer or a view with operator[].
+template <typename Offsets>
+__device__ __forceinline__ std::uint64_t last_at_or_below(Offsets offsets, std::uint64_t lo,
                                                           std::uint64_t hi, std::uint64_t x) {
   while (lo < hi) {
     std::uint64_t mid = lo + (hi - lo + 1) / 2;

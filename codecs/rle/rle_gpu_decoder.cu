@@ -2,8 +2,9 @@
 // expansion (scan or flood), the tail and the CRC-32 check. The kernels are
 // detail/decode_kernels.cuh.
 //
-// Decompression first scans the counts (one pass with decoupled look-back, saturating, so that
-// hostile counts cannot wrap) into run start offsets and checks them on the device, then either
+// Decompression first scans the counts (saturating, so that hostile counts cannot wrap) into run
+// start offsets, in two levels (within tiles of runs, then over the tiles), and checks them on
+// the device, then either
 // expands output tiles (the run holding each tile's first element from one binary search per
 // tile, all tiles at once), each tile in one block, in shared memory:
 //   scan:  loads its runs' values and marks where they start; each element's run is then the
@@ -13,6 +14,7 @@
 // Both fold the CRC-32 of each whole tile into the pass.
 #include <algorithm>
 #include <cstdint>
+#include <cub/device/device_scan.cuh>
 #include <stdexcept>
 #include <string>
 
@@ -21,7 +23,6 @@
 #include "codecs/common/cuda_check.hpp"
 #include "codecs/common/device_elements.cuh"
 #include "codecs/common/temp_storage.hpp"
-#include "codecs/common/tile_state.cuh"
 #include "codecs/rle/detail/decode_kernels.cuh"
 #include "codecs/rle/rle_gpu.hpp"
 #include "gcbench/container.hpp"
@@ -37,29 +38,42 @@ int scan_tiles(u64 runs) {
   return static_cast<int>(tiles);
 }
 
+// CUB's temporary storage for the scan of `tiles` tile sums.
+template <typename Off>
+std::size_t sums_scan_bytes(int tiles) {
+  std::size_t bytes = 0;
+  GCB_CUDA(cub::DeviceScan::ExclusiveScan(nullptr, bytes, static_cast<const Off*>(nullptr),
+                                          static_cast<Off*>(nullptr), SaturatingAdd<Off>{}, Off{0},
+                                          tiles));
+  return bytes;
+}
+
 template <typename Off>
 struct DecodeTemp {
   cuda::TempCarver::Piece scan, crc;
-  Off* offsets;
+  Off *local, *sums, *prefix;
   u64* tile_run;
 
   DecodeTemp(cuda::TempCarver& carve, const PayloadLayout& l, u64 original_size) {
     const u64 n = l.element_count, runs = l.run_count;
-    offsets = carve.take<Off>(runs + 1);
-    scan = carve.take_bytes(n > 0 ? cuda::tile_state_bytes<Off>(scan_tiles(runs)) : 0);
+    const int tiles = n > 0 ? scan_tiles(runs) : 0;
+    local = carve.take<Off>(runs + 1);
+    sums = carve.take<Off>(tiles);
+    prefix = carve.take<Off>(tiles);
+    scan = carve.take_bytes(n > 0 ? sums_scan_bytes<Off>(tiles) : 0);
     // The smallest tile (width 4) has the most tiles.
     tile_run = carve.take<u64>((n + kExpandTile<u32> - 1) / kExpandTile<u32>);
     crc = carve.take_bytes(cuda::crc32_temp_bytes(original_size));
   }
 };
 
-// offsets_kernel for the counts' place within 16 bytes.
+// offsets_kernel for the counts' place within 16 bytes, then the scan of the tiles' sums.
 template <typename Off>
-void scan_counts(const u8* counts, u64 runs, const DecodeTemp<Off>& t, cudaStream_t stream) {
+RunOffsets<Off> scan_counts(const u8* counts, u64 runs, const DecodeTemp<Off>& t,
+                            cudaStream_t stream) {
   const int tiles = scan_tiles(runs);
-  const auto state = cuda::init_tile_state_async<Off>(tiles, t.scan.p, t.scan.bytes, stream);
   auto launch = [&](auto kernel) {
-    kernel<<<tiles, kBlockThreads, 0, stream>>>(counts, runs, t.offsets, state);
+    kernel<<<tiles, kBlockThreads, 0, stream>>>(counts, runs, t.local, t.sums);
   };
   switch (reinterpret_cast<std::uintptr_t>(counts) % 16 / 4) {
     case 0:
@@ -76,23 +90,28 @@ void scan_counts(const u8* counts, u64 runs, const DecodeTemp<Off>& t, cudaStrea
       break;
   }
   GCB_CUDA_LAUNCHED();
+  std::size_t bytes = t.scan.bytes;
+  GCB_CUDA(cub::DeviceScan::ExclusiveScan(t.scan.p, bytes, t.sums, t.prefix, SaturatingAdd<Off>{},
+                                          Off{0}, tiles, stream));
+  return {t.local, t.prefix};
 }
 
 // Either variant computes the CRC-32s of its whole tiles (kExpandTileBytes<T>) and returns
 // them for crc32_async.
 template <typename T, typename Off>
-cuda::FusedCrcTiles expand(DecodeVariant variant, const DecodeTemp<Off>& t, u64 n, u64 runs,
-                           const u8* values, T* out, u64 original_size, cudaStream_t stream) {
+cuda::FusedCrcTiles expand(DecodeVariant variant, const DecodeTemp<Off>& t, RunOffsets<Off> offsets,
+                           u64 n, u64 runs, const u8* values, T* out, u64 original_size,
+                           cudaStream_t stream) {
   const cuda::FusedCrcTiles crc_tiles = cuda::crc32_fused_tiles(
       t.crc.p, t.crc.bytes, original_size, n * sizeof(T), kExpandTileBytes<T>, stream);
   constexpr u32 kTile = kExpandTile<T>;
   const u64 tiles = (n + kTile - 1) / kTile;
   tile_runs_kernel<Off><<<cuda::grid_for(tiles), kBlockThreads, 0, stream>>>(
-      t.offsets, runs, n, kTile, tiles, t.tile_run);
+      offsets, runs, n, kTile, tiles, t.tile_run);
   GCB_CUDA_LAUNCHED();
   auto launch = [&](auto kernel) {
     kernel<<<cuda::resident_grid(kernel, kBlockThreads, tiles), kBlockThreads, 0, stream>>>(
-        t.offsets, t.tile_run, runs, Values<T>{values}, n, out, tiles, crc_tiles);
+        offsets, t.tile_run, runs, Values<T>{values}, n, out, tiles, crc_tiles);
   };
   if (variant == DecodeVariant::scan) {
     launch(expand_kernel<T, Off>);
@@ -115,13 +134,13 @@ void decode_with(const DecodePlan& plan, const PayloadLayout& l, DecodeVariant v
   if (n > 0) {
     const u8* counts = payload + l.counts_offset;
     const u8* values = payload + l.values_offset;
-    scan_counts(counts, runs, t, stream);
+    const RunOffsets<Off> offsets = scan_counts(counts, runs, t, stream);
     cuda::with_element_type(l.element_width, [&](auto tag) {
       using T = decltype(tag);
-      crc_tiles = expand<T, Off>(variant, t, n, runs, values, reinterpret_cast<T*>(b.output),
-                                 plan.original_size, stream);
+      crc_tiles = expand<T, Off>(variant, t, offsets, n, runs, values,
+                                 reinterpret_cast<T*>(b.output), plan.original_size, stream);
     });
-    check_counts_kernel<<<1, 1, 0, stream>>>(t.offsets + runs, n, b.status);
+    check_counts_kernel<<<1, 1, 0, stream>>>(offsets, runs, n, b.status);
     GCB_CUDA_LAUNCHED();
   }
   cuda::copy_bytes_async(b.output + n * l.element_width, payload + l.tail_offset, l.tail_size,

@@ -3,7 +3,6 @@
 // scan of the counts, and the two expansions, scan (binary search per tile, then marks) and
 // flood (scatter, then a flood-right scan), on the same tiles.
 #include <cstdint>
-#include <cub/agent/single_pass_scan_operators.cuh>
 #include <cub/block/block_scan.cuh>
 
 #include "codecs/common/container_device.cuh"
@@ -62,14 +61,31 @@ struct SaturatingAdd {
   }
 };
 
-// The run offsets in one pass with decoupled look-back: offsets[r] = the saturating sum of
-// counts [0, r) for r <= runs, so offsets[runs] is the total. kScanItems counts a thread.
-// CUB's DeviceScan over a transform iterator read each count as four byte loads (the counts
-// lie at any alignment in the container); here whole tiles read 16-byte vectors. Both are
-// bound by the look-back's barrier, not by their loads: 147.7 against 152.7 us per GiB of runs
-// of 8 (bench/NOTES.md, session 36).
+// The run offsets in two levels: local[r] = the saturating sum of counts from the start of
+// r's scan tile (kScanTile runs) to r, and prefix[s] = the saturating sum of the counts before
+// scan tile s. One pass over the counts with no look-back (offsets_kernel, each tile on its
+// own), then a scan of the tiles' sums (CUB, a few thousand items). A one-pass scan with
+// decoupled look-back (session 36's offsets_kernel) was bound by the look-back's barrier, not by
+// its loads: 147.7 us per GiB of runs of 8 (bench/NOTES.md). kScanItems counts a thread; the
+// counts are read as 16-byte vectors (they lie at any alignment in the container, and CUB's
+// DeviceScan over a transform iterator read each as four byte loads).
 constexpr u32 kScanItems = 16;
 constexpr u32 kScanTile = kScanItems * kBlockThreads;
+
+// Run r's offset as the two levels give it, for r <= runs (offset runs is the total).
+template <typename Off>
+struct RunOffsets {
+  const Off* local;
+  const Off* prefix;
+  // Saturating: what decides whether the counts are valid (total(runs) == n).
+  __device__ __forceinline__ Off total(u64 r) const {
+    return SaturatingAdd<Off>{}(prefix[r / kScanTile], local[r]);
+  }
+  // Once the total equals n, no partial sum saturated: a plain add.
+  __device__ __forceinline__ Off operator[](u64 r) const {
+    return prefix[r / kScanTile] + local[r];
+  }
+};
 
 // Counts r0 .. r0 + kScanItems - 1 (r0 a multiple of kScanItems) from five aligned 16-byte
 // loads and a funnel shift: the counts start kQ words and (counts % 4) bytes past a 16-byte
@@ -95,16 +111,14 @@ __device__ __forceinline__ void load_counts(const u8* counts, u64 r0, u32 (&c)[k
   for (u32 k = 0; k < kScanItems; ++k) c[k] = __funnelshift_r(w[kQ + k], w[kQ + k + 1], shift);
 }
 
+// local[] of one scan tile a block, and the tile's sum in sums[tile].
 template <typename Off, u32 kQ>
 __global__ void __launch_bounds__(kBlockThreads)
-    offsets_kernel(const u8* __restrict__ counts, u64 runs, Off* __restrict__ offsets,
-                   cub::ScanTileState<Off> tiles) {
+    offsets_kernel(const u8* __restrict__ counts, u64 runs, Off* __restrict__ local,
+                   Off* __restrict__ sums) {
   using Op = SaturatingAdd<Off>;
   using BlockScan = cub::BlockScan<Off, kBlockThreads, cub::BLOCK_SCAN_WARP_SCANS>;
-  using Prefix = cub::TilePrefixCallbackOp<Off, Op, cub::ScanTileState<Off>>;
   __shared__ typename BlockScan::TempStorage s_scan;
-  __shared__ typename Prefix::TempStorage s_prefix;
-  const int tile = static_cast<int>(blockIdx.x);
   const u64 r0 = (u64{blockIdx.x} * kBlockThreads + threadIdx.x) * kScanItems;
   // The vector loads of a tile reach 16 bytes past its counts.
   const bool whole = (u64{blockIdx.x} + 1) * kScanTile + 4 <= runs;
@@ -121,15 +135,9 @@ __global__ void __launch_bounds__(kBlockThreads)
   Off sum = item[0];
 #pragma unroll
   for (u32 k = 1; k < kScanItems; ++k) sum = Op{}(sum, item[k]);
-  Off before;
-  if (tile == 0) {
-    Off aggregate;
-    BlockScan(s_scan).ExclusiveScan(sum, before, Off{0}, Op{}, aggregate);
-    if (threadIdx.x == 0) tiles.SetInclusive(0, aggregate);
-  } else {
-    Prefix prefix(tiles, s_prefix, Op{}, tile);
-    BlockScan(s_scan).ExclusiveScan(sum, before, Op{}, prefix);
-  }
+  Off before, aggregate;
+  BlockScan(s_scan).ExclusiveScan(sum, before, Off{0}, Op{}, aggregate);
+  if (threadIdx.x == 0) sums[blockIdx.x] = aggregate;
   Off out[kScanItems];
 #pragma unroll
   for (u32 k = 0; k < kScanItems; ++k) {
@@ -147,12 +155,12 @@ __global__ void __launch_bounds__(kBlockThreads)
         x = make_uint4(static_cast<u32>(out[2 * v]), static_cast<u32>(out[2 * v] >> 32),
                        static_cast<u32>(out[2 * v + 1]), static_cast<u32>(out[2 * v + 1] >> 32));
       }
-      reinterpret_cast<uint4*>(offsets + r0)[v] = x;
+      reinterpret_cast<uint4*>(local + r0)[v] = x;
     }
   } else {
 #pragma unroll
     for (u32 k = 0; k < kScanItems; ++k) {
-      if (r0 + k <= runs) offsets[r0 + k] = out[k];
+      if (r0 + k <= runs) local[r0 + k] = out[k];
     }
   }
 }
@@ -171,10 +179,10 @@ template <typename T>
 constexpr u64 kExpandTileBytes = u64{kExpandRows<T>} * kBlockThreads* cuda::kCrcVector;
 
 template <typename Off>
-__global__ void tile_runs_kernel(const Off* __restrict__ offsets, u64 runs, u64 n, u32 tile,
-                                 u64 tiles, u64* __restrict__ tile_run) {
+__global__ void tile_runs_kernel(RunOffsets<Off> offsets, u64 runs, u64 n, u32 tile, u64 tiles,
+                                 u64* __restrict__ tile_run) {
   const u64 t = u64{blockIdx.x} * kBlockThreads + threadIdx.x;
-  if (t >= tiles || offsets[runs] != n) return;  // invalid counts: the host reports it
+  if (t >= tiles || offsets.total(runs) != n) return;  // invalid counts: the host reports it
   tile_run[t] = cuda::last_at_or_below(offsets, 0, runs - 1, t * tile);
 }
 
@@ -209,10 +217,10 @@ __device__ __forceinline__ TileRunSpan tile_run_span(const u64* __restrict__ til
 // every warp of the block waits on at the next barrier, hit L2 (+2.6% at runs of 8: the wait
 // is mostly not DRAM's, bench/NOTES.md, session 36).
 template <u32 kTile, typename T, typename Off>
-__device__ __forceinline__ void prefetch_runs(const Off* __restrict__ offsets, Values<T> values,
+__device__ __forceinline__ void prefetch_runs(RunOffsets<Off> offsets, Values<T> values,
                                               TileRunSpan span) {
   const u32 count = span.count<kTile>();
-  const auto* off = reinterpret_cast<const u8*>(offsets + span.lo);
+  const auto* off = reinterpret_cast<const u8*>(offsets.local + span.lo);
   const u8* val = values.p + span.lo * sizeof(T);
   const u32 off_bytes = (count + 1) * sizeof(Off), val_bytes = count * sizeof(T);
   constexpr u32 kLine = 128;
@@ -230,8 +238,8 @@ __device__ __forceinline__ void prefetch_runs(const Off* __restrict__ offsets, V
 // start before the tile, wrapped). kStageRuns runs a thread at a time, every load issued before
 // the first use (one run at a time, a thread's runs waited on each other's loads).
 template <u32 kTile, typename T, typename Off, typename Place>
-__device__ __forceinline__ void for_tile_runs(const Off* __restrict__ offsets, Values<T> values,
-                                              u64 tile0, TileRunSpan span, Place place) {
+__device__ __forceinline__ void for_tile_runs(RunOffsets<Off> offsets, Values<T> values, u64 tile0,
+                                              TileRunSpan span, Place place) {
   const u64 lo = span.lo;
   const u32 count = span.count<kTile>();
   for (u32 k0 = threadIdx.x; k0 < count; k0 += kStageRuns * kBlockThreads) {
@@ -264,7 +272,7 @@ __device__ __forceinline__ void for_tile_runs(const Off* __restrict__ offsets, V
 // crc_tiles's tiles are whole: their CRC-32s come from the same registers.
 template <typename T, typename Off>
 __global__ void __launch_bounds__(kBlockThreads)
-    expand_kernel(const Off* __restrict__ offsets, const u64* __restrict__ tile_run, u64 runs,
+    expand_kernel(RunOffsets<Off> offsets, const u64* __restrict__ tile_run, u64 runs,
                   Values<T> values, u64 n, T* __restrict__ out, u64 tiles,
                   cuda::FusedCrcTiles crc_tiles) {
   static_assert(kBlockThreads == cuda::kCrcThreads);
@@ -274,7 +282,8 @@ __global__ void __launch_bounds__(kBlockThreads)
   static_assert(kTile <= 0xFFFF && kTile % 8 == 0);
   __shared__ alignas(16) std::uint16_t s_mark[kTile];
   __shared__ T s_value[kTile];
-  if (offsets[runs] != n) return;  // invalid counts (the same for every block): the host reports it
+  if (offsets.total(runs) != n)
+    return;  // invalid counts (the same for every block): the host reports it
   for (u32 k = threadIdx.x; k < kTile / 8; k += kBlockThreads) {
     reinterpret_cast<uint4*>(s_mark)[k] = uint4{};
   }
@@ -392,7 +401,7 @@ __device__ __forceinline__ u32 take_heads(u8* heads) {
 // and fused CRC as expand_kernel.
 template <typename T, typename Off>
 __global__ void __launch_bounds__(kBlockThreads)
-    flood_kernel(const Off* __restrict__ offsets, const u64* __restrict__ tile_run, u64 runs,
+    flood_kernel(RunOffsets<Off> offsets, const u64* __restrict__ tile_run, u64 runs,
                  Values<T> values, u64 n, T* __restrict__ out, u64 tiles,
                  cuda::FusedCrcTiles crc_tiles) {
   static_assert(kBlockThreads == cuda::kCrcThreads);
@@ -401,7 +410,8 @@ __global__ void __launch_bounds__(kBlockThreads)
   constexpr u32 kSpan = kWarpSpan<T>;
   __shared__ alignas(16) T s_value[kTile];
   __shared__ alignas(16) u8 s_head[kTile];
-  if (offsets[runs] != n) return;  // invalid counts (the same for every block): the host reports it
+  if (offsets.total(runs) != n)
+    return;  // invalid counts (the same for every block): the host reports it
   for (u32 k = threadIdx.x; k < kTile / 16; k += kBlockThreads) {
     reinterpret_cast<uint4*>(s_head)[k] = uint4{};
   }
@@ -448,9 +458,11 @@ __global__ void __launch_bounds__(kBlockThreads)
 }
 
 template <typename Off>
-__global__ void check_counts_kernel(const Off* total, u64 n, DeviceStatus* status) {
-  if (*total != n) {
-    cuda::set_error(status, kBadCounts, *total == kSaturated<Off> ? kSaturatedDetail : *total);
+__global__ void check_counts_kernel(RunOffsets<Off> offsets, u64 runs, u64 n,
+                                    DeviceStatus* status) {
+  const Off total = offsets.total(runs);
+  if (total != n) {
+    cuda::set_error(status, kBadCounts, total == kSaturated<Off> ? kSaturatedDetail : total);
   }
 }
 
