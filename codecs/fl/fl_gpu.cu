@@ -245,7 +245,7 @@ struct PackShared {
 
 struct PackArgs {
   u64 n;
-  u32 fs;
+  u32 fs_log2;  // frames that divide a tile are a power of two long
   u8* bits;
   AlignedWordWriter words;
   cub::ScanTileState<u64> state;
@@ -337,17 +337,20 @@ __global__ void __launch_bounds__(kBlockThreads, 6)
   // Warp 0's lane i: element i before the tile, for the word this tile shares with the previous.
   const T before_tile = tile > 0 && threadIdx.x < 32 ? in[tile0 - 1 - threadIdx.x] : T{0};
 
-  const u64 first = cuda::div_u64(tile0, a.fs);
-  const auto frames =
-      static_cast<u32>(cuda::div_u64(min(tile0 + kOnePassTile<T>, a.n) - 1, a.fs) - first + 1);
+  // Shifts, not divisions (three 64-bit divisions were about 50 of a warp's 690 instructions a
+  // tile, bench/NOTES.md, session 40).
+  const u64 first = tile0 >> a.fs_log2;
+  const auto tile_len = static_cast<u32>(min(u64{kOnePassTile<T>}, a.n - tile0));
+  const u32 frames = ((tile_len - 1) >> a.fs_log2) + 1;
   for (u32 k = threadIdx.x; k < PackShared<T>::kWords / 4; k += kBlockThreads) {
     reinterpret_cast<uint4*>(s.words)[k] = make_uint4(0, 0, 0, 0);
   }
   for (u32 k = threadIdx.x; k < frames; k += kBlockThreads) s.frame_or[k] = 0;
   __syncthreads();
 
-  const u32 valid = i0 < a.n ? static_cast<u32>(min(u64{kItems}, a.n - i0)) : 0;
-  const u32 frame = valid > 0 ? static_cast<u32>(cuda::div_u64(i0, a.fs) - first) : 0;
+  const u32 at = threadIdx.x * kItems;  // this thread's first element in the tile
+  const u32 valid = at < tile_len ? min(kItems, tile_len - at) : 0;
+  const u32 frame = valid > 0 ? at >> a.fs_log2 : 0;
   u32 acc = 0;
 #pragma unroll
   for (u32 k = 0; k < kOnePassWords; ++k) acc |= w[k];  // zero past n
@@ -1036,7 +1039,7 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
     const int tiles = tile_count(n, width);
     const PackArgs a{
         n,
-        fs,
+        static_cast<u32>(std::countr_zero(fs)),
         bits,
         words,
         cuda::init_tile_state_async<u64>(tiles, t.tile_state.p, t.tile_state.bytes, stream),
