@@ -337,7 +337,7 @@ __global__ void __launch_bounds__(kBlockThreads, 6)
   // Warp 0's lane i: element i before the tile, for the word this tile shares with the previous.
   const T before_tile = tile > 0 && threadIdx.x < 32 ? in[tile0 - 1 - threadIdx.x] : T{0};
 
-  // Shifts, not divisions (three 64-bit divisions were about 50 of a warp's 690 instructions a
+  // Shifts, not divisions (three 64-bit divisions were about 88 of a warp's 690 instructions a
   // tile, bench/NOTES.md, session 40).
   const u64 first = tile0 >> a.fs_log2;
   const auto tile_len = static_cast<u32>(min(u64{kOnePassTile<T>}, a.n - tile0));

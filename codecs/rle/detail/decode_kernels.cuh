@@ -64,11 +64,12 @@ struct SaturatingAdd {
 // The run offsets in two levels: local[r] = the saturating sum of counts from the start of
 // r's scan tile (kScanTile runs) to r, and prefix[s] = the saturating sum of the counts before
 // scan tile s. One pass over the counts with no look-back (offsets_kernel, each tile on its
-// own), then a scan of the tiles' sums (CUB, a few thousand items). A one-pass scan with
-// decoupled look-back (session 36's offsets_kernel) was bound by the look-back's barrier, not by
-// its loads: 147.7 us per GiB of runs of 8 (bench/NOTES.md). kScanItems counts a thread; the
-// counts are read as 16-byte vectors (they lie at any alignment in the container, and CUB's
-// DeviceScan over a transform iterator read each as four byte loads).
+// own), then CUB's scan of the tiles' sums (one item per kScanTile runs). With CUB's decoupled
+// look-back in the same pass, the scan was bound by the look-back's barrier, not by its loads:
+// 146.5 us per GiB of runs of 8 against 110.7 in two levels (bench/NOTES.md, sessions 36 and
+// 40). kScanItems counts a thread; the counts are read as 16-byte vectors (they lie at any
+// alignment in the container, and CUB's DeviceScan over a transform iterator read each as four
+// byte loads).
 constexpr u32 kScanItems = 16;
 constexpr u32 kScanTile = kScanItems * kBlockThreads;
 
@@ -282,8 +283,8 @@ __global__ void __launch_bounds__(kBlockThreads)
   static_assert(kTile <= 0xFFFF && kTile % 8 == 0);
   __shared__ alignas(16) std::uint16_t s_mark[kTile];
   __shared__ T s_value[kTile];
-  if (offsets.total(runs) != n)
-    return;  // invalid counts (the same for every block): the host reports it
+  // Invalid counts (the same for every block): the host reports them.
+  if (offsets.total(runs) != n) return;
   for (u32 k = threadIdx.x; k < kTile / 8; k += kBlockThreads) {
     reinterpret_cast<uint4*>(s_mark)[k] = uint4{};
   }
@@ -410,8 +411,8 @@ __global__ void __launch_bounds__(kBlockThreads)
   constexpr u32 kSpan = kWarpSpan<T>;
   __shared__ alignas(16) T s_value[kTile];
   __shared__ alignas(16) u8 s_head[kTile];
-  if (offsets.total(runs) != n)
-    return;  // invalid counts (the same for every block): the host reports it
+  // Invalid counts (the same for every block): the host reports them.
+  if (offsets.total(runs) != n) return;
   for (u32 k = threadIdx.x; k < kTile / 16; k += kBlockThreads) {
     reinterpret_cast<uint4*>(s_head)[k] = uint4{};
   }
