@@ -31,39 +31,55 @@ u32 word_at(const Bytes& tile, u32 thread, u32 s, u32 reg) {
   return w;
 }
 
+// mma.m16n8k256 .b1 .and.popc on fragments (PTX's layout, crc32_mma_tables.hpp): lane 4g + t's
+// C register i (row g + 8 (i >> 1), column 2t + (i & 1)) += popc(A row AND B column).
+void emulated_mma(int (&c)[32][4], const u32 (&a)[32][4], const u32 (&b)[32][2]) {
+  for (u32 lane = 0; lane < 32; ++lane) {
+    for (u32 i = 0; i < 4; ++i) {
+      const u32 row = lane / 4 + 8 * (i >> 1), column = 2 * (lane % 4) + (i & 1);
+      for (u32 k = 0; k < 256; ++k) {
+        const u32 a_bit = a[4 * (row % 8) + k % 128 / 32][k / 128 * 2 + row / 8] >> (k % 32) & 1u;
+        const u32 b_bit = b[4 * column + k % 128 / 32][k / 128] >> (k % 32) & 1u;
+        c[lane][i] += static_cast<int>(a_bit & b_bit);
+      }
+    }
+  }
+}
+
 // One tile's raw CRC as the kernels compute it: per warp, MMA steps accumulate popcounts
-// (C = A x B), the parities are the columns' CRCs, each carried to the tile's end and XORed.
+// (C = A x B) whose parities are the columns' CRCs; one more MMA a half carries them to the
+// tile's end, and the XOR of its columns' parities over the lanes is the warp's part.
 template <typename G>
 u32 emulated_tile_crc(const Bytes& tile) {
   static const auto op = std::make_unique<mma::Operands<G>>(mma::make_operands<G>());
-  static const auto shifts = std::make_unique<mma::ColumnShifts<G>>(mma::make_column_shifts<G>());
+  static const auto reduce =
+      std::make_unique<mma::ReduceOperands<G>>(mma::make_reduce_operands<G>());
   u32 raw = 0;
   for (u32 w = 0; w < mma::kWarps; ++w) {
-    int c[2][16][8] = {};  // [half][row m][column n]
+    int c[2][32][4] = {};  // [half][lane][register]
     for (u32 s = 0; s < G::kSteps; ++s) {
-      for (u32 lane_a = 0; lane_a < 32; ++lane_a) {
+      u32 b[32][2];
+      for (u32 lane = 0; lane < 32; ++lane) {
+        for (u32 reg = 0; reg < 2; ++reg) b[lane][reg] = word_at<G>(tile, 32 * w + lane, s, reg);
+      }
+      for (u32 h = 0; h < 2; ++h) emulated_mma(c[h], op->a[s][h], b);
+    }
+    u32 parities[32][2] = {};  // the final MMA's B: lane 4g + t, column 2t + p
+    for (u32 lane = 0; lane < 32; ++lane) {
+      for (u32 h = 0; h < 2; ++h) {
         for (u32 i = 0; i < 4; ++i) {
-          const u32 m = lane_a / 4 + 8 * (i % 2);
-          for (u32 bit = 0; bit < 32; ++bit) {
-            const u32 k = lane_a % 4 * 32 + 128 * (i / 2) + bit;
-            for (u32 n = 0; n < 8; ++n) {
-              const u32 lane_b = 4 * n + k % 128 / 32;
-              const u32 b = word_at<G>(tile, 32 * w + lane_b, s, k / 128) >> (k % 32) & 1u;
-              for (u32 h = 0; h < 2; ++h) {
-                c[h][m][n] += static_cast<int>((op->a[s][h][lane_a][i] >> bit & 1u) & b);
-              }
-            }
-          }
+          const u32 m = 16 * h + lane / 4 + 8 * (i >> 1);
+          parities[lane][i & 1] |= static_cast<u32>(c[h][lane][i] & 1) << m;
         }
       }
     }
-    for (u32 n = 0; n < 8; ++n) {
-      u32 column = 0;
-      for (u32 h = 0; h < 2; ++h) {
-        for (u32 m = 0; m < 16; ++m) column |= static_cast<u32>(c[h][m][n] & 1) << (16 * h + m);
-      }
-      for (u32 b = 0; b < 32; ++b) {
-        if (column >> b & 1u) raw ^= shifts->v[w][n][b];
+    for (u32 h = 0; h < 2; ++h) {
+      int shifted[32][4] = {};
+      emulated_mma(shifted, reduce->a[w][h], parities);
+      for (u32 lane = 0; lane < 32; ++lane) {
+        for (u32 i = 0; i < 4; ++i) {
+          raw ^= static_cast<u32>(shifted[lane][i] & 1) << (16 * h + lane / 4 + 8 * (i >> 1));
+        }
       }
     }
   }

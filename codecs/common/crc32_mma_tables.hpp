@@ -12,8 +12,10 @@
 // (the B operand, 256 bits per column): column n is lanes 4n..4n+3, so the 8 columns are 8
 // contiguous pieces of the warp's data ("columns" of kColumnBytes). A step's A operand encodes
 // the distance of each of its bits to the end of the column's piece in the tile; the shift
-// from there to the end of the tile (by column and warp) is one multiplication per column,
-// done once per tile (ColumnShifts). Two layouts (Geometry):
+// from there to the end of the tile (by column and warp, ColumnShifts) is linear too, so one
+// more MMA per half does it once per tile: its B operand is each lane's parities where the
+// steps left them, its A the shifts (ReduceOperands), and the XOR of its 8 columns' parities
+// is the warp's part of the tile's raw CRC. Two layouts (Geometry):
 //   rows:    R rows of 256 lanes x 16 bytes; a warp holds 512 contiguous bytes of each row;
 //            step 2r + p takes words (x, y) for p = 0 and (z, w) for p = 1 of row r;
 //   blocked: each of 256 threads holds S contiguous bytes (S a multiple of 8); step s takes
@@ -131,6 +133,41 @@ GCB_HD ColumnShifts<G> make_column_shifts() {
     }
   }
   return cs;
+}
+
+// The A operands of the final MMA: a[w][half][lane] = the lane's four registers for warp w.
+// Its B operand (column g, from lanes 4g + t) holds in register p the parities that lane has
+// of column 2t + p, at their CRC bits' places (16h + g + 8 (i >> 1) for C register 2 (i >> 1) +
+// p of half h), so B row 32t + 128p + b is bit b of column 2t + p, which ColumnShifts carries
+// to the tile's end.
+template <typename G>
+struct alignas(16) ReduceOperands {
+  std::uint32_t a[kWarps][2][32][4];
+};
+
+template <typename G>
+GCB_HD ReduceOperands<G> make_reduce_operands(const ColumnShifts<G>& cs) {
+  ReduceOperands<G> op{};
+  for (std::uint32_t w = 0; w < kWarps; ++w) {
+    for (std::uint32_t lane = 0; lane < 32; ++lane) {
+      const std::uint32_t g = lane / 4, t = lane % 4;
+      for (std::uint32_t i = 0; i < 4; ++i) {
+        const std::uint32_t column = 2 * t + i / 2;  // B row t * 32 + 128 (i >> 1) + bit
+        for (std::uint32_t bit = 0; bit < 32; ++bit) {
+          for (std::uint32_t h = 0; h < 2; ++h) {
+            const std::uint32_t m = 16 * h + g + 8 * (i % 2);
+            op.a[w][h][lane][i] |= (cs.v[w][column][bit] >> m & 1u) << bit;
+          }
+        }
+      }
+    }
+  }
+  return op;
+}
+
+template <typename G>
+GCB_HD ReduceOperands<G> make_reduce_operands() {
+  return make_reduce_operands<G>(make_column_shifts<G>());
 }
 
 }  // namespace gcbench::crc::mma

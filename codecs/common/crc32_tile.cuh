@@ -30,7 +30,7 @@ namespace crc_detail {
 template <typename G>
 static __device__ const crc::mma::Operands<G> kOperands = crc::mma::make_operands<G>();
 template <typename G>
-static __device__ const crc::mma::ColumnShifts<G> kShifts = crc::mma::make_column_shifts<G>();
+static __device__ const crc::mma::ReduceOperands<G> kReduce = crc::mma::make_reduce_operands<G>();
 
 __device__ __forceinline__ void mma_b1(std::uint32_t (&c)[4], uint4 a, std::uint32_t b0,
                                        std::uint32_t b1) {
@@ -64,27 +64,26 @@ class TileCrc {
   // the tile's (a warp whose data is that part).
   __device__ __forceinline__ void reduce_into(std::uint32_t* slot, std::uint32_t warp) const {
     const std::uint32_t lane = threadIdx.x % 32;
-    const std::uint32_t g = lane / 4;  // and t = lane % 4
-    // This lane's CRC bits (parities) of columns 2t and 2t + 1, then those of the whole column
-    // (the lanes of one t differ in g).
+    const std::uint32_t g = lane / 4;
+    // This lane's parities of columns 2t and 2t + 1 at their CRC bits' places, carried to the
+    // tile's end by one more MMA a half: 2 MMAs where a reduction of the columns across the
+    // lanes, then a shift by a table look-up per bit, took about 75 instructions a warp.
     std::uint32_t even = 0, odd = 0;
 #pragma unroll
     for (std::uint32_t h = 0; h < 2; ++h) {
       even |= (acc_[h][0] & 1u) << (16 * h + g) | (acc_[h][2] & 1u) << (16 * h + g + 8);
       odd |= (acc_[h][1] & 1u) << (16 * h + g) | (acc_[h][3] & 1u) << (16 * h + g + 8);
     }
-#pragma unroll
-    for (std::uint32_t m = 4; m < 32; m <<= 1) {
-      even |= __shfl_xor_sync(0xFFFFFFFFu, even, m);
-      odd |= __shfl_xor_sync(0xFFFFFFFFu, odd, m);
-    }
-    // Each column carried to the tile's end: lane b adds bit b's multiple.
-    const auto& shifts = crc_detail::kShifts<G>.v[warp];
+    const auto* a = reinterpret_cast<const uint4*>(crc_detail::kReduce<G>.a[warp]);
+    std::uint32_t c[2][4] = {};
+    crc_detail::mma_b1(c[0], __ldg(a + lane), even, odd);
+    crc_detail::mma_b1(c[1], __ldg(a + 32 + lane), even, odd);
+    // Bit m of the result: the parity of row m over the 8 columns (lanes of one g hold two each).
     std::uint32_t y = 0;
 #pragma unroll
-    for (std::uint32_t n = 0; n < crc::mma::kColumns; ++n) {
-      const std::uint32_t col = __shfl_sync(0xFFFFFFFFu, n % 2 ? odd : even, n / 2);  // t = n / 2
-      if (col >> lane & 1u) y ^= __ldg(&shifts[n][lane]);
+    for (std::uint32_t h = 0; h < 2; ++h) {
+      y |= ((c[h][0] ^ c[h][1]) & 1u) << (16 * h + g) | ((c[h][2] ^ c[h][3]) & 1u)
+                                                           << (16 * h + g + 8);
     }
     y = __reduce_xor_sync(0xFFFFFFFFu, y);
     if (lane == 0) atomicXor(slot, y);
