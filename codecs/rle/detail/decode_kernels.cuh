@@ -86,6 +86,25 @@ struct RunOffsets {
   __device__ __forceinline__ Off operator[](u64 r) const {
     return prefix[r / kScanTile] + local[r];
   }
+  struct Near;
+  // Offsets r0 + j for j <= kScanTile (runs r0 + j <= runs), with their two tile prefixes
+  // loaded once: a staging round's, where a prefix load per offset cost the flood 5-6% at
+  // widths 1 and 2 (bench/NOTES.md, session 41).
+  __device__ __forceinline__ Near near(u64 r0, u64 runs) const {
+    const u64 s = r0 / kScanTile;
+    return {local + r0, prefix[s], prefix[min(s + 1, runs / kScanTile)],
+            static_cast<u32>((s + 1) * kScanTile - r0)};
+  }
+};
+
+template <typename Off>
+struct RunOffsets<Off>::Near {
+  const Off* local;   // from r0
+  Off before, after;  // the prefixes of r0's scan tile and of the next
+  u32 split;          // the first j in the next scan tile
+  __device__ __forceinline__ Off operator[](u32 j) const {
+    return (j < split ? before : after) + local[j];
+  }
 };
 
 // Counts r0 .. r0 + kScanItems - 1 (r0 a multiple of kScanItems) from five aligned 16-byte
@@ -190,6 +209,7 @@ __global__ void tile_runs_kernel(RunOffsets<Off> offsets, u64 runs, u64 n, u32 t
 // Runs a thread stages at once: four cover a tile of 32-bit elements at runs of mean 8
 // (bench/NOTES.md, session 31).
 constexpr u32 kStageRuns = 4;
+static_assert((kStageRuns - 1) * kBlockThreads + 1 <= kScanTile);  // a round's offsets: Near
 
 // Elements of one warp-wide row of vectors.
 template <typename T>
@@ -239,11 +259,12 @@ __device__ __forceinline__ void prefetch_runs(RunOffsets<Off> offsets, Values<T>
 // start before the tile, wrapped). kStageRuns runs a thread at a time, every load issued before
 // the first use (one run at a time, a thread's runs waited on each other's loads).
 template <u32 kTile, typename T, typename Off, typename Place>
-__device__ __forceinline__ void for_tile_runs(RunOffsets<Off> offsets, Values<T> values, u64 tile0,
-                                              TileRunSpan span, Place place) {
+__device__ __forceinline__ void for_tile_runs(RunOffsets<Off> offsets, u64 runs, Values<T> values,
+                                              u64 tile0, TileRunSpan span, Place place) {
   const u64 lo = span.lo;
   const u32 count = span.count<kTile>();
   for (u32 k0 = threadIdx.x; k0 < count; k0 += kStageRuns * kBlockThreads) {
+    const auto near = offsets.near(lo + k0, runs);
     T value[kStageRuns];
     Off start[kStageRuns], end[kStageRuns];
 #pragma unroll
@@ -251,8 +272,8 @@ __device__ __forceinline__ void for_tile_runs(RunOffsets<Off> offsets, Values<T>
       const u32 k = k0 + s * kBlockThreads;
       if (k < count) {
         value[s] = values[lo + k];
-        start[s] = offsets[lo + k];
-        end[s] = offsets[lo + k + 1];
+        start[s] = near[s * kBlockThreads];
+        end[s] = near[s * kBlockThreads + 1];
       }
     }
 #pragma unroll
@@ -299,6 +320,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     // for_tile_runs, inline: through it, at the same 64 registers, this kernel ran 11% slower
     // at width 4 and 4% at width 2 (bench/NOTES.md, session 36).
     for (u32 k0 = threadIdx.x; k0 < count; k0 += kStageRuns * kBlockThreads) {
+      const auto near = offsets.near(lo + k0, runs);
       T value[kStageRuns];
       Off start[kStageRuns], end[kStageRuns];
 #pragma unroll
@@ -306,8 +328,8 @@ __global__ void __launch_bounds__(kBlockThreads)
         const u32 k = k0 + s * kBlockThreads;
         if (k < count) {
           value[s] = values[lo + k];
-          start[s] = offsets[lo + k];
-          end[s] = offsets[lo + k + 1];
+          start[s] = near[s * kBlockThreads];
+          end[s] = near[s * kBlockThreads + 1];
         }
       }
 #pragma unroll
@@ -421,7 +443,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   for (u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
     const TileRunSpan span = tile_run_span(tile_run, runs, t, tiles);
     for_tile_runs<kTile>(
-        offsets, values, t * kTile, span, [&](u32 k, T value, u64 first, u32 last) {
+        offsets, runs, values, t * kTile, span, [&](u32 k, T value, u64 first, u32 last) {
           if (k == 0) first = 0;
           if (first >= kTile) return;
           s_value[first] = value;
