@@ -235,12 +235,14 @@ struct PackShared {
   // The tile's stream, at most 8 * sizeof(T) bits an element, and up to 3 words after it that
   // the last tile writes (zeros to the array's end, and the shift into the aligned view).
   static constexpr u32 kWords = kOnePassTile<T> * sizeof(T) / 4 + 4;
-  alignas(16) u32 words[kWords];
+  // The stream from words[kStream] on (16-byte aligned, for the zeroing), and before it, at
+  // words[kStream - 1], the last word of the stream before the tile's.
+  static constexpr u32 kStream = 4;
+  alignas(16) u32 words[kStream + kWords];
   u32 frame_or[kOnePassTile<T> / 32];  // frames of at least 32 elements
   typename BlockScan::TempStorage scan;
   typename LookBack::TempStorage prefix;
   u64 start;
-  u32 carry;
 };
 
 struct PackArgs {
@@ -343,7 +345,7 @@ __global__ void __launch_bounds__(kBlockThreads, 6)
   const auto tile_len = static_cast<u32>(min(u64{kOnePassTile<T>}, a.n - tile0));
   const u32 frames = ((tile_len - 1) >> a.fs_log2) + 1;
   for (u32 k = threadIdx.x; k < PackShared<T>::kWords / 4; k += kBlockThreads) {
-    reinterpret_cast<uint4*>(s.words)[k] = make_uint4(0, 0, 0, 0);
+    reinterpret_cast<uint4*>(s.words + PackShared<T>::kStream)[k] = make_uint4(0, 0, 0, 0);
   }
   for (u32 k = threadIdx.x; k < frames; k += kBlockThreads) s.frame_or[k] = 0;
   __syncthreads();
@@ -378,7 +380,7 @@ __global__ void __launch_bounds__(kBlockThreads, 6)
   typename PackShared<T>::LookBack look_back{a.state, tile};
   look_back.publish(mine);
   if (static_cast<u64>(tile) < a.crc.count) cuda::blocked_crc_into(w, a.crc.slots + tile);
-  if (valid > 0) pack_thread<T, 1, 8 * sizeof(T)>(w, b, offset, s.words);
+  if (valid > 0) pack_thread<T, 1, 8 * sizeof(T)>(w, b, offset, s.words + PackShared<T>::kStream);
   // Warp 0 looks back only now, after its share of the packing: looking back at once, it waited
   // for predecessors still loading their tiles, and then the other warps waited for its packing.
   if (threadIdx.x < 32) {
@@ -386,7 +388,7 @@ __global__ void __launch_bounds__(kBlockThreads, 6)
     const u32 carry = last_word_before(before_tile, static_cast<u32>(before & 63));
     if (threadIdx.x == 0) {
       s.start = before >> 6;
-      s.carry = carry;
+      s.words[PackShared<T>::kStream - 1] = carry;
     }
   }
   __syncthreads();
@@ -403,9 +405,16 @@ __global__ void __launch_bounds__(kBlockThreads, 6)
     count = (end + 3) / 4 - lo;
     if (threadIdx.x == 0) *a.payload_size = a.words_offset + 4 * word_count;
   }
+  // Only the first and the last tile reach bytes outside the array: the others store unchecked.
+  const bool edge = tile == 0 || last_tile;
+  const u32* stream = s.words + PackShared<T>::kStream;
   for (u32 j = threadIdx.x; j < count; j += kBlockThreads) {
-    const u32 previous = j == 0 ? s.carry : s.words[j - 1];
-    a.words.store(lo + j, __funnelshift_l(previous, s.words[j], shift), end);
+    const u32 word = __funnelshift_l(stream[j - 1], stream[j], shift);
+    if (edge) {
+      a.words.store(lo + j, word, end);
+    } else {
+      a.words.aligned[lo + j] = word;
+    }
   }
 }
 
