@@ -82,8 +82,8 @@ class TileCrc {
     std::uint32_t y = 0;
 #pragma unroll
     for (std::uint32_t h = 0; h < 2; ++h) {
-      y |= ((c[h][0] ^ c[h][1]) & 1u) << (16 * h + g) | ((c[h][2] ^ c[h][3]) & 1u)
-                                                           << (16 * h + g + 8);
+      const std::uint32_t row_g = (c[h][0] ^ c[h][1]) & 1u, row_g8 = (c[h][2] ^ c[h][3]) & 1u;
+      y |= row_g << (16 * h + g) | row_g8 << (16 * h + g + 8);
     }
     y = __reduce_xor_sync(0xFFFFFFFFu, y);
     if (lane == 0) atomicXor(slot, y);
