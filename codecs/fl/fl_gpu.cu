@@ -266,14 +266,24 @@ __device__ __forceinline__ u32 last_word_before(T element, u32 b) {
   return __reduce_or_sync(0xFFFFFFFFu, part);
 }
 
+// The word that two threads of a frame share at odd widths at width 4 (16 elements of odd
+// width end at a half word): the first thread holds its low half (`word`, where it goes), the
+// second its high half (`word` null); both ORed and stored once by the first, without atomics
+// or zeroed words (bench/NOTES.md, session 41).
+struct SharedWord {
+  u32* word = nullptr;
+  u32 bits = 0;
+};
+
 // A thread's elements, B bits each, into the tile's words from bit Phase of `word` on (the
 // elements past the input's end are zero). Every shift is a constant: a loop over the elements
 // with the width at run time ("fill a word, flush it") took about a fifth of the kernel's
-// instructions (bench/NOTES.md, session 40). Whole words are stored; a word shared with the
-// neighbouring thread (odd widths at width 4 put a thread's bits at a half word) by atomics.
+// instructions (bench/NOTES.md, session 40). Whole words are stored; the half of a word shared
+// with the neighbouring thread is returned.
 template <typename T, u32 B, u32 Phase>
-__device__ __forceinline__ void pack_bits(const u32 (&w)[kOnePassWords], u32* word) {
+__device__ __forceinline__ SharedWord pack_bits(const u32 (&w)[kOnePassWords], u32* word) {
   constexpr u32 kEnd = Phase + kOnePassItems<T> * B;
+  SharedWord shared;
 #pragma unroll
   for (u32 j = 0; j < (kEnd + 31) / 32; ++j) {
     u32 v = 0;
@@ -284,37 +294,33 @@ __device__ __forceinline__ void pack_bits(const u32 (&w)[kOnePassWords], u32* wo
         v |= at >= 0 ? element<T>(w, k) << at : element<T>(w, k) >> -at;
       }
     }
-    const bool shared = (j == 0 && Phase != 0) || (32 * (j + 1) > kEnd);
-    if (shared) {
-      atomicOr(word + j, v);
+    if (j == 0 && Phase != 0) {
+      shared = {nullptr, v};
+    } else if (32 * (j + 1) > kEnd) {
+      shared = {word + j, v};
     } else {
       word[j] = v;
     }
   }
+  return shared;
 }
 
 // pack_bits for b in [Lo, Hi], by a binary choice (warp-uniform where a warp lies in one frame).
 // A thread's bits start at a whole word except for odd widths at width 4 (16 elements), where
 // every other thread of a frame starts at a half word.
 template <typename T, u32 Lo, u32 Hi>
-__device__ __forceinline__ void pack_thread(const u32 (&w)[kOnePassWords], u32 b, u32 offset,
-                                            u32* words) {
+__device__ __forceinline__ SharedWord pack_thread(const u32 (&w)[kOnePassWords], u32 b, u32 offset,
+                                                  u32* words) {
   if constexpr (Lo == Hi) {
     u32* word = words + offset / 32;
     if constexpr (kOnePassItems<T> * Lo % 32 != 0) {
-      if (offset % 32 != 0) {
-        pack_bits<T, Lo, 16>(w, word);
-        return;
-      }
+      if (offset % 32 != 0) return pack_bits<T, Lo, 16>(w, word);
     }
-    pack_bits<T, Lo, 0>(w, word);
+    return pack_bits<T, Lo, 0>(w, word);
   } else {
     constexpr u32 kMid = (Lo + Hi) / 2;
-    if (b <= kMid) {
-      pack_thread<T, Lo, kMid>(w, b, offset, words);
-    } else {
-      pack_thread<T, kMid + 1, Hi>(w, b, offset, words);
-    }
+    if (b <= kMid) return pack_thread<T, Lo, kMid>(w, b, offset, words);
+    return pack_thread<T, kMid + 1, Hi>(w, b, offset, words);
   }
 }
 
@@ -344,7 +350,8 @@ __global__ void __launch_bounds__(kBlockThreads, 6)
   const u64 first = tile0 >> a.fs_log2;
   const auto tile_len = static_cast<u32>(min(u64{kOnePassTile<T>}, a.n - tile0));
   const u32 frames = ((tile_len - 1) >> a.fs_log2) + 1;
-  for (u32 k = threadIdx.x; k < PackShared<T>::kWords / 4; k += kBlockThreads) {
+  // Only the last tile reads words that no thread packs (past its bits, to the array's end).
+  for (u32 k = threadIdx.x; last_tile && k < PackShared<T>::kWords / 4; k += kBlockThreads) {
     reinterpret_cast<uint4*>(s.words + PackShared<T>::kStream)[k] = make_uint4(0, 0, 0, 0);
   }
   for (u32 k = threadIdx.x; k < frames; k += kBlockThreads) s.frame_or[k] = 0;
@@ -380,7 +387,16 @@ __global__ void __launch_bounds__(kBlockThreads, 6)
   typename PackShared<T>::LookBack look_back{a.state, tile};
   look_back.publish(mine);
   if (static_cast<u64>(tile) < a.crc.count) cuda::blocked_crc_into(w, a.crc.slots + tile);
-  if (valid > 0) pack_thread<T, 1, 8 * sizeof(T)>(w, b, offset, s.words + PackShared<T>::kStream);
+  SharedWord shared;
+  if (valid > 0) {
+    shared = pack_thread<T, 1, 8 * sizeof(T)>(w, b, offset, s.words + PackShared<T>::kStream);
+  }
+  if constexpr (kOnePassItems<T> % 32 != 0) {  // else every thread ends on a whole word
+    // A frame's threads pair up (frames of at least 32 elements start at even threads): the
+    // high half of a shared word comes from the next lane.
+    const u32 high = __shfl_down_sync(0xFFFFFFFFu, shared.bits, 1);
+    if (shared.word != nullptr) *shared.word = shared.bits | high;
+  }
   // Warp 0 looks back only now, after its share of the packing: looking back at once, it waited
   // for predecessors still loading their tiles, and then the other warps waited for its packing.
   if (threadIdx.x < 32) {
