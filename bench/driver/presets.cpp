@@ -214,7 +214,7 @@ Preset kernels() {
           "and brute finders beside the CPU on every core) on Silesia's files and (warp; jump "
           "and chunk-scope) on Silesia as one input, nvCOMP "
           "Cascaded (elements of the input's width) and LZ4 on all (best with "
-          "--cold-l2; 172 s on one H100 at 3570e48, where the estimate, a model over older "
+          "--cold-l2; 175 s on one H100 at f046fe9, where the estimate, a model over older "
           "rates, says about 6.5 minutes; with every timing the first run took about 30 "
           "minutes: bench/NOTES.md)",
       std::move(inputs), std::move(steps), "kernel"};
