@@ -123,10 +123,11 @@ Bytes random_width_frames(std::size_t count, std::uint32_t width, std::uint32_t 
 TEST_F(FlGpu, OnePassTilesAtEveryOffset) {
   // Frame sizes that divide a 16 KiB tile and are multiples of 32 elements and of a thread's
   // 64 bytes take the one-pass encoder (each tile continuing the previous tile's last word);
-  // 16, and 32 at width 1, take the three-pass one. Element counts and tails put the word array
-  // at every byte alignment, and the last tile is partial.
+  // 16, and 32 at width 1, take the three-pass one; 512, 1024 and 2048 are a warp's elements at
+  // widths 4, 2 and 1. Element counts and tails put the word array at every byte alignment, and
+  // the last tile is partial.
   for (std::uint32_t width : {1u, 2u, 4u}) {
-    for (std::uint32_t frame : {16u, 32u, 64u, 256u, 4096u, 8192u}) {
+    for (std::uint32_t frame : {16u, 32u, 64u, 256u, 512u, 1024u, 2048u, 4096u, 8192u}) {
       for (std::uint32_t extra = 0; extra < 4; ++extra) {
         Bytes input = random_width_frames(20 * 4096 + 37 + extra, width, frame, extra % width,
                                           width * 1000 + frame + extra);
