@@ -350,9 +350,11 @@ __global__ void __launch_bounds__(kBlockThreads, 6)
   const u64 first = tile0 >> a.fs_log2;
   const auto tile_len = static_cast<u32>(min(u64{kOnePassTile<T>}, a.n - tile0));
   const u32 frames = ((tile_len - 1) >> a.fs_log2) + 1;
+  // The tile's stream; stream[-1] is the last word before it.
+  u32* const stream = s.words + PackShared<T>::kStream;
   // Only the last tile reads words that no thread packs (past its bits, to the array's end).
   for (u32 k = threadIdx.x; last_tile && k < PackShared<T>::kWords / 4; k += kBlockThreads) {
-    reinterpret_cast<uint4*>(s.words + PackShared<T>::kStream)[k] = make_uint4(0, 0, 0, 0);
+    reinterpret_cast<uint4*>(stream)[k] = make_uint4(0, 0, 0, 0);
   }
   for (u32 k = threadIdx.x; k < frames; k += kBlockThreads) s.frame_or[k] = 0;
   __syncthreads();
@@ -389,7 +391,7 @@ __global__ void __launch_bounds__(kBlockThreads, 6)
   if (static_cast<u64>(tile) < a.crc.count) cuda::blocked_crc_into(w, a.crc.slots + tile);
   SharedWord shared;
   if (valid > 0) {
-    shared = pack_thread<T, 1, 8 * sizeof(T)>(w, b, offset, s.words + PackShared<T>::kStream);
+    shared = pack_thread<T, 1, 8 * sizeof(T)>(w, b, offset, stream);
   }
   if constexpr (kOnePassItems<T> % 32 != 0) {  // else every thread ends on a whole word
     // A frame's threads pair up (frames of at least 32 elements start at even threads): the
@@ -404,7 +406,7 @@ __global__ void __launch_bounds__(kBlockThreads, 6)
     const u32 carry = last_word_before(before_tile, static_cast<u32>(before & 63));
     if (threadIdx.x == 0) {
       s.start = before >> 6;
-      s.words[PackShared<T>::kStream - 1] = carry;
+      stream[-1] = carry;
     }
   }
   __syncthreads();
@@ -423,7 +425,6 @@ __global__ void __launch_bounds__(kBlockThreads, 6)
   }
   // Only the first and the last tile reach bytes outside the array: the others store unchecked.
   const bool edge = tile == 0 || last_tile;
-  const u32* stream = s.words + PackShared<T>::kStream;
   for (u32 j = threadIdx.x; j < count; j += kBlockThreads) {
     const u32 word = __funnelshift_l(stream[j - 1], stream[j], shift);
     if (edge) {
