@@ -50,13 +50,14 @@ std::size_t sums_scan_bytes(int tiles) {
 
 template <typename Off>
 struct DecodeTemp {
+  int tiles;  // of the counts' scan
   cuda::TempCarver::Piece scan, crc;
   Off *local, *sums, *prefix;
   u64* tile_run;
 
   DecodeTemp(cuda::TempCarver& carve, const PayloadLayout& l, u64 original_size) {
     const u64 n = l.element_count, runs = l.run_count;
-    const int tiles = n > 0 ? scan_tiles(runs) : 0;
+    tiles = n > 0 ? scan_tiles(runs) : 0;
     local = carve.take<Off>(runs + 1);
     sums = carve.take<Off>(tiles);
     prefix = carve.take<Off>(tiles);
@@ -71,9 +72,8 @@ struct DecodeTemp {
 template <typename Off>
 RunOffsets<Off> scan_counts(const u8* counts, u64 runs, const DecodeTemp<Off>& t,
                             cudaStream_t stream) {
-  const int tiles = scan_tiles(runs);
   auto launch = [&](auto kernel) {
-    kernel<<<tiles, kBlockThreads, 0, stream>>>(counts, runs, t.local, t.sums);
+    kernel<<<t.tiles, kBlockThreads, 0, stream>>>(counts, runs, t.local, t.sums);
   };
   switch (reinterpret_cast<std::uintptr_t>(counts) % 16 / 4) {
     case 0:
@@ -92,7 +92,7 @@ RunOffsets<Off> scan_counts(const u8* counts, u64 runs, const DecodeTemp<Off>& t
   GCB_CUDA_LAUNCHED();
   std::size_t bytes = t.scan.bytes;
   GCB_CUDA(cub::DeviceScan::ExclusiveScan(t.scan.p, bytes, t.sums, t.prefix, SaturatingAdd<Off>{},
-                                          Off{0}, tiles, stream));
+                                          Off{0}, t.tiles, stream));
   return {t.local, t.prefix};
 }
 
