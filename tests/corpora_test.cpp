@@ -1,17 +1,20 @@
 // Manifest, SHA-256 and fetch: mirror copies verified in place, Silesia's .bz2 unpacked into a
-// cache, damaged copies and unavailable corpora reported with their reason.
+// cache, damaged copies and unavailable corpora reported with their reason; the TPC-H columns'
+// parser and their generation with tpchgen-cli.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
 
 #include "corpora/corpora.hpp"
 #include "corpora/sha256.hpp"
+#include "corpora/tpch.hpp"
 
 namespace {
 
@@ -92,9 +95,10 @@ TEST(Sha256, PiecewiseUpdatesEqualOneShot) {
   }
 }
 
-TEST(Manifest, ListsTheFourCorporaWithTheirPublishedFileCounts) {
+TEST(Manifest, ListsTheCorporaWithTheirPublishedFileCounts) {
   const Manifest m = load_manifest();
-  EXPECT_EQ(m.corpora, (std::vector<std::string>{"silesia", "calgary", "canterbury", "prague"}));
+  EXPECT_EQ(m.corpora, (std::vector<std::string>{"silesia", "calgary", "canterbury", "prague",
+                                                 "tpch-sf0.01", "tpch-sf1", "tpch-sf10"}));
   EXPECT_EQ(m.files_of("silesia").size(), 12u);
   EXPECT_EQ(m.files_of("calgary").size(), 18u);
   EXPECT_EQ(m.files_of("canterbury").size(), 11u);
@@ -103,13 +107,50 @@ TEST(Manifest, ListsTheFourCorporaWithTheirPublishedFileCounts) {
   EXPECT_EQ(m.corpus("canterbury").expected_files, 11u);
   EXPECT_EQ(m.corpus("prague").expected_files, 30u);
   EXPECT_LE(m.files_of("prague").size(), 30u);
+  for (const std::string sf : {"0.01", "1", "10"}) {
+    const CorpusInfo& info = m.corpus("tpch-sf" + sf);
+    EXPECT_EQ(info.expected_files, 20u);
+    EXPECT_EQ(m.files_of(info.name).size(), 20u);
+    ASSERT_TRUE(info.generator.has_value()) << info.name;
+    EXPECT_EQ(info.generator->program, "tpchgen-cli");
+    EXPECT_EQ(info.generator->version, "4.0.0");
+    EXPECT_EQ(info.generator->scale_factor, sf);
+  }
+  for (const std::string name : {"silesia", "calgary", "canterbury", "prague"}) {
+    EXPECT_FALSE(m.corpus(name).generator.has_value()) << name;
+  }
   EXPECT_EQ(m.digest, sha256_hex(read_file(default_manifest_path())));
+}
+
+// The TPC-H corpora list exactly the schema's column files, each with its size, sha256 and
+// element width; the sizes follow from the row counts (SF 1: 6001215 lineitems, 1.5 M orders).
+TEST(Manifest, TpchCorporaListEveryColumnWithItsWidth) {
+  const Manifest m = load_manifest();
+  const std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> rows = {
+      {"tpch-sf0.01", {60175, 15000}},
+      {"tpch-sf1", {6001215, 1500000}},
+      {"tpch-sf10", {59986052, 15000000}}};
+  for (const auto& [corpus, counts] : rows) {
+    const auto files = m.files_of(corpus);
+    ASSERT_EQ(files.size(), tpch_columns().size()) << corpus;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      const TpchColumn& c = tpch_columns()[i];
+      const ManifestFile& f = files[i];
+      EXPECT_EQ(f.name, tpch_file_name(c));
+      EXPECT_EQ(f.element_width, c.width) << f.name;
+      EXPECT_TRUE(f.sha256.has_value()) << corpus << "/" << f.name;
+      EXPECT_TRUE(f.url.empty()) << f.name;
+      const std::uint64_t n = c.table == "lineitem" ? counts.first : counts.second;
+      EXPECT_EQ(f.size, n * c.width) << corpus << "/" << f.name;
+    }
+  }
 }
 
 TEST(Manifest, KnowsSizesChecksumsAndUrls) {
   const Manifest m = load_manifest();
   for (const auto& f : m.files) {
-    if (f.corpus == "prague") continue;  // below
+    if (f.corpus == "prague") continue;          // below
+    if (m.corpus(f.corpus).generator) continue;  // generated, no URL: above
     EXPECT_TRUE(f.size.has_value()) << f.corpus << "/" << f.name;
     EXPECT_TRUE(f.url.starts_with("https://") || f.url.starts_with("http://")) << f.url;
     if (f.corpus != "silesia") {
@@ -173,6 +214,14 @@ TEST(Manifest, RejectsBrokenManifestsWithAClearError) {
       R"({"schema": 1, "corpora": [{"name": "c", "expected_files": 0, "files": [)" + file_ok +
           "]}]}",
       R"({"schema": 1, "corpora": [{"name": "c", "title": 5, "files": []}]})",
+      R"({"schema": 1, "corpora": [{"name": "c", "files": [{"name": "a", "element_width": 3}]}]})",
+      R"({"schema": 1, "corpora": [{"name": "c", "files": [{"name": "a", "element_width": "4"}]}]})",
+      R"({"schema": 1, "corpora": [{"name": "c", "generator": {"program": "tpchgen-cli",)"
+      R"( "version": "4.0.0"}, "files": []}]})",
+      R"({"schema": 1, "corpora": [{"name": "c", "generator": {"program": "dbgen",)"
+      R"( "version": "1", "scale_factor": "1"}, "files": []}]})",
+      R"({"schema": 1, "corpora": [{"name": "c", "generator": {"program": "tpchgen-cli",)"
+      R"( "version": "4.0.0", "scale_factor": "1; rm -rf /"}, "files": []}]})",
   };
   for (const auto& text : broken) {
     write_text(t.path() / "m.json", text);
@@ -420,6 +469,282 @@ TEST(Fetch, SilesiaBz2MirrorCopiesAreUnpackedVerifiedAndThenServedFromTheCache) 
   const FetchResult again = fetch(m, "silesia", cache_only);
   EXPECT_EQ(again.present.size(), r.present.size());
   for (const auto& p : again.present) EXPECT_EQ(p.path.parent_path(), o.cache_dir / "silesia");
+}
+
+// ---- TPC-H columns --------------------------------------------------------------------------
+
+// The little-endian values of one parsed column.
+std::vector<std::uint64_t> values(const std::vector<std::uint8_t>& bytes, std::uint32_t width) {
+  std::vector<std::uint64_t> out;
+  for (std::size_t i = 0; i + width <= bytes.size(); i += width) {
+    std::uint64_t v = 0;
+    for (std::uint32_t b = 0; b < width; ++b) v |= std::uint64_t{bytes[i + b]} << (8 * b);
+    out.push_back(v);
+  }
+  return out;
+}
+
+// The columns of `table` by name: their values, in row order.
+std::map<std::string, std::vector<std::uint64_t>> parse_columns(const std::string& table,
+                                                                const std::string& text) {
+  const auto bytes = parse_tbl(table, text);
+  std::map<std::string, std::vector<std::uint64_t>> out;
+  std::size_t i = 0;
+  for (const auto& c : tpch_columns()) {
+    if (c.table != table) continue;
+    EXPECT_EQ(bytes[i].size() % c.width, 0u) << c.column;
+    out[std::string(c.column)] = values(bytes[i++], c.width);
+  }
+  return out;
+}
+
+// The message of the std::runtime_error that `parse` throws, or "" when it throws none.
+template <typename F>
+std::string error_of(F parse) {
+  try {
+    parse();
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const std::string kLineitemRow1 =
+    "1|1552|93|1|17|12345.67|0.04|0.02|N|O|1992-01-02|1996-02-12|1970-01-01|DELIVER IN "
+    "PERSON|TRUCK|egular courts above the|\n";
+const std::string kLineitemRow2 =  // every value at the top of its width
+    "4294967295|2|3|255|255|42949672.95|2.55|0.5|A|F|2149-06-06|1992-02-29|1993-10-14|NONE|"
+    "AIR|x|\n";
+
+TEST(Tpch, SchemaNamesTwentyColumnsOfTheTwoTables) {
+  ASSERT_EQ(tpch_columns().size(), 20u);
+  EXPECT_EQ(tpch_file_name(tpch_columns()[0]), "lineitem.orderkey.4");
+  EXPECT_EQ(tpch_file_name(tpch_columns()[19]), "orders.shippriority.4");
+  EXPECT_EQ(tpch_field_count("lineitem"), 16u);
+  EXPECT_EQ(tpch_field_count("orders"), 9u);
+  EXPECT_THROW(tpch_field_count("nation"), std::invalid_argument);
+  for (const auto& c : tpch_columns()) {
+    EXPECT_TRUE(c.width == 1 || c.width == 2 || c.width == 4) << c.column;
+    EXPECT_LT(c.field, tpch_field_count(c.table)) << c.column;
+  }
+}
+
+TEST(Tpch, ParsesHandWrittenLineitemRowsExactly) {
+  auto cols = parse_columns("lineitem", kLineitemRow1 + kLineitemRow2);
+  using V = std::vector<std::uint64_t>;
+  EXPECT_EQ(cols["orderkey"], (V{1, 4294967295u}));
+  EXPECT_EQ(cols["partkey"], (V{1552, 2}));
+  EXPECT_EQ(cols["suppkey"], (V{93, 3}));
+  EXPECT_EQ(cols["linenumber"], (V{1, 255}));
+  EXPECT_EQ(cols["quantity"], (V{17, 255}));
+  EXPECT_EQ(cols["extendedprice"], (V{1234567, 4294967295u}));  // cents
+  EXPECT_EQ(cols["discount"], (V{4, 255}));                     // hundredths
+  EXPECT_EQ(cols["tax"], (V{2, 50}));                           // "0.5": one fraction digit
+  EXPECT_EQ(cols["returnflag"], (V{'N', 'A'}));
+  EXPECT_EQ(cols["linestatus"], (V{'O', 'F'}));
+  EXPECT_EQ(cols["shipdate"], (V{8036, 65535}));  // days since 1970-01-01
+  EXPECT_EQ(cols["commitdate"], (V{9538, 8094}));
+  EXPECT_EQ(cols["receiptdate"], (V{0, 8687}));
+  EXPECT_EQ(cols.size(), 13u);
+  // Little-endian bytes of the natural width.
+  const auto bytes = parse_tbl("lineitem", kLineitemRow1);
+  EXPECT_EQ(bytes[5], (std::vector<std::uint8_t>{0x87, 0xD6, 0x12, 0x00}));  // 1234567
+  EXPECT_EQ(bytes[10], (std::vector<std::uint8_t>{0x64, 0x1F}));             // 8036
+}
+
+TEST(Tpch, ParsesHandWrittenOrdersRowsExactly) {
+  auto cols = parse_columns(
+      "orders",
+      "3|1234|F|205654.30|1993-10-14|5-LOW|Clerk#000000955|0|sly final accounts boost|\n"
+      "7|39136|O|252004.18|1996-01-10|2-HIGH|Clerk#000000470|7|ly special requests |\n");
+  using V = std::vector<std::uint64_t>;
+  EXPECT_EQ(cols["orderkey"], (V{3, 7}));
+  EXPECT_EQ(cols["custkey"], (V{1234, 39136}));
+  EXPECT_EQ(cols["orderstatus"], (V{'F', 'O'}));
+  EXPECT_EQ(cols["totalprice"], (V{20565430, 25200418}));
+  EXPECT_EQ(cols["orderdate"], (V{8687, 9505}));
+  EXPECT_EQ(cols["orderpriority"], (V{5, 2}));
+  EXPECT_EQ(cols["shippriority"], (V{0, 7}));
+}
+
+// Text split anywhere (here: every byte on its own) parses as the whole.
+TEST(Tpch, FeedingInPiecesEqualsFeedingTheWhole) {
+  const std::string text = kLineitemRow1 + kLineitemRow2 + kLineitemRow1;
+  const auto whole = parse_tbl("lineitem", text);
+  std::vector<std::vector<std::uint8_t>> pieces(whole.size());
+  TblParser parser("lineitem", [&](std::size_t column, std::span<const std::uint8_t> bytes) {
+    pieces[column].insert(pieces[column].end(), bytes.begin(), bytes.end());
+  });
+  for (char c : text) parser.feed(std::string_view(&c, 1));
+  parser.finish();
+  EXPECT_EQ(parser.rows(), 3u);
+  EXPECT_EQ(pieces, whole);
+}
+
+TEST(Tpch, MalformedRowsAreClearErrorsNamingRowAndColumn) {
+  auto lineitem_error = [](const std::string& text) {
+    return error_of([&] { parse_tbl("lineitem", text); });
+  };
+  std::string e = lineitem_error(kLineitemRow1 + "1|2|3|\n");
+  EXPECT_TRUE(contains(e, "lineitem row 2")) << e;
+  EXPECT_TRUE(contains(e, "3 fields, expected 16")) << e;
+  EXPECT_TRUE(contains(e, "linenumber")) << e;  // the first column missing
+
+  std::string row = kLineitemRow1;
+  row.replace(row.find("|17|"), 4, "|256|");
+  e = lineitem_error(kLineitemRow1 + kLineitemRow2 + row);
+  EXPECT_TRUE(contains(e, "lineitem row 3, column quantity")) << e;
+  EXPECT_TRUE(contains(e, "'256'")) << e;
+  EXPECT_TRUE(contains(e, "does not fit 1 byte")) << e;
+
+  e = lineitem_error("4294967296" + kLineitemRow1.substr(1));
+  EXPECT_TRUE(contains(e, "row 1, column orderkey")) << e;
+  EXPECT_TRUE(contains(e, "does not fit 4 bytes")) << e;
+
+  const std::vector<std::pair<std::string, std::string>> bad_values = {
+      {"12345.67", "12345.678"},
+      {"12345.67", "-1.00"},
+      {"12345.67", "1e3"},
+      {"0.04", "0.04x"},
+      {"1992-01-02", "1992-02-30"},
+      {"1992-01-02", "1969-12-31"},
+      {"1992-01-02", "92-01-02"},
+      {"|N|", "|NN|"},
+      {"|1552|", "||"},
+  };
+  for (const auto& [good, bad] : bad_values) {
+    std::string r = kLineitemRow1;
+    r.replace(r.find(good), good.size(), bad);
+    e = lineitem_error(r);
+    EXPECT_TRUE(contains(e, "lineitem row 1, column ")) << bad << ": " << e;
+    EXPECT_TRUE(contains(e, "value '")) << bad << ": " << e;
+  }
+  e = lineitem_error(kLineitemRow1.substr(0, kLineitemRow1.size() - 1) + "extra|\n");
+  EXPECT_TRUE(contains(e, "more than 16")) << e;
+  e = lineitem_error(kLineitemRow1 + kLineitemRow2.substr(0, 20));
+  EXPECT_TRUE(contains(e, "row 2")) << e;
+  EXPECT_TRUE(contains(e, "ends within the row")) << e;
+  e = error_of([] { parse_tbl("orders", "3|1234|F|1.00|1993-10-14|LOW|c|0|x|\n"); });
+  EXPECT_TRUE(contains(e, "orders row 1, column orderpriority")) << e;
+}
+
+// The test that CI relies on: tpchgen-cli (installed by scripts/install-deps.sh) generates
+// SF 0.01 into an empty cache, every column matches the manifest's digest, and the next fetch
+// is served from the cache.
+TEST(Tpch, GeneratesScaleFactorPointZeroOneMatchingTheManifest) {
+  ::unsetenv("GCBENCH_TPCHGEN");
+  TempTree t;
+  FetchOptions o;
+  o.cache_dir = t.path() / "cache";
+  o.allow_download = false;  // generation is local: not a download
+  const Manifest m = load_manifest();
+  const FetchResult r = fetch(m, "tpch-sf0.01", o);
+  for (const auto& x : r.missing) ADD_FAILURE() << x.entry.name << ": " << x.reason;
+  ASSERT_EQ(r.present.size(), 20u);
+  for (const auto& p : r.present) {
+    EXPECT_EQ(p.path, o.cache_dir / "tpch-sf0.01" / p.entry.name);
+    EXPECT_EQ(fs::file_size(p.path), p.entry.size.value()) << p.path;
+    EXPECT_EQ(sha256_file_hex(p.path), p.entry.sha256.value()) << p.path;
+  }
+  for (const auto& e : fs::recursive_directory_iterator(o.cache_dir)) {
+    EXPECT_FALSE(contains(e.path().filename().string(), ".tmp")) << e.path();
+  }
+
+  // From the cache now, and from a mirror holding tpch-sf0.01/ (used in place): no generator.
+  ::setenv("GCBENCH_TPCHGEN", (t.path() / "no-such-program").c_str(), 1);
+  const FetchResult cached = fetch(m, "tpch-sf0.01", o);
+  FetchOptions mirrored;
+  mirrored.mirrors = {o.cache_dir};
+  mirrored.cache_dir = t.path() / "other-cache";
+  const FetchResult from_mirror = fetch(m, "tpch-sf0.01", mirrored);
+  ::unsetenv("GCBENCH_TPCHGEN");
+  EXPECT_EQ(cached.present.size(), 20u);
+  ASSERT_EQ(from_mirror.present.size(), 20u);
+  EXPECT_EQ(from_mirror.present[0].path.parent_path(), o.cache_dir / "tpch-sf0.01");
+}
+
+TEST(Tpch, AMissingGeneratorMakesEveryFileMissingWithTheReason) {
+  TempTree t;
+  FetchOptions o;
+  o.cache_dir = t.path() / "cache";
+  const std::string program = (t.path() / "no-such-tpchgen").string();
+  ::setenv("GCBENCH_TPCHGEN", program.c_str(), 1);
+  const FetchResult r = fetch(load_manifest(), "tpch-sf1", o);
+  ::unsetenv("GCBENCH_TPCHGEN");
+  EXPECT_TRUE(r.present.empty());
+  ASSERT_EQ(r.missing.size(), 20u);
+  for (const auto& x : r.missing) {
+    EXPECT_TRUE(contains(x.reason, program + " (named by GCBENCH_TPCHGEN) not found")) << x.reason;
+    EXPECT_TRUE(contains(x.reason, "pip install tpchgen-cli==4.0.0")) << x.reason;
+  }
+  for (const auto& e : fs::recursive_directory_iterator(o.cache_dir)) {
+    ADD_FAILURE() << "left behind: " << e.path();
+  }
+}
+
+// A generator that fails, or prints rows the parser rejects: every file missing, nothing
+// installed.
+TEST(Tpch, AFailingGeneratorMakesEveryFileMissingWithTheReason) {
+  TempTree t;
+  const fs::path script = t.path() / "fake-tpchgen";
+  write_text(script, "#!/bin/sh\necho 'it broke' >&2\nexit 3\n");
+  fs::permissions(script, fs::perms::owner_all);
+  const fs::path garbage = t.path() / "garbage-tpchgen";
+  write_text(garbage, "#!/bin/sh\necho '1|2|3|'\n");
+  fs::permissions(garbage, fs::perms::owner_all);
+  FetchOptions o;
+  o.cache_dir = t.path() / "cache";
+  const Manifest m = load_manifest();
+  ::setenv("GCBENCH_TPCHGEN", script.c_str(), 1);
+  const FetchResult failed = fetch(m, "tpch-sf0.01", o);
+  ::setenv("GCBENCH_TPCHGEN", garbage.c_str(), 1);
+  const FetchResult rejected = fetch(m, "tpch-sf0.01", o);
+  ::unsetenv("GCBENCH_TPCHGEN");
+  ASSERT_EQ(failed.missing.size(), 20u);
+  for (const auto& x : failed.missing) {
+    EXPECT_TRUE(contains(x.reason, "exit code 3): it broke")) << x.reason;
+  }
+  ASSERT_EQ(rejected.missing.size(), 20u);
+  for (const auto& x : rejected.missing) {
+    EXPECT_TRUE(contains(x.reason, "lineitem row 1: 3 fields, expected 16")) << x.reason;
+  }
+  for (const auto& e : fs::recursive_directory_iterator(o.cache_dir)) {
+    EXPECT_FALSE(e.is_regular_file()) << "left behind: " << e.path();
+  }
+}
+
+// A digest the generator's output does not match says what generated it and that the manifest
+// pins another version's output; the other files are installed.
+TEST(Tpch, ADigestMismatchNamesTheGeneratorAndThePinnedVersion) {
+  ::unsetenv("GCBENCH_TPCHGEN");
+  TempTree t;
+  std::string files;
+  for (const auto& f : load_manifest().files_of("tpch-sf0.01")) {
+    std::string digest = *f.sha256;
+    if (f.name == "orders.totalprice.4") digest = std::string(64, '0');
+    if (!files.empty()) files += ",";
+    files += R"({"name": ")" + f.name + R"(", "size": )" + std::to_string(*f.size) +
+             R"(, "sha256": ")" + digest + R"(", "element_width": )" +
+             std::to_string(*f.element_width) + "}";
+  }
+  write_text(t.path() / "m.json",
+             R"({"schema": 1, "corpora": [{"name": "tpch-sf0.01", "generator": )"
+             R"({"program": "tpchgen-cli", "version": "4.0.0", "scale_factor": "0.01"}, )"
+             R"("files": [)" +
+                 files + "]}]}");
+  FetchOptions o;
+  o.cache_dir = t.path() / "cache";
+  const FetchResult r = fetch(load_manifest(t.path() / "m.json"), "tpch-sf0.01", o);
+  EXPECT_EQ(r.present.size(), 19u);
+  ASSERT_EQ(r.missing.size(), 1u);
+  const std::string& reason = r.missing[0].reason;
+  EXPECT_EQ(r.missing[0].entry.name, "orders.totalprice.4");
+  EXPECT_TRUE(contains(reason,
+                       "generated by tpchgen-cli 4.0.0 at scale factor 0.01: sha256 "
+                       "mismatch"))
+      << reason;
+  EXPECT_TRUE(contains(reason, "the manifest pins version 4.0.0's")) << reason;
+  EXPECT_FALSE(fs::exists(o.cache_dir / "tpch-sf0.01" / "orders.totalprice.4"));
 }
 
 }  // namespace

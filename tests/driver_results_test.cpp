@@ -38,8 +38,8 @@ using json = nlohmann::json;
 namespace fs = std::filesystem;
 
 // What the tests' recorders record their cells under.
-const RunProvenance kThisRun{
-    "rev1", "Release", "", {{"a/cpu", "test"}, {"b/cpu", "test"}}, std::nullopt};
+const RunProvenance kThisRun{"rev1",       "Release", "",    {{"a/cpu", "test"}, {"b/cpu", "test"}},
+                             std::nullopt, false,     false, {}};
 
 json read_json(const fs::path& path) {
   std::ifstream in(path);
@@ -310,15 +310,24 @@ TEST_F(ResumeRun, EntriesWithoutProvenanceAreMeasuredAgain) {
 }
 
 TEST(Provenance, ReadsBackWhatItWritesAndDescribesChanges) {
-  const Provenance p{"abc", "Release", "3", "GPU-1", "", ""};
+  const Provenance p{"abc", "Release", "3", "GPU-1", "", "", ""};
   EXPECT_EQ(provenance_of(json{{"provenance", to_json(p)}}), p);
   EXPECT_EQ(provenance_of(json{{"name", "x"}}), std::nullopt);
   EXPECT_EQ(provenance_of(json{{"provenance", {{"git_revision", 1}}}}), std::nullopt);
   EXPECT_EQ(describe_change(p, p), "");
-  EXPECT_EQ(describe_change(p, Provenance{"abc", "Debug", "3", "", "", ""}),
+  EXPECT_EQ(describe_change(p, Provenance{"abc", "Debug", "3", "", "", "", ""}),
             "build type Release, now Debug; GPU GPU-1, now (none)");
   // --cold-l2: a cell measured with a warm L2 is not the cold one asked for, and back.
-  const Provenance cold{"abc", "Release", "3", "GPU-1", "cold", ""};
+  // A changed input is a change; an entry without a digest (older gcbench) is not compared.
+  Provenance with_input = p;
+  with_input.input_sha256 = std::string(64, 'a');
+  Provenance changed_input = p;
+  changed_input.input_sha256 = std::string(64, 'b');
+  EXPECT_EQ(describe_change(with_input, changed_input),
+            "the input file changed (sha256 aaaaaaaaaaaa, now bbbbbbbbbbbb)");
+  EXPECT_EQ(describe_change(p, changed_input), "");
+  EXPECT_EQ(provenance_of(json{{"provenance", to_json(with_input)}}), with_input);
+  const Provenance cold{"abc", "Release", "3", "GPU-1", "cold", "", ""};
   EXPECT_EQ(provenance_of(json{{"provenance", to_json(cold)}}), cold);
   EXPECT_EQ(describe_change(p, cold), "L2 warm, now cold");
   EXPECT_EQ(describe_change(cold, p), "L2 cold, now warm");
@@ -331,12 +340,12 @@ TEST(Provenance, ReadsBackWhatItWritesAndDescribesChanges) {
                                  {"l2", 1}}}}),
             std::nullopt);
   const GpuIdentity gpu{2, "H200", "0000:1B:00.0", "GPU-1"};
-  RunProvenance run{"abc", "Release", "GPU-1", {{"lz77/gpu", "4"}}, gpu};
+  RunProvenance run{"abc", "Release", "GPU-1", {{"lz77/gpu", "4"}}, gpu, false, false, {}};
   EXPECT_EQ(
       to_json(gpu),
       (json{{"index", 2}, {"name", "H200"}, {"pci_bus_id", "0000:1B:00.0"}, {"uuid", "GPU-1"}}));
   EXPECT_EQ(run.of(*results::parse_cell_name("lz77/gpu/compress/c/f/finder:hash")),
-            (Provenance{"abc", "Release", "4", "GPU-1", "", ""}));
+            (Provenance{"abc", "Release", "4", "GPU-1", "", "", ""}));
   // CPU cells carry no GPU: a CPU cell's numbers do not depend on the GPU (nor on its L2).
   EXPECT_EQ(run.of(*results::parse_cell_name("zlib/cpu/compress/c/f/level:6")).gpu_uuid, "");
   run.cold_l2 = true;
@@ -351,8 +360,8 @@ TEST(Provenance, ReadsBackWhatItWritesAndDescribesChanges) {
 // --timing kernel: a GPU cell measured kernel-only has no end-to-end figures, so a run asking
 // for every timing measures it again; one recorded with every timing serves a kernel-only run.
 TEST(Provenance, KernelOnlyTimingIsASubsetOfEveryTiming) {
-  const Provenance all{"abc", "Release", "3", "GPU-1", "cold", ""};
-  const Provenance kernel{"abc", "Release", "3", "GPU-1", "cold", "kernel"};
+  const Provenance all{"abc", "Release", "3", "GPU-1", "cold", "", ""};
+  const Provenance kernel{"abc", "Release", "3", "GPU-1", "cold", "kernel", ""};
   EXPECT_EQ(provenance_of(json{{"provenance", to_json(kernel)}}), kernel);
   EXPECT_EQ(to_json(kernel)["timing"], "kernel");
   EXPECT_FALSE(to_json(all).contains("timing"));  // entries of full runs read as before
@@ -366,7 +375,8 @@ TEST(Provenance, KernelOnlyTimingIsASubsetOfEveryTiming) {
 
 TEST_F(ResumeRun, KernelOnlyGpuCellsAreMeasuredAgainForEveryTiming) {
   TempDir dir("gcbench_driver_test_resume_timing");
-  RunProvenance kernel_run{"rev1", "Release", "GPU-1", {{"g/gpu", "1"}}, std::nullopt};
+  RunProvenance kernel_run{"rev1",       "Release", "GPU-1", {{"g/gpu", "1"}},
+                           std::nullopt, false,     false,   {}};
   kernel_run.kernel_only = true;
   RunProvenance full_run = kernel_run;
   full_run.kernel_only = false;

@@ -27,7 +27,7 @@ bool has(const std::string& name, Device device) {
 
 // Never loaded: expanding a preset reads names and sizes only.
 InputFile input(std::string corpus, std::string name, std::uint64_t size) {
-  return InputFile{std::move(corpus), std::move(name), size, [] { return Bytes(); }};
+  return InputFile{std::move(corpus), std::move(name), size, [] { return Bytes(); }, "", {}};
 }
 
 constexpr std::uint64_t kLarge = 10 << 20, kSmall = 1 << 20;  // over / under one launch block

@@ -51,9 +51,10 @@ TEST(CellName, FormatsAndParsesBackThroughBenchmarkSuffixes) {
   EXPECT_EQ(parse_cell_name(name)->param("chunk"), nullptr);
 }
 
-TEST(CellName, SanitizesSeparatorsAndRejectsOtherNames) {
+TEST(CellName, EscapesSeparatorsAndRejectsOtherNames) {
   CellId id{"fl", "cpu", "decompress", "synthetic", "runs:1/2", {}};
-  EXPECT_EQ(format_cell_name(id), "fl/cpu/decompress/synthetic/runs_1_2");
+  EXPECT_EQ(format_cell_name(id), "fl/cpu/decompress/synthetic/runs%3A1%2F2");
+  EXPECT_EQ(parse_cell_name(format_cell_name(id)), id);
   EXPECT_FALSE(parse_cell_name("BM_Something/8"));
   EXPECT_FALSE(parse_cell_name("fl/tpu/compress/c/f"));
   EXPECT_FALSE(parse_cell_name("fl/cpu/squash/c/f"));

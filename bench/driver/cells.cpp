@@ -25,6 +25,18 @@ results::CellId make_id(const CodecInfo& info, Direction dir, const InputFile& i
   return id;
 }
 
+// The axes given, and for a typed input (a .npy array, a tpch column) its element width as
+// the one value of element_width where the codec accepts it and the axis is not given.
+AxisValues axes_for(const CodecInfo& info, const InputFile& input, const AxisValues& given) {
+  AxisValues axes = given;
+  if (!input.element_width || given.count(std::string(kElementWidthAxis)) > 0) return axes;
+  for (const AxisSpec& axis : info.axes) {
+    if (axis.name == kElementWidthAxis && axis.accepts(*input.element_width))
+      axes[axis.name] = {std::to_string(*input.element_width)};
+  }
+  return axes;
+}
+
 }  // namespace
 
 std::vector<const Codec*> select_codecs(const std::vector<const Codec*>& all,
@@ -105,7 +117,8 @@ std::vector<CellSpec> enumerate_cells(const std::vector<const Codec*>& selected,
         });
         if (it != all.end()) reference = *it;
       }
-      for (const Params& point : param_points(info, options.axis_values, sweep)) {
+      for (const Params& point :
+           param_points(info, axes_for(info, inputs[i], options.axis_values), sweep)) {
         Params resolved = resolve_params(info.axes, point);
         for (Direction dir : directions) {
           CellSpec cell{

@@ -4,6 +4,7 @@
 // file and each CPU reference container warm.
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bench/driver/axes.hpp"
@@ -15,6 +16,9 @@
 namespace gcbench::driver {
 
 enum class Direction { compress, decompress };
+
+// The axis a typed input sets (InputFile::element_width): the width codecs read elements in.
+inline constexpr std::string_view kElementWidthAxis = "element_width";
 
 struct CellSpec {
   results::CellId id;

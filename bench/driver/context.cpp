@@ -121,7 +121,11 @@ ContextEntries unavailable_nvml_fields(const std::string& reason) {
 }
 
 RunProvenance run_provenance(const GpuStatus& gpu) {
-  RunProvenance p{git_revision(), GCBENCH_BUILD_TYPE, gpu.uuid, {}, gpu.identity};
+  RunProvenance p;
+  p.git_revision = git_revision();
+  p.build_type = GCBENCH_BUILD_TYPE;
+  p.gpu_uuid = gpu.uuid;
+  p.gpu = gpu.identity;
   for (const CodecPtr& codec : registry()) {
     const CodecInfo& info = codec->info();
     p.codec_versions[info.name + "/" + to_string(info.device)] = info.version;
@@ -153,6 +157,11 @@ ContextEntries host_context(const Inputs& inputs, const std::vector<std::string>
   c.emplace_back("corpora", fmt::format("{}", fmt::join(corpora, ",")));
   if (!inputs.manifest_digest.empty())
     c.emplace_back("corpus_manifest_sha256", inputs.manifest_digest);
+  if (inputs.user_files > 0) {
+    // Each file's own digest is in its cells' provenance (input_sha256).
+    c.emplace_back("user_files", std::to_string(inputs.user_files));
+    c.emplace_back("user_files_sha256", inputs.user_files_digest);
+  }
   for (const MissingInput& m : inputs.missing) {
     c.emplace_back(std::string(results::kMissingFileKey) + m.corpus + "/" + m.name, m.reason);
   }

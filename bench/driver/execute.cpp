@@ -195,6 +195,7 @@ const Bytes& Workspace::input(std::size_t index) {
     containers_.clear();
     input_.clear();
     input_.shrink_to_fit();
+    loaded_.reset();  // a load that throws (a user's file gone) leaves no input loaded
     const auto start = Clock::now();
     input_ = inputs_.at(index).load();
     loaded_ = index;

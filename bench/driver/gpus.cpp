@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <set>
 #include <stdexcept>
 
@@ -127,6 +128,11 @@ std::vector<std::string> worker_base_args(const Options& options,
   std::vector<std::string> args = benchmark_args;
   for (const cli::GivenFlag& given : options.given_flags) {
     if (!kParents.count(given.flag)) args.push_back(given.argument());
+  }
+  if (!options.paths.empty()) {
+    // Absolute, so never taken for a flag, whatever follows them.
+    for (const std::string& path : options.paths)
+      args.push_back(std::filesystem::absolute(path).string());
   }
   return args;
 }

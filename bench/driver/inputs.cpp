@@ -5,9 +5,12 @@
 #include <filesystem>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
+#include "bench/driver/path_inputs.hpp"
 #include "corpora/corpora.hpp"
+#include "corpora/sha256.hpp"
 #include "corpora/synthetic.hpp"
 
 namespace gcbench::driver {
@@ -15,6 +18,7 @@ namespace {
 
 constexpr std::string_view kSyntheticPrefix = "synthetic:";
 constexpr std::string_view kConcatPrefix = "concat:";
+constexpr std::string_view kPathPrefix = "path:";
 
 InputFile synthetic_input(const std::string& spec_text) {
   // synthetic:<kind>:<size>[:<element width>]; the width (1, 2 or 4) is the integer view the
@@ -42,8 +46,9 @@ InputFile synthetic_input(const std::string& spec_text) {
   }
   spec.size_bytes = parse_size(size_text);
   const std::string name = kind + "-" + size_text + width_suffix;
-  return InputFile{"synthetic", name, spec.size_bytes,
-                   [spec] { return synthetic::generate(spec); }};
+  return InputFile{
+      "synthetic", name,        spec.size_bytes, [spec] { return synthetic::generate(spec); },
+      "",          std::nullopt};
 }
 
 // concat:<corpus>: one input, the corpus's available files back to back in manifest order,
@@ -60,7 +65,10 @@ InputFile concatenated_input(const corpora::Manifest& manifest, const std::strin
   }
   const std::size_t total = fetched.present.size() + fetched.missing.size();
   std::string name = "all-" + std::to_string(paths.size()) + "-of-" + std::to_string(total);
-  return InputFile{corpus + "-concat", name, size, [paths, size] {
+  return InputFile{corpus + "-concat",
+                   name,
+                   size,
+                   [paths, size] {
                      Bytes all;
                      all.reserve(size);
                      for (const auto& path : paths) {
@@ -68,7 +76,9 @@ InputFile concatenated_input(const corpora::Manifest& manifest, const std::strin
                        all.insert(all.end(), part.begin(), part.end());
                      }
                      return all;
-                   }};
+                   },
+                   "",
+                   std::nullopt};
 }
 
 }  // namespace
@@ -89,15 +99,47 @@ std::uint64_t parse_size(const std::string& text) {
   return value * scale;
 }
 
+namespace {
+
+// One SHA-256 over the user's files' corpus, name and digest, in their order.
+std::string digest_of(const std::vector<InputFile>& files) {
+  corpora::Sha256 sha;
+  for (const InputFile& f : files) {
+    const std::string line = f.corpus + '\0' + f.name + '\0' + f.sha256 + '\n';
+    sha.update(ByteSpan(reinterpret_cast<const std::uint8_t*>(line.data()), line.size()));
+  }
+  return corpora::to_hex(sha.finish());
+}
+
+void add_user_files(Inputs& inputs, const std::vector<std::string>& corpora,
+                    const PathFilter& filter, std::ostream* log) {
+  std::vector<std::string> paths;
+  for (const std::string& corpus : corpora) {
+    if (corpus.starts_with(kPathPrefix)) paths.push_back(corpus.substr(kPathPrefix.size()));
+  }
+  if (paths.empty()) return;
+  std::ostringstream quiet;
+  UserFiles user = gather_user_files(paths, filter, log != nullptr ? *log : quiet);
+  inputs.user_files = user.present.size();
+  inputs.user_files_digest = digest_of(user.present);
+  for (InputFile& f : user.present) inputs.present.push_back(std::move(f));
+  for (MissingInput& m : user.skipped) inputs.missing.push_back(std::move(m));
+}
+
+}  // namespace
+
 Inputs gather_inputs(const std::vector<std::string>& corpora, const std::vector<std::string>& files,
-                     bool download) {
+                     bool download, const PathFilter& paths, std::ostream* log) {
   Inputs inputs;
+  // The user's files first: a path that cannot be read stops the run before any fetch.
+  add_user_files(inputs, corpora, paths, log);
   corpora::FetchOptions fetch_options = corpora::default_fetch_options();
   fetch_options.allow_download = download;
   std::optional<corpora::Manifest> manifest;
   std::set<std::string> gathered;
   for (const std::string& corpus : corpora) {
     if (!gathered.insert(corpus).second) continue;  // named twice: measured once
+    if (corpus.starts_with(kPathPrefix)) continue;  // gathered above
     if (corpus.starts_with(kSyntheticPrefix)) {
       inputs.present.push_back(synthetic_input(corpus));
       continue;
@@ -114,7 +156,8 @@ Inputs gather_inputs(const std::vector<std::string>& corpora, const std::vector<
     for (const corpora::LocalFile& f : fetched.present) {
       inputs.present.push_back(InputFile{f.entry.corpus, f.entry.name,
                                          std::filesystem::file_size(f.path),
-                                         [path = f.path] { return corpora::read_file(path); }});
+                                         [path = f.path] { return corpora::read_file(path); },
+                                         f.entry.sha256.value_or(""), f.entry.element_width});
     }
     for (const corpora::MissingFile& f : fetched.missing) {
       inputs.missing.push_back(MissingInput{f.entry.corpus, f.entry.name, f.reason});

@@ -1,10 +1,13 @@
 #pragma once
 // The files a sweep runs on: corpus files (fetched and verified by corpora/), synthetic inputs
 // named like a corpus, "synthetic:<kind>:<size>[:<width>]" (e.g. synthetic:runs:64MiB,
-// synthetic:runs-uni64:1GiB:4; file "<kind>-<size>[-w<width>]"), and a whole
-// corpus as one input, "concat:<corpus>" (corpus "<corpus>-concat", file "all-<k>-of-<n>").
+// synthetic:runs-uni64:1GiB:4; file "<kind>-<size>[-w<width>]"), a whole
+// corpus as one input, "concat:<corpus>" (corpus "<corpus>-concat", file "all-<k>-of-<n>"),
+// and the user's own files and folders, "path:<PATH>" (path_inputs.hpp).
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -14,29 +17,49 @@ namespace gcbench::driver {
 
 struct InputFile {
   std::string corpus;
-  std::string name;
+  std::string name;  // a user's file: its path relative to the folder given, '/'-separated
   std::uint64_t size = 0;
   std::function<Bytes()> load;
+  // SHA-256 of the file as the run found it (the manifest's for corpus files, where it has
+  // one), recorded with every cell so that a rerun measures a changed file again; empty for
+  // inputs that are a function of their name (synthetic ones).
+  std::string sha256;
+  // The width of the data's elements where the input says it (a .npy array's dtype, a tpch
+  // column's name): the element_width axis takes it unless the axis is given.
+  std::optional<std::uint32_t> element_width;
 };
 
 struct MissingInput {
   std::string corpus;
   std::string name;
   std::string reason;
+  bool skipped = false;  // an entry of a user's folder left out on purpose (path_inputs.hpp)
 };
 
 struct Inputs {
   std::vector<InputFile> present;
   std::vector<MissingInput> missing;  // reported and recorded, never measured as zeros
   std::string manifest_digest;
+  // Of the user's files (path:...): how many, and one SHA-256 over their names and digests.
+  std::size_t user_files = 0;
+  std::string user_files_digest;
+};
+
+// Where a path:<PATH> corpus's files are taken from (--include/--exclude, --as).
+struct PathFilter {
+  std::vector<std::string> include;  // globs; empty: every file
+  std::vector<std::string> exclude;
+  std::string corpus_name;  // empty: a folder's base name, "files" for files named one by one
 };
 
 // A corpus named twice is gathered once. `files` (when not empty) keeps only those names; a name
 // found in no chosen corpus throws std::invalid_argument, as does an unknown corpus. Without
 // `download`, a file in no mirror or cache is missing rather than downloaded (a second sweep of the
 // same corpus need not wait for downloads the first one could not make).
+// `log` gets a line per user folder and per file skipped in it (the skips are also `missing`).
 Inputs gather_inputs(const std::vector<std::string>& corpora, const std::vector<std::string>& files,
-                     bool download = true);
+                     bool download = true, const PathFilter& paths = {},
+                     std::ostream* log = nullptr);
 
 // "64MiB" -> 67108864; plain numbers are bytes. Throws std::invalid_argument.
 std::uint64_t parse_size(const std::string& text);

@@ -161,11 +161,12 @@ int run(int argc, char** argv) {
   }
 
   const std::vector<std::string> corpora =
-      preset ? preset_inputs(*preset, options) : options.corpora;
-  const Inputs inputs = gather_inputs(corpora, options.files, options.download);
+      preset ? preset_inputs(*preset, options) : input_corpora(options);
+  const Inputs inputs =
+      gather_inputs(corpora, options.files, options.download, options.path_filter, &std::cerr);
   for (const MissingInput& m : inputs.missing) {
-    std::cerr << "[gcbench] " << m.corpus << "/" << m.name << " not available: " << m.reason
-              << "\n";
+    std::cerr << "[gcbench] " << m.corpus << "/" << m.name
+              << (m.skipped ? " skipped: " : " not available: ") << m.reason << "\n";
   }
   std::vector<CellSpec> cells = preset
                                     ? preset_cells(*preset, selected, all, inputs.present, options)
@@ -198,6 +199,9 @@ int run(int argc, char** argv) {
     RunProvenance provenance = run_provenance(gpu);
     provenance.cold_l2 = cold_l2.flush;
     provenance.kernel_only = kernel_only;
+    for (const InputFile& f : inputs.present) {
+      if (!f.sha256.empty()) provenance.input_digests[f.corpus + "/" + f.name] = f.sha256;
+    }
     recorder = std::make_unique<Recorder>(*options.out_dir, std::move(provenance));
     if (plan) results::write_plan(*options.out_dir, *plan);  // under the recorder's lock
     skip_recorded(cells, *recorder, std::cerr);

@@ -35,9 +35,36 @@ small_ints, sorted_keys, random_bytes, all_equal; width 1, 2 or 4, the
 integer view the data is generated in, default 1). Runs of a chosen
 length: runs-geo<mean> (geometric lengths) or runs-uni<mean> (uniform
 on 1..2*mean-1), e.g. synthetic:runs-geo64:1GiB:4; runs is runs-geo8.
-Seeded: the same name gives the same bytes. And concat:<corpus>, the
-corpus's available files back to back as one input)");
+Seeded: the same name gives the same bytes. concat:<corpus>, the
+corpus's available files back to back as one input. path:<PATH>, your
+own file or folder (as the PATH arguments, below))");
   cli::add_list(app, "--files", o.files, "only these files of the chosen corpora");
+  app.add_option("paths", o.paths,
+                 R"(your own files and folders (gcbench [flags] PATH...; --corpus
+path:PATH does the same where a list is wanted): folders are walked
+recursively, each regular file is one input named by its path relative
+to the folder, in a corpus named after the folder (files given one by
+one: corpus "files"). Special files, symlink loops and broken links
+are skipped with the reason; a file found twice is measured once.
+Every file's SHA-256 is recorded; a rerun into the same --out-dir
+measures a changed file again. A .npy file is read as its array: its
+dtype's width is the element_width of the codecs that have that axis
+(unless --element-width is given); a raw file takes --element-width.
+Without --corpus, only the paths are measured)")
+      ->option_text("PATH...");
+  cli::add_list(app, "--include", o.path_filter.include,
+                R"(globs: of a folder's files, only those matching one (on the path
+relative to the folder, or on the file name for a glob without '/'))");
+  cli::add_list(app, "--exclude", o.path_filter.exclude,
+                "globs: a folder's files and subfolders to leave out (as --include)");
+  cli::add_value(
+      app, "--as", "NAME",
+      [&o](const std::string& v) {
+        if (v.empty() || v.find('/') != std::string::npos)
+          throw std::invalid_argument("needs a name without '/'");
+        o.path_filter.corpus_name = v;
+      },
+      "the corpus name of the paths given (default: the folder's base name)");
   cli::add_list(app, "--codecs", o.codecs,
                 R"(codec names and groups: all (default), cpu, gpu, peers, baselines,
 or a name from --list)");
@@ -222,6 +249,8 @@ Options parse_options(const std::vector<std::string>& args,
   cli::parse(*app, args);
   std::erase_if(o.axis_values, [](const auto& axis) { return axis.second.empty(); });
   o.given_flags = cli::given_flags(*app);
+  // Positional: --gpus passes them on by themselves (worker_base_args), not as a flag.
+  std::erase_if(o.given_flags, [](const cli::GivenFlag& g) { return g.flag == "paths"; });
   if (o.gpu_replicas && !o.gpus) {
     throw std::invalid_argument(
         "--gpu-replicas needs --gpus all|LIST: it runs the GPU cells on every GPU named there");
@@ -231,6 +260,13 @@ Options parse_options(const std::vector<std::string>& args,
         "--gpu-replicas and --shard cannot be combined: every GPU runs all of the GPU cells");
   }
   return o;
+}
+
+std::vector<std::string> input_corpora(const Options& options) {
+  std::vector<std::string> corpora;
+  if (options.paths.empty() || options.was_given("--corpus")) corpora = options.corpora;
+  for (const std::string& path : options.paths) corpora.push_back("path:" + path);
+  return corpora;
 }
 
 bool Options::was_given(const std::string& flag) const {

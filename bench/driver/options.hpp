@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench/driver/gpus.hpp"
+#include "bench/driver/inputs.hpp"
 #include "gcbench/registry.hpp"
 #include "src/cli/given_flag.hpp"
 #include "src/results/shard_plan.hpp"
@@ -16,7 +17,11 @@ namespace gcbench::driver {
 
 struct Options {
   std::vector<std::string> corpora{"canterbury"};
-  std::vector<std::string> files;          // empty: every file of the chosen corpora
+  std::vector<std::string> files;  // empty: every file of the chosen corpora
+  // The user's files and folders (positional arguments); with them the default corpus is
+  // none. Kept apart from `corpora` because a path may hold a comma.
+  std::vector<std::string> paths;
+  PathFilter path_filter;                  // --include, --exclude, --as
   std::vector<std::string> codecs{"all"};  // codec names and groups (all, cpu, gpu)
   std::string device = "all";              // cpu | gpu | all
   std::string direction = "all";           // compress | decompress | all
@@ -67,6 +72,10 @@ Options parse_options(const std::vector<std::string>& args,
 
 // The flags part of --help: the same definitions that parse_options reads.
 std::string describe_flags(const std::vector<const Codec*>& codecs);
+
+// The corpora a plain run gathers: --corpus (its default only without paths) and a
+// "path:<PATH>" entry per path given.
+std::vector<std::string> input_corpora(const Options& options);
 
 // "work_items" -> "--work-items".
 std::string axis_flag(const std::string& axis);

@@ -13,6 +13,7 @@ json to_json(const Provenance& p) {
          {"gpu_uuid", p.gpu_uuid}};
   if (!p.l2.empty()) j["l2"] = p.l2;
   if (!p.timing.empty()) j["timing"] = p.timing;
+  if (!p.input_sha256.empty()) j["input_sha256"] = p.input_sha256;
   return j;
 }
 
@@ -32,9 +33,10 @@ std::optional<Provenance> provenance_of(const json& entry) {
     if (value == it->end() || !value->is_string()) return std::nullopt;
     *field = value->get<std::string>();
   }
-  for (auto [key, field] : {std::pair{"l2", &p.l2}, std::pair{"timing", &p.timing}}) {
+  for (auto [key, field] : {std::pair{"l2", &p.l2}, std::pair{"timing", &p.timing},
+                            std::pair{"input_sha256", &p.input_sha256}}) {
     const auto value = it->find(key);
-    if (value == it->end()) continue;  // absent in older entries: warm, every timing
+    if (value == it->end()) continue;  // absent in older entries: warm, every timing, unknown
     if (!value->is_string()) return std::nullopt;
     *field = value->get<std::string>();
   }
@@ -63,18 +65,27 @@ std::string describe_change(const Provenance& recorded, const Provenance& now) {
     if (!text.empty()) text += "; ";
     text += "timing " + recorded.timing + ", now " + (now.timing.empty() ? "all" : now.timing);
   }
+  // An entry without a digest predates their recording: its input is taken as unchanged.
+  if (!recorded.input_sha256.empty() && !now.input_sha256.empty() &&
+      recorded.input_sha256 != now.input_sha256) {
+    if (!text.empty()) text += "; ";
+    text += "the input file changed (sha256 " + recorded.input_sha256.substr(0, 12) + ", now " +
+            now.input_sha256.substr(0, 12) + ")";
+  }
   return text;
 }
 
 Provenance RunProvenance::of(const results::CellId& cell) const {
   const auto version = codec_versions.find(cell.codec + "/" + cell.device);
   const bool gpu_cell = cell.device == "gpu";
+  const auto input = input_digests.find(cell.corpus + "/" + cell.file);
   return Provenance{git_revision,
                     build_type,
                     version == codec_versions.end() ? std::string() : version->second,
                     gpu_cell ? gpu_uuid : std::string(),
                     gpu_cell && cold_l2 ? "cold" : std::string(),
-                    gpu_cell && kernel_only ? "kernel" : std::string()};
+                    gpu_cell && kernel_only ? "kernel" : std::string(),
+                    input == input_digests.end() ? std::string() : input->second};
 }
 
 }  // namespace gcbench::driver

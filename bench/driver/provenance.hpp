@@ -27,6 +27,10 @@ struct Provenance {
   // end-to-end figures); empty when it has every timing, as in entries written before
   // --timing existed.
   std::string timing;
+  // SHA-256 of the input file the cell measured, where the run knew it (the user's files
+  // always; corpus files where the manifest has one); empty in entries written before inputs
+  // were recorded, which are not compared.
+  std::string input_sha256;
   bool operator==(const Provenance&) const = default;
 };
 
@@ -62,6 +66,7 @@ struct RunProvenance {
   std::optional<GpuIdentity> gpu;  // written into GPU cells' entries; none without a GPU
   bool cold_l2 = false;            // GPU cells' L2 flushed before every timed call
   bool kernel_only = false;        // GPU cells time the device call alone (--timing kernel)
+  std::map<std::string, std::string> input_digests;  // "<corpus>/<file>" -> its SHA-256
 
   Provenance of(const results::CellId& cell) const;
 };

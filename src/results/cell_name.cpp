@@ -2,14 +2,38 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+
+#include <fmt/format.h>
 
 namespace gcbench::results {
 namespace {
 
-std::string sanitize(std::string s) {
-  std::replace(s.begin(), s.end(), '/', '_');
-  std::replace(s.begin(), s.end(), ':', '_');
-  return s;
+// Whether `text[i..]` starts with a valid UTF-8 sequence of more than one byte; its length.
+std::size_t utf8_sequence(std::string_view text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  const std::size_t length = lead >= 0xF0 && lead <= 0xF4  ? 4
+                             : lead >= 0xE0                ? 3
+                             : lead >= 0xC2 && lead < 0xE0 ? 2
+                                                           : 0;
+  if (length == 0 || i + length > text.size()) return 0;
+  for (std::size_t k = 1; k < length; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+  }
+  // Overlong three- and four-byte forms, surrogates and code points above U+10FFFF.
+  if (lead == 0xE0 && byte(i + 1) < 0xA0) return 0;
+  if (lead == 0xED && byte(i + 1) >= 0xA0) return 0;
+  if (lead == 0xF0 && byte(i + 1) < 0x90) return 0;
+  if (lead == 0xF4 && byte(i + 1) >= 0x90) return 0;
+  return length;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
 }
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
@@ -40,11 +64,66 @@ bool is_benchmark_suffix(std::string_view seg) {
 bool add_param(std::string_view seg, std::vector<std::pair<std::string, std::string>>& params) {
   std::size_t colon = seg.find(':');
   if (colon == std::string_view::npos || colon == 0) return false;
-  params.emplace_back(seg.substr(0, colon), seg.substr(colon + 1));
+  params.emplace_back(seg.substr(0, colon), unescape_name_part(seg.substr(colon + 1)));
   return true;
 }
 
 }  // namespace
+
+std::string escape_name_part(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80) {
+      if (const std::size_t length = utf8_sequence(text, i); length > 0) {
+        out.append(text.substr(i, length));
+        i += length;
+        continue;
+      }
+    }
+    const bool plain = c >= 0x20 && c < 0x7F && c != '%' && c != '/' && c != ':' && c != ',';
+    if (plain) {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 0xF];
+    }
+    ++i;
+  }
+  return out;
+}
+
+std::string unescape_name_part(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() && hex_digit(text[i + 1]) >= 0 &&
+        hex_digit(text[i + 2]) >= 0) {
+      out += static_cast<char>(hex_digit(text[i + 1]) * 16 + hex_digit(text[i + 2]));
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+std::string result_file_name(std::string_view file) {
+  // A file system's name limit is 255 bytes: a longer name keeps its start and a digest.
+  constexpr std::size_t kKeep = 200;
+  std::string name = escape_name_part(file);
+  if (name.size() + 5 > 255) {
+    std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a: stable across builds and machines
+    for (const char c : name) hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+    std::size_t keep = kKeep;
+    while (keep > 0 && (static_cast<unsigned char>(name[keep]) & 0xC0) == 0x80) --keep;
+    name = name.substr(0, keep) + "~" + fmt::format("{:016x}", hash);
+  }
+  return name + ".json";
+}
 
 const std::string* CellId::param(std::string_view axis) const {
   for (const auto& [name, value] : params) {
@@ -59,14 +138,14 @@ std::string format_params(const std::vector<std::pair<std::string, std::string>>
     if (!text.empty()) text += '/';
     text += axis;
     text += ':';
-    text += sanitize(value);
+    text += escape_name_part(value);
   }
   return text;
 }
 
 std::string format_cell_name(const CellId& id) {
-  std::string name = sanitize(id.codec) + "/" + id.device + "/" + id.direction + "/" +
-                     sanitize(id.corpus) + "/" + sanitize(id.file);
+  std::string name = escape_name_part(id.codec) + "/" + id.device + "/" + id.direction + "/" +
+                     escape_name_part(id.corpus) + "/" + escape_name_part(id.file);
   if (!id.params.empty()) {
     name += '/';
     name += format_params(id.params);
@@ -78,8 +157,8 @@ std::optional<CellId> parse_cell_name(std::string_view run_name) {
   std::vector<std::string_view> segs = split(run_name, '/');
   while (!segs.empty() && is_benchmark_suffix(segs.back())) segs.pop_back();
   if (segs.size() < 5) return std::nullopt;
-  CellId id{std::string(segs[0]), std::string(segs[1]), std::string(segs[2]),
-            std::string(segs[3]), std::string(segs[4]), {}};
+  CellId id{unescape_name_part(segs[0]), std::string(segs[1]),        std::string(segs[2]),
+            unescape_name_part(segs[3]), unescape_name_part(segs[4]), {}};
   if (id.device != "cpu" && id.device != "gpu") return std::nullopt;
   if (id.direction != "compress" && id.direction != "decompress") return std::nullopt;
   for (std::size_t i = 5; i < segs.size(); ++i) {

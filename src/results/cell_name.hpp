@@ -23,8 +23,19 @@ struct CellId {
   bool operator==(const CellId&) const = default;
 };
 
-// Characters that would break the name ('/' and ':' in a file name) become '_'.
+// A CellId holds names as they are (a file's path relative to its folder, "sub/a b.txt"); the
+// cell name escapes each part (escape_name_part), and parse_cell_name undoes it, so that any
+// file name survives the round trip through names, result files and the merge.
 std::string format_cell_name(const CellId& id);
+
+// '%', '/', ':', ',', control bytes and bytes that are not valid UTF-8 become %XX (upper-case
+// hex); every other character, non-ASCII UTF-8 included, stays as it is.
+std::string escape_name_part(std::string_view text);
+std::string unescape_name_part(std::string_view text);
+
+// The result file of a cell's input inside its corpus folder: the escaped file name and
+// ".json", cut to fit a file system's 255-byte limit with a digest of the whole name.
+std::string result_file_name(std::string_view file);
 
 // The axis part of a cell name alone, "<axis>:<value>/..." (the driver records each codec's
 // defaults this way); parse_params gives nullopt for a malformed segment.

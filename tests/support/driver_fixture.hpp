@@ -80,11 +80,16 @@ class FakeCodec final : public TypedCodec<FakeCodec> {
 
 inline std::vector<InputFile> two_inputs() {
   auto make = [](std::string name, std::size_t n) {
-    return InputFile{"test", name, n, [n] {
+    return InputFile{"test",
+                     name,
+                     n,
+                     [n] {
                        Bytes b(n);
                        for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(i * 7);
                        return b;
-                     }};
+                     },
+                     "",
+                     {}};
   };
   return {make("a.bin", 1000), make("b.bin", 300)};
 }

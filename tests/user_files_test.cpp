@@ -1,0 +1,328 @@
+// The user's own files as inputs (bench/driver/path_inputs.hpp, npy.hpp): a folder of every
+// awkward kind of entry, names that survive cells, result files and the report, typed .npy
+// arrays, and a rerun that measures a changed file again (the gcbench program itself).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/driver/cells.hpp"
+#include "bench/driver/npy.hpp"
+#include "bench/driver/path_inputs.hpp"
+#include "src/results/cell_name.hpp"
+#include "src/results/result_files.hpp"
+#include "support/driver_fixture.hpp"
+#include "support/test_folder.hpp"
+
+namespace gcbench::driver {
+namespace {
+namespace fs = std::filesystem;
+
+void write(const fs::path& path, const std::string& bytes) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+std::string random_bytes(std::size_t n) {
+  std::mt19937 rng(7);
+  std::string s(n, '\0');
+  for (char& c : s) c = static_cast<char>(rng());
+  return s;
+}
+
+// A .npy file as NumPy writes it (format 1.0, the header padded to 64 bytes).
+std::string npy(const std::string& descr, const std::string& shape, const std::string& body,
+                const char* fortran = "False") {
+  std::string header =
+      "{'descr': '" + descr + "', 'fortran_order': " + fortran + ", 'shape': " + shape + ", }";
+  header += std::string(64 - (10 + header.size() + 1) % 64, ' ') + "\n";
+  std::string out = "\x93NUMPY\x01";
+  out += '\0';
+  out += static_cast<char>(header.size() & 0xFF);
+  out += static_cast<char>(header.size() >> 8);
+  return out + header + body;
+}
+
+// The folder of the issue: nested files, an empty one, one byte, a non-ASCII name, a name
+// with spaces and a comma, a symlink to a file, a symlink loop, a FIFO, 3 MB of random bytes.
+fs::path make_user_folder() {
+  const fs::path root = gcbench::testing::fresh_test_folder("gcbench-user") / "my data";
+  write(root / "empty.bin", "");
+  write(root / "one.bin", "x");
+  write(root / "sub" / "naïve résumé.txt", "déjà vu, déjà vu, déjà vu\n");
+  write(root / "sub" / "a b,c.log", "spaces and a comma\n");
+  write(root / "sub" / "deeper" / "random.bin", random_bytes(3'000'000));
+  fs::create_directories(root / "links");
+  fs::create_symlink("../one.bin", root / "links" / "to-one");
+  fs::create_symlink("..", root / "links" / "loop");
+  fs::create_symlink("nowhere", root / "links" / "broken");
+  EXPECT_EQ(::mkfifo((root / "links" / "fifo").c_str(), 0644), 0);
+  return root;
+}
+
+std::vector<std::string> names_of(const std::vector<InputFile>& files) {
+  std::vector<std::string> names;
+  for (const InputFile& f : files) names.push_back(f.corpus + "/" + f.name);
+  return names;
+}
+
+std::string reason_of(const UserFiles& user, const std::string& name) {
+  for (const MissingInput& m : user.skipped) {
+    if (m.name == name) return m.reason;
+  }
+  return "(not skipped)";
+}
+
+TEST(CellName, EscapesWhatWouldBreakANameAndParsesBack) {
+  const std::vector<std::string> names = {
+      "sub/dir/a b,c.txt",        "x:y%z",        "naïve résumé.txt", "tab\there",
+      std::string("bad\xff\xfe"), "%41 is not A", "line\nbreak"};
+  for (const std::string& file : names) {
+    const results::CellId id{"fl", "cpu", "compress", "my data", file, {{"element_width", "2"}}};
+    const std::string cell = results::format_cell_name(id);
+    EXPECT_EQ(std::count(cell.begin(), cell.end(), '/'), 5) << cell;
+    EXPECT_EQ(cell.find(','), std::string::npos) << cell;
+    const auto back = results::parse_cell_name(cell + "/real_time");
+    ASSERT_TRUE(back.has_value()) << cell;
+    EXPECT_EQ(*back, id) << cell;
+    EXPECT_TRUE(nlohmann::json::accept(nlohmann::json(cell).dump())) << cell;
+  }
+  // Names of the standard corpora and synthetic inputs are unchanged by the escaping.
+  for (const char* plain : {"alice29.txt", "x-ray", "runs-geo64-1GiB-w4", "all-12-of-12"})
+    EXPECT_EQ(results::escape_name_part(plain), plain);
+  EXPECT_EQ(results::escape_name_part("a/b:c,d%"), "a%2Fb%3Ac%2Cd%25");
+}
+
+TEST(CellName, ResultFileNamesFitAFileSystemAndStayApart) {
+  const std::string long_a = std::string(300, 'a') + "1";
+  const std::string long_b = std::string(300, 'a') + "2";
+  EXPECT_LE(results::result_file_name(long_a).size(), 255u);
+  EXPECT_NE(results::result_file_name(long_a), results::result_file_name(long_b));
+  std::string accents;
+  for (int i = 0; i < 150; ++i) accents += "é";  // never cut inside a character
+  EXPECT_TRUE(nlohmann::json::accept(nlohmann::json(results::result_file_name(accents)).dump()));
+  EXPECT_EQ(results::result_file_name("sub/a.txt"), "sub%2Fa.txt.json");
+}
+
+TEST(UserFiles, EveryRegularFileIsAnInputAndTheRestIsSkippedWithItsReason) {
+  const fs::path root = make_user_folder();
+  std::ostringstream log;
+  const UserFiles user = gather_user_files({root.string()}, {}, log);
+  EXPECT_EQ(
+      names_of(user.present),
+      (std::vector<std::string>{"my data/empty.bin", "my data/one.bin", "my data/sub/a b,c.log",
+                                "my data/sub/deeper/random.bin", "my data/sub/naïve résumé.txt"}));
+  EXPECT_EQ(user.present[3].size, 3'000'000u);
+  EXPECT_EQ(user.present[0].sha256,
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(user.present[2].load(), Bytes({'s', 'p', 'a', 'c', 'e', 's', ' ', 'a', 'n', 'd', ' ',
+                                           'a', ' ', 'c', 'o', 'm', 'm', 'a', '\n'}));
+  EXPECT_EQ(user.skipped.size(), 4u);
+  EXPECT_EQ(reason_of(user, "links/fifo"), "a FIFO");
+  EXPECT_EQ(reason_of(user, "links/broken"), "a broken symlink");
+  EXPECT_EQ(reason_of(user, "links/to-one"), "the same file as my data/one.bin (measured once)");
+  EXPECT_NE(reason_of(user, "links/loop").find("symlink loop"), std::string::npos);
+  EXPECT_NE(log.str().find("5 files, 3000052 bytes, corpus my data; 4 skipped"), std::string::npos)
+      << log.str();
+}
+
+TEST(UserFiles, IncludeExcludeAndANameOfOnesOwn) {
+  const fs::path root = make_user_folder();
+  std::ostringstream log;
+  PathFilter filter{{"*.txt", "*.log"}, {"deeper"}, "mine"};
+  const UserFiles user = gather_user_files({root.string()}, filter, log);
+  EXPECT_EQ(names_of(user.present),
+            (std::vector<std::string>{"mine/sub/a b,c.log", "mine/sub/naïve résumé.txt"}));
+  filter = {{}, {"sub/*", "links"}, ""};
+  EXPECT_EQ(names_of(gather_user_files({root.string()}, filter, log).present),
+            (std::vector<std::string>{"my data/empty.bin", "my data/one.bin"}));
+  EXPECT_TRUE(glob_matches("*.txt", "a/b/c.txt"));
+  EXPECT_FALSE(glob_matches("a/*.txt", "b/c.txt"));
+}
+
+TEST(UserFiles, FilesGivenOneByOneAndTheSameFileTwiceAreMeasuredOnce) {
+  const fs::path root = make_user_folder();
+  std::ostringstream log;
+  const UserFiles user = gather_user_files(
+      {(root / "one.bin").string(), (root / "links" / "to-one").string(), root.string()}, {}, log);
+  ASSERT_GE(user.present.size(), 1u);
+  EXPECT_EQ(user.present[0].corpus + "/" + user.present[0].name, "files/one.bin");
+  EXPECT_EQ(std::count_if(user.present.begin(), user.present.end(),
+                          [](const InputFile& f) { return f.name == "one.bin"; }),
+            1);
+  EXPECT_NE(log.str().find("given before: measured once"), std::string::npos) << log.str();
+}
+
+TEST(UserFiles, BadPathsStopTheRunBeforeAnyCellWithOneClearError) {
+  const fs::path root = gcbench::testing::fresh_test_folder("gcbench-user-bad");
+  fs::create_directories(root / "empty");
+  fs::create_directories(root / "only-fifo");
+  ASSERT_EQ(::mkfifo((root / "only-fifo" / "f").c_str(), 0644), 0);
+  const auto error_of = [](const std::string& path) {
+    std::ostringstream log;
+    try {
+      gather_user_files({path}, {}, log);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(error_of((root / "nope").string()),
+            (root / "nope").string() + ": no such file or folder");
+  EXPECT_EQ(error_of((root / "empty").string()), (root / "empty").string() + ": an empty folder");
+  EXPECT_EQ(
+      error_of((root / "only-fifo").string()),
+      (root / "only-fifo").string() +
+          ": holds no regular file to measure (1 skipped, 0 excluded by --include/--exclude)");
+  EXPECT_EQ(error_of((root / "only-fifo" / "f").string()),
+            (root / "only-fifo" / "f").string() + ": a FIFO, not a regular file or a folder");
+  EXPECT_EQ(error_of(""), "an empty path");
+}
+
+TEST(UserFiles, AFileThatChangesOrVanishesFailsItsOwnLoad) {
+  const fs::path root = gcbench::testing::fresh_test_folder("gcbench-user-change");
+  write(root / "a.bin", "abc");
+  write(root / "b.bin", "def");
+  std::ostringstream log;
+  const UserFiles user = gather_user_files({root.string()}, {}, log);
+  ASSERT_EQ(user.present.size(), 2u);
+  write(root / "a.bin", "abd");
+  fs::remove(root / "b.bin");
+  EXPECT_THROW(
+      {
+        try {
+          user.present[0].load();
+        } catch (const std::runtime_error& e) {
+          EXPECT_NE(std::string(e.what()).find("changed since the run began"), std::string::npos);
+          throw;
+        }
+      },
+      std::runtime_error);
+  EXPECT_THROW(user.present[1].load(), std::runtime_error);
+}
+
+TEST(Npy, AnInt16ArrayIsItsBytesAtElementWidthTwo) {
+  const fs::path root = gcbench::testing::fresh_test_folder("gcbench-npy");
+  std::string body;
+  for (int i = 0; i < 1000; ++i) body += {static_cast<char>(i % 7), '\0'};
+  write(root / "col.npy", npy("<i2", "(1000,)", body));
+  std::ostringstream log;
+  const UserFiles user = gather_user_files({root.string()}, {}, log);
+  ASSERT_EQ(user.present.size(), 1u);
+  const InputFile& col = user.present[0];
+  EXPECT_EQ(col.element_width, 2u);
+  EXPECT_EQ(col.size, 2000u);
+  const Bytes loaded = col.load();
+  EXPECT_EQ(std::string(loaded.begin(), loaded.end()), body);
+
+  // Its width is the element_width axis's one value, unless the axis is given.
+  fixture::FakeCodec codec("fake", {});
+  Options options;
+  std::vector<std::string> widths;
+  for (const CellSpec& c : enumerate_cells({&codec}, {&codec}, user.present, options))
+    widths.push_back(*c.id.param("element_width"));
+  EXPECT_EQ(std::count(widths.begin(), widths.end(), "2"), static_cast<long>(widths.size()));
+  options.axis_values["element_width"] = {"1", "4"};
+  widths.clear();
+  for (const CellSpec& c : enumerate_cells({&codec}, {&codec}, user.present, options))
+    widths.push_back(*c.id.param("element_width"));
+  EXPECT_EQ(std::count(widths.begin(), widths.end(), "2"), 0);
+}
+
+TEST(Npy, UnsupportedArraysAreAClearErrorNamingTheFile) {
+  const auto error_of = [](const std::string& bytes) {
+    const fs::path root = gcbench::testing::fresh_test_folder("gcbench-npy-bad");
+    write(root / "bad.npy", bytes);
+    try {
+      std::ostringstream log;
+      gather_user_files({root.string()}, {}, log);
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("bad.npy"), std::string::npos) << e.what();
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_NE(error_of(npy("<i4", "(2, 2)", std::string(16, '\0'), "True")).find("Fortran order"),
+            std::string::npos);
+  EXPECT_NE(error_of(npy(">i4", "(4,)", std::string(16, '\0'))).find("little-endian"),
+            std::string::npos);
+  EXPECT_NE(error_of(npy("<c8", "(2,)", std::string(16, '\0'))).find("unsupported dtype"),
+            std::string::npos);
+  EXPECT_NE(error_of(npy("<i2", "(100,)", std::string(10, '\0'))).find("truncated"),
+            std::string::npos);
+  EXPECT_NE(error_of("not an array").find("no NumPy magic"), std::string::npos);
+  EXPECT_EQ(
+      parse_npy_header("{'descr': '|u1', 'fortran_order': False, 'shape': (), }", 1).element_width,
+      1u);
+}
+
+#ifdef GCBENCH_DRIVER
+std::string run_driver(const std::string& args, int& status) {
+  const std::string command = std::string("'") + GCBENCH_DRIVER + "' " + args + " 2>&1";
+  std::string out;
+  FILE* p = ::popen(command.c_str(), "r");
+  if (p == nullptr) return out;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  status = ::pclose(p);
+  return out;
+}
+
+// The whole way: the gcbench program measures and verifies every file of the folder, records
+// it, and after one file changes measures that file alone again.
+TEST(UserFiles, TheDriverMeasuresAFolderAndAChangedFileAloneAgain) {
+  const fs::path root = make_user_folder();
+  const fs::path out = root.parent_path() / "results";
+  const std::string args =
+      "--codecs fl,zlib --device cpu --no-progress --benchmark_min_time=0.001 "
+      "--out-dir '" +
+      out.string() + "' '" + root.string() + "'";
+  int status = -1;
+  std::string log = run_driver(args, status);
+  ASSERT_EQ(status, 0) << log;
+  EXPECT_NE(log.find("my data/links/fifo skipped: a FIFO"), std::string::npos) << log;
+  std::vector<std::string> files;
+  std::size_t cells = 0;
+  for (const fs::path& path : results::json_files_under(out)) {
+    files.push_back(path.lexically_relative(out).string());
+    const nlohmann::json doc = results::read_json_file(path);
+    for (const nlohmann::json& b : doc["benchmarks"]) {
+      ++cells;
+      EXPECT_FALSE(b.value("error_occurred", false)) << b.dump();
+      EXPECT_EQ(b.value("verified", 0.0), 1.0) << b.dump();
+      EXPECT_EQ(b["provenance"]["input_sha256"].get<std::string>().size(), 64u);
+    }
+    EXPECT_EQ(doc["context"]["user_files"], "5");
+  }
+  EXPECT_EQ(files,
+            (std::vector<std::string>{
+                "my data/empty.bin.json", "my data/one.bin.json", "my data/sub%2Fa b%2Cc.log.json",
+                "my data/sub%2Fdeeper%2Frandom.bin.json", "my data/sub%2Fnaïve résumé.txt.json"}));
+  const std::size_t per_file = cells / files.size();
+
+  write(root / "sub" / "a b,c.log", "changed\n");
+  log = run_driver(args, status);
+  ASSERT_EQ(status, 0) << log;
+  EXPECT_NE(log.find(std::to_string(cells - per_file) + " cells already recorded"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(
+      log.find(std::to_string(per_file) + " recorded cells measured again: the input file changed"),
+      std::string::npos)
+      << log;
+}
+#endif
+
+}  // namespace
+}  // namespace gcbench::driver
