@@ -1,6 +1,7 @@
 // Manifest loading, default locations and plain file reading (fetch.cpp does the fetching).
 #include "corpora/corpora.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -42,6 +43,14 @@ ManifestFile parse_file(const fs::path& path, const std::string& corpus, const n
     f.declared_size = j["size"].get<std::uint64_t>();
     if (f.uncertain.empty()) f.size = f.declared_size;
   }
+  if (j.contains("element_width")) {
+    const auto& w = j["element_width"];
+    if (!w.is_number_unsigned() || (w.get<std::uint64_t>() != 1 && w.get<std::uint64_t>() != 2 &&
+                                    w.get<std::uint64_t>() != 4 && w.get<std::uint64_t>() != 8)) {
+      bad_manifest(path, f.name + ": element_width must be 1, 2, 4 or 8");
+    }
+    f.element_width = w.get<std::uint32_t>();
+  }
   if (j.contains("sha256")) {
     const auto& h = j["sha256"];
     if (!h.is_string() || h.get<std::string>().size() != 64 ||
@@ -51,6 +60,30 @@ ManifestFile parse_file(const fs::path& path, const std::string& corpus, const n
     f.sha256 = h.get<std::string>();
   }
   return f;
+}
+
+// {"program": "tpchgen-cli", "version": "4.0.0", "scale_factor": "0.01"}
+GeneratorInfo parse_generator(const fs::path& path, const std::string& corpus,
+                              const nlohmann::json& j) {
+  auto text = [&](const char* key) {
+    if (!j.is_object() || !j.contains(key) || !j[key].is_string() ||
+        j[key].get<std::string>().empty()) {
+      bad_manifest(path, corpus + ": generator needs a non-empty string \"" + key + "\"");
+    }
+    return j[key].get<std::string>();
+  };
+  GeneratorInfo g{text("program"), text("version"), text("scale_factor")};
+  if (g.program != "tpchgen-cli") {
+    bad_manifest(path,
+                 corpus + ": unknown generator program '" + g.program + "' (known: tpchgen-cli)");
+  }
+  const std::string& sf = g.scale_factor;
+  const std::size_t dot = sf.find('.');
+  if (sf.find_first_not_of("0123456789.") != std::string::npos || dot == 0 ||
+      dot + 1 == sf.size() || std::count(sf.begin(), sf.end(), '.') > 1) {
+    bad_manifest(path, corpus + ": scale_factor '" + sf + "' is not a plain decimal");
+  }
+  return g;
 }
 
 void parse_corpora(const fs::path& path, const nlohmann::json& corpora, Manifest& m) {
@@ -66,6 +99,7 @@ void parse_corpora(const fs::path& path, const nlohmann::json& corpora, Manifest
     info.title = c.value("title", info.name);
     info.page = c.value("page", "");
     info.note = c.value("note", "");
+    if (c.contains("generator")) info.generator = parse_generator(path, info.name, c["generator"]);
     if (!c.contains("files") || !c["files"].is_array())
       bad_manifest(path, info.name + ": no files");
     for (const auto& fj : c["files"]) {

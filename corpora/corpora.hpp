@@ -20,6 +20,16 @@ struct ManifestFile {
   // an entry's size is the published one, recorded in `declared_size` and not checked.
   std::string uncertain;
   std::optional<std::uint64_t> declared_size;  // the manifest's size, checked or not
+  // Bytes per little-endian element (1, 2, 4 or 8) of a file that is an array of integers,
+  // e.g. a TPC-H column; unset for byte streams.
+  std::optional<std::uint32_t> element_width;
+};
+
+// A corpus made locally by a pinned program instead of downloaded (the TPC-H columns).
+struct GeneratorInfo {
+  std::string program;       // "tpchgen-cli" (the only one fetch() knows)
+  std::string version;       // the version whose output the manifest's digests are
+  std::string scale_factor;  // as passed to the program, e.g. "0.01"
 };
 
 // What the manifest says about a corpus as a whole.
@@ -30,6 +40,7 @@ struct CorpusInfo {
   std::uint64_t expected_files = 0;  // as published; more than files_of(name) lists when the
                                      // manifest does not know every file (see `note`)
   std::string note;
+  std::optional<GeneratorInfo> generator;  // set for a generated corpus
 };
 
 struct Manifest {

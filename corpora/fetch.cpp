@@ -1,5 +1,7 @@
 // fetch(): cache, then mirror (plain file used in place, or .bz2 decompressed into the cache),
-// then the canonical URL; every file is verified against the manifest before it is handed out.
+// then the canonical URL, or for a generated corpus its generator; every file is verified against
+// the manifest before it is handed out.
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -9,6 +11,7 @@
 #include "corpora/corpora.hpp"
 #include "corpora/file_ops.hpp"
 #include "corpora/sha256.hpp"
+#include "corpora/tpch.hpp"
 
 namespace gcbench::corpora {
 namespace fs = std::filesystem;
@@ -157,27 +160,29 @@ class Fetcher {
  public:
   explicit Fetcher(const FetchOptions& options) : options_(options), verifier_(options.cache_dir) {}
 
-  // Returns the reason the file is missing, or empty with `found` set.
-  std::string fetch_one(const ManifestFile& f, fs::path& found) {
+  // The cache, then the mirrors (plain, then .bz2): sets `found`, or returns the problems met
+  // (mismatching copies) and whether any mirror had the file.
+  std::vector<std::string> fetch_local(const ManifestFile& f, fs::path& found,
+                                       bool& in_some_mirror) {
     std::vector<std::string> problems;
     const fs::path cached = options_.cache_dir / f.corpus / f.name;
     std::error_code ec;
+    in_some_mirror = false;
     if (fs::is_regular_file(cached, ec)) {
       if (std::string r = verifier_.check(cached, f, true); r.empty()) {
         found = cached;
-        return "";
+        return {};
       } else {
         problems.push_back("cached copy: " + r);
       }
     }
-    bool in_some_mirror = false;
     for (const auto& mirror : options_.mirrors) {
       const fs::path plain = mirror / f.corpus / f.name;
       if (!fs::is_regular_file(plain, ec)) continue;
       in_some_mirror = true;
       if (std::string r = verifier_.check(plain, f, true); r.empty()) {
         found = plain;
-        return "";
+        return {};
       } else {
         problems.push_back(r);
       }
@@ -189,11 +194,20 @@ class Fetcher {
       if (std::string r = install(f, [&](const fs::path& out) { unpack_bz2(bz2, f, out); });
           r.empty()) {
         found = cached;
-        return "";
+        return {};
       } else {
         problems.push_back(r);
       }
     }
+    return problems;
+  }
+
+  // Returns the reason the file is missing, or empty with `found` set.
+  std::string fetch_one(const ManifestFile& f, fs::path& found) {
+    bool in_some_mirror = false;
+    std::vector<std::string> problems = fetch_local(f, found, in_some_mirror);
+    if (!found.empty()) return "";
+    const fs::path cached = options_.cache_dir / f.corpus / f.name;
     if (!in_some_mirror) {
       problems.push_back(options_.mirrors.empty()
                              ? std::string("no mirror configured")
@@ -211,6 +225,63 @@ class Fetcher {
       problems.push_back(r);
     }
     return join(problems, "; ");
+  }
+
+  // Runs the corpus's generator once for all of `files` (missing from the cache and mirrors,
+  // with the problems met there) into a temporary folder in the cache, then verifies and
+  // installs each file. Adds each file to `result`.
+  void generate(const CorpusInfo& info,
+                const std::vector<std::pair<ManifestFile, std::vector<std::string>>>& files,
+                FetchResult& result) {
+    const GeneratorInfo& g = *info.generator;
+    std::vector<std::string> tables;
+    std::map<std::string, std::string> made_by;  // file name -> its table
+    for (const auto& c : tpch_columns()) made_by[tpch_file_name(c)] = std::string(c.table);
+    for (const auto& [f, problems] : files) {
+      auto it = made_by.find(f.name);
+      if (it != made_by.end() &&
+          std::find(tables.begin(), tables.end(), it->second) == tables.end()) {
+        tables.push_back(it->second);
+      }
+    }
+    auto missing = [&](const ManifestFile& f, std::vector<std::string> problems,
+                       const std::string& reason) {
+      problems.push_back(reason);
+      result.missing.push_back({f, join(problems, "; ")});
+    };
+    std::string failure;
+    std::unique_ptr<TempDir> dir;
+    try {
+      fs::create_directories(options_.cache_dir);
+      dir = std::make_unique<TempDir>(options_.cache_dir);
+      if (!tables.empty()) generate_tpch(g.scale_factor, dir->path(), tables);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    std::string label;  // what made the files, for a mismatch: "tpchgen-cli 4.0.0"
+    for (const auto& [f, problems] : files) {
+      if (!failure.empty()) {
+        missing(f, problems, failure);
+        continue;
+      }
+      if (made_by.find(f.name) == made_by.end()) {
+        missing(f, problems, g.program + " makes no file named " + f.name);
+        continue;
+      }
+      const fs::path made = dir->path() / f.name;
+      std::string r = install(f, [&](const fs::path& out) { fs::rename(made, out); });
+      if (r.empty()) {
+        result.present.push_back({f, options_.cache_dir / f.corpus / f.name});
+        continue;
+      }
+      if (r.starts_with("size mismatch") || r.starts_with("sha256 mismatch")) {
+        if (label.empty()) label = tpchgen_version();
+        if (label.empty()) label = tpchgen_program() + " (version unknown)";
+        r = "generated by " + label + " at scale factor " + g.scale_factor + ": " + r +
+            " (the generator's output changed; the manifest pins version " + g.version + "'s)";
+      }
+      missing(f, problems, r);
+    }
   }
 
  private:
@@ -263,6 +334,7 @@ class Fetcher {
     }
   }
 
+ private:
   const FetchOptions& options_;
   Verifier verifier_;
   std::unique_ptr<Archives> archives_;
@@ -276,7 +348,10 @@ FetchResult fetch(const Manifest& manifest, const std::string& corpus,
   FetchResult result;
   const std::vector<ManifestFile> files = manifest.files_of(corpus);
   if (files.empty()) {
-    ManifestFile whole{corpus, "*", std::nullopt, std::nullopt, info.page, "", std::nullopt};
+    ManifestFile whole;
+    whole.corpus = corpus;
+    whole.name = "*";
+    whole.url = info.page;
     result.missing.push_back(
         {whole, info.title + ": the manifest lists none of its " +
                     std::to_string(info.expected_files) + " files, so none can be fetched" +
@@ -284,6 +359,21 @@ FetchResult fetch(const Manifest& manifest, const std::string& corpus,
     return result;
   }
   Fetcher fetcher(options);
+  if (info.generator) {  // made locally: generation is not a download
+    std::vector<std::pair<ManifestFile, std::vector<std::string>>> pending;
+    for (const auto& f : files) {
+      fs::path found;
+      bool in_some_mirror = false;
+      std::vector<std::string> problems = fetcher.fetch_local(f, found, in_some_mirror);
+      if (!found.empty()) {
+        result.present.push_back({f, found});
+      } else {
+        pending.emplace_back(f, std::move(problems));
+      }
+    }
+    if (!pending.empty()) fetcher.generate(info, pending, result);
+    return result;
+  }
   for (const auto& f : files) {
     fs::path found;
     if (std::string reason = fetcher.fetch_one(f, found); reason.empty()) {

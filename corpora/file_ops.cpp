@@ -8,9 +8,11 @@
 
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 
 extern char** environ;
@@ -37,6 +39,22 @@ const char* bz_error_name(int code) {
     default:
       return "bzip2 error";
   }
+}
+
+// The last line of a program's standard error: it says what finally went wrong (curl repeats
+// its error once per retry).
+std::string last_line(std::string err) {
+  while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
+  if (std::size_t nl = err.find_last_of('\n'); nl != std::string::npos) err.erase(0, nl + 1);
+  if (err.size() > 300) err = "..." + err.substr(err.size() - 300);
+  return err;
+}
+
+int wait_for(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 }  // namespace
@@ -159,6 +177,7 @@ ProgramResult run_program(const std::vector<std::string>& argv) {
   if (rc != 0) {
     ::close(err_pipe[0]);
     result.diagnostics = argv[0] + ": " + std::strerror(rc);
+    result.spawn_error = rc;
     return result;
   }
   std::string err;
@@ -173,15 +192,77 @@ ProgramResult run_program(const std::vector<std::string>& argv) {
     }
   }
   ::close(err_pipe[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  result.exit_code = wait_for(pid);
+  result.diagnostics = last_line(std::move(err));
+  return result;
+}
+
+ProgramResult run_program_streaming(const std::vector<std::string>& argv,
+                                    const std::function<void(std::string_view)>& consume) {
+  ProgramResult result;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> err_file(std::tmpfile(), &std::fclose);
+  if (!err_file) {
+    result.diagnostics = std::string("tmpfile: ") + std::strerror(errno);
+    return result;
   }
-  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-  // The last line says what finally went wrong (curl repeats its error once per retry).
-  while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
-  if (std::size_t nl = err.find_last_of('\n'); nl != std::string::npos) err.erase(0, nl + 1);
-  if (err.size() > 300) err = "..." + err.substr(err.size() - 300);
-  result.diagnostics = err;
+  int out_pipe[2];
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0) {
+    result.diagnostics = std::string("pipe: ") + std::strerror(errno);
+    return result;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, ::fileno(err_file.get()), STDERR_FILENO);
+
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(out_pipe[1]);
+  if (rc != 0) {
+    ::close(out_pipe[0]);
+    result.diagnostics = argv[0] + ": " + std::strerror(rc);
+    result.spawn_error = rc;
+    return result;
+  }
+  try {
+    std::vector<char> buf(std::size_t{4} << 20);
+    std::size_t filled = 0;
+    for (;;) {  // hands over full blocks: fewer, larger calls to `consume`
+      ssize_t n = ::read(out_pipe[0], buf.data() + filled, buf.size() - filled);
+      if (n > 0) {
+        filled += static_cast<std::size_t>(n);
+        if (filled < buf.size()) continue;
+      } else if (n < 0 && errno == EINTR) {
+        continue;
+      } else if (n < 0) {
+        throw std::runtime_error(argv[0] + ": reading its output: " + std::strerror(errno));
+      }
+      if (filled > 0) consume(std::string_view(buf.data(), filled));
+      filled = 0;
+      if (n == 0) break;
+    }
+  } catch (...) {
+    ::close(out_pipe[0]);
+    ::kill(pid, SIGKILL);
+    wait_for(pid);
+    throw;
+  }
+  ::close(out_pipe[0]);
+  result.exit_code = wait_for(pid);
+  std::string err;
+  if (std::fseek(err_file.get(), 0, SEEK_END) == 0) {
+    const long size = std::ftell(err_file.get());
+    const long keep = size > 4096 ? 4096 : size;
+    if (keep > 0 && std::fseek(err_file.get(), size - keep, SEEK_SET) == 0) {
+      err.resize(static_cast<std::size_t>(keep));
+      err.resize(std::fread(err.data(), 1, err.size(), err_file.get()));
+    }
+  }
+  result.diagnostics = last_line(std::move(err));
   return result;
 }
 

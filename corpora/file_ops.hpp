@@ -2,8 +2,10 @@
 // File plumbing for the fetch step: atomic writes, bzip2 decompression, running curl/tar.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gcbench::corpora {
@@ -48,9 +50,16 @@ void bunzip2_file(const std::filesystem::path& in, const std::filesystem::path& 
 struct ProgramResult {
   int exit_code = -1;       // -1: could not be started or was killed
   std::string diagnostics;  // the last line of its standard error
+  int spawn_error = 0;      // errno of a failed start (ENOENT: not found), else 0
 };
 
 // Runs argv[0] (looked up in PATH) without a shell; standard output is discarded.
 ProgramResult run_program(const std::vector<std::string>& argv);
+
+// Like run_program, but hands standard output to `consume` in blocks as it arrives (standard
+// error goes to an unnamed temporary file, so neither stream can block the other). If
+// `consume` throws, the program is killed and reaped and the exception propagates.
+ProgramResult run_program_streaming(const std::vector<std::string>& argv,
+                                    const std::function<void(std::string_view)>& consume);
 
 }  // namespace gcbench::corpora
