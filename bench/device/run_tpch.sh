@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The integer codecs on real columns (issue 43): the tpch corpus at scale factor SF (default
+# 10: lineitem's 60 M rows), generated on the device machine by the carried tpchgen-cli, then
+# FL, RLE (both decoders), rle-cub and nvCOMP Cascaded on every column at the column's own
+# element width, GPU cells with every timing (kernel and end to end) and a cold L2. Resumable:
+# a call cut off by LIMIT keeps its cells, and the same call again runs the rest.
+# From the repository root, with .carry/prefix, .carry/nvcomp and .carry/bin/tpchgen-cli:
+#   bash bench/device/run_tpch.sh          (LIMIT: seconds the sweep may run, default 420)
+# Brings back tpch.json (every cell), the log, and the report's tables for the corpus.
+OUT=${OUT:-$PWD/out-tpch}
+source "$(dirname "$0")/common.sh" tpch
+BUILD=${BUILD:-build-device}
+SF=${SF:-10}
+results=/tmp/tpch-results
+export PATH=$root/.carry/bin:$PATH
+
+step build
+cmake_options=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20
+  -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20 -DGCBENCH_NVCOMP_ROOT="$root/.carry/nvcomp")
+build "$BUILD" . gcbench gcbench-report gcbench_corpus_tool ${TESTS:-}
+grep "gcbench:" "$OUT/build.log"
+
+step "tpch-sf$SF columns"
+start=$SECONDS
+"$BUILD/corpora/gcbench-corpus" fetch "tpch-sf$SF" > "$OUT/generate.log" 2>&1
+echo "exit status $?, $((SECONDS - start)) s"
+grep -c "^ok" "$OUT/generate.log"
+grep -v "^ok" "$OUT/generate.log" | head -5
+
+step "sweep"
+start=$SECONDS
+timeout "${LIMIT:-420}" "$BUILD/bench/driver/gcbench" --corpus "tpch-sf$SF" \
+  --codecs fl,rle,rle-cub,nvcomp-cascaded --device gpu --sweep defaults --decode scan,flood \
+  --cold-l2 --no-download --no-progress --out-dir "$results" > "$OUT/sweep.log" 2>&1
+echo "exit status $?, $((SECONDS - start)) s"
+grep -E "cold-l2|harness share|peak RSS|cells already|measured again|ERROR|error" "$OUT/sweep.log" |
+  head -20
+"$BUILD/bench/driver/gcbench" --export "$results" --benchmark_out="$OUT/tpch.json" \
+  >> "$OUT/sweep.log" 2>&1
+"$BUILD/reports/gcbench-report" --out "$results/report" "$results" > "$OUT/report.log" 2>&1
+cp -r "$results/report/tpch-sf$SF" "$OUT/report-tpch-sf$SF" 2>/dev/null
+ls "$OUT/report-tpch-sf$SF" 2>/dev/null | head -30
