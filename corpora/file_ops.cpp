@@ -153,6 +153,26 @@ void bunzip2_file(const fs::path& in, const fs::path& out, std::uint64_t max_siz
   if (!dst) throw std::runtime_error("write error on " + out.string());
 }
 
+namespace {
+
+// Starts argv[0] (looked up in PATH) with `actions`, which it destroys. -1 when it could not
+// start, with the reason in `result`.
+pid_t spawn(const std::vector<std::string>& argv, posix_spawn_file_actions_t& actions,
+            ProgramResult& result) {
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  const int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc == 0) return pid;
+  result.diagnostics = argv[0] + ": " + std::strerror(rc);
+  result.spawn_error = rc;
+  return -1;
+}
+
+}  // namespace
+
 ProgramResult run_program(const std::vector<std::string>& argv) {
   ProgramResult result;
   int err_pipe[2];
@@ -167,17 +187,10 @@ ProgramResult run_program(const std::vector<std::string>& argv) {
   posix_spawn_file_actions_addclose(&actions, err_pipe[0]);
   posix_spawn_file_actions_addclose(&actions, err_pipe[1]);
 
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = -1;
-  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
+  const pid_t pid = spawn(argv, actions, result);
   ::close(err_pipe[1]);
-  if (rc != 0) {
+  if (pid < 0) {
     ::close(err_pipe[0]);
-    result.diagnostics = argv[0] + ": " + std::strerror(rc);
-    result.spawn_error = rc;
     return result;
   }
   std::string err;
@@ -215,17 +228,10 @@ ProgramResult run_program_streaming(const std::vector<std::string>& argv,
   posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, ::fileno(err_file.get()), STDERR_FILENO);
 
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = -1;
-  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
+  const pid_t pid = spawn(argv, actions, result);
   ::close(out_pipe[1]);
-  if (rc != 0) {
+  if (pid < 0) {
     ::close(out_pipe[0]);
-    result.diagnostics = argv[0] + ": " + std::strerror(rc);
-    result.spawn_error = rc;
     return result;
   }
   try {

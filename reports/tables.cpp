@@ -138,7 +138,12 @@ const Measurement* TableBuilder::find(const std::string& file, const Query& quer
 }
 
 Value TableBuilder::value(const std::string& file, const Query& query) const {
-  if (set_.missing_files.count(corpus_ + "/" + file)) return Value::blank("file not available");
+  if (const auto missing = set_.missing_files.find(corpus_ + "/" + file);
+      missing != set_.missing_files.end()) {
+    // A user's folder's entries left out on purpose say why (a FIFO, the same file twice).
+    return Value::blank(missing->second.starts_with("skipped: ") ? missing->second
+                                                                 : "file not available");
+  }
   const Measurement* m = find(file, query, false);
   if (m == nullptr) {
     if (const Measurement* e = find(file, query, true))

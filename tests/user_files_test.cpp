@@ -129,9 +129,10 @@ TEST(UserFiles, EveryRegularFileIsAnInputAndTheRestIsSkippedWithItsReason) {
   EXPECT_EQ(user.present[2].load(), Bytes({'s', 'p', 'a', 'c', 'e', 's', ' ', 'a', 'n', 'd', ' ',
                                            'a', ' ', 'c', 'o', 'm', 'm', 'a', '\n'}));
   EXPECT_EQ(user.skipped.size(), 4u);
-  EXPECT_EQ(reason_of(user, "links/fifo"), "a FIFO");
-  EXPECT_EQ(reason_of(user, "links/broken"), "a broken symlink");
-  EXPECT_EQ(reason_of(user, "links/to-one"), "the same file as my data/one.bin (measured once)");
+  EXPECT_EQ(reason_of(user, "links/fifo"), "skipped: a FIFO");
+  EXPECT_EQ(reason_of(user, "links/broken"), "skipped: a broken symlink");
+  EXPECT_EQ(reason_of(user, "links/to-one"),
+            "skipped: the same file as my data/one.bin (measured once)");
   EXPECT_NE(reason_of(user, "links/loop").find("symlink loop"), std::string::npos);
   EXPECT_NE(log.str().find("5 files, 3000052 bytes, corpus my data; 4 skipped"), std::string::npos)
       << log.str();

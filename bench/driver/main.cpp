@@ -165,8 +165,8 @@ int run(int argc, char** argv) {
   const Inputs inputs =
       gather_inputs(corpora, options.files, options.download, options.path_filter, &std::cerr);
   for (const MissingInput& m : inputs.missing) {
-    std::cerr << "[gcbench] " << m.corpus << "/" << m.name
-              << (m.skipped ? " skipped: " : " not available: ") << m.reason << "\n";
+    std::cerr << "[gcbench] " << m.corpus << "/" << m.name << (m.skipped ? " " : " not available: ")
+              << m.reason << "\n";
   }
   std::vector<CellSpec> cells = preset
                                     ? preset_cells(*preset, selected, all, inputs.present, options)

@@ -144,7 +144,8 @@ class Walker {
         if (kept.corpus != c.corpus || kept.name != c.name) {
           user.skipped.push_back(MissingInput{
               c.corpus, c.name,
-              "the same file as " + kept.corpus + "/" + kept.name + " (measured once)", true});
+              "skipped: the same file as " + kept.corpus + "/" + kept.name + " (measured once)",
+              true});
           ++roots_[c.root].skipped;
         }
         continue;
@@ -225,7 +226,7 @@ class Walker {
   }
 
   void skip(const std::string& name, const std::string& why) {
-    user_.skipped.push_back(MissingInput{roots_.back().corpus, name, why, true});
+    user_.skipped.push_back(MissingInput{roots_.back().corpus, name, "skipped: " + why, true});
     ++roots_.back().skipped;
   }
 

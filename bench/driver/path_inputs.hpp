@@ -15,8 +15,8 @@ namespace gcbench::driver {
 
 struct UserFiles {
   std::vector<InputFile> present;
-  // Entries of a folder that are not measured, with the reason: special files, symlink loops,
-  // broken links, unreadable files, a file reached a second time.
+  // Entries of a folder that are not measured, with the reason ("skipped: a FIFO"): special
+  // files, symlink loops, broken links, unreadable files, a file reached a second time.
   std::vector<MissingInput> skipped;
 };
 
