@@ -164,6 +164,7 @@ Value TableBuilder::value(const std::string& file, const Query& query) const {
     double num = m->counter("input_bytes");
     double den = m->counter(den_name);
     if (num < 0 || den <= 0) return Value::blank(std::string("no ") + den_name + " counter");
+    if (num == 0) return Value::blank("empty input");  // 0 bytes: a ratio of 0 would say "grew"
     return Value{num / den, {}, num, den};
   };
   switch (query.quantity) {
