@@ -1,13 +1,13 @@
 // Manifest loading, default locations and plain file reading (fetch.cpp does the fetching).
 #include "corpora/corpora.hpp"
 
-#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "corpora/sha256.hpp"
+#include "corpora/tpch.hpp"
 
 namespace gcbench::corpora {
 namespace fs = std::filesystem;
@@ -77,11 +77,8 @@ GeneratorInfo parse_generator(const fs::path& path, const std::string& corpus,
     bad_manifest(path,
                  corpus + ": unknown generator program '" + g.program + "' (known: tpchgen-cli)");
   }
-  const std::string& sf = g.scale_factor;
-  const std::size_t dot = sf.find('.');
-  if (sf.find_first_not_of("0123456789.") != std::string::npos || dot == 0 ||
-      dot + 1 == sf.size() || std::count(sf.begin(), sf.end(), '.') > 1) {
-    bad_manifest(path, corpus + ": scale_factor '" + sf + "' is not a plain decimal");
+  if (!is_plain_decimal(g.scale_factor)) {
+    bad_manifest(path, corpus + ": scale_factor '" + g.scale_factor + "' is not a plain decimal");
   }
   return g;
 }

@@ -334,7 +334,6 @@ class Fetcher {
     }
   }
 
- private:
   const FetchOptions& options_;
   Verifier verifier_;
   std::unique_ptr<Archives> archives_;

@@ -341,6 +341,13 @@ std::string tpchgen_program() {
   return (env != nullptr && *env != '\0') ? std::string(env) : std::string("tpchgen-cli");
 }
 
+bool is_plain_decimal(std::string_view text) {
+  const std::size_t dot = text.find('.');
+  std::uint64_t ignored = 0;
+  return parse_digits(text.substr(0, dot), ignored) &&
+         (dot == text.npos || parse_digits(text.substr(dot + 1), ignored));
+}
+
 std::string tpchgen_version() {
   std::string out;
   try {
@@ -360,10 +367,7 @@ std::string tpchgen_version() {
 void generate_tpch(const std::string& scale_text, const fs::path& out_dir,
                    const std::vector<std::string>& tables) {
   // A plain decimal, so nothing else reaches the generator's command line.
-  const std::size_t dot = scale_text.find('.');
-  std::uint64_t ignored = 0;
-  if (!parse_digits(scale_text.substr(0, dot), ignored) ||
-      (dot != std::string::npos && !parse_digits(scale_text.substr(dot + 1), ignored))) {
+  if (!is_plain_decimal(scale_text)) {
     throw std::runtime_error("TPC-H scale factor '" + scale_text +
                              "' is not a plain decimal like 0.01 or 10");
   }

@@ -76,6 +76,10 @@ std::vector<std::vector<std::uint8_t>> parse_tbl(std::string_view table, std::st
 
 // The generator program: $GCBENCH_TPCHGEN when set and non-empty, else "tpchgen-cli".
 std::string tpchgen_program();
+
+// Whether `text` is a scale factor as the generator's command line takes it: digits, with at
+// most one '.' between digits ("0.01", "10"), nothing else.
+bool is_plain_decimal(std::string_view text);
 // The first line of `<program> --version` (e.g. "tpchgen-cli 4.0.0"), or "" when it cannot be
 // run.
 std::string tpchgen_version();

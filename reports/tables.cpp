@@ -141,8 +141,9 @@ Value TableBuilder::value(const std::string& file, const Query& query) const {
   if (const auto missing = set_.missing_files.find(corpus_ + "/" + file);
       missing != set_.missing_files.end()) {
     // A user's folder's entries left out on purpose say why (a FIFO, the same file twice).
-    return Value::blank(missing->second.starts_with("skipped: ") ? missing->second
-                                                                 : "file not available");
+    return Value::blank(missing->second.starts_with(results::kSkippedReasonPrefix)
+                            ? missing->second
+                            : "file not available");
   }
   const Measurement* m = find(file, query, false);
   if (m == nullptr) {

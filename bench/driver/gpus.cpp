@@ -129,11 +129,9 @@ std::vector<std::string> worker_base_args(const Options& options,
   for (const cli::GivenFlag& given : options.given_flags) {
     if (!kParents.count(given.flag)) args.push_back(given.argument());
   }
-  if (!options.paths.empty()) {
-    // Absolute, so never taken for a flag, whatever follows them.
-    for (const std::string& path : options.paths)
-      args.push_back(std::filesystem::absolute(path).string());
-  }
+  // The paths given, absolute: never taken for a flag, whatever follows them.
+  for (const std::string& path : options.paths)
+    args.push_back(std::filesystem::absolute(path).string());
   return args;
 }
 

@@ -32,8 +32,9 @@ struct InputFile {
 struct MissingInput {
   std::string corpus;
   std::string name;
+  // Why; for an entry of a user's folder left out on purpose it begins with
+  // results::kSkippedReasonPrefix ("skipped: a FIFO", path_inputs.hpp).
   std::string reason;
-  bool skipped = false;  // an entry of a user's folder left out on purpose (path_inputs.hpp)
 };
 
 struct Inputs {

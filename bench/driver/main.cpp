@@ -36,6 +36,7 @@
 #include "gcbench/cores.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/registry.hpp"
+#include "src/results/result_document.hpp"
 
 namespace gcbench::driver {
 namespace {
@@ -165,7 +166,8 @@ int run(int argc, char** argv) {
   const Inputs inputs =
       gather_inputs(corpora, options.files, options.download, options.path_filter, &std::cerr);
   for (const MissingInput& m : inputs.missing) {
-    std::cerr << "[gcbench] " << m.corpus << "/" << m.name << (m.skipped ? " " : " not available: ")
+    const bool skipped = m.reason.starts_with(results::kSkippedReasonPrefix);
+    std::cerr << "[gcbench] " << m.corpus << "/" << m.name << (skipped ? " " : " not available: ")
               << m.reason << "\n";
   }
   std::vector<CellSpec> cells = preset
@@ -200,7 +202,7 @@ int run(int argc, char** argv) {
     provenance.cold_l2 = cold_l2.flush;
     provenance.kernel_only = kernel_only;
     for (const InputFile& f : inputs.present) {
-      if (!f.sha256.empty()) provenance.input_digests[f.corpus + "/" + f.name] = f.sha256;
+      if (!f.sha256.empty()) provenance.input_digests[{f.corpus, f.name}] = f.sha256;
     }
     recorder = std::make_unique<Recorder>(*options.out_dir, std::move(provenance));
     if (plan) results::write_plan(*options.out_dir, *plan);  // under the recorder's lock

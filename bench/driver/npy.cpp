@@ -65,15 +65,15 @@ std::vector<std::uint64_t> shape_of(const std::string& header) {
 
 std::uint32_t width_of(const std::string& dtype) {
   // "<i2", "|u1", "<f4", ...: byte order, kind, bytes.
-  if (dtype.size() != 3 || dtype.find_first_of("iuf", 1) != 1 || dtype[2] < '1' || dtype[2] > '8') {
+  const std::string_view kinds = "iuf", widths = "1248";
+  if (dtype.size() != 3 || kinds.find(dtype[1]) == kinds.npos ||
+      widths.find(dtype[2]) == widths.npos) {
     throw std::invalid_argument("unsupported dtype '" + dtype +
                                 "' (integers or floats of 1, 2, 4 or 8 bytes)");
   }
   const auto width = static_cast<std::uint32_t>(dtype[2] - '0');
-  if (width != 1 && width != 2 && width != 4 && width != 8)
-    throw std::invalid_argument("unsupported dtype '" + dtype + "' (1, 2, 4 or 8 bytes)");
-  const char order = dtype[0];
-  if (order == '>' || (order == '|' && width > 1) || (order != '<' && order != '|' && order != '>'))
+  const bool little_endian = dtype[0] == '<' || (dtype[0] == '|' && width == 1);
+  if (!little_endian)
     throw std::invalid_argument("unsupported dtype '" + dtype +
                                 "': only little-endian arrays are read (the codecs read them so)");
   return width;

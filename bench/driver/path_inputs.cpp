@@ -18,6 +18,7 @@
 #include "bench/driver/npy.hpp"
 #include "corpora/corpora.hpp"
 #include "corpora/sha256.hpp"
+#include "src/results/result_document.hpp"
 
 namespace gcbench::driver {
 namespace fs = std::filesystem;
@@ -33,12 +34,15 @@ std::string kind_of(mode_t mode) {
   return "not a regular file or a folder";
 }
 
-// Why stat() on an entry failed, in words.
-std::string stat_failure(const fs::path& path, int error) {
+bool is_link(const fs::path& path) {
   struct stat link {};
-  const bool is_link = ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode);
+  return ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode);
+}
+
+// Why stat() on a path failed, in words.
+std::string stat_failure(const fs::path& path, int error) {
   if (error == ELOOP) return "a symlink loop";
-  if (error == ENOENT && is_link) return "a broken symlink";
+  if (error == ENOENT) return is_link(path) ? "a broken symlink" : "no such file or folder";
   return std::strerror(error);
 }
 
@@ -91,11 +95,7 @@ class Walker {
     const fs::path path(text);
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) {
-      const int error = errno;
-      throw std::invalid_argument(text + ": " +
-                                  (error == ENOENT && !is_link(path)
-                                       ? std::string("no such file or folder")
-                                       : stat_failure(path, error)));
+      throw std::invalid_argument(text + ": " + stat_failure(path, errno));
     }
     Root root{text, filter_.corpus_name, false, 0, 0};
     if (S_ISREG(st.st_mode)) {
@@ -142,10 +142,10 @@ class Walker {
       const Candidate& kept = candidates_[chosen.at(FileKey{c.st.st_dev, c.st.st_ino})];
       if (&kept != &c) {
         if (kept.corpus != c.corpus || kept.name != c.name) {
-          user.skipped.push_back(MissingInput{
-              c.corpus, c.name,
-              "skipped: the same file as " + kept.corpus + "/" + kept.name + " (measured once)",
-              true});
+          user.skipped.push_back(MissingInput{c.corpus, c.name,
+                                              std::string(results::kSkippedReasonPrefix) +
+                                                  "the same file as " + kept.corpus + "/" +
+                                                  kept.name + " (measured once)"});
           ++roots_[c.root].skipped;
         }
         continue;
@@ -195,11 +195,6 @@ class Walker {
     std::size_t root = 0;
   };
 
-  static bool is_link(const fs::path& path) {
-    struct stat link {};
-    return ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode);
-  }
-
   [[noreturn]] static void fail_unreadable(const std::string& text) {
     throw std::invalid_argument(text + ": cannot be read (" + std::strerror(errno) + ")");
   }
@@ -226,7 +221,8 @@ class Walker {
   }
 
   void skip(const std::string& name, const std::string& why) {
-    user_.skipped.push_back(MissingInput{roots_.back().corpus, name, "skipped: " + why, true});
+    user_.skipped.push_back(
+        MissingInput{roots_.back().corpus, name, std::string(results::kSkippedReasonPrefix) + why});
     ++roots_.back().skipped;
   }
 

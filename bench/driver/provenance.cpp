@@ -78,7 +78,7 @@ std::string describe_change(const Provenance& recorded, const Provenance& now) {
 Provenance RunProvenance::of(const results::CellId& cell) const {
   const auto version = codec_versions.find(cell.codec + "/" + cell.device);
   const bool gpu_cell = cell.device == "gpu";
-  const auto input = input_digests.find(cell.corpus + "/" + cell.file);
+  const auto input = input_digests.find({cell.corpus, cell.file});
   return Provenance{git_revision,
                     build_type,
                     version == codec_versions.end() ? std::string() : version->second,

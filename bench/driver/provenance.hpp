@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -66,7 +67,8 @@ struct RunProvenance {
   std::optional<GpuIdentity> gpu;  // written into GPU cells' entries; none without a GPU
   bool cold_l2 = false;            // GPU cells' L2 flushed before every timed call
   bool kernel_only = false;        // GPU cells time the device call alone (--timing kernel)
-  std::map<std::string, std::string> input_digests;  // "<corpus>/<file>" -> its SHA-256
+  // (corpus, file) -> the input's SHA-256, where the run knows it.
+  std::map<std::pair<std::string, std::string>, std::string> input_digests;
 
   Provenance of(const results::CellId& cell) const;
 };

@@ -14,6 +14,9 @@ namespace gcbench::results {
 
 // "missing_file:<corpus>/<file>" -> why that corpus file was not measured.
 inline constexpr std::string_view kMissingFileKey = "missing_file:";
+// How the reason of a missing_file: entry begins when the file was left out on purpose (an
+// entry of a user's folder that is no regular file, or a file reached twice), not lost.
+inline constexpr std::string_view kSkippedReasonPrefix = "skipped: ";
 // "defaults:<codec>/<device>" -> the codec's axis defaults, as format_params writes them.
 inline constexpr std::string_view kDefaultsKey = "defaults:";
 
