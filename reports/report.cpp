@@ -5,6 +5,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "reports/columns.hpp"
 #include "reports/gpu_e2e.hpp"
 #include "reports/gpu_replicas.hpp"
 #include "reports/kernels.hpp"
@@ -140,28 +141,22 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
                           : "(no value: " + shown_summary.note + ")\n";
     add_table(summary, dir, corpus, part, &CorpusReport::head);
     add_table(variants_table(set, corpus), dir, corpus, part, &CorpusReport::head);
-    if (auto e2e = gpu_e2e_table(set, defaults, corpus)) {
-      add_table(*e2e, dir, corpus, part, &CorpusReport::head);
-    } else {
-      for (const char* ext : kFormats) fs::remove(dir / (std::string("gpu_e2e") + ext));
-    }
-    // Tables of GPU replicas: only for results of gcbench --gpu-replicas.
-    const auto replicas_part = [&](const std::optional<Table>& t, const std::string& id) {
+    // A table written only for some results: without it, its earlier files are removed.
+    const auto optional_part = [&](const std::optional<Table>& t, const std::string& id) {
       if (t) {
         add_table(*t, dir, corpus, part, &CorpusReport::head);
       } else {
         for (const char* ext : kFormats) fs::remove(dir / (id + ext));
       }
     };
-    replicas_part(gpu_replicas_summary(set, defaults, corpus), "gpu_replicas_summary");
-    replicas_part(gpu_replicas_table(set, defaults, corpus), "gpu_replicas");
-    std::optional<Table> kernels;
-    if (wants_kernels_section(set)) kernels = kernels_table(set, defaults, corpus, files);
-    if (kernels) {
-      add_table(*kernels, dir, corpus, part, &CorpusReport::head);
-    } else {
-      for (const char* ext : kFormats) fs::remove(dir / (std::string("kernels") + ext));
-    }
+    optional_part(gpu_e2e_table(set, defaults, corpus), "gpu_e2e");
+    // Tables of GPU replicas: only for results of gcbench --gpu-replicas.
+    optional_part(gpu_replicas_summary(set, defaults, corpus), "gpu_replicas_summary");
+    optional_part(gpu_replicas_table(set, defaults, corpus), "gpu_replicas");
+    optional_part(
+        wants_kernels_section(set) ? kernels_table(set, defaults, corpus, files) : std::nullopt,
+        "kernels");
+    optional_part(columns_table(set, defaults, corpus, files), "columns");
     if (b.has_codec("lz77")) {
       part.tail += "## " + corpus + ": LZ77 (thesis tables)\n\n";
       for (const Table& t : lz77_tables(b)) add_table(t, dir, corpus, part, &CorpusReport::tail);

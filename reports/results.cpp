@@ -116,6 +116,8 @@ void add_results(ResultSet& set, const json& doc) {
       std::string text = value.get<std::string>();
       if (key.starts_with(results::kMissingFileKey))
         set.missing_files[key.substr(results::kMissingFileKey.size())] = text;
+      if (key.starts_with(results::kTypedCorpusKey))
+        set.typed_corpora.insert(key.substr(results::kTypedCorpusKey.size()));
       if (key.starts_with(results::kDefaultsKey)) {
         if (auto params = results::parse_params(text)) {
           for (auto& [axis, default_value] : *params)

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,8 @@ struct Measurement {
 struct ResultSet {
   std::vector<Measurement> cells;
   std::map<std::string, std::string> missing_files;  // "corpus/file" -> reason
-  std::map<std::string, std::string> context;        // the last file's gcbench context
+  std::set<std::string> typed_corpora;         // corpora of typed inputs (results::kTypedCorpusKey)
+  std::map<std::string, std::string> context;  // the last file's gcbench context
   // "<codec>/<device>" -> axis -> default, as the measuring gcbench recorded them.
   std::map<std::string, std::map<std::string, std::string>> defaults;
   // GPU cells of files measured on several GPUs (gcbench --gpu-replicas): one measurement per

@@ -18,9 +18,11 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/driver/cells.hpp"
+#include "bench/driver/context.hpp"
 #include "bench/driver/npy.hpp"
 #include "bench/driver/path_inputs.hpp"
 #include "src/results/cell_name.hpp"
+#include "src/results/result_document.hpp"
 #include "src/results/result_files.hpp"
 #include "support/driver_fixture.hpp"
 #include "support/test_folder.hpp"
@@ -226,6 +228,14 @@ TEST(Npy, AnInt16ArrayIsItsBytesAtElementWidthTwo) {
   EXPECT_EQ(col.size, 2000u);
   const Bytes loaded = col.load();
   EXPECT_EQ(std::string(loaded.begin(), loaded.end()), body);
+  // The run's context marks its corpus as typed: the report gives it a column table.
+  Inputs inputs;
+  inputs.present = user.present;
+  const ContextEntries context = host_context(inputs, {"path:" + root.string()});
+  EXPECT_NE(std::find(context.begin(), context.end(),
+                      std::pair<std::string, std::string>(
+                          std::string(results::kTypedCorpusKey) + col.corpus, "1 typed inputs")),
+            context.end());
 
   // Its width is the element_width axis's one value, unless the axis is given.
   fixture::FakeCodec codec("fake", {});

@@ -165,6 +165,14 @@ ContextEntries host_context(const Inputs& inputs, const std::vector<std::string>
   for (const MissingInput& m : inputs.missing) {
     c.emplace_back(std::string(results::kMissingFileKey) + m.corpus + "/" + m.name, m.reason);
   }
+  std::map<std::string, std::size_t> typed;  // corpus -> its typed inputs
+  for (const InputFile& f : inputs.present) {
+    if (f.element_width) ++typed[f.corpus];
+  }
+  for (const auto& [corpus, count] : typed) {
+    c.emplace_back(std::string(results::kTypedCorpusKey) + corpus,
+                   fmt::format("{} typed inputs", count));
+  }
   for (const CodecPtr& codec : registry()) {
     const CodecInfo& info = codec->info();
     const std::string key = info.name + "/" + to_string(info.device);

@@ -19,7 +19,10 @@ REPORT_DIR/CORPUS/plots/, each as SVG and PNG:
       dotted line; a warm (L2 not flushed) line says so in its label;
   kernel_throughput_per_file (from kernels.csv): each GPU kernel and its peers on every file
       of a corpus (text and binary side by side), so that the files where one overtakes
-      another show; synthetic inputs are left to the two plots above.
+      another show; synthetic inputs are left to the two plots above;
+  columns_ratio_vs_throughput_compress, columns_ratio_vs_throughput_decompress (from
+      columns.csv, the column table of a typed corpus): one point per column and GPU codec
+      variant, ratio against kernel throughput.
 A plot with nothing measured is skipped with a printed note, never drawn empty. plots.manifest
 (JSON, but not named *.json: gcbench-report reads every *.json under its inputs, and the
 report often lies inside them) lists the plots made (title, svg, png) and those skipped
@@ -387,6 +390,33 @@ def kernels_per_file(corpus, rows, plots_dir, made, skipped):
                 skipped, names=dict(enumerate(files)))
 
 
+def columns_ratio_vs_throughput(corpus, rows, direction, plots_dir, made, skipped):
+    name = f"columns_ratio_vs_throughput_{direction}"
+    column = f"{direction}_kernel_gbps"
+    points = [r for r in rows if r.get(column) and r.get("ratio")]
+    if not points:
+        skipped.append({"plot": name, "why": f"no column with {column} and ratio"})
+        return
+    title = f"Ratio vs {direction}ion kernel throughput per column, {corpus}"
+    fig, ax = plt.subplots(figsize=(8, 5))
+    colors = codec_colors({r["codec"] for r in points})
+    markers = "o^sDv<>pP*X"
+    for i, codec in enumerate(sorted(colors)):
+        mine = [r for r in points if r["codec"] == codec]
+        ax.scatter([r[column] for r in mine], [r["ratio"] for r in mine], color=colors[codec],
+                   marker=markers[i % len(markers)], s=30, alpha=0.8, label=codec)
+    if needs_log([r[column] for r in points]):
+        log_scale(ax.set_xscale, ax.xaxis)
+    if needs_log([r["ratio"] for r in points], span=10):
+        log_scale(ax.set_yscale, ax.yaxis)
+    ax.set_xlabel(f"{direction}ion kernel throughput [GB/s of original bytes]")
+    ax.set_ylabel("ratio (original / compressed)")
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0, fontsize=8)
+    save(fig, plots_dir, name, title, made)
+
+
 def plot_corpus(report_dir, corpus):
     corpus_dir = os.path.join(report_dir, corpus)
     plots_dir = os.path.join(corpus_dir, "plots")
@@ -404,6 +434,10 @@ def plot_corpus(report_dir, corpus):
         kernels_vs_run_length(corpus, kernel_cells, plots_dir, made, skipped)
         kernels_vs_element_width(corpus, kernel_cells, plots_dir, made, skipped)
         kernels_per_file(corpus, kernel_cells, plots_dir, made, skipped)
+    columns = read_csv(os.path.join(corpus_dir, "columns.csv"))
+    if columns:  # typed corpora only
+        for direction in ("compress", "decompress"):
+            columns_ratio_vs_throughput(corpus, columns, direction, plots_dir, made, skipped)
     for s in skipped:
         print(f"plot_results: {corpus}: {s['plot']} skipped: {s['why']}")
     with open(os.path.join(plots_dir, "plots.manifest"), "w") as f:

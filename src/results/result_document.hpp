@@ -17,6 +17,9 @@ inline constexpr std::string_view kMissingFileKey = "missing_file:";
 // How the reason of a missing_file: entry begins when the file was left out on purpose (an
 // entry of a user's folder that is no regular file, or a file reached twice), not lost.
 inline constexpr std::string_view kSkippedReasonPrefix = "skipped: ";
+// "typed_corpus:<corpus>": the corpus holds typed inputs (arrays of one element width: .npy
+// files, tpch columns), the value says how many; the report gives it a column table.
+inline constexpr std::string_view kTypedCorpusKey = "typed_corpus:";
 // "defaults:<codec>/<device>" -> the codec's axis defaults, as format_params writes them.
 inline constexpr std::string_view kDefaultsKey = "defaults:";
 
