@@ -5,8 +5,9 @@
 # element width, GPU cells with every timing (kernel and end to end) and a cold L2. Resumable:
 # a call cut off by LIMIT keeps its cells, and the same call again runs the rest.
 # From the repository root, with .carry/prefix, .carry/nvcomp and .carry/bin/tpchgen-cli:
-#   bash bench/device/run_tpch.sh          (LIMIT: seconds the sweep may run, default 420)
-# Brings back tpch.json (every cell), the log, and the report's tables for the corpus.
+#   bash bench/device/run_tpch.sh          (LIMIT: seconds each sweep step may run, default 420)
+# Brings back tpch.json (every cell), the logs, the report's column, kernels and end-to-end
+# tables for the corpus and the column plots.
 OUT=${OUT:-$PWD/out-tpch}
 source "$(dirname "$0")/common.sh" tpch
 BUILD=${BUILD:-build-device}
@@ -29,14 +30,23 @@ grep -v "^ok" "$OUT/generate.log" | head -5
 
 step "sweep"
 start=$SECONDS
-timeout "${LIMIT:-420}" "$BUILD/bench/driver/gcbench" --corpus "tpch-sf$SF" \
-  --codecs fl,rle,rle-cub,nvcomp-cascaded --device gpu --sweep defaults --decode scan,flood \
-  --cold-l2 --no-download --no-progress --out-dir "$results" > "$OUT/sweep.log" 2>&1
-echo "exit status $?, $((SECONDS - start)) s"
-grep -E "cold-l2|harness share|peak RSS|cells already|measured again|ERROR|error" "$OUT/sweep.log" |
-  head -20
+# RLE's flood decoder as a second step: --decode applies to every codec with that axis, and
+# rle-cub's compression does not depend on it.
+sweep() {
+  timeout "${LIMIT:-420}" "$BUILD/bench/driver/gcbench" --corpus "tpch-sf$SF" --device gpu \
+    --sweep defaults --cold-l2 --no-download --no-progress --out-dir "$results" "$@" \
+    >> "$OUT/sweep.log" 2>&1
+  echo "exit status $?"
+}
+sweep --codecs fl,rle,rle-cub,nvcomp-cascaded
+sweep --codecs rle --decode flood --direction decompress
+echo "$((SECONDS - start)) s"
+grep -E "harness share|peak RSS|cells already|measured again|error" "$OUT/sweep.log" | head -20
 "$BUILD/bench/driver/gcbench" --export "$results" --benchmark_out="$OUT/tpch.json" \
   >> "$OUT/sweep.log" 2>&1
 "$BUILD/reports/gcbench-report" --out "$results/report" "$results" > "$OUT/report.log" 2>&1
-cp -r "$results/report/tpch-sf$SF" "$OUT/report-tpch-sf$SF" 2>/dev/null
-ls "$OUT/report-tpch-sf$SF" 2>/dev/null | head -30
+for f in columns.md columns.csv kernels.md gpu_e2e.md; do
+  cp "$results/report/tpch-sf$SF/$f" "$OUT/" 2>/dev/null
+done
+cp "$results/report/tpch-sf$SF/plots/columns_ratio_vs_throughput_"*.png "$OUT/" 2>/dev/null
+ls "$OUT"
