@@ -222,10 +222,8 @@ std::uint32_t tpch_field_count(std::string_view table) {
 
 TblParser::TblParser(std::string_view table, Sink sink)
     : table_(table), fields_(tpch_field_count(table)), sink_(std::move(sink)) {
-  column_of_field_.assign(fields_, -1);
   for (const auto& c : kColumns) {
     if (c.table != table) continue;
-    column_of_field_[c.field] = static_cast<int>(columns_.size());
     columns_.push_back(c);
   }
   buffers_.resize(columns_.size());

@@ -15,7 +15,7 @@ namespace gcbench::corpora {
 enum class TpchParse {
   kInteger,   // decimal digits: 1552 -> 1552
   kHundreds,  // a decimal with up to two fraction digits, in hundredths: 12345.67 -> 1234567
-  kDate,      // YYYY-MM-DD -> days since 1970-01-01: 1992-01-02 -> 8037
+  kDate,      // YYYY-MM-DD -> days since 1970-01-01: 1992-01-02 -> 8036
   kChar,      // a one-byte field -> that byte: "N" -> 78
   kPriority,  // the leading digit of "1-URGENT" .. "5-LOW" -> 1 .. 5
 };
@@ -63,7 +63,6 @@ class TblParser {
   std::string table_;
   std::uint32_t fields_;
   std::vector<TpchColumn> columns_;
-  std::vector<int> column_of_field_;  // field index -> index in columns_, or -1
   Sink sink_;
   std::vector<std::vector<std::uint8_t>> buffers_;
   std::string partial_;  // the start of a row split across feed() calls
