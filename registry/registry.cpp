@@ -1,7 +1,13 @@
 // The codec table, the layer above codecs/ and baselines/. Adding a codec: a folder under
 // codecs/ (or baselines/) and one line here; one of an optional library: also one
-// gcbench_optional_library() call where CMake looks for the library.
+// gcbench_optional_library() call where CMake looks for the library. Codecs of out-of-tree
+// plugins (include/gcbench/plugin.h) join the table when they are loaded.
 #include "gcbench/registry.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <sstream>
 
 #include "baselines/gzip/gzip_codec.hpp"
 #include "baselines/nvcomp/nvcomp_codec.hpp"
@@ -11,6 +17,7 @@
 #include "codecs/lz77/lz77.hpp"
 #include "codecs/rle/rle.hpp"
 #include "gcbench/optional_libraries.hpp"
+#include "registry/plugin_codec.hpp"
 
 namespace gcbench {
 namespace {
@@ -54,16 +61,65 @@ std::vector<UnavailableCodec> make_unavailable() {
   return missing;
 }
 
-}  // namespace
-
-const std::vector<CodecPtr>& registry() {
-  static const std::vector<CodecPtr> codecs = make_registry();
+// The table, built-in codecs first; plugins append to it before any caller takes a pointer
+// into it (the driver and the tools load them first thing).
+std::vector<CodecPtr>& table() {
+  static std::vector<CodecPtr> codecs = make_registry();
   return codecs;
 }
 
-const std::vector<UnavailableCodec>& unavailable_codecs() {
-  static const std::vector<UnavailableCodec> missing = make_unavailable();
+std::vector<UnavailableCodec>& missing_codecs() {
+  static std::vector<UnavailableCodec> missing = make_unavailable();
   return missing;
+}
+
+std::set<std::filesystem::path>& loaded_plugin_files() {
+  static std::set<std::filesystem::path> files;
+  return files;
+}
+
+void load_plugin_file(const std::filesystem::path& given) {
+  std::error_code ec;
+  const std::filesystem::path file = std::filesystem::canonical(given, ec);
+  if (ec) throw plugins::PluginError("plugin " + given.string() + ": " + ec.message());
+  if (!loaded_plugin_files().insert(file).second) return;  // the same file named twice
+  std::set<std::string> taken;
+  for (const CodecPtr& c : table()) taken.insert(c->info().name);
+  for (const UnavailableCodec& u : missing_codecs()) taken.insert(u.name);
+  plugins::LoadedPlugin loaded = plugins::load_plugin(given, taken);
+  for (CodecPtr& c : loaded.codecs) table().push_back(std::move(c));
+  for (UnavailableCodec& u : loaded.left_out) missing_codecs().push_back(std::move(u));
+}
+
+// $GCBENCH_PLUGINS: plugin files separated by ':', loaded with the table.
+void load_environment_plugins() {
+  const char* list = std::getenv("GCBENCH_PLUGINS");
+  if (list == nullptr) return;
+  std::istringstream paths(list);
+  for (std::string path; std::getline(paths, path, ':');) {
+    if (!path.empty()) load_plugin_file(path);
+  }
+}
+
+}  // namespace
+
+void load_plugins(const std::vector<std::string>& paths) {
+  registry();  // the built-in codecs and $GCBENCH_PLUGINS' first
+  for (const std::string& path : paths) load_plugin_file(path);
+}
+
+const std::vector<CodecPtr>& registry() {
+  static const bool environment_loaded = [] {
+    load_environment_plugins();
+    return true;
+  }();
+  (void)environment_loaded;
+  return table();
+}
+
+const std::vector<UnavailableCodec>& unavailable_codecs() {
+  registry();
+  return missing_codecs();
 }
 
 std::vector<const Codec*> registered_codecs() {

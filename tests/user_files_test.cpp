@@ -25,6 +25,7 @@
 #include "src/results/result_document.hpp"
 #include "src/results/result_files.hpp"
 #include "support/driver_fixture.hpp"
+#include "support/shell.hpp"
 #include "support/test_folder.hpp"
 
 namespace gcbench::driver {
@@ -280,14 +281,7 @@ TEST(Npy, UnsupportedArraysAreAClearErrorNamingTheFile) {
 
 #ifdef GCBENCH_DRIVER
 std::string run_driver(const std::string& args, int& status) {
-  const std::string command = std::string("'") + GCBENCH_DRIVER + "' " + args + " 2>&1";
-  std::string out;
-  FILE* p = ::popen(command.c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[4096];
-  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  status = ::pclose(p);
-  return out;
+  return testing::run_output(std::string("'") + GCBENCH_DRIVER + "' " + args, status);
 }
 
 // The whole way: the gcbench program measures and verifies every file of the folder, records

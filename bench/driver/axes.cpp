@@ -24,8 +24,11 @@ const std::map<std::string, std::vector<std::int64_t>>& default_sweeps() {
 
 std::vector<std::int64_t> default_points(const AxisSpec& axis) {
   std::vector<std::int64_t> points{axis.default_value};
-  if (auto it = default_sweeps().find(axis.name); it != default_sweeps().end()) {
-    for (std::int64_t v : it->second) {
+  const auto it = default_sweeps().find(axis.name);
+  const std::vector<std::int64_t>* sweep =
+      !axis.sweep.empty() ? &axis.sweep : (it != default_sweeps().end() ? &it->second : nullptr);
+  if (sweep != nullptr) {
+    for (std::int64_t v : *sweep) {
       if (axis.accepts(v)) points.push_back(v);
     }
   }

@@ -115,6 +115,8 @@ void report_harness(const HarnessSummary& summary,
 
 int run(int argc, char** argv) {
   const Clock::time_point start = Clock::now();
+  // Before anything lists or selects codecs (--help included): plugins add to the table.
+  load_plugins(plugin_arguments(std::vector<std::string>(argv + 1, argv + argc)));
   std::vector<char*> args = with_defaults(argc, argv);
   // With an --out-dir (or --export) Google Benchmark's output flags apply to its export.
   const std::optional<std::filesystem::path> export_file =

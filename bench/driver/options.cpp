@@ -70,6 +70,11 @@ relative to the folder, or on the file name for a glob without '/'))");
   cli::add_list(app, "--codecs", o.codecs,
                 R"(codec names and groups: all (default), cpu, gpu, peers, baselines,
 or a name from --list)");
+  cli::add_list(app, "--plugin", o.plugins,
+                R"(shared libraries implementing gcbench's plugin ABI
+(include/gcbench/plugin.h; also $GCBENCH_PLUGINS, separated by ':'):
+their codecs join the built-in ones, in --list, sweeps and reports)")
+      ->option_text("FILE,...");
   cli::add_choice(app, "--device", o.device, {"cpu", "gpu", "all"},
                   "default all; GPU cells run only when a GPU is usable");
   cli::add_choice(app, "--direction", o.direction, {"compress", "decompress", "all"},
@@ -242,6 +247,20 @@ std::string axis_flag(const std::string& axis) {
   std::string flag = axis;
   std::replace(flag.begin(), flag.end(), '_', '-');
   return "--" + flag;
+}
+
+std::vector<std::string> plugin_arguments(const std::vector<std::string>& args) {
+  std::vector<std::string> files;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::vector<std::string> given;
+    if (args[i] == "--plugin" && i + 1 < args.size()) {
+      given = cli::split_list(args[++i]);
+    } else if (args[i].starts_with("--plugin=")) {
+      given = cli::split_list(args[i].substr(std::string("--plugin=").size()));
+    }
+    files.insert(files.end(), given.begin(), given.end());
+  }
+  return files;
 }
 
 Options parse_options(const std::vector<std::string>& args,

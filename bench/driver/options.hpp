@@ -21,6 +21,9 @@ struct Options {
   // The user's files and folders (positional arguments); with them the default corpus is
   // none. Kept apart from `corpora` because a path may hold a comma.
   std::vector<std::string> paths;
+  // Codec plugins (--plugin): main() loads them before the flags are parsed (plugin_arguments),
+  // so that --help and --list show their codecs; parsed here as a flag like the others.
+  std::vector<std::string> plugins;
   PathFilter path_filter;                  // --include, --exclude, --as
   std::vector<std::string> codecs{"all"};  // codec names and groups (all, cpu, gpu)
   std::string device = "all";              // cpu | gpu | all
@@ -67,6 +70,9 @@ struct Options {
 // against the selected codecs later), as `--name=value` or `--name value`. Throws
 // std::invalid_argument: one line naming the flag and what it allows, or the flags that cannot
 // go together.
+// The files of every --plugin in `args` (--plugin FILE,... or --plugin=FILE,...).
+std::vector<std::string> plugin_arguments(const std::vector<std::string>& args);
+
 Options parse_options(const std::vector<std::string>& args,
                       const std::vector<const Codec*>& codecs = registered_codecs());
 

@@ -19,6 +19,9 @@ struct AxisSpec {
   std::vector<std::int64_t> allowed;  // when non-empty, only these values
   std::vector<std::string> names;     // when non-empty, value i is spelled names[i]
   bool in_container = false;          // changes the compressed bytes (vs. speed only)
+  // The codec's own default sweep (--sweep axes/product); when empty the driver's sweep for
+  // an axis of this name, if any (bench/driver/axes.cpp), else the default alone.
+  std::vector<std::int64_t> sweep{};
 
   bool accepts(std::int64_t v) const;
   std::string format(std::int64_t v) const;           // "hash" for enumerated axes, else the number

@@ -18,6 +18,12 @@ struct UnavailableCodec {
 };
 const std::vector<UnavailableCodec>& unavailable_codecs();
 
+// Loads out-of-tree codec plugins (include/gcbench/plugin.h) into the table, after the
+// built-in codecs and those of $GCBENCH_PLUGINS (files separated by ':'). Call it before
+// anything holds a codec pointer. Throws plugins::PluginError (a std::runtime_error) naming
+// the file for one that cannot be used; a file named twice is loaded once.
+void load_plugins(const std::vector<std::string>& paths);
+
 // nullptr when no codec has that name on that device.
 const Codec* find_codec(const std::string& name, Device device);
 

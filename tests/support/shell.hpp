@@ -23,4 +23,16 @@ inline Bytes run_capture(const std::string& command) {
   return out;
 }
 
+// Standard output and error of a shell command, together, and its exit status (as pclose gives
+// it: WEXITSTATUS for the code).
+inline std::string run_output(const std::string& command, int& status) {
+  std::string out;
+  FILE* p = ::popen((command + " 2>&1").c_str(), "r");
+  if (p == nullptr) return out;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  status = ::pclose(p);
+  return out;
+}
+
 }  // namespace gcbench::testing

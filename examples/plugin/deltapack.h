@@ -1,0 +1,67 @@
+/* deltapack's format (deltapack_cpu.c describes it), shared by its host and device paths. */
+#ifndef DELTAPACK_H
+#define DELTAPACK_H
+
+#include <stdint.h>
+
+#include "gcbench/plugin.h"
+
+#ifdef __CUDACC__
+#define DELTAPACK_FN static inline __host__ __device__
+#else
+#define DELTAPACK_FN static inline
+#endif
+
+#define DELTAPACK_MAGIC "DPK1"
+#define DELTAPACK_HEADER_SIZE 16u
+#define DELTAPACK_ENTRY_SIZE 5u /* a block's first value (u32) and width (u8) */
+#define DELTAPACK_MIN_BLOCK 2u
+#define DELTAPACK_MAX_BLOCK 65536u
+
+DELTAPACK_FN uint64_t deltapack_block_count(uint64_t elements, uint64_t block_size) {
+  return (elements + block_size - 1) / block_size;
+}
+
+/* The elements of block b: block_size, the last block fewer. */
+DELTAPACK_FN uint64_t deltapack_block_elements(uint64_t elements, uint64_t block_size, uint64_t b) {
+  const uint64_t begin = b * block_size;
+  return elements - begin < block_size ? elements - begin : block_size;
+}
+
+/* The bytes of a block's packed deltas: every element after the first, at `width` bits. */
+DELTAPACK_FN uint64_t deltapack_packed_bytes(uint64_t count, int width) {
+  return count == 0 ? 0 : ((count - 1) * (uint64_t)width + 7) / 8;
+}
+
+/* Signed deltas as unsigned: 0, -1, 1, -2, ... -> 0, 1, 2, 3, ... */
+DELTAPACK_FN uint32_t deltapack_zigzag(uint32_t delta) {
+  return (delta << 1) ^ (0u - (delta >> 31));
+}
+
+DELTAPACK_FN uint32_t deltapack_unzigzag(uint32_t z) {
+  return (z >> 1) ^ (0u - (z & 1u));
+}
+
+/* The bits needed for `v`: 0 for 0, 32 at most. */
+DELTAPACK_FN int deltapack_width(uint32_t v) {
+  int width = 0;
+  for (; v != 0; v >>= 1) ++width;
+  return width;
+}
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+uint64_t deltapack_max_compressed_size(const int64_t* params, uint64_t input_size);
+
+extern const gcbench_plugin_cpu deltapack_cpu;
+#ifdef DELTAPACK_WITH_GPU
+extern const gcbench_plugin_gpu deltapack_gpu;
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DELTAPACK_H */

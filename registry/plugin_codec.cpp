@@ -1,0 +1,333 @@
+#include "registry/plugin_codec.hpp"
+
+#include <dlfcn.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <memory>
+#include <regex>
+#include <utility>
+
+#include "gcbench/container.hpp"
+#include "gcbench/device_codec.hpp"
+#include "gcbench/errors.hpp"
+#include "gcbench/plugin.h"
+#if GCBENCH_HAVE_CUDA
+#include "src/gpu/host_codec.hpp"
+#endif
+
+namespace gcbench::plugins {
+namespace {
+
+using u64 = std::uint64_t;
+
+// What a plugin call needs besides its arguments: the codec's name for messages, a message
+// buffer, and one place where a status, or an exception that escaped the plugin, becomes the
+// error gcbench's callers expect.
+class Call {
+ public:
+  Call(const std::string& codec, const char* function) : codec_(codec), function_(function) {}
+
+  char* message() { return message_.data(); }
+  std::size_t capacity() const { return message_.size(); }
+
+  // Runs `call` (returning a plugin status) and throws for anything but GCBENCH_PLUGIN_OK:
+  // DecodeError for corrupt input, ParamError for parameters, std::runtime_error otherwise.
+  template <typename F>
+  void run(F&& call) {
+    int status = GCBENCH_PLUGIN_ERROR_INTERNAL;
+    try {
+      status = call();
+    } catch (const std::exception& e) {
+      throw std::runtime_error(
+          fmt::format("{}: the plugin threw from {}: {}", codec_, function_, e.what()));
+    } catch (...) {
+      throw std::runtime_error(fmt::format("{}: the plugin threw from {}", codec_, function_));
+    }
+    if (status == GCBENCH_PLUGIN_OK) return;
+    message_.back() = '\0';
+    const std::string text =
+        fmt::format("{}: {} failed ({}){}", codec_, function_, status_name(status),
+                    message_[0] ? std::string(": ") + message_.data() : "");
+    if (status == GCBENCH_PLUGIN_ERROR_CORRUPT) throw DecodeError(text);
+    if (status == GCBENCH_PLUGIN_ERROR_PARAMS) throw ParamError(text);
+    throw std::runtime_error(text);
+  }
+
+ private:
+  static const char* status_name(int status) {
+    switch (status) {
+      case GCBENCH_PLUGIN_ERROR_CORRUPT:
+        return "corrupt input";
+      case GCBENCH_PLUGIN_ERROR_OUTPUT_TOO_SMALL:
+        return "output too small";
+      case GCBENCH_PLUGIN_ERROR_PARAMS:
+        return "parameters";
+      case GCBENCH_PLUGIN_ERROR_INTERNAL:
+        return "internal error";
+      default:
+        return "unknown status";
+    }
+  }
+
+  const std::string& codec_;
+  const char* function_;
+  std::array<char, 512> message_{};
+};
+
+// The resolved axes as the ABI passes them: one value per axis, in declaration order.
+std::vector<std::int64_t> axis_values(const CodecInfo& info, const Params& params) {
+  const Params resolved = resolve_params(info.axes, params);
+  std::vector<std::int64_t> values;
+  for (const AxisSpec& axis : info.axes) values.push_back(resolved.at(axis.name));
+  return values;
+}
+
+class BoundCpuPlugin final : public BoundCodec {
+ public:
+  BoundCpuPlugin(const CodecInfo& info, const gcbench_plugin_cpu& cpu,
+                 std::vector<std::int64_t> params)
+      : info_(info), cpu_(cpu), params_(std::move(params)) {}
+
+  u64 max_compressed_size(u64 input_size) const override {
+    return cpu_.max_compressed_size(params_.data(), input_size);
+  }
+
+  Bytes compress(ByteSpan input, RunStats* /*stats*/) const override {
+    Bytes output(max_compressed_size(input.size()));
+    u64 written = 0;
+    Call call(info_.name, "compress");
+    call.run([&] {
+      return cpu_.compress(params_.data(), input.data(), input.size(), output.data(), output.size(),
+                           &written, call.message(), call.capacity());
+    });
+    if (written > output.size()) {
+      throw std::runtime_error(fmt::format("{}: compress reports {} bytes written into {}",
+                                           info_.name, written, output.size()));
+    }
+    output.resize(written);
+    return output;
+  }
+
+  Bytes decompress(ByteSpan container, RunStats* /*stats*/) const override {
+    return decode_guarded(info_.name, [&] {
+      u64 claimed = 0;
+      Call size_call(info_.name, "decompressed_size");
+      size_call.run([&] {
+        return cpu_.decompressed_size(container.data(), container.size(), &claimed,
+                                      size_call.message(), size_call.capacity());
+      });
+      check_decode_limit(info_.name, "decoded size", claimed, container.size());
+      Bytes output(claimed);
+      u64 written = 0;
+      Call call(info_.name, "decompress");
+      call.run([&] {
+        return cpu_.decompress(params_.data(), container.data(), container.size(), output.data(),
+                               output.size(), &written, call.message(), call.capacity());
+      });
+      if (written != claimed) {
+        throw DecodeError(fmt::format("{}: decoded {} bytes, its container claims {}", info_.name,
+                                      written, claimed));
+      }
+      return output;
+    });
+  }
+
+ private:
+  const CodecInfo& info_;
+  const gcbench_plugin_cpu& cpu_;
+  const std::vector<std::int64_t> params_;
+};
+
+class CpuPlugin final : public Codec {
+ public:
+  CpuPlugin(CodecInfo info, const gcbench_plugin_cpu& cpu) : info_(std::move(info)), cpu_(cpu) {}
+  const CodecInfo& info() const override { return info_; }
+  BoundCodecPtr bind(const Params& params) const override {
+    return std::make_unique<BoundCpuPlugin>(info_, cpu_, axis_values(info_, params));
+  }
+
+ private:
+  const CodecInfo info_;
+  const gcbench_plugin_cpu& cpu_;
+};
+
+class GpuPlugin;
+
+class BoundGpuPlugin final : public BoundDeviceCodec {
+ public:
+  BoundGpuPlugin(const GpuPlugin& codec, const gcbench_plugin_gpu& gpu,
+                 std::vector<std::int64_t> params)
+      : codec_(codec), gpu_(gpu), params_(std::move(params)) {}
+
+  const DeviceCodec& codec() const override;
+
+  u64 max_compressed_size(u64 input_size) const override {
+    return gpu_.max_compressed_size(params_.data(), input_size);
+  }
+  std::size_t compress_temp_bytes(u64 input_size) const override {
+    return gpu_.compress_temp_bytes(params_.data(), input_size);
+  }
+
+  void compress_async(const CompressBuffers& b, DeviceStream stream) const override {
+    Call call(name(), "compress_async");
+    call.run([&] {
+      return gpu_.compress_async(params_.data(), b.input, b.input_size, b.temp, b.temp_bytes,
+                                 b.output, b.output_size, stream, call.message(), call.capacity());
+    });
+  }
+
+  DecodePlan plan_decompress(ByteSpan container) const override {
+    u64 original = 0;
+    std::size_t temp_bytes = 0;
+    Call call(name(), "plan_decompress");
+    call.run([&] {
+      return gpu_.plan_decompress(params_.data(), container.data(), container.size(), &original,
+                                  &temp_bytes, call.message(), call.capacity());
+    });
+    check_decode_limit(name(), "decoded size", original, container.size());
+    DecodePlan plan;
+    plan.container_size = container.size();
+    plan.original_size = original;
+    plan.temp_bytes = temp_bytes;
+    std::copy_n(container.begin(), std::min(container.size(), plan.header.size()),
+                plan.header.begin());
+    return plan;
+  }
+
+  void decompress_async(const DecodePlan& plan, const DecompressBuffers& b,
+                        DeviceStream stream) const override {
+    static_assert(sizeof(gcbench_plugin_device_status) == sizeof(DeviceStatus));
+    Call call(name(), "decompress_async");
+    call.run([&] {
+      return gpu_.decompress_async(params_.data(), b.container, plan.container_size, b.temp,
+                                   b.temp_bytes, b.output, plan.original_size,
+                                   reinterpret_cast<gcbench_plugin_device_status*>(b.status),
+                                   stream, call.message(), call.capacity());
+    });
+  }
+
+ private:
+  const std::string& name() const;
+
+  const GpuPlugin& codec_;
+  const gcbench_plugin_gpu& gpu_;
+  const std::vector<std::int64_t> params_;
+};
+
+class GpuPlugin final : public DeviceCodec {
+ public:
+  GpuPlugin(CodecInfo info, const gcbench_plugin_gpu& gpu) : info_(std::move(info)), gpu_(gpu) {}
+  const CodecInfo& info() const override { return info_; }
+  BoundDeviceCodecPtr bind(const Params& params) const override {
+    return std::make_unique<BoundGpuPlugin>(*this, gpu_, axis_values(info_, params));
+  }
+
+ private:
+  const CodecInfo info_;
+  const gcbench_plugin_gpu& gpu_;
+};
+
+const DeviceCodec& BoundGpuPlugin::codec() const {
+  return codec_;
+}
+const std::string& BoundGpuPlugin::name() const {
+  return codec_.info().name;
+}
+
+// Checks the description against the ABI and gcbench's rules; `where` names the file.
+void check_description(const gcbench_plugin& p, const std::string& where,
+                       const std::set<std::string>& taken) {
+  const auto fail = [&](const std::string& what) {
+    throw PluginError(fmt::format("plugin {}: {}", where, what));
+  };
+  if (p.abi_version != GCBENCH_PLUGIN_ABI_VERSION) {
+    fail(fmt::format("built for plugin ABI version {}, this gcbench loads version {}",
+                     p.abi_version, GCBENCH_PLUGIN_ABI_VERSION));
+  }
+  static const std::regex kName("[a-z0-9][a-z0-9_-]*");
+  if (p.name == nullptr || !std::regex_match(p.name, kName)) {
+    fail("its name must be lower-case letters, digits, '_' and '-'");
+  }
+  if (taken.count(p.name)) fail(fmt::format("the name '{}' is already a codec's", p.name));
+  if (p.version == nullptr || p.description == nullptr) fail("it has no version or description");
+  if (p.cpu == nullptr && p.gpu == nullptr) fail("it has neither a CPU nor a GPU path");
+  if (p.cpu && !(p.cpu->max_compressed_size && p.cpu->compress && p.cpu->decompressed_size &&
+                 p.cpu->decompress)) {
+    fail("its CPU path lacks a function");
+  }
+  if (p.gpu && !(p.gpu->max_compressed_size && p.gpu->compress_temp_bytes &&
+                 p.gpu->compress_async && p.gpu->plan_decompress && p.gpu->decompress_async)) {
+    fail("its GPU path lacks a function");
+  }
+  if (p.axis_count > 0 && p.axes == nullptr) fail("it declares axes it does not give");
+}
+
+AxisSpec axis_spec(const gcbench_plugin_axis& a, const std::string& where) {
+  if (a.name == nullptr || *a.name == '\0') {
+    throw PluginError(fmt::format("plugin {}: an axis has no name", where));
+  }
+  AxisSpec spec{a.name, a.help ? a.help : "", a.default_value, a.min, a.max, {},
+                {},     a.in_container != 0};
+  if (a.allowed) spec.allowed.assign(a.allowed, a.allowed + a.allowed_count);
+  if (a.sweep) spec.sweep.assign(a.sweep, a.sweep + a.sweep_count);
+  for (std::size_t i = 0; a.names && i < a.name_count; ++i) {
+    spec.names.emplace_back(a.names[i] ? a.names[i] : "");
+  }
+  if (!spec.names.empty()) {
+    spec.min = 0;
+    spec.max = static_cast<std::int64_t>(spec.names.size()) - 1;
+  }
+  if (!spec.accepts(spec.default_value)) {
+    throw PluginError(fmt::format("plugin {}: axis {}'s default {} is not {}", where, spec.name,
+                                  spec.default_value, spec.valid_values()));
+  }
+  return spec;
+}
+
+CodecInfo codec_info(const gcbench_plugin& p, const std::string& where, Device device) {
+  CodecInfo info;
+  info.name = p.name;
+  info.version = p.version;
+  info.device = device;
+  info.description = fmt::format("{} (plugin {})", p.description, where);
+  for (std::size_t i = 0; i < p.axis_count; ++i) info.axes.push_back(axis_spec(p.axes[i], where));
+  if (device == Device::gpu && p.cpu != nullptr && p.gpu_matches_cpu) info.cpu_reference = p.name;
+  return info;
+}
+
+}  // namespace
+
+LoadedPlugin load_plugin(const std::filesystem::path& path, const std::set<std::string>& taken) {
+  const std::string where = path.string();
+  // RTLD_LOCAL: two plugins may define the same internal symbols.
+  void* library = dlopen(where.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (library == nullptr) throw PluginError(fmt::format("plugin {}: {}", where, dlerror()));
+  auto entry = reinterpret_cast<gcbench_plugin_entry_fn>(dlsym(library, "gcbench_plugin_entry"));
+  if (entry == nullptr) {
+    throw PluginError(fmt::format("plugin {}: no symbol gcbench_plugin_entry", where));
+  }
+  const gcbench_plugin* description = entry();
+  if (description == nullptr) throw PluginError(fmt::format("plugin {}: no description", where));
+  check_description(*description, where, taken);
+
+  LoadedPlugin loaded;
+  if (description->cpu != nullptr) {
+    loaded.codecs.push_back(std::make_unique<CpuPlugin>(
+        codec_info(*description, where, Device::cpu), *description->cpu));
+  }
+  if (description->gpu != nullptr) {
+#if GCBENCH_HAVE_CUDA
+    loaded.codecs.push_back(gpu::make_host_codec(std::make_unique<GpuPlugin>(
+        codec_info(*description, where, Device::gpu), *description->gpu)));
+#else
+    loaded.left_out.push_back(
+        {std::string(description->name) + " (gpu)",
+         fmt::format("plugin {}: this gcbench was built without CUDA", where)});
+#endif
+  }
+  return loaded;
+}
+
+}  // namespace gcbench::plugins

@@ -1,0 +1,242 @@
+// Out-of-tree codec plugins (include/gcbench/plugin.h): the example plugin (examples/plugin)
+// loaded, round-tripped and checked as hostile input is; plugins that must not load refused
+// with the file named; and the gcbench program sweeping, verifying and reporting a plugin
+// codec, a misbehaving one failing only its own cells.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gcbench/errors.hpp"
+#include "gcbench/registry.hpp"
+#include "registry/plugin_codec.hpp"
+#include "src/results/result_files.hpp"
+#include "support/shell.hpp"
+#include "support/test_folder.hpp"
+
+namespace gcbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+plugins::LoadedPlugin load(const char* file) {
+  return plugins::load_plugin(file, {"fl", "rle"});
+}
+
+// Sorted-ish 32-bit keys with a ragged tail: what deltapack is for, and a length it must keep.
+Bytes keys(std::size_t count, std::size_t tail) {
+  std::mt19937 rng(7);
+  Bytes out;
+  std::uint32_t key = 1000;
+  for (std::size_t i = 0; i < count; ++i) {
+    key += rng() % 50;
+    for (int b = 0; b < 4; ++b) out.push_back(static_cast<std::uint8_t>(key >> (8 * b)));
+  }
+  for (std::size_t i = 0; i < tail; ++i) out.push_back(static_cast<std::uint8_t>(rng()));
+  return out;
+}
+
+TEST(Plugin, TheExampleLoadsWithItsAxisAndRoundTrips) {
+  const plugins::LoadedPlugin loaded = load(GCBENCH_EXAMPLE_PLUGIN);
+  ASSERT_EQ(loaded.codecs.size(), 1u);  // the example's CPU path (built without its GPU path)
+  const Codec& codec = *loaded.codecs[0];
+  EXPECT_EQ(codec.info().name, "deltapack");
+  EXPECT_EQ(codec.info().device, Device::cpu);
+  ASSERT_EQ(codec.info().axes.size(), 1u);
+  const AxisSpec& axis = codec.info().axes[0];
+  EXPECT_EQ(axis.name, "block_size");
+  EXPECT_EQ(axis.default_value, 1024);
+  EXPECT_TRUE(axis.in_container);
+  EXPECT_EQ(axis.sweep, (std::vector<std::int64_t>{128, 1024, 16384}));
+  EXPECT_THROW(codec.bind({{"block_size", 100}}), ParamError);
+
+  for (std::size_t count : {0, 1, 2, 1000, 70000}) {
+    for (std::size_t tail : {0, 3}) {
+      const Bytes input = keys(count, tail);
+      for (std::int64_t block : {64, 1024, 65536}) {
+        const BoundCodecPtr bound = codec.bind({{"block_size", block}});
+        const Bytes container = bound->compress(input);
+        EXPECT_LE(container.size(), bound->max_compressed_size(input.size()));
+        EXPECT_EQ(bound->decompress(container), input) << count << " " << tail << " " << block;
+      }
+    }
+  }
+  // Deltas under 64 take 7 bits: about 4.5x smaller than the 32-bit keys.
+  const Bytes input = keys(100000, 0);
+  EXPECT_LT(codec.compress(input, {}).size() * 4, input.size());
+}
+
+TEST(Plugin, TheExampleRejectsDamagedContainersWithDecodeError) {
+  const plugins::LoadedPlugin loaded = load(GCBENCH_EXAMPLE_PLUGIN);
+  const BoundCodecPtr codec = loaded.codecs[0]->bind({{"block_size", 64}});
+  const Bytes input = keys(5000, 2);
+  const Bytes container = codec->compress(input);
+  std::mt19937 rng(11);
+  int rejected = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    Bytes damaged = container;
+    if (trial % 3 == 0) {
+      damaged.resize(rng() % damaged.size());
+    } else {
+      for (int k = 0; k < 1 + trial % 4; ++k) damaged[rng() % damaged.size()] ^= 1 + rng() % 255;
+    }
+    try {
+      (void)codec->decompress(damaged);  // a changed delta decodes to other bytes: allowed
+    } catch (const DecodeError& e) {
+      ++rejected;
+      EXPECT_NE(std::string(e.what()).find("deltapack"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_GT(rejected, 600);  // every truncation at least
+  // A header claiming far more than its container can hold is refused before allocation.
+  Bytes bomb = container;
+  for (int b = 8; b < 16; ++b) bomb[b] = 0xff;
+  EXPECT_THROW((void)codec->decompress(bomb), DecodeError);
+}
+
+void expect_refused(const char* file, const std::string& why) {
+  try {
+    (void)load(file);
+    ADD_FAILURE() << file << " loaded";
+  } catch (const plugins::PluginError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(file), std::string::npos) << message;
+    EXPECT_NE(message.find(why), std::string::npos) << message;
+  }
+}
+
+TEST(Plugin, OneThatCannotBeUsedIsRefusedNamingTheFile) {
+  expect_refused(GCBENCH_ABI99_PLUGIN,
+                 "built for plugin ABI version 99, this gcbench loads version 1");
+  expect_refused(GCBENCH_NO_ENTRY_PLUGIN, "no symbol gcbench_plugin_entry");
+  expect_refused(GCBENCH_CLASH_PLUGIN, "the name 'fl' is already a codec's");
+  const fs::path folder = testing::fresh_test_folder("gcbench-plugin");
+  fs::create_directories(folder);
+  const std::string not_a_library = (folder / "notes.so").string();
+  std::ofstream(not_a_library) << "not a shared library\n";
+  expect_refused(not_a_library.c_str(), "notes.so");
+  fs::remove_all(folder);
+}
+
+TEST(Plugin, AMisbehavingDecoderFailsWithItsNameAndWhatWentWrong) {
+  const plugins::LoadedPlugin loaded = load(GCBENCH_FAULT_PLUGIN);
+  const Codec& codec = *loaded.codecs[0];
+  const Bytes input = keys(100, 0);
+  const Bytes container = codec.compress(input, {});
+  EXPECT_EQ(codec.decompress(container, {}), input);
+  EXPECT_NE(codec.decompress(container, {{"fault", 1}}), input);  // wrong_byte: caught by verify
+  try {
+    (void)codec.decompress(container, {{"fault", 2}});
+    ADD_FAILURE() << "an error status passed";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "faulty: decompress failed (internal error): fault injected");
+  }
+  try {
+    (void)codec.decompress(container, {{"fault", 3}});
+    ADD_FAILURE() << "an exception passed";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "faulty: the plugin threw from decompress: fault injected");
+  }
+}
+
+#ifdef GCBENCH_DRIVER
+std::string run_driver(const std::string& args, int& status) {
+  return testing::run_output(std::string("'") + GCBENCH_DRIVER + "' " + args, status);
+}
+
+// The whole way: --list shows the plugin codec, a sweep over its declared axis is measured
+// and verified like a built-in codec's, and the report shows it.
+TEST(Plugin, TheDriverSweepsVerifiesAndReportsAPluginCodec) {
+  const fs::path root = testing::fresh_test_folder("gcbench-plugin");
+  fs::create_directories(root / "columns");
+  const Bytes input = keys(50000, 1);
+  std::ofstream(root / "columns" / "keys.bin", std::ios::binary)
+      .write(reinterpret_cast<const char*>(input.data()),
+             static_cast<std::streamsize>(input.size()));
+  const std::string plugin = std::string("--plugin '") + GCBENCH_EXAMPLE_PLUGIN + "' ";
+  int status = -1;
+  std::string log = run_driver(plugin + "--list", status);
+  ASSERT_EQ(status, 0) << log;
+  EXPECT_NE(log.find("deltapack"), std::string::npos) << log;
+  EXPECT_NE(log.find("--block-size  default 1024"), std::string::npos) << log;
+
+  const fs::path out = root / "results";
+  log = run_driver(plugin + "--codecs deltapack,zlib --no-progress --benchmark_min_time=0.001 " +
+                       "--out-dir '" + out.string() + "' '" + (root / "columns").string() + "'",
+                   status);
+  ASSERT_EQ(status, 0) << log;
+  std::vector<std::string> blocks;
+  for (const fs::path& path : results::json_files_under(out)) {
+    const nlohmann::json doc = results::read_json_file(path);
+    for (const nlohmann::json& b : doc["benchmarks"]) {
+      EXPECT_FALSE(b.value("error_occurred", false)) << b.dump();
+      EXPECT_EQ(b.value("verified", 0.0), 1.0) << b.dump();
+      const std::string name = b["name"];
+      if (name.starts_with("deltapack/cpu/compress")) blocks.push_back(name);
+    }
+  }
+  // The plugin's own sweep (128, 1024, 16384; 1024 its default).
+  EXPECT_EQ(blocks.size(), 3u) << log;
+
+  log = testing::run_output(std::string("'") + GCBENCH_REPORT_TOOL + "' --out '" +
+                                (root / "report").string() + "' '" + out.string() + "'",
+                            status);
+  ASSERT_EQ(status, 0) << log;
+  std::ifstream variants(root / "report" / "columns" / "variants.md");  // every variant's row
+  const std::string table((std::istreambuf_iterator<char>(variants)), {});
+  for (const char* block : {"128", "1024", "16384"}) {
+    EXPECT_NE(table.find(std::string("| deltapack/cpu/block_size:") + block + " |"),
+              std::string::npos)
+        << table;
+  }
+  fs::remove_all(root);
+}
+
+// A plugin whose decoder errs fails the cells it errs in, each saying why, and the run goes on.
+TEST(Plugin, AMisbehavingPluginFailsOnlyItsOwnCells) {
+  const fs::path root = testing::fresh_test_folder("gcbench-plugin");
+  fs::create_directories(root / "data");
+  const Bytes input = keys(1000, 0);
+  std::ofstream(root / "data" / "keys.bin", std::ios::binary)
+      .write(reinterpret_cast<const char*>(input.data()),
+             static_cast<std::streamsize>(input.size()));
+  int status = -1;
+  const std::string log =
+      run_driver(std::string("--plugin '") + GCBENCH_FAULT_PLUGIN + "' --codecs faulty,zlib " +
+                     "--fault none,wrong_byte,status,throw --direction decompress --no-progress " +
+                     "--benchmark_min_time=0.001 --out-dir '" + (root / "results").string() +
+                     "' '" + (root / "data").string() + "'",
+                 status);
+  EXPECT_EQ(WEXITSTATUS(status), 1) << log;   // some cells failed
+  std::map<std::string, std::string> errors;  // cell -> its error, "" when it passed
+  for (const fs::path& path : results::json_files_under(root / "results")) {
+    const nlohmann::json doc = results::read_json_file(path);
+    for (const nlohmann::json& b : doc["benchmarks"]) {
+      errors[b["name"]] = b.value("error_message", "");
+    }
+  }
+  ASSERT_EQ(errors.size(), 5u) << log;
+  for (const auto& [cell, error] : errors) {
+    if (cell.find("fault:none") != std::string::npos || cell.starts_with("zlib")) {
+      EXPECT_EQ(error, "") << cell;
+    } else if (cell.find("fault:wrong_byte") != std::string::npos) {
+      EXPECT_NE(error.find("byte 100"), std::string::npos) << error;
+    } else if (cell.find("fault:status") != std::string::npos) {
+      EXPECT_NE(error.find("faulty: decompress failed (internal error): fault injected"),
+                std::string::npos)
+          << error;
+    } else {
+      EXPECT_NE(error.find("faulty: the plugin threw from decompress"), std::string::npos) << error;
+    }
+  }
+  fs::remove_all(root);
+}
+#endif
+
+}  // namespace
+}  // namespace gcbench
