@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <any>
 #include <array>
 #include <memory>
 #include <regex>
@@ -179,30 +180,31 @@ class BoundGpuPlugin final : public BoundDeviceCodec {
   }
 
   DecodePlan plan_decompress(ByteSpan container) const override {
-    u64 original = 0;
-    std::size_t temp_bytes = 0;
+    gcbench_plugin_plan found{};
     Call call(name(), "plan_decompress");
     call.run([&] {
-      return gpu_.plan_decompress(params_.data(), container.data(), container.size(), &original,
-                                  &temp_bytes, call.message(), call.capacity());
+      return gpu_.plan_decompress(params_.data(), container.data(), container.size(), &found,
+                                  call.message(), call.capacity());
     });
-    check_decode_limit(name(), "decoded size", original, container.size());
+    check_decode_limit(name(), "decoded size", found.decompressed_size, container.size());
     DecodePlan plan;
     plan.container_size = container.size();
-    plan.original_size = original;
-    plan.temp_bytes = temp_bytes;
+    plan.original_size = found.decompressed_size;
+    plan.temp_bytes = found.temp_bytes;
     std::copy_n(container.begin(), std::min(container.size(), plan.header.size()),
                 plan.header.begin());
+    plan.detail = found;
     return plan;
   }
 
   void decompress_async(const DecodePlan& plan, const DecompressBuffers& b,
                         DeviceStream stream) const override {
     static_assert(sizeof(gcbench_plugin_device_status) == sizeof(DeviceStatus));
+    const auto& found = std::any_cast<const gcbench_plugin_plan&>(plan.detail);
     Call call(name(), "decompress_async");
     call.run([&] {
-      return gpu_.decompress_async(params_.data(), b.container, plan.container_size, b.temp,
-                                   b.temp_bytes, b.output, plan.original_size,
+      return gpu_.decompress_async(params_.data(), &found, b.container, plan.container_size, b.temp,
+                                   b.temp_bytes, b.output,
                                    reinterpret_cast<gcbench_plugin_device_status*>(b.status),
                                    stream, call.message(), call.capacity());
     });

@@ -43,7 +43,12 @@ Bytes keys(std::size_t count, std::size_t tail) {
 
 TEST(Plugin, TheExampleLoadsWithItsAxisAndRoundTrips) {
   const plugins::LoadedPlugin loaded = load(GCBENCH_EXAMPLE_PLUGIN);
-  ASSERT_EQ(loaded.codecs.size(), 1u);  // the example's CPU path (built without its GPU path)
+  // Its CPU path, and its GPU path where gcbench (so the example) is built with CUDA.
+  ASSERT_EQ(loaded.codecs.size(), GCBENCH_HAVE_CUDA ? 2u : 1u);
+  if (GCBENCH_HAVE_CUDA) {
+    EXPECT_EQ(loaded.codecs[1]->info().device, Device::gpu);
+    EXPECT_EQ(loaded.codecs[1]->info().cpu_reference, "deltapack");
+  }
   const Codec& codec = *loaded.codecs[0];
   EXPECT_EQ(codec.info().name, "deltapack");
   EXPECT_EQ(codec.info().device, Device::cpu);
@@ -77,7 +82,6 @@ TEST(Plugin, TheExampleRejectsDamagedContainersWithDecodeError) {
   const Bytes input = keys(5000, 2);
   const Bytes container = codec->compress(input);
   std::mt19937 rng(11);
-  int rejected = 0;
   for (int trial = 0; trial < 2000; ++trial) {
     Bytes damaged = container;
     if (trial % 3 == 0) {
@@ -86,16 +90,15 @@ TEST(Plugin, TheExampleRejectsDamagedContainersWithDecodeError) {
       for (int k = 0; k < 1 + trial % 4; ++k) damaged[rng() % damaged.size()] ^= 1 + rng() % 255;
     }
     try {
-      (void)codec->decompress(damaged);  // a changed delta decodes to other bytes: allowed
+      (void)codec->decompress(damaged);
+      ADD_FAILURE() << "trial " << trial << ": a damaged container decoded";
     } catch (const DecodeError& e) {
-      ++rejected;
       EXPECT_NE(std::string(e.what()).find("deltapack"), std::string::npos) << e.what();
     }
   }
-  EXPECT_GT(rejected, 600);  // every truncation at least
   // A header claiming far more than its container can hold is refused before allocation.
   Bytes bomb = container;
-  for (int b = 8; b < 16; ++b) bomb[b] = 0xff;
+  for (int b = 8; b < 16; ++b) bomb[b] = 0xff;  // the original size
   EXPECT_THROW((void)codec->decompress(bomb), DecodeError);
 }
 

@@ -13,7 +13,7 @@
 #endif
 
 #define DELTAPACK_MAGIC "DPK1"
-#define DELTAPACK_HEADER_SIZE 16u
+#define DELTAPACK_HEADER_SIZE 24u
 #define DELTAPACK_ENTRY_SIZE 5u /* a block's first value (u32) and width (u8) */
 #define DELTAPACK_MIN_BLOCK 2u
 #define DELTAPACK_MAX_BLOCK 65536u
@@ -40,6 +40,16 @@ DELTAPACK_FN uint32_t deltapack_zigzag(uint32_t delta) {
 
 DELTAPACK_FN uint32_t deltapack_unzigzag(uint32_t z) {
   return (z >> 1) ^ (0u - (z & 1u));
+}
+
+/* The checksum is the sum (mod 2^64) of this term over the input's 32-bit words, the tail
+ * zero-padded as one more: any changed word changes its term as a hash would, and a sum is
+ * taken in any order, so a GPU adds the terms as its threads meet them. */
+DELTAPACK_FN uint64_t deltapack_term(uint64_t index, uint32_t word) {
+  uint64_t z = (index << 32 | word) + UINT64_C(0x9e3779b97f4a7c15); /* splitmix64's finalizer */
+  z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+  return z ^ (z >> 31);
 }
 
 /* The bits needed for `v`: 0 for 0, 32 at most. */

@@ -8,12 +8,15 @@
  *   0       4           magic "DPK1"
  *   4       4           block_size (elements)
  *   8       8           original size in bytes
- *   16      5 x blocks  block table: first value (u32), width (u8, 0..32)
+ *   16      8           checksum of the original bytes (deltapack_term, deltapack.h)
+ *   24      5 x blocks  block table: first value (u32), width (u8, 0..32)
  *   ...                 each block's deltas, ceil((elements - 1) * width / 8) bytes
  *   ...                 the last original_size % 4 bytes, as they are
  *
- * All fields little-endian. Block tables first, so that a GPU can find every block's data by
- * a prefix sum over the widths (deltapack_gpu.cu writes and reads the same bytes). */
+ * All fields little-endian. The checksum makes a damaged container an error, never other
+ * bytes returned as if they were the input. Block tables first, so that a GPU can find every
+ * block's data by a prefix sum over the widths (deltapack_gpu.cu writes and reads the same bytes).
+ */
 #include "deltapack.h"
 
 #include <stdio.h>
@@ -33,6 +36,16 @@ static uint32_t get_u32(const uint8_t* p) {
 
 static uint64_t get_u64(const uint8_t* p) {
   return (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
+}
+
+/* The checksum of `size` bytes: every whole 32-bit word's term, then the padded tail's. */
+static uint64_t checksum(const uint8_t* bytes, uint64_t size) {
+  const uint64_t elements = size / 4;
+  uint64_t sum = 0;
+  for (uint64_t i = 0; i < elements; ++i) sum += deltapack_term(i, get_u32(bytes + 4 * i));
+  uint8_t tail[4] = {0, 0, 0, 0};
+  memcpy(tail, bytes + 4 * elements, size % 4);
+  return sum + deltapack_term(elements, get_u32(tail));
 }
 
 static int fail(char* message, size_t capacity, int status, const char* what) {
@@ -59,6 +72,7 @@ static int compress(const int64_t* params, const uint8_t* input, uint64_t input_
   memcpy(output, DELTAPACK_MAGIC, 4);
   put_u32(output + 4, (uint32_t)block_size);
   put_u64(output + 8, input_size);
+  put_u64(output + 16, checksum(input, input_size));
   uint8_t* data = output + DELTAPACK_HEADER_SIZE + DELTAPACK_ENTRY_SIZE * blocks;
   for (uint64_t b = 0; b < blocks; ++b) {
     const uint64_t begin = b * block_size;
@@ -154,6 +168,9 @@ static int decompress(const int64_t* params, const uint8_t* container, uint64_t 
       available -= width;
       put_u32(out + 4 * i, value);
     }
+    if (bits != 0) { /* one container per input: the last byte's unused bits are zero */
+      return fail(message, message_capacity, GCBENCH_PLUGIN_ERROR_CORRUPT, "nonzero padding");
+    }
   }
   const uint64_t tail = original_size % 4;
   if ((uint64_t)(end - data) != tail) {
@@ -161,6 +178,9 @@ static int decompress(const int64_t* params, const uint8_t* container, uint64_t 
                 "its size does not match its blocks");
   }
   memcpy(output + 4 * elements, data, tail);
+  if (checksum(output, original_size) != get_u64(container + 16)) {
+    return fail(message, message_capacity, GCBENCH_PLUGIN_ERROR_CORRUPT, "checksum mismatch");
+  }
   *output_size = original_size;
   return GCBENCH_PLUGIN_OK;
 }

@@ -84,6 +84,13 @@ typedef struct gcbench_plugin_device_status {
   uint64_t size;
 } gcbench_plugin_device_status;
 
+/* What plan_decompress read from a container's header, handed back to decompress_async. */
+typedef struct gcbench_plugin_plan {
+  uint64_t decompressed_size;
+  size_t temp_bytes;  /* device temporary storage decompress_async needs */
+  uint64_t detail[8]; /* the plugin's own, e.g. the header fields its launches are sized by */
+} gcbench_plugin_plan;
+
 /* The device path, in the shape of CUB's and nvCOMP's calls: query the temporary storage
  * and the largest output, then enqueue the work on caller-owned device buffers. */
 typedef struct gcbench_plugin_gpu {
@@ -93,15 +100,16 @@ typedef struct gcbench_plugin_gpu {
   int (*compress_async)(const int64_t* params, const uint8_t* input, uint64_t input_size,
                         void* temp, size_t temp_bytes, uint8_t* output, uint64_t* output_size,
                         void* stream, char* message, size_t message_capacity);
-  /* From the container's bytes in host memory: its decompressed size and the temporary
-   * storage its decompression needs. Reads metadata only. */
+  /* From the container's bytes in host memory (metadata only): the plan gcbench sizes the
+   * output (held to its decode limit) and the temporary storage by. */
   int (*plan_decompress)(const int64_t* params, const uint8_t* container, uint64_t container_size,
-                         uint64_t* decompressed_size, size_t* temp_bytes, char* message,
-                         size_t message_capacity);
-  int (*decompress_async)(const int64_t* params, const uint8_t* container, uint64_t container_size,
-                          void* temp, size_t temp_bytes, uint8_t* output, uint64_t output_capacity,
-                          gcbench_plugin_device_status* status, void* stream, char* message,
-                          size_t message_capacity);
+                         gcbench_plugin_plan* plan, char* message, size_t message_capacity);
+  /* Decodes the planned container, now in device memory, into plan->decompressed_size bytes
+   * of `output`, and sets *status (device memory) whatever happens. */
+  int (*decompress_async)(const int64_t* params, const gcbench_plugin_plan* plan,
+                          const uint8_t* container, uint64_t container_size, void* temp,
+                          size_t temp_bytes, uint8_t* output, gcbench_plugin_device_status* status,
+                          void* stream, char* message, size_t message_capacity);
 } gcbench_plugin_gpu;
 
 typedef struct gcbench_plugin {
