@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <any>
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <regex>
 #include <utility>

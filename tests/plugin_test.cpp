@@ -4,8 +4,10 @@
 // codec, a misbehaving one failing only its own cells.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>

@@ -3,6 +3,8 @@
 // status or an exception. Compiled several times: FAULT_PLUGIN_ABI (another ABI version),
 // FAULT_PLUGIN_NAME (a name of its own, or a built-in codec's), FAULT_PLUGIN_NO_ENTRY (no
 // gcbench_plugin_entry).
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
