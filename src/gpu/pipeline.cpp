@@ -207,8 +207,8 @@ struct Pipeline::State {
     const u64 count = (input_size + chunk - 1) / chunk;
     if (count == 0) return kStreamHeaderSize;
     const u64 last = input_size - (count - 1) * chunk;
-    return kStreamHeaderSize + (count - 1) * codec.max_compressed_size(chunk) +
-           codec.max_compressed_size(last);
+    return kStreamHeaderSize + count * kChunkPrefixSize +
+           (count - 1) * codec.max_compressed_size(chunk) + codec.max_compressed_size(last);
   }
 
   Slot& slot(u64 chunk_index) { return slots[chunk_index % slots.size()]; }
@@ -305,12 +305,15 @@ struct Pipeline::State {
       Slot& s = slot(j);
       GCB_CUDA(cudaEventSynchronize(s.sized.get()));
       const u64 n = *s.host_size();
-      if (n > output.size() - written) {
+      if (kChunkPrefixSize + n > output.size() - written) {
         throw std::length_error("Pipeline::compress: the stream does not fit in the output (" +
                                 std::to_string(output.size()) + " bytes; chunk " +
-                                std::to_string(j) + " ends at " + std::to_string(written + n) +
+                                std::to_string(j) + " ends at " +
+                                std::to_string(written + kChunkPrefixSize + n) +
                                 "); max_stream_size() always does");
       }
+      store_le<u64>(output.data() + written, n);
+      written += kChunkPrefixSize;
       ordered_copy(j, pinned_out ? output.data() + written : s.staged_out.data(), s.out.data(), n,
                    cudaMemcpyDeviceToHost);
       if (!pinned_out) {
@@ -332,10 +335,16 @@ struct Pipeline::State {
     std::vector<DecodePlan> plans;
     u64 max_container = 0, max_temp = 0, max_original = 0;
     for (ByteSpan c : view.containers) {
+      const std::string chunk = "chunk " + std::to_string(plans.size()) + ": ";
       try {
         plans.push_back(codec.plan_decompress(c));
       } catch (const DecodeError& e) {
-        throw DecodeError("chunk " + std::to_string(plans.size()) + ": " + e.what());
+        throw DecodeError(chunk + e.what());
+      }
+      if (const u64 want = view.chunk_size(plans.size() - 1); plans.back().original_size != want) {
+        throw DecodeError(chunk + "its container holds " +
+                          std::to_string(plans.back().original_size) + " bytes, not " +
+                          std::to_string(want));
       }
       max_container = std::max<u64>(max_container, c.size());
       max_temp = std::max<u64>(max_temp, plans.back().temp_bytes);
