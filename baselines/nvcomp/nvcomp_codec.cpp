@@ -1,8 +1,11 @@
 #include "baselines/nvcomp/nvcomp_codec.hpp"
 
+#include <nvcomp/ans.h>
+#include <nvcomp/bitcomp.h>
 #include <nvcomp/cascaded.h>
 #include <nvcomp/crc32.h>
 #include <nvcomp/deflate.h>
+#include <nvcomp/gdeflate.h>
 #include <nvcomp/lz4.h>
 #include <nvcomp/snappy.h>
 #include <nvcomp/zstd.h>
@@ -65,7 +68,13 @@ static_assert(nvcompLZ4RequiredCompressionAlignment <= format::kAlign &&
               nvcompDeflateRequiredCompressionAlignment <= format::kAlign &&
               nvcompDeflateRequiredDecompressionAlignment <= format::kAlign &&
               nvcompZstdRequiredCompressionAlignment <= format::kAlign &&
-              nvcompZstdRequiredDecompressionAlignment <= format::kAlign);
+              nvcompZstdRequiredDecompressionAlignment <= format::kAlign &&
+              nvcompBitcompRequiredCompressionAlignment <= format::kAlign &&
+              nvcompBitcompRequiredDecompressionAlignment <= format::kAlign &&
+              nvcompGdeflateRequiredCompressionAlignment <= format::kAlign &&
+              nvcompGdeflateRequiredDecompressionAlignment <= format::kAlign &&
+              nvcompANSRequiredCompressionAlignment <= format::kAlign &&
+              nvcompANSRequiredDecompressionAlignment <= format::kAlign);
 static_assert(sizeof(std::size_t) == sizeof(u64), "nvCOMP's size arrays are the scan's u64");
 
 u64 align_up(u64 n, u64 a) {
@@ -140,7 +149,7 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     info_.reproducible = api.reproducible;
     AxisSpec chunk;
     chunk.name = "chunk_size";
-    chunk.help = "bytes per nvCOMP chunk (a multiple of 8)";
+    chunk.help = "bytes per nvCOMP chunk (a multiple of 16)";
     chunk.default_value = kDefaultChunk;
     chunk.min = kMinChunk;
     chunk.max = kMaxChunk;
@@ -172,11 +181,9 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
   }
 
   u64 max_compressed_size(u64 input_size, const Typed& p) const {
-    const u64 chunk = p.chunk_size;
-    return kContainerHeaderSize + format::kFixedBytes +
-           chunks_of(input_size, chunk) *
-               (format::kTableEntryBytes +
-                format::padded(max_output_chunk(chunk, options_for(p, input_size))));
+    const u64 chunk = p.chunk_size, n = chunks_of(input_size, chunk);
+    return kContainerHeaderSize + format::data_offset(n) +
+           n * format::padded(max_output_chunk(chunk, options_for(p, input_size)));
   }
 
   std::size_t compress_temp_bytes(u64 input_size, const Typed& p) const {
@@ -240,6 +247,10 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     }
     const u64 bound = decode_bound(chunk);
     const u64 data_at = format::data_offset(n);
+    if (data_at > p.size()) throw DecodeError("truncated nvCOMP chunk table");
+    for (u64 k = format::table_end(n); k < data_at; ++k) {
+      if (p[k] != 0) throw DecodeError("nvCOMP padding after the chunk table damaged");
+    }
     const u64 data_bytes = p.size() - data_at;
     std::vector<u64> offsets(n + 1, 0);
     for (u64 i = 0; i < n; ++i) {
@@ -456,19 +467,27 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
   mutable nvcompCRC32KernelConf_t crc_conf_{};
 };
 
-// Cascaded's data type from the element_width axis.
-nvcompBatchedCascadedCompressOpts_t cascaded_options(nvcompBatchedCascadedCompressOpts_t defaults,
-                                                     const Params& resolved) {
+// The integer type nvCOMP reads at the element_width axis (Cascaded's, Bitcomp's data type).
+nvcompType_t integer_type(const Params& resolved) {
   switch (element_width_of(resolved)) {
     case 2:
-      defaults.common_opts.data_type = NVCOMP_TYPE_USHORT;
-      break;
+      return NVCOMP_TYPE_USHORT;
     case 4:
-      defaults.common_opts.data_type = NVCOMP_TYPE_UINT;
-      break;
+      return NVCOMP_TYPE_UINT;
     default:
-      defaults.common_opts.data_type = NVCOMP_TYPE_UCHAR;
+      return NVCOMP_TYPE_UCHAR;
   }
+}
+
+nvcompBatchedCascadedCompressOpts_t cascaded_options(nvcompBatchedCascadedCompressOpts_t defaults,
+                                                     const Params& resolved) {
+  defaults.common_opts.data_type = integer_type(resolved);
+  return defaults;
+}
+
+nvcompBatchedBitcompCompressOpts_t bitcomp_options(nvcompBatchedBitcompCompressOpts_t defaults,
+                                                   const Params& resolved) {
+  defaults.data_type = integer_type(resolved);
   return defaults;
 }
 
@@ -527,6 +546,32 @@ std::vector<CodecPtr> make_codecs() {
           nvcompBatchedZstdDecompressDefaultOpts, nvcompBatchedZstdCompressGetTempSize,
           nvcompBatchedZstdCompressGetMaxOutputChunkSize, nvcompBatchedZstdCompressAsync,
           nvcompBatchedZstdDecompressGetTempSize, nvcompBatchedZstdDecompressAsync}));
+  // Bitcomp's lossless integer mode, at the column's width as Cascaded.
+  codecs.push_back(
+      make(BatchedApi<nvcompBatchedBitcompCompressOpts_t, nvcompBatchedBitcompDecompressOpts_t>{
+          "bitcomp",
+          Algorithm::bitcomp,
+          nvcompBatchedBitcompCompressDefaultOpts,
+          nvcompBatchedBitcompDecompressDefaultOpts,
+          nvcompBatchedBitcompCompressGetTempSize,
+          nvcompBatchedBitcompCompressGetMaxOutputChunkSize,
+          nvcompBatchedBitcompCompressAsync,
+          nvcompBatchedBitcompDecompressGetTempSize,
+          nvcompBatchedBitcompDecompressAsync,
+          {width},
+          bitcomp_options}));
+  codecs.push_back(
+      make(BatchedApi<nvcompBatchedGdeflateCompressOpts_t, nvcompBatchedGdeflateDecompressOpts_t>{
+          "gdeflate", Algorithm::gdeflate, nvcompBatchedGdeflateCompressDefaultOpts,
+          nvcompBatchedGdeflateDecompressDefaultOpts, nvcompBatchedGdeflateCompressGetTempSize,
+          nvcompBatchedGdeflateCompressGetMaxOutputChunkSize, nvcompBatchedGdeflateCompressAsync,
+          nvcompBatchedGdeflateDecompressGetTempSize, nvcompBatchedGdeflateDecompressAsync}));
+  codecs.push_back(
+      make(BatchedApi<nvcompBatchedANSCompressOpts_t, nvcompBatchedANSDecompressOpts_t>{
+          "ans", Algorithm::ans, nvcompBatchedANSCompressDefaultOpts,
+          nvcompBatchedANSDecompressDefaultOpts, nvcompBatchedANSCompressGetTempSize,
+          nvcompBatchedANSCompressGetMaxOutputChunkSize, nvcompBatchedANSCompressAsync,
+          nvcompBatchedANSDecompressGetTempSize, nvcompBatchedANSDecompressAsync}));
   return codecs;
 }
 

@@ -10,7 +10,16 @@
 
 namespace gcbench::nvcomp {
 
-enum class Algorithm : std::uint8_t { lz4 = 1, snappy = 2, cascaded = 3, deflate = 4, zstd = 5 };
+enum class Algorithm : std::uint8_t {
+  lz4 = 1,
+  snappy = 2,
+  cascaded = 3,
+  deflate = 4,
+  zstd = 5,
+  bitcomp = 6,
+  gdeflate = 7,
+  ans = 8
+};
 
 // One codec per algorithm, named "nvcomp-lz4", "nvcomp-snappy", ...
 std::vector<CodecPtr> make_codecs();

@@ -1,5 +1,5 @@
 #pragma once
-// The payload of an nvCOMP container (FormatId::nvcomp), version 2, written and read on the
+// The payload of an nvCOMP container (FormatId::nvcomp), version 3, written and read on the
 // device (nvcomp_kernels.cu) and validated on the host (nvcomp_codec.cpp):
 //
 //   offset      size  field
@@ -10,17 +10,18 @@
 //   8           8     chunk_count = ceil(original_size / chunk_size)
 //   16          4n    compressed_bytes[n] (u32; each at most nvCOMP's bound for a chunk)
 //   16 + 4n     4n    crc32[n]: CRC-32 (zlib's) of each compressed chunk
-//   16 + 8n     ...   the chunks in order, each followed by zeros up to a multiple of kAlign
+//   16 + 8n     ...   zeros up to a multiple of kAlign (data_offset)
+//   data_offset ...   the chunks in order, each followed by zeros up to a multiple of kAlign
 //
 // The payload starts 32 bytes into the container, so every chunk starts at a multiple of
 // kAlign from the container's start: nvCOMP decodes the chunks in place (its decoders want
-// up to 8-byte aligned inputs), with no copy into aligned staging.
+// up to 16-byte aligned inputs, ANS's), with no copy into aligned staging.
 #include <cstdint>
 
 namespace gcbench::nvcomp::format {
 
-inline constexpr std::uint32_t kVersion = 2;  // CodecInfo::version "2/nvcomp-x.y.z"
-inline constexpr std::uint64_t kAlign = 8;    // chunk starts, chunk sizes, buffer pointers
+inline constexpr std::uint32_t kVersion = 3;  // CodecInfo::version "3/nvcomp-x.y.z"
+inline constexpr std::uint64_t kAlign = 16;   // chunk starts, chunk sizes, buffer pointers
 inline constexpr std::uint64_t kFixedBytes = 16;
 inline constexpr std::uint64_t kTableEntryBytes = 8;  // compressed size and CRC-32
 inline constexpr std::uint8_t kCompressFailed = 1;
@@ -29,11 +30,14 @@ inline constexpr std::uint64_t kSizesOffset = kFixedBytes;
 inline constexpr std::uint64_t crcs_offset(std::uint64_t chunks) {
   return kFixedBytes + 4 * chunks;
 }
-inline constexpr std::uint64_t data_offset(std::uint64_t chunks) {
-  return kFixedBytes + kTableEntryBytes * chunks;
-}
 inline constexpr std::uint64_t padded(std::uint64_t bytes) {
   return (bytes + kAlign - 1) / kAlign * kAlign;
+}
+inline constexpr std::uint64_t table_end(std::uint64_t chunks) {
+  return kFixedBytes + kTableEntryBytes * chunks;
+}
+inline constexpr std::uint64_t data_offset(std::uint64_t chunks) {
+  return padded(table_end(chunks));
 }
 
 }  // namespace gcbench::nvcomp::format

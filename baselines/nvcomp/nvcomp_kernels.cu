@@ -49,6 +49,9 @@ __global__ void size_compressed_kernel(u8* payload, CompressLayout l, BatchArray
   if (i > l.chunks) return;
   if (i == l.chunks) {
     b.padded[i] = 0;
+    for (u64 k = format::table_end(l.chunks); k < format::data_offset(l.chunks); ++k) {
+      payload[k] = 0;
+    }
     return;
   }
   u64 size = b.out_bytes[i];

@@ -6,6 +6,8 @@
 # a call cut off by LIMIT keeps its cells, and the same call again runs the rest.
 # From the repository root, with .carry/prefix, .carry/nvcomp and .carry/bin/tpchgen-cli:
 #   bash bench/device/run_tpch.sh          (LIMIT: seconds each sweep step may run, default 420)
+# CODECS: the codecs (default the integer ones and their nvCOMP peers), TIMING=kernel: the
+# device calls alone.
 # Brings back tpch.json (every cell), the logs, the report's column, kernels and end-to-end
 # tables for the corpus and the column plots.
 OUT=${OUT:-$PWD/out-tpch}
@@ -38,7 +40,7 @@ sweep() {
     >> "$OUT/sweep.log" 2>&1
   echo "exit status $?"
 }
-sweep --codecs fl,rle,rle-cub,nvcomp-cascaded
+sweep --codecs "${CODECS:-fl,rle,rle-cub,nvcomp-cascaded,nvcomp-bitcomp}" ${TIMING:+--timing $TIMING}
 sweep --codecs rle --decode flood --direction decompress
 echo "$((SECONDS - start)) s"
 grep -E "harness share|peak RSS|cells already|measured again|error" "$OUT/sweep.log" | head -20
