@@ -76,8 +76,10 @@ __global__ void pack_kernel(u8* data, CompressLayout l, BatchArrays b, u64* payl
   u64* dst = reinterpret_cast<u64*>(data + b.offsets[i]);
   for (u64 w = u64{blockIdx.y} * kBlockThreads + threadIdx.x; w < words;
        w += u64{gridDim.y} * kBlockThreads) {
-    u64 v = src[w];
-    if (tail != 0 && w == words - 1) v &= (u64{1} << (8 * tail)) - 1;
+    // Zeros past the chunk: its last word masked, whole padding words never read (a decoder
+    // such as Cascaded leaves scratch bytes in its slot after the chunk).
+    u64 v = 8 * w < size ? src[w] : 0;
+    if (tail != 0 && w == size / 8) v &= (u64{1} << (8 * tail)) - 1;
     dst[w] = v;
   }
   if (i == 0 && blockIdx.y == 0 && threadIdx.x == 0) {
