@@ -85,6 +85,8 @@ class ZlibCodec final : public TypedCodec<ZlibCodec> {
     level.max = 9;
     level.in_container = true;
     info_.axes = {level};
+    // One thread: about 30 MB/s compressing at level 6, 300 MB/s decompressing.
+    info_.speed_model = [](const CallEstimate& e) { return e.bytes / (e.compress ? 30e6 : 300e6); };
   }
 
   // The level axis: the only one zlib has.

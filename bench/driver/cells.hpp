@@ -31,7 +31,7 @@ struct CellSpec {
   std::string label = {};  // a run-time choice made for it (choices.hpp), in its results
 };
 
-// Tokens: "all", "cpu", "gpu" or a codec name (e.g. "lz77"); `device` (cpu|gpu|all) then
+// Tokens: "all", "cpu", "gpu" or a codec name (as --list names it); `device` (cpu|gpu|all) then
 // filters. Throws std::invalid_argument for a token that names nothing.
 std::vector<const Codec*> select_codecs(const std::vector<const Codec*>& all,
                                         const std::vector<std::string>& tokens,

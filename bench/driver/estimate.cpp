@@ -1,7 +1,6 @@
 #include "bench/driver/estimate.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <set>
 #include <string>
 
@@ -9,7 +8,6 @@ namespace gcbench::driver {
 namespace {
 
 constexpr double kMeasuredThreads = 16;  // the host cores of the H100 runs the rates come from
-constexpr double kChunk = 4096;
 // Synthetic inputs are generated on all cores; the Mersenne Twister's draws bound it.
 constexpr double kSyntheticBytesPerS = 1e9;
 // Host work per byte of a GPU cell's input, outside its timed calls (bench/NOTES.md, "the
@@ -21,38 +19,14 @@ constexpr double kHostCheckBytesPerS = 1e9;
 constexpr double kReferenceBytesPerS = 2e9;  // at 16 threads
 constexpr double kEndToEndSetupBytesPerS = 0.3e9;
 
-std::string param(const CellSpec& cell, const char* axis) {
-  const std::string* v = cell.id.param(axis);
-  return v == nullptr ? "" : *v;
-}
-
-// Seconds of one call of the codec on `bytes`.
+// Seconds of one call of the cell's codec on `bytes`: the codec's own model, else a generic
+// rate.
 double call_s(const CellSpec& cell, double bytes, double cpu_scale) {
-  const std::string& codec = cell.id.codec;
-  const bool gpu = cell.id.device == "gpu";
   const bool compress = cell.id.direction == "compress";
-  const std::string finder = param(cell, "finder");
-  if (codec == "lz77" && gpu && compress && param(cell, "design") == "thread") {
-    // One thread per chunk: a launch lasts one chunk's serial parse, whatever its size.
-    const double work_items = std::stod(param(cell, "work_items"));
-    const double launches = std::ceil(std::ceil(bytes / kChunk) / work_items);
-    return launches * (finder == "z" ? 1.8 : finder == "brute" ? 0.9 : 0.12);
+  if (cell.codec != nullptr && cell.codec->info().speed_model) {
+    return cell.codec->info().speed_model({cell.params, compress, bytes, cpu_scale});
   }
-  double rate = 0;  // bytes per second
-  if (codec == "lz77" && gpu) {
-    rate = !compress ? 5e9 : finder == "z" ? 0.04e9 : finder == "brute" ? 0.12e9 : 6e9;
-  } else if (codec == "lz77" && compress) {
-    rate = (finder == "z" ? 6e6 : finder == "brute" ? 25e6 : 450e6) * cpu_scale;
-  } else if (codec == "lz77") {
-    rate = param(cell, "decode_mode") == "sequential" ? 0.5e9 : 2e9 * cpu_scale;
-  } else if (codec == "gzip") {
-    return 0.002 + bytes / (compress ? 15e6 : 150e6);  // a process per call
-  } else if (codec == "zlib") {
-    rate = compress ? 30e6 : 300e6;
-  } else {
-    rate = gpu ? 3e9 : 1e9 * cpu_scale;
-  }
-  return bytes / rate;
+  return bytes / (cell.id.device == "gpu" ? 3e9 : 1e9 * cpu_scale);
 }
 
 }  // namespace

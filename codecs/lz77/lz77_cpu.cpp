@@ -11,6 +11,7 @@
 #include "codecs/lz77/lz77.hpp"
 #include "codecs/lz77/params.hpp"
 #include "codecs/lz77/payload.hpp"
+#include "codecs/lz77/speed_model.hpp"
 #include "codecs/lz77/triple.hpp"
 
 namespace gcbench::lz77 {
@@ -69,6 +70,7 @@ CodecInfo make_info() {
                          {"parallel", "sequential"}, false),
               threads_axis(),
           },
+      .speed_model = cpu_speed_model(),
   };
 }
 

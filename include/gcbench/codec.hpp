@@ -2,6 +2,7 @@
 // The one interface every codec implements (lzbench-style descriptor + virtual calls), bound
 // to a parameter point once (typed_codec.hpp writes bind() for a codec's typed parameters).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,6 +23,16 @@ const char* to_string(Device d);
 enum class Role { studied, baseline, peer };
 const char* to_string(Role r);
 
+// One call's time as the codec guesses it, for the driver's estimate of a sweep before it runs
+// (presets print it, shards balance by it): a model, never a measurement.
+struct CallEstimate {
+  const Params& params;  // resolved: every axis of the codec
+  bool compress = true;
+  double bytes = 0;
+  double cpu_scale = 1;  // host threads over the 16 that CPU rates are quoted for
+};
+using SpeedModel = std::function<double(const CallEstimate&)>;  // seconds
+
 struct CodecInfo {
   std::string name;     // family, e.g. "rle"; CPU and GPU implementations share it
   std::string version;  // implementation version, reported in results
@@ -35,6 +46,8 @@ struct CodecInfo {
   // False when the same input may give different containers from call to call, each decoding
   // to it (nvCOMP Cascaded): tests and the driver then check those by decoding, not by bytes.
   bool reproducible = true;
+  // Empty: the driver's generic rate (bench/driver/estimate.cpp).
+  SpeedModel speed_model{};
 };
 
 // Where the time of one call went. GPU codecs fill kernel and transfer time from CUDA

@@ -66,7 +66,7 @@ def read_csv(path):
 
 
 def parse_variant(label):
-    """"lz77/gpu/finder:hash/work_items:1024" -> ("lz77", "gpu", {"finder": "hash", ...})."""
+    """"codec/gpu/axis:a/other:b" -> ("codec", "gpu", {"axis": "a", "other": "b"})."""
     parts = label.split("/")
     return parts[0], parts[1], dict(p.split(":", 1) for p in parts[2:] if ":" in p)
 

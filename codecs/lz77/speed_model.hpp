@@ -1,0 +1,11 @@
+#pragma once
+// LZ77's speed models for the driver's sweep estimate (CodecInfo::speed_model): rates from the
+// H100 runs in bench/NOTES.md, rough by design.
+#include "gcbench/codec.hpp"
+
+namespace gcbench::lz77 {
+
+SpeedModel cpu_speed_model();
+SpeedModel gpu_speed_model();
+
+}  // namespace gcbench::lz77
