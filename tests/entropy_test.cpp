@@ -4,8 +4,8 @@
 #include <cmath>
 #include <random>
 
-#include "codecs/entropy/entropy.hpp"
 #include "codecs/entropy/range_coder.hpp"
+#include "codecs/lz77/entropy_streams.hpp"
 #include "codecs/lz77/lz77.hpp"
 #include "codecs/lz77/payload.hpp"
 #include "gcbench/container.hpp"
@@ -113,9 +113,9 @@ TEST(Lz77Entropy, StreamsDecodeToTheTriples) {
       const Bytes container = lz->compress(data, {{"config", config}});
       const auto opened = open_container(container, FormatId::lz77);
       const auto payload = lz77::parse_payload(opened.payload, opened.header.original_size);
-      const Bytes coded = lz77_entropy_encode(container);
-      EXPECT_EQ(lz77_entropy_size(container), coded.size());
-      const Bytes area = lz77_entropy_decode(coded);
+      const Bytes coded = lz77::entropy_encode(container);
+      EXPECT_EQ(lz77::entropy_size(container), coded.size());
+      const Bytes area = lz77::entropy_decode(coded);
       EXPECT_TRUE(
           std::equal(area.begin(), area.end(), payload.triples.begin(), payload.triples.end()))
           << name << " config " << config;
@@ -124,7 +124,7 @@ TEST(Lz77Entropy, StreamsDecodeToTheTriples) {
       }
     }
   }
-  EXPECT_THROW(lz77_entropy_encode(Bytes(40, 0)), DecodeError);
+  EXPECT_THROW(lz77::entropy_encode(Bytes(40, 0)), DecodeError);
 }
 
 TEST(Lz77Entropy, ThesisRatioOnPaper1) {
@@ -132,27 +132,27 @@ TEST(Lz77Entropy, ThesisRatioOnPaper1) {
   if (paper.empty()) GTEST_SKIP() << "calgary/paper1 not available";
   const Bytes container = lz77::make_cpu_codec()->compress(paper, {});
   // The thesis's entropy-coded LZ77 beats half the original on English text.
-  EXPECT_LT(lz77_entropy_size(container), paper.size() / 2);
+  EXPECT_LT(lz77::entropy_size(container), paper.size() / 2);
 }
 
 TEST(Lz77Entropy, RejectsBadStreams) {
   const Bytes data = skewed_bytes(3000, 7);
-  const Bytes coded = lz77_entropy_encode(lz77::make_cpu_codec()->compress(data, {}));
+  const Bytes coded = lz77::entropy_encode(lz77::make_cpu_codec()->compress(data, {}));
   for (std::size_t len = 0; len < coded.size(); ++len) {
-    EXPECT_THROW(lz77_entropy_decode(ByteSpan(coded.data(), len)), DecodeError)
+    EXPECT_THROW(lz77::entropy_decode(ByteSpan(coded.data(), len)), DecodeError)
         << "truncated to " << len;
   }
   for (std::size_t i = 0; i < coded.size(); ++i) {
     Bytes bad = coded;
     bad[i] ^= 0xFF;
     try {
-      lz77_entropy_decode(bad);
+      lz77::entropy_decode(bad);
     } catch (const DecodeError&) {
     }
   }
   Bytes bad_config = coded;
   bad_config[0] = 2;
-  EXPECT_THROW(lz77_entropy_decode(bad_config), DecodeError);
+  EXPECT_THROW(lz77::entropy_decode(bad_config), DecodeError);
 }
 
 }  // namespace

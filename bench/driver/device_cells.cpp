@@ -13,7 +13,6 @@
 #include <fmt/format.h>
 
 #include "bench/driver/device_compare.hpp"
-#include "bench/driver/entropy_counter.hpp"
 #include "bench/driver/execute.hpp"
 #include "bench/driver/harness.hpp"
 #include "bench/driver/l2_flush.hpp"
@@ -47,7 +46,7 @@ struct DeviceCellState {
   u64 kernel_calls = 0;
   // The container the cell compressed to, or decompressed from.
   u64 compressed_bytes = 0;
-  std::optional<u64> entropy_bytes;
+  std::vector<std::pair<std::string, double>> codec_counters;  // CodecInfo::container_counters
   // Every timed call's output is compared with the verified one through its CRC-32, taken on
   // the GPU after the call's stop event (outside the timed region).
   cuda::DeviceBuffer<u8> check_temp;
@@ -116,9 +115,9 @@ void upload(cuda::DeviceBuffer<u8>& d, ByteSpan host, cudaStream_t s) {
 }
 
 // What a cell reports of its container; the bytes themselves stay in the workspace's cache.
-void note_container(DeviceCellState& c, ByteSpan container) {
+void note_container(DeviceCellState& c, const CodecInfo& info, ByteSpan container) {
   c.compressed_bytes = container.size();
-  c.entropy_bytes = entropy_bytes(container);
+  if (info.container_counters) c.codec_counters = info.container_counters(container);
 }
 
 // Pageable memory that only the bytes written make resident (no zero fill).
@@ -251,7 +250,7 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
     return problem;
   }
   if (auto problem = check_reference(cell, workspace, container)) return problem;
-  note_container(c, container);
+  note_container(c, cell.codec->info(), container);
   arm_output_check(c, written, true);
   if (!cell.codec->info().reproducible) {
     c.decode_varied_output = [&c, &dev, device_input, n = input.size()] {
@@ -325,7 +324,7 @@ std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& 
   const BoundDeviceCodec& dev = *c.codec;
   const cudaStream_t s = c.stream.get();
   if (auto problem = use_checked_container(cell, workspace, [&](ByteSpan container) {
-        note_container(c, container);
+        note_container(c, cell.codec->info(), container);
         c.plan = dev.plan_decompress(container);
         upload(c.in, container, s);
       })) {
@@ -464,7 +463,7 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
   k["cold_l2"] = Counter(l2_flush_ ? 1 : 0);  // 0: warm, L2 not flushed between timed calls
   // The process's peak so far: the first cell where it jumps is the one that holds the most.
   k["peak_rss_bytes"] = Counter(static_cast<double>(peak_rss_bytes()));
-  if (c.entropy_bytes) k["entropy_bytes"] = Counter(static_cast<double>(*c.entropy_bytes));
+  for (const auto& [name, value] : c.codec_counters) k[name] = Counter(value);
   k["kernel_s"] = Counter(kernel_s);
   k["kernel_gbps"] = Counter(gbps(n, kernel_s));
   if (ceilings_.copy_gbps > 0)

@@ -6,7 +6,6 @@
 #include <exception>
 #include <iostream>
 
-#include "bench/driver/entropy_counter.hpp"
 #include "bench/driver/harness.hpp"
 #if GCBENCH_HAVE_CUDA
 #include "bench/driver/device_cells.hpp"
@@ -60,8 +59,9 @@ void set_counters(benchmark::State& state, const CellSpec& cell, const Totals& t
   c["verified"] = Counter(1);
   // The process's peak so far: the first cell where it jumps is the one that holds the most.
   c["peak_rss_bytes"] = Counter(static_cast<double>(peak_rss_bytes()));
-  if (auto entropy = entropy_bytes(container))
-    c["entropy_bytes"] = Counter(static_cast<double>(*entropy));
+  if (const auto& own = cell.codec->info().container_counters) {
+    for (const auto& [name, value] : own(container)) c[name] = Counter(value);
+  }
   c["e2e_s"] = Counter(totals.e2e_s, Counter::kAvgIterations);
   if (cell.codec->info().device == Device::gpu) {
     c["kernel_s"] = Counter(totals.kernel_s, Counter::kAvgIterations);

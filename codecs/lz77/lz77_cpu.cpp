@@ -7,6 +7,7 @@
 #include "codecs/common/container_codec.hpp"
 #include "codecs/common/parallel.hpp"
 #include "codecs/lz77/decode.hpp"
+#include "codecs/lz77/entropy_counter.hpp"
 #include "codecs/lz77/finder.hpp"
 #include "codecs/lz77/lz77.hpp"
 #include "codecs/lz77/params.hpp"
@@ -71,6 +72,7 @@ CodecInfo make_info() {
               threads_axis(),
           },
       .speed_model = cpu_speed_model(),
+      .container_counters = container_counters,
   };
 }
 

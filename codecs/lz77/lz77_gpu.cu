@@ -12,6 +12,7 @@
 #include "codecs/common/cuda_check.hpp"
 #include "codecs/common/temp_storage.hpp"
 #include "codecs/lz77/design_auto.hpp"
+#include "codecs/lz77/entropy_counter.hpp"
 #include "codecs/lz77/speed_model.hpp"
 #include "codecs/lz77/lz77.hpp"
 #include "codecs/lz77/lz77_gpu.cuh"
@@ -48,6 +49,7 @@ CodecInfo make_info() {
   info.device = Device::gpu;
   info.cpu_reference = std::string{"lz77"};
   info.speed_model = gpu_speed_model();
+  info.container_counters = container_counters;
   info.description = std::string{
       "LZ77 triples per chunk on CUDA: thesis-faithful thread per chunk, or a fast "
       "tile-parallel match pass, or a warp per chunk; warp decoders per launch block or per "

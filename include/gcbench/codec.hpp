@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gcbench/bytes.hpp"
@@ -33,6 +34,11 @@ struct CallEstimate {
 };
 using SpeedModel = std::function<double(const CallEstimate&)>;  // seconds
 
+// Counters of the codec's own from one of its containers, recorded with each of its cells
+// beside the driver's (LZ77: entropy_bytes, SPEC 1.4). Taken outside the timed calls.
+using ContainerCounters =
+    std::function<std::vector<std::pair<std::string, double>>(ByteSpan container)>;
+
 struct CodecInfo {
   std::string name;     // family, e.g. "rle"; CPU and GPU implementations share it
   std::string version;  // implementation version, reported in results
@@ -48,6 +54,7 @@ struct CodecInfo {
   bool reproducible = true;
   // Empty: the driver's generic rate (bench/driver/estimate.cpp).
   SpeedModel speed_model{};
+  ContainerCounters container_counters{};  // empty: none
 };
 
 // Where the time of one call went. GPU codecs fill kernel and transfer time from CUDA

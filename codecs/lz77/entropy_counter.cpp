@@ -1,16 +1,14 @@
-#include "bench/driver/entropy_counter.hpp"
+#include "codecs/lz77/entropy_counter.hpp"
 
-#include <cstring>
 #include <functional>
 #include <list>
 #include <mutex>
 #include <string_view>
 #include <utility>
 
-#include "codecs/entropy/entropy.hpp"
-#include "gcbench/container.hpp"
+#include "codecs/lz77/entropy_streams.hpp"
 
-namespace gcbench::driver {
+namespace gcbench::lz77 {
 namespace {
 
 // The range coder runs at tens of MB/s on one core, and every LZ77 cell of a point (CPU and
@@ -26,11 +24,7 @@ struct Memo {
 
 }  // namespace
 
-std::optional<std::uint64_t> entropy_bytes(ByteSpan container) {
-  if (container.size() < kContainerHeaderSize || std::memcmp(container.data(), "GCBC", 4) != 0 ||
-      load_le<std::uint16_t>(container.data() + 6) != static_cast<std::uint16_t>(FormatId::lz77)) {
-    return std::nullopt;
-  }
+std::vector<std::pair<std::string, double>> container_counters(ByteSpan container) {
   static Memo memo;
   const Memo::Key key{container.size(),
                       std::hash<std::string_view>{}(std::string_view(
@@ -38,14 +32,14 @@ std::optional<std::uint64_t> entropy_bytes(ByteSpan container) {
   {
     std::lock_guard lock(memo.mutex);
     for (const auto& [k, size] : memo.entries) {
-      if (k == key) return size;
+      if (k == key) return {{"entropy_bytes", static_cast<double>(size)}};
     }
   }
-  const std::uint64_t size = entropy::lz77_entropy_size(container);
+  const std::uint64_t size = entropy_size(container);
   std::lock_guard lock(memo.mutex);
   memo.entries.emplace_front(key, size);
   if (memo.entries.size() > Memo::kKept) memo.entries.pop_back();
-  return size;
+  return {{"entropy_bytes", static_cast<double>(size)}};
 }
 
-}  // namespace gcbench::driver
+}  // namespace gcbench::lz77

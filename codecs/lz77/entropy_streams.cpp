@@ -1,4 +1,4 @@
-#include "codecs/entropy/entropy.hpp"
+#include "codecs/lz77/entropy_streams.hpp"
 
 #include <algorithm>
 #include <string>
@@ -9,26 +9,26 @@
 #include "gcbench/container.hpp"
 #include "gcbench/errors.hpp"
 
-namespace gcbench::entropy {
+namespace gcbench::lz77 {
 namespace {
 
-using lz77::Config;
-using lz77::Triple;
+using entropy::AdaptiveModel;
+using entropy::RangeDecoder;
+using entropy::RangeEncoder;
 
 // Lengths are 0 or 3..257 (wide): 0 stays 0, the rest map to 1..255 so they fit a byte.
 std::uint8_t length_symbol(std::uint32_t length) {
-  return static_cast<std::uint8_t>(length == 0 ? 0 : length - (lz77::kMinMatch - 1));
+  return static_cast<std::uint8_t>(length == 0 ? 0 : length - (kMinMatch - 1));
 }
 std::uint32_t symbol_length(std::uint8_t symbol) {
-  return symbol == 0 ? 0 : symbol + (lz77::kMinMatch - 1);
+  return symbol == 0 ? 0 : symbol + (kMinMatch - 1);
 }
 
 }  // namespace
 
-Bytes lz77_entropy_encode(ByteSpan lz77_container) {
+Bytes entropy_encode(ByteSpan lz77_container) {
   const OpenedContainer opened = open_container(lz77_container, FormatId::lz77);
-  const lz77::ParsedPayload payload =
-      lz77::parse_payload(opened.payload, opened.header.original_size);
+  const ParsedPayload payload = parse_payload(opened.payload, opened.header.original_size);
   const Config config = payload.layout.config;
   const std::uint32_t triple_bytes = payload.layout.geo().triple_bytes;
   const std::uint64_t count = payload.triples.size() / triple_bytes;
@@ -37,7 +37,7 @@ Bytes lz77_entropy_encode(ByteSpan lz77_container) {
   AdaptiveModel offset_high, offset_low, length_model, next_model;
   RangeEncoder offset_enc(offsets), length_enc(lengths), next_enc(nexts);
   for (std::uint64_t i = 0; i < count; ++i) {
-    const Triple t = lz77::unpack_triple(config, payload.triples.data() + i * triple_bytes);
+    const Triple t = unpack_triple(config, payload.triples.data() + i * triple_bytes);
     offset_enc.encode(offset_high, static_cast<std::uint8_t>(t.offset >> 8));
     offset_enc.encode(offset_low, static_cast<std::uint8_t>(t.offset & 0xFF));
     length_enc.encode(length_model, length_symbol(t.length));
@@ -48,7 +48,7 @@ Bytes lz77_entropy_encode(ByteSpan lz77_container) {
   next_enc.finish();
 
   Bytes out;
-  out.reserve(kStreamsHeaderSize + offsets.size() + lengths.size() + nexts.size());
+  out.reserve(kEntropyStreamsHeaderSize + offsets.size() + lengths.size() + nexts.size());
   out.push_back(static_cast<std::uint8_t>(config));
   put_le<std::uint64_t>(out, count);
   for (const Bytes* s : {&offsets, &lengths, &nexts}) put_le<std::uint64_t>(out, s->size());
@@ -56,17 +56,17 @@ Bytes lz77_entropy_encode(ByteSpan lz77_container) {
   return out;
 }
 
-std::uint64_t lz77_entropy_size(ByteSpan lz77_container) {
-  return lz77_entropy_encode(lz77_container).size();
+std::uint64_t entropy_size(ByteSpan lz77_container) {
+  return entropy_encode(lz77_container).size();
 }
 
-Bytes lz77_entropy_decode(ByteSpan coded) {
+Bytes entropy_decode(ByteSpan coded) {
   ByteReader r(coded);
   const auto config = r.read<std::uint8_t>("entropy config");
   if (config > static_cast<std::uint8_t>(Config::wide)) {
     throw DecodeError("entropy streams: unknown config " + std::to_string(config));
   }
-  const lz77::Geometry g = lz77::geometry(static_cast<Config>(config));
+  const Geometry g = geometry(static_cast<Config>(config));
   const auto count = r.read<std::uint64_t>("triple count");
   // One triple per original byte at most.
   if (count > kMaxOriginalSize) {
@@ -88,10 +88,10 @@ Bytes lz77_entropy_decode(ByteSpan coded) {
     t.offset |= offset_dec.decode(offset_low);
     t.length = symbol_length(length_dec.decode(length_model));
     t.next = next_dec.decode(next_model);
-    if (!lz77::is_valid_triple(g, t)) {
+    if (!is_valid_triple(g, t)) {
       throw DecodeError("entropy streams: triple " + std::to_string(i) + " is invalid");
     }
-    lz77::pack_triple(static_cast<Config>(config), t, packed);
+    pack_triple(static_cast<Config>(config), t, packed);
     area.insert(area.end(), packed, packed + g.triple_bytes);
   }
   if (!offset_dec.at_end() || !length_dec.at_end() || !next_dec.at_end()) {
@@ -100,4 +100,4 @@ Bytes lz77_entropy_decode(ByteSpan coded) {
   return area;
 }
 
-}  // namespace gcbench::entropy
+}  // namespace gcbench::lz77

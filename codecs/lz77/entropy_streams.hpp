@@ -14,18 +14,18 @@
 
 #include "gcbench/bytes.hpp"
 
-namespace gcbench::entropy {
+namespace gcbench::lz77 {
 
-inline constexpr std::uint64_t kStreamsHeaderSize = 1 + 8 + 3 * 8;
+inline constexpr std::uint64_t kEntropyStreamsHeaderSize = 1 + 8 + 3 * 8;
 
 // Codes the triples of an LZ77 container (DecodeError if it is not a valid one).
-Bytes lz77_entropy_encode(ByteSpan lz77_container);
+Bytes entropy_encode(ByteSpan lz77_container);
 
-// The size of lz77_entropy_encode's output: what the thesis-style tables report.
-std::uint64_t lz77_entropy_size(ByteSpan lz77_container);
+// The size of entropy_encode's output: what the thesis-style tables report.
+std::uint64_t entropy_size(ByteSpan lz77_container);
 
 // Decodes the streams back into the container's triple area (packed as in format.hpp).
-// Throws DecodeError for anything lz77_entropy_encode cannot have written.
-Bytes lz77_entropy_decode(ByteSpan coded);
+// Throws DecodeError for anything entropy_encode cannot have written.
+Bytes entropy_decode(ByteSpan coded);
 
-}  // namespace gcbench::entropy
+}  // namespace gcbench::lz77
