@@ -338,8 +338,8 @@ TEST(Recorder, RemovesADeadWritersTempFilesAndItsOwnLockAtTheEnd) {
     Recorder recorder(dir.path(), kThisRun, &log);
     EXPECT_TRUE(fs::exists(dir.path() / ".gcbench.lock"));
   }
-  EXPECT_EQ(log.str(), "[gcbench] removed 1 temp file of a run that was killed while writing (" +
-                           left.string() + "); no result was in them\n");
+  EXPECT_EQ(log.str(), "[gcbench] removed 1 temp file left by a run killed while writing (" +
+                           left.string() + "): unfinished writes, no result lost\n");
   EXPECT_FALSE(fs::exists(left));
   EXPECT_TRUE(fs::exists(live));
   EXPECT_FALSE(fs::exists(dir.path() / ".gcbench.lock"));

@@ -115,8 +115,8 @@ void Recorder::remove_temp_files(std::ostream& log) const {
   const std::vector<fs::path> removed = results::remove_dead_writers_temp_files(dir_);
   if (removed.empty()) return;
   log << "[gcbench] removed " << removed.size() << " temp file" << (removed.size() == 1 ? "" : "s")
-      << " of a run that was killed while writing (" << removed.front().string()
-      << (removed.size() == 1 ? "" : ", ...") << "); no result was in them\n";
+      << " left by a run killed while writing (" << removed.front().string()
+      << (removed.size() == 1 ? "" : ", ...") << "): unfinished writes, no result lost\n";
 }
 
 json Recorder::read_result_file(const fs::path& path) const {
