@@ -29,7 +29,9 @@ its cells are in the directory's files). Writes DIR/report.md (default DIR: repo
 corpus, the tables of SPEC section 4 that hold a value as Markdown, CSV and LaTeX, and plots
 drawn by matplotlib from the CSVs (plot_results.py beside this program, run by the first of
 $GCBENCH_PYTHON, python3, /usr/bin/python3 that imports matplotlib; without one the tables are
-still written). --print-summary prints the GPU vs CPU vs gzip table of every corpus.
+still written). --print-summary prints the GPU vs CPU vs gzip table of every corpus. RESULTS
+that hold no gcbench result (no JSON file, or only other programs' Google Benchmark JSON) are
+refused in one line, writing nothing (exit status 2).
 )";
 
 constexpr const char* kCompareAndMerge =
@@ -168,6 +170,9 @@ int main(int argc, char** argv) {
     }
     std::cout << "\nreport written to " << written.index.string() << "\n";
     if (written.plots_failed) return 1;
+  } catch (const gcbench::reports::NoResults& e) {
+    std::cerr << "gcbench-report: " << e.what() << "; no report written\n";
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "gcbench-report: " << e.what() << "\n";
     return 1;

@@ -190,7 +190,6 @@ ResultSet load_results(const std::vector<fs::path>& paths) {
   ResultSet set;
   bool any = false;
   for (const auto& [f, in_directory] : files) {
-    if (!fs::exists(f)) throw std::runtime_error("cannot read " + f.string());
     const json doc = results::read_json_file(f);
     if (doc.is_discarded()) throw std::runtime_error(f.string() + " is not valid JSON");
     if (in_directory && results::is_folder_export(doc)) continue;
@@ -201,10 +200,15 @@ ResultSet load_results(const std::vector<fs::path>& paths) {
       throw std::runtime_error(f.string() + ": " + e.what());
     }
   }
-  if (!any) {
-    std::string where;
-    for (const fs::path& p : paths) where += (where.empty() ? "" : ", ") + p.string();
-    throw std::runtime_error("no result files (*.json) in " + where);
+  std::string where;
+  for (const fs::path& p : paths) where += (where.empty() ? "" : ", ") + p.string();
+  if (!any) throw NoResults("no result files (*.json) in " + where);
+  // Google Benchmark JSON of another program has entries, but no gcbench cell (nor a record of
+  // a missing input): nothing to report, and not an empty report either.
+  if (set.cells.empty() && set.missing_files.empty()) {
+    throw NoResults(where + " holds no gcbench cells: " + std::to_string(files.size()) +
+                    (files.size() == 1 ? " JSON file" : " JSON files") +
+                    ", none of them gcbench results");
   }
   return set;
 }

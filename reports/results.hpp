@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -53,10 +54,17 @@ struct ResultSet {
 // are summarized per GPU.
 void add_results(ResultSet& set, const nlohmann::json& doc);
 
+// Nothing to report: no result file at all, or only files without a gcbench cell.
+struct NoResults : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // Reads files, and directories recursively (*.json), where it skips exports of a folder
 // (gcbench --export, src/results/folder_export.hpp): their cells are in the folder's result files.
-// Throws std::runtime_error for a file that is not a Google Benchmark JSON document, and when
-// the paths hold no result file at all (an empty or mistyped directory is not an empty report).
+// Throws std::runtime_error for a file that cannot be read or is not a Google Benchmark JSON
+// document, and NoResults when the paths hold no result file at all, or none with a gcbench
+// cell or missing-input record (an empty or mistyped directory, or another program's Google
+// Benchmark JSON, is not an empty report).
 ResultSet load_results(const std::vector<std::filesystem::path>& paths);
 
 }  // namespace gcbench::reports

@@ -13,9 +13,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -183,7 +186,7 @@ TEST_F(DriverRun, DamagedResultFileIsSetAsideAndItsCellsMeasuredAgain) {
     EXPECT_TRUE(std::filesystem::exists(recorder.set_aside()[0].second));
     EXPECT_FALSE(std::filesystem::exists(a));
     EXPECT_LT(recorder.recorded().size(), all_cells);  // a.bin's cells run again
-    EXPECT_NE(log.str().find("a.bin.json is damaged (not-json): set aside as "
+    EXPECT_NE(log.str().find("a.bin.json is damaged (not valid JSON): set aside as "
                              "a.bin.json.damaged-not-json, its cells will be measured again"),
               std::string::npos)
         << log.str();
@@ -203,6 +206,143 @@ TEST_F(DriverRun, DamagedResultFileIsSetAsideAndItsCellsMeasuredAgain) {
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
     EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
   std::filesystem::remove_all(dir);
+}
+
+// A field of another type than gcbench writes, in valid JSON, is damage like any other: named
+// with the file and the entry, set aside, measured again; never an exception that stops every
+// later run (nlohmann's type_error).
+TEST_F(DriverRun, AFieldOfTheWrongTypeIsDamageNamingTheField) {
+  TempDir dir("gcbench_driver_test_wrong_type");
+  FakeCodec good("a", {});
+  const auto measure = [&](Recorder& recorder) {
+    benchmark::ClearRegisteredBenchmarks();
+    SweepReporter reporter(std::nullopt, &recorder);
+    run({&good}, {&good}, reporter);
+  };
+  {
+    Recorder recorder(dir.path(), kThisRun);
+    measure(recorder);
+  }
+  const fs::path a = dir.path() / "test" / "a.bin.json";
+  const std::size_t all_cells = Recorder(dir.path(), kThisRun).recorded().size();
+  for (const auto& [field, value, said] :
+       {std::tuple{"run_name", json(5),
+                   "field \"run_name\" of benchmarks[0]: expected a string, "
+                   "got a number"},
+        std::tuple{
+            "error_occurred", json("yes"),
+            "field \"error_occurred\" of benchmarks[0]: expected a boolean, got a string"}}) {
+    json doc = read_json(a);
+    doc["benchmarks"][0][field] = value;
+    std::ofstream(a) << doc.dump(2);
+    std::ostringstream log;
+    Recorder recorder(dir.path(), kThisRun, &log);
+    ASSERT_EQ(recorder.set_aside().size(), 1u) << field;
+    EXPECT_EQ(log.str(), "[gcbench] " + a.string() + " is damaged (" + said + "): set aside as " +
+                             recorder.set_aside()[0].second.filename().string() +
+                             ", its cells will be measured again\n");
+    EXPECT_LT(recorder.recorded().size(), all_cells);
+    measure(recorder);
+  }
+  EXPECT_EQ(Recorder(dir.path(), kThisRun).recorded().size(), all_cells);
+}
+
+// Each set-aside keeps its own name: the evidence of an earlier damage is never replaced.
+TEST(Recorder, ASecondSetAsideNeverReplacesTheFirst) {
+  TempDir dir("gcbench_driver_test_set_aside_twice");
+  const fs::path a = dir.path() / "test" / "a.bin.json";
+  std::vector<fs::path> aside;
+  for (const char* text : {"first", "second", "third"}) {
+    fs::create_directories(a.parent_path());
+    std::ofstream(a) << text;
+    std::ostringstream log;
+    Recorder recorder(dir.path(), kThisRun, &log);
+    ASSERT_EQ(recorder.set_aside().size(), 1u);
+    aside.push_back(recorder.set_aside()[0].second);
+  }
+  EXPECT_EQ(aside, (std::vector<fs::path>{a.string() + ".damaged-not-json",
+                                          a.string() + ".damaged-not-json-2",
+                                          a.string() + ".damaged-not-json-3"}));
+  for (const auto& [path, text] : {std::pair{aside[0], "first"}, std::pair{aside[2], "third"}}) {
+    std::ifstream in(path);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), text) << path;
+  }
+}
+
+// Drops the file access rights of root (who reads any file) for its lifetime, so that a file
+// of mode 000 is unreadable to the test as to any other user: root becomes user nobody.
+class AsAnotherUser {
+ public:
+  AsAnotherUser() : root_(::geteuid() == 0) {
+    if (root_) {
+      EXPECT_EQ(::seteuid(65534), 0);
+    }
+  }
+  ~AsAnotherUser() {
+    if (root_) {
+      EXPECT_EQ(::seteuid(0), 0);
+    }
+  }
+  AsAnotherUser(const AsAnotherUser&) = delete;
+  AsAnotherUser& operator=(const AsAnotherUser&) = delete;
+
+ private:
+  bool root_;
+};
+
+// A result file that cannot be read is no damage: the run stops, naming the file and the
+// system error, and the file stays as it is.
+TEST(Recorder, AnUnreadableResultFileStopsTheRunAndStays) {
+  TempDir dir("gcbench_driver_test_unreadable");
+  const fs::path a = dir.path() / "test" / "a.bin.json";
+  fs::create_directories(a.parent_path());
+  std::ofstream(a) << R"({"benchmarks": []})";
+  fs::permissions(a, fs::perms::none);
+  for (const fs::path& folder : {dir.path(), a.parent_path()})
+    fs::permissions(folder, fs::perms::all);  // usable by the other user
+  std::string error;
+  {
+    const AsAnotherUser other;
+    try {
+      Recorder recorder(dir.path(), kThisRun);
+    } catch (const std::runtime_error& e) {
+      error = e.what();
+    }
+  }
+  EXPECT_EQ(error, "cannot read " + a.string() +
+                       ": Permission denied; not damage, so it stays as it is and nothing is "
+                       "measured: make it readable, or move it out of " +
+                       dir.path().string() + ", and run again");
+  EXPECT_TRUE(fs::exists(a));
+  EXPECT_FALSE(fs::exists(a.string() + ".damaged-not-json"));
+  EXPECT_FALSE(fs::exists(dir.path() / ".gcbench.lock"));  // released on the way out
+}
+
+// A writer killed between its temp file and the rename leaves the temp file: the next run in
+// the folder removes it (a live writer's is left), and a run that ends removes its lock file.
+TEST(Recorder, RemovesADeadWritersTempFilesAndItsOwnLockAtTheEnd) {
+  TempDir dir("gcbench_driver_test_temp_files");
+  const fs::path a = dir.path() / "test" / "a.bin.json";
+  const pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ASSERT_GT(dead, 0);
+  ::waitpid(dead, nullptr, 0);
+  const fs::path left = a.string() + ".tmp." + std::to_string(dead) + ".0";
+  const fs::path live = a.string() + ".tmp." + std::to_string(::getppid()) + ".0";
+  for (const fs::path& path : {left, live}) {
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << "{";
+  }
+  std::ostringstream log;
+  {
+    Recorder recorder(dir.path(), kThisRun, &log);
+    EXPECT_TRUE(fs::exists(dir.path() / ".gcbench.lock"));
+  }
+  EXPECT_EQ(log.str(), "[gcbench] removed 1 temp file left by a run killed while writing (" +
+                           left.string() + "): unfinished writes, no result lost\n");
+  EXPECT_FALSE(fs::exists(left));
+  EXPECT_TRUE(fs::exists(live));
+  EXPECT_FALSE(fs::exists(dir.path() / ".gcbench.lock"));
 }
 
 // Runs `codecs` (compress and decompress, both inputs) into `dir` under `provenance`.
@@ -355,6 +495,34 @@ TEST(Provenance, ReadsBackWhatItWritesAndDescribesChanges) {
   EXPECT_EQ(run.of(*results::parse_cell_name("lz77/gpu/compress/c/f/finder:hash")).timing,
             "kernel");
   EXPECT_EQ(run.of(*results::parse_cell_name("zlib/cpu/compress/c/f/level:6")).timing, "");
+}
+
+// A revision this run cannot read (another user's checkout: git refuses it) is no evidence of
+// a change: recorded cells are kept, and the run says once that it did not compare them.
+TEST_F(ResumeRun, AnUnknownRevisionNowIsNoChangeAndIsSaidOnce) {
+  TempDir dir("gcbench_driver_test_resume_unknown_revision");
+  FakeCodec a("a", {});
+  record(dir.path(), kThisRun, {&a});
+  RunProvenance unknown = kThisRun;
+  unknown.git_revision = "unknown (git rev-parse failed: fatal: detected dubious ownership)";
+  std::vector<CellSpec> cells = cells_;
+  std::ostringstream log;
+  {
+    Recorder again(dir.path(), unknown);
+    EXPECT_EQ(again.recorded().size(), 4u);
+    EXPECT_TRUE(again.stale().empty());
+    skip_recorded(cells, again, log);
+  }
+  EXPECT_EQ(log.str(), "[gcbench] 4 cells already recorded in " + dir.path().string() +
+                           " under this revision, build type, codec versions and GPU: skipped\n"
+                           "[gcbench] the git revision is " +
+                           unknown.git_revision +
+                           ": recorded cells were not compared by revision\n");
+  // Recorded under an unknown revision, now known: measured again under one that says what.
+  const Provenance was_unknown{unknown.git_revision, "Release", "test", "", "", "", ""};
+  EXPECT_EQ(describe_change(was_unknown,
+                            kThisRun.of(*results::parse_cell_name("a/cpu/compress/test/a.bin"))),
+            "git revision " + unknown.git_revision + ", now rev1");
 }
 
 // --timing kernel: a GPU cell measured kernel-only has no end-to-end figures, so a run asking

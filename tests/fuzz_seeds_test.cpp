@@ -1,7 +1,10 @@
-// The committed libFuzzer seed corpus (tests/fuzz/corpus/<decoder>/): valid fl, rle and lz77
-// payloads in the fuzz targets' input format (5-byte little-endian original size, then the
-// payload; see tests/fuzz/fuzz_decoder.cpp). This test checks that the committed seeds are what
-// the current encoders write; GCBENCH_WRITE_FUZZ_SEEDS=1 rewrites them:
+// The committed libFuzzer seed corpus (tests/fuzz/corpus/<decoder>/), one folder per fuzz target,
+// in the targets' input formats (tests/fuzz/fuzz_decoder.cpp): fl, rle and lz77 payloads behind
+// a 5-byte little-endian original size; gzip members (zlib, gzip), zstd frames, and LZ4 frames
+// and gzip members behind a byte that picks the threads (lz4, libdeflate). Seeds of gcbench's own
+// encoders must be what they write now; those of a library's or program's encoder, whose bytes
+// may change with its version, must decode to their original. GCBENCH_WRITE_FUZZ_SEEDS=1
+// rewrites them (those of the peers built here):
 //   GCBENCH_WRITE_FUZZ_SEEDS=1 build/tests/fuzz_seeds_test
 #include <gtest/gtest.h>
 
@@ -9,9 +12,14 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "baselines/gzip/gzip_codec.hpp"
+#include "baselines/peers/peers.hpp"
+#include "baselines/zlib/zlib_codec.hpp"
 #include "codecs/fl/fl.hpp"
 #include "codecs/lz77/lz77.hpp"
 #include "codecs/rle/rle.hpp"
@@ -26,6 +34,16 @@ struct Seed {
   std::string decoder;
   std::string name;
   Bytes input;  // fuzz input: original size (5 bytes) + payload
+};
+
+// A seed of another encoder: a stream that must decode to `original`.
+struct ForeignSeed {
+  std::string decoder;
+  std::string name;
+  Bytes input;       // fuzz input: the thread byte (lz4, libdeflate), then the stream
+  std::size_t skip;  // bytes before the stream
+  Bytes original;
+  Params params;
 };
 
 Bytes text(std::size_t size) {
@@ -84,26 +102,113 @@ std::vector<Seed> all_seeds() {
   return seeds;
 }
 
+// `thread_byte` (odd: one thread, even: two; see fuzz_decoder.cpp) before the stream, or none.
+ForeignSeed make_foreign_seed(const std::string& decoder, const std::string& name,
+                              const Codec& codec, const Bytes& original, const Params& params,
+                              std::optional<std::uint8_t> thread_byte = std::nullopt) {
+  ForeignSeed s{decoder, name, {}, thread_byte ? 1u : 0u, original, params};
+  if (thread_byte) s.input.push_back(*thread_byte);
+  const Bytes stream = codec.compress(original, params);
+  s.input.insert(s.input.end(), stream.begin(), stream.end());
+  return s;
+}
+
+// The seeds of every fuzz target but fl, rle and lz77, for the codecs built here (and the gzip
+// program, when installed), with the codec that decodes them.
+std::vector<std::pair<ForeignSeed, const Codec*>> foreign_seeds() {
+  static const std::vector<CodecPtr> codecs = [] {
+    std::vector<CodecPtr> c;
+    c.push_back(zlib::make_codec());
+    if (std::optional<gzip::Program> program = gzip::find_program(nullptr))
+      c.push_back(gzip::make_codec(*program));
+#if GCBENCH_HAVE_LIBDEFLATE
+    c.push_back(peers::make_libdeflate_codec());
+#endif
+#if GCBENCH_HAVE_LZ4
+    c.push_back(peers::make_lz4_codec());
+#endif
+#if GCBENCH_HAVE_ZSTD
+    c.push_back(peers::make_zstd_codec());
+#endif
+    return c;
+  }();
+  std::vector<std::pair<ForeignSeed, const Codec*>> seeds;
+  for (const CodecPtr& codec : codecs) {
+    const std::string name = codec->info().name;
+    const bool threads_axis = name == "libdeflate" || name == "lz4";
+    const auto add = [&](const std::string& seed, const Bytes& original, const Params& params,
+                         std::uint8_t thread_byte) {
+      seeds.emplace_back(
+          make_foreign_seed(name, seed, *codec, original, params,
+                            threads_axis ? std::optional<std::uint8_t>(thread_byte) : std::nullopt),
+          codec.get());
+    };
+    add("text", text(400), {}, 1);
+    add("runs", runs(300), {}, 1);
+    add("empty", {}, {}, 1);
+    if (threads_axis) add("chunked", ramp(200), {{"threads", 2}}, 0);
+  }
+  return seeds;
+}
+
+fs::path corpus_dir() {
+  return fs::path(__FILE__).parent_path() / "fuzz" / "corpus";
+}
+
+bool writing() {
+  return std::getenv("GCBENCH_WRITE_FUZZ_SEEDS") != nullptr;
+}
+
+void write_seed(const fs::path& path, const Bytes& input) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(input.data()),
+             static_cast<std::streamsize>(input.size()));
+}
+
+// The committed seed at `path`; a test failure when it is missing.
+std::optional<Bytes> committed_seed(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    ADD_FAILURE() << path << " is missing; rerun with GCBENCH_WRITE_FUZZ_SEEDS=1";
+    return std::nullopt;
+  }
+  return Bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 TEST(FuzzSeeds, CommittedCorpusIsCurrent) {
-  const fs::path corpus = fs::path(__FILE__).parent_path() / "fuzz" / "corpus";
-  const bool write = std::getenv("GCBENCH_WRITE_FUZZ_SEEDS") != nullptr;
   std::size_t total = 0;
   for (const Seed& s : all_seeds()) {
-    const fs::path path = corpus / s.decoder / s.name;
+    const fs::path path = corpus_dir() / s.decoder / s.name;
     total += s.input.size();
-    if (write) {
-      fs::create_directories(path.parent_path());
-      std::ofstream(path, std::ios::binary)
-          .write(reinterpret_cast<const char*>(s.input.data()),
-                 static_cast<std::streamsize>(s.input.size()));
-      continue;
+    if (writing()) {
+      write_seed(path, s.input);
+    } else if (const std::optional<Bytes> committed = committed_seed(path)) {
+      EXPECT_EQ(*committed, s.input) << path << " is stale; rerun with GCBENCH_WRITE_FUZZ_SEEDS=1";
     }
-    std::ifstream in(path, std::ios::binary);
-    ASSERT_TRUE(in) << path << " is missing; rerun with GCBENCH_WRITE_FUZZ_SEEDS=1";
-    const Bytes committed{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    EXPECT_EQ(committed, s.input) << path << " is stale; rerun with GCBENCH_WRITE_FUZZ_SEEDS=1";
   }
   EXPECT_LT(total, 8u << 10);  // a few KB
+}
+
+TEST(FuzzSeeds, EveryOtherTargetHasSeedsThatDecode) {
+  for (const auto& [s, codec] : foreign_seeds()) {
+    const fs::path path = corpus_dir() / s.decoder / s.name;
+    if (writing()) {
+      write_seed(path, s.input);
+    } else if (const std::optional<Bytes> committed = committed_seed(path)) {
+      ASSERT_GE(committed->size(), s.skip) << path;
+      const Bytes stream(committed->begin() + static_cast<std::ptrdiff_t>(s.skip),
+                         committed->end());
+      EXPECT_EQ(codec->decompress(stream, s.params), s.original) << path;
+    }
+  }
+}
+
+// Every fuzz target (tests/fuzz/CMakeLists.txt) has a committed seed folder.
+TEST(FuzzSeeds, EveryFuzzTargetHasASeedFolder) {
+  for (const char* target : {"fl", "rle", "lz77", "zlib", "gzip", "libdeflate", "lz4", "zstd"}) {
+    EXPECT_TRUE(fs::is_directory(corpus_dir() / target)) << target << " has no seeds";
+  }
 }
 
 }  // namespace

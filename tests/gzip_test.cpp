@@ -5,12 +5,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
 
 #include "baselines/gzip/gzip_codec.hpp"
+#include "gcbench/container.hpp"
 #include "gcbench/errors.hpp"
 #include "gcbench/registry.hpp"
 #include "support/codec_checks.hpp"
@@ -148,6 +151,69 @@ TEST(Gzip, AFailingProgramIsAnErrorNeverASize) {
     const Script floods("cat >/dev/null; head -c 50000000 /dev/zero");
     const auto c4 = gz::make_codec({floods.path(), "fake"});
     EXPECT_THROW(c4->decompress(member, {}), DecodeError) << "more output than declared";
+  }
+}
+
+// gzip -d decodes what follows the first member too (a .Z member expands far more than
+// deflate), so whatever the program writes, the decoder reads no more than the decode limit
+// and stops the program; the trailer (here: nearly 4 GiB) is no bound.
+TEST(Gzip, HoldsTheProgramsOutputToTheDecodeLimit) {
+  const gcbench::ScopedDecodeLimit limit({gcbench::kMaxOriginalSize, 1 << 20, 1});
+  Bytes member = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 3, 0, 0, 0, 0, 0, 0xf0, 0xff, 0xff, 0xff};
+  const Script floods("cat >/dev/null; head -c 100000000 /dev/zero");
+  const auto c = gz::make_codec({floods.path(), "fake"});
+  try {
+    c->decompress(member, {});
+    ADD_FAILURE() << "no error";
+  } catch (const DecodeError& e) {
+    EXPECT_STREQ(e.what(),
+                 "gzip: decompressed output exceeds the decode limit of 1048576 bytes for a "
+                 "20-byte container; gzip -d stopped");
+  }
+}
+
+// An empty gzip member, then a .Z member (LZW, 16-bit codes, no block mode) of `codes` codes,
+// each naming the entry being made (its string is the previous one and one more byte), so that
+// output grows with the square of the input: gzip -d decodes both. Codes are packed LSB first;
+// when their width grows, the rest of the current group of 8 codes is skipped, as compress does.
+Bytes lzw_bomb(int codes) {
+  Bytes out = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x1f, 0x9d, 16};
+  std::uint64_t bits = 0;
+  int held = 0;
+  const auto put = [&](std::uint32_t code, int width) {
+    bits |= std::uint64_t{code} << held;
+    for (held += width; held >= 8; held -= 8, bits >>= 8) out.push_back(bits & 0xff);
+  };
+  int width = 9, in_group = 0;
+  std::uint32_t next_entry = 256;
+  for (int i = 0; i < codes; ++i) {
+    if (next_entry > (width == 16 ? 65536u : (1u << width) - 1)) {
+      for (; in_group % 8 != 0; ++in_group) put(0, width);
+      ++width;
+      in_group = 0;
+    }
+    put(i == 0 ? 'a' : std::min<std::uint32_t>(next_entry, 65535), width);
+    ++in_group;
+    if (i > 0 && next_entry < 65536) ++next_entry;
+  }
+  put(0, 8);
+  return out;
+}
+
+// The finding itself: gzip -d expands a .Z member after the gzip member about 1000 times past
+// the decode limit here, which the decoder holds it to.
+TEST(Gzip, StopsALzwMemberAfterTheGzipMemberAtTheDecodeLimit) {
+  REQUIRE_GZIP();
+  const gcbench::ScopedDecodeLimit limit({gcbench::kMaxOriginalSize, 4096, 1});
+  const Bytes bomb = lzw_bomb(3000);  // 4 KiB; gzip -d writes 4.5 MB of 'a'
+  try {
+    codec->decompress(bomb, {});
+    ADD_FAILURE() << "no error";
+  } catch (const DecodeError& e) {
+    EXPECT_EQ(std::string(e.what()), "gzip: decompressed output exceeds the decode limit of " +
+                                         std::to_string(bomb.size()) + " bytes for a " +
+                                         std::to_string(bomb.size()) +
+                                         "-byte container; gzip -d stopped");
   }
 }
 

@@ -112,6 +112,25 @@ TEST(Results, AnEmptyDirectoryIsAnErrorNotAnEmptyReport) {
   std::filesystem::remove_all(dir);
 }
 
+// Another program's Google Benchmark JSON is valid, but holds no gcbench cell: refused in one
+// line (gcbench-report exits 2), not a report of nothing with a plotting error.
+TEST(Results, AFolderOfAnotherProgramsBenchmarkJsonIsRefused) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("gcbench-foreign-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  json doc = {{"context", json::object()}, {"benchmarks", json::array()}};
+  doc["benchmarks"].push_back(row("BM_Other/8", 9, json::object()));
+  std::ofstream(dir / "bm.json") << doc.dump();
+  try {
+    load_results({dir});
+    ADD_FAILURE() << "no error";
+  } catch (const NoResults& e) {
+    EXPECT_EQ(std::string(e.what()),
+              dir.string() + " holds no gcbench cells: 1 JSON file, none of them gcbench results");
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Results, AGoodRerunReplacesAnErrorButNotTheOtherWayRound) {
   const std::string name = "fl/cpu/compress/c/f/element_width:1";
   ResultSet set;

@@ -71,14 +71,41 @@ TEST(CellName, ParamsAloneFormatAndParseBack) {
 }
 
 TEST(ResultDocument, NamesWhatKeepsADocumentFromBeingOne) {
-  EXPECT_EQ(fault_of(json::parse("{", nullptr, false)), DocumentFault::not_json);
-  EXPECT_EQ(fault_of(json::parse(R"({"context": {}})")), DocumentFault::no_benchmarks);
-  EXPECT_EQ(fault_of(json::parse(R"({"benchmarks": {}})")), DocumentFault::no_benchmarks);
-  EXPECT_EQ(fault_of(json::parse(R"({"benchmarks": [1]})")), DocumentFault::bad_entry);
-  EXPECT_EQ(fault_of(json::parse(R"({"benchmarks": []})")), std::nullopt);
-  EXPECT_EQ(fault_tag(DocumentFault::not_json), "not-json");
-  EXPECT_EQ(fault_tag(DocumentFault::no_benchmarks), "no-benchmarks");
-  EXPECT_EQ(fault_tag(DocumentFault::bad_entry), "bad-entry");
+  const auto kind = [](const char* text) {
+    const std::optional<DocumentFault> fault = fault_of(json::parse(text, nullptr, false));
+    return fault ? std::optional<FaultKind>(fault->kind) : std::nullopt;
+  };
+  EXPECT_EQ(kind("{"), FaultKind::not_json);
+  EXPECT_EQ(kind(R"({"context": {}})"), FaultKind::no_benchmarks);
+  EXPECT_EQ(kind(R"({"benchmarks": {}})"), FaultKind::no_benchmarks);
+  EXPECT_EQ(kind(R"({"benchmarks": [1]})"), FaultKind::bad_entry);
+  EXPECT_EQ(kind(R"({"benchmarks": []})"), std::nullopt);
+  EXPECT_EQ(fault_tag(FaultKind::not_json), "not-json");
+  EXPECT_EQ(fault_tag(FaultKind::no_benchmarks), "no-benchmarks");
+  EXPECT_EQ(fault_tag(FaultKind::bad_entry), "bad-entry");
+  EXPECT_EQ(fault_tag(FaultKind::bad_field), "bad-field");
+}
+
+// A field that a reader reads, of another type than every writer gives it, is a fault naming
+// the field and the entry (readers would otherwise stop at nlohmann's type_error).
+TEST(ResultDocument, AFieldOfTheWrongTypeIsAFaultNamingIt) {
+  const auto text = [](const char* doc) {
+    const std::optional<DocumentFault> fault = fault_of(json::parse(doc));
+    return fault ? fault->text : std::string("none");
+  };
+  EXPECT_EQ(text(R"({"benchmarks": [{"run_name": "a"}, {"run_name": 5}]})"),
+            R"(field "run_name" of benchmarks[1]: expected a string, got a number)");
+  EXPECT_EQ(text(R"({"benchmarks": [{"error_occurred": "yes"}]})"),
+            R"(field "error_occurred" of benchmarks[0]: expected a boolean, got a string)");
+  EXPECT_EQ(text(R"({"benchmarks": [{"real_time": null}]})"),
+            R"(field "real_time" of benchmarks[0]: expected a number, got null)");
+  EXPECT_EQ(text(R"({"benchmarks": [{"provenance": []}]})"),
+            R"(field "provenance" of benchmarks[0]: expected an object, got an array)");
+  EXPECT_EQ(text(R"({"context": 1, "benchmarks": []})"),
+            R"(field "context": expected an object, got a number)");
+  EXPECT_EQ(fault_of(json::parse(R"({"benchmarks": [{"run_name": "a", "real_time": 1,
+      "iterations": 3, "error_occurred": false, "my_counter": "x"}]})")),
+            std::nullopt);
 }
 
 TEST(ResultDocument, AnEntrysCellComesFromItsRunNameElseItsName) {
@@ -123,7 +150,7 @@ TEST_F(TempFolder, ListsResultFilesAndPlanFoldersRecursivelyAndSorted) {
   fs::create_directories(root_ / "dir.json");  // a folder, not a file
   EXPECT_EQ(json_files_under(root_), (std::vector<fs::path>{root_ / "a.json", root_ / "b/x.json"}));
   EXPECT_EQ(read_json_file(root_ / "a.json"), json::object());
-  EXPECT_TRUE(read_json_file(root_ / "nowhere.json").is_discarded());
+  EXPECT_THROW(read_json_file(root_ / "nowhere.json"), std::runtime_error);
 
   write_plan(root_ / "s2", {{2, 2}, {}});
   write_plan(root_, {{1, 2}, {}});

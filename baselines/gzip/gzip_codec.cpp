@@ -21,7 +21,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,8 +34,6 @@ extern char** environ;  // NOLINT: POSIX
 namespace gcbench::gzip {
 namespace {
 
-// Inflate can produce at most 258 bytes from 2 bits (a length-258 match with 1-bit codes).
-constexpr std::uint64_t kMaxInflateRatio = 1032;
 constexpr std::size_t kGzipMinMember = 18;  // 10-byte header, empty deflate, 8-byte trailer
 constexpr std::size_t kStderrKept = 4096;
 
@@ -134,11 +131,18 @@ struct RunResult {
   bool ok() const { return WIFEXITED(status) && WEXITSTATUS(status) == 0; }
 };
 
-// Runs `argv` with `input` on stdin; returns its stdout (at most `max_out` bytes: more is an
-// error and the child is killed), stderr (the first few KiB) and exit status. `Error` is the
-// exception type for anything that goes wrong.
+// The most a filter may write to its stdout, and the error when it writes more.
+struct OutputCap {
+  std::uint64_t bytes;
+  std::string exceeded;  // the error's message
+};
+
+// Runs `argv` with `input` on stdin; returns its stdout (at most `cap.bytes`: more is an error
+// with `cap.exceeded`, and the child is killed at once, so no more is read or buffered), stderr
+// (the first few KiB) and exit status. `Error` is the exception type for anything that goes
+// wrong.
 template <typename Error>
-RunResult run_filter(const std::vector<std::string>& argv, ByteSpan input, std::uint64_t max_out) {
+RunResult run_filter(const std::vector<std::string>& argv, ByteSpan input, const OutputCap& cap) {
   Pipe in = make_pipe(), out = make_pipe(), err = make_pipe();
 
   posix_spawn_file_actions_t actions;
@@ -197,9 +201,7 @@ RunResult run_filter(const std::vector<std::string>& argv, ByteSpan input, std::
     if (out_i >= 0 && fds[out_i].revents != 0) {
       const ssize_t got = ::read(out.read.get(), buf.data(), buf.size());
       if (got > 0) {
-        if (r.out.size() + static_cast<std::uint64_t>(got) > max_out) {
-          throw Error(argv[0] + " wrote more than " + std::to_string(max_out) + " bytes");
-        }
+        if (r.out.size() + static_cast<std::uint64_t>(got) > cap.bytes) throw Error(cap.exceeded);
         r.out.insert(r.out.end(), buf.data(), buf.data() + got);
       } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
         out_open = false;
@@ -280,8 +282,10 @@ class GzipCodec final : public TypedCodec<GzipCodec> {
   }
 
   Bytes compress(ByteSpan input, const Typed& p, RunStats* /*stats*/) const {
-    const RunResult r = run_filter<std::runtime_error>({program_.path, "-6", "-n", "-c"}, input,
-                                                       max_compressed_size(input.size(), p));
+    const std::uint64_t most = max_compressed_size(input.size(), p);
+    const RunResult r = run_filter<std::runtime_error>(
+        {program_.path, "-6", "-n", "-c"}, input,
+        {most, "gzip: compression wrote more than " + std::to_string(most) + " bytes"});
     if (!r.ok()) fail<std::runtime_error>("compression", r);
     if (r.out.size() < kGzipMinMember || r.out[0] != 0x1f || r.out[1] != 0x8b) {
       throw std::runtime_error("gzip: compression wrote " + std::to_string(r.out.size()) +
@@ -295,15 +299,18 @@ class GzipCodec final : public TypedCodec<GzipCodec> {
         container[2] != 8) {
       throw DecodeError("gzip: not a gzip member");
     }
-    // The declared size is the trailer's ISIZE (the size mod 2^32). Output is bounded by it
-    // where the member is too small to expand past 4 GiB, else by what deflate can expand to
-    // and the suite's limit on any decoded buffer; more than declared is an error.
+    // `gzip -d` decodes more than one deflate member: members after the first, of any method
+    // it knows (LZW's .Z among them, which expands far more than deflate can). Neither the
+    // trailer's ISIZE (the last 4 bytes, whatever follows the first member) nor deflate's
+    // largest expansion bounds its output, so the decode limit (container.hpp) caps what is
+    // read from the pipe, and the program is stopped when it writes more.
+    const std::uint64_t limit = decode_limit_for(container.size());
+    const std::string exceeded =
+        "gzip: decompressed output exceeds the decode limit of " + std::to_string(limit) +
+        " bytes for a " + std::to_string(container.size()) + "-byte container; gzip -d stopped";
+    const RunResult r =
+        run_filter<DecodeError>({program_.path, "-d", "-c"}, container, {limit, exceeded});
     const std::uint64_t declared = load_le<std::uint32_t>(container.data() + container.size() - 4);
-    const std::uint64_t expand =
-        std::min<std::uint64_t>(kMaxOriginalSize, container.size() * kMaxInflateRatio);
-    const std::uint64_t limit =
-        expand <= std::numeric_limits<std::uint32_t>::max() ? declared : expand;
-    const RunResult r = run_filter<DecodeError>({program_.path, "-d", "-c"}, container, limit);
     if (!r.ok()) fail<DecodeError>("decompression", r);
     if ((r.out.size() & 0xffffffffu) != declared) {
       throw DecodeError("gzip: decompressed " + std::to_string(r.out.size()) +
@@ -331,7 +338,8 @@ std::optional<Program> find_program(std::string* reason) {
     return std::nullopt;
   }
   try {
-    const RunResult r = run_filter<std::runtime_error>({path, "--version"}, {}, 1 << 20);
+    const RunResult r = run_filter<std::runtime_error>(
+        {path, "--version"}, {}, {1 << 20, path + " --version wrote more than 1 MiB"});
     const std::string text(r.out.begin(), r.out.end());
     const std::string first = text.substr(0, text.find('\n'));
     if (!r.ok() || first.empty()) {

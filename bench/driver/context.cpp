@@ -79,8 +79,15 @@ std::string read_git_revision() {
     if (std::getline(snapshot, rev) && !rev.empty()) return rev + " (snapshot)";
   }
   const std::string git = "git -C '" GCBENCH_SOURCE_DIR "' ";
-  std::string rev = command_output(git + "rev-parse --short=12 HEAD 2>/dev/null");
-  if (rev.empty()) return "unknown (not a git checkout)";
+  // Standard error too: why git failed (another user's checkout: "dubious ownership").
+  std::string rev = command_output(git + "rev-parse --short=12 HEAD 2>&1");
+  if (rev.find("not a git repository") != std::string::npos) {
+    return std::string(kUnknownRevision) + " (not a git checkout)";
+  }
+  if (rev.empty() || rev.find_first_of(" \n") != std::string::npos) {
+    return std::string(kUnknownRevision) +
+           " (git rev-parse failed: " + rev.substr(0, rev.find('\n')) + ")";
+  }
   if (!command_output(git + "status --porcelain --untracked-files=no 2>/dev/null").empty()) {
     rev += "-dirty-" + command_output(git + "diff HEAD 2>/dev/null | sha256sum").substr(0, 8);
   }

@@ -45,6 +45,11 @@ InputFile synthetic_input(const std::string& spec_text) {
     size_text.resize(width_colon);
   }
   spec.size_bytes = parse_size(size_text);
+  if (spec.size_bytes == 0) {
+    throw std::invalid_argument("synthetic corpus '" + spec_text +
+                                "': the size must be at least 1 byte (an empty input measures "
+                                "nothing)");
+  }
   const std::string name = kind + "-" + size_text + width_suffix;
   return InputFile{
       "synthetic", name,        spec.size_bytes, [spec] { return synthetic::generate(spec); },

@@ -23,6 +23,7 @@
 #include "bench/driver/device_cells.hpp"
 #endif
 #include "bench/driver/benchmark_out.hpp"
+#include "bench/driver/empty_run.hpp"
 #include "bench/driver/estimate.hpp"
 #include "bench/driver/execute.hpp"
 #include "bench/driver/gpus_run.hpp"
@@ -123,10 +124,13 @@ int run(int argc, char** argv) {
       has_flag(args, "--out-dir") || has_flag(args, "--export") ? take_benchmark_out(args)
                                                                 : std::nullopt;
   const std::vector<char*> before_benchmark = args;
+  const std::vector<std::string> given_args(args.begin() + 1, args.end());
   int count = static_cast<int>(args.size());
   benchmark::Initialize(&count, args.data(), help_printer);
   const Options options =
       parse_options(std::vector<std::string>(args.begin() + 1, args.begin() + count));
+  const long repetitions = checked_repetitions(
+      given_args, [](const char* name) { return std::getenv(name); }, options.allow_empty);
   if (options.export_from) {
     if (!export_file) throw std::invalid_argument("--export needs --benchmark_out=FILE");
     write_export(*options.export_from, *export_file, std::cerr);
@@ -150,6 +154,10 @@ int run(int argc, char** argv) {
   }
   std::vector<const Codec*> selected = select_codecs(all, options.codecs, options.device);
   check_axis_flags(selected, options.axis_values);
+  Selection selection;
+  selection.codecs_given = fmt::format("{}", fmt::join(options.codecs, ","));
+  selection.device = options.device;
+  selection.codecs = selected.size();
 
   const bool gpu_cells = std::any_of(selected.begin(), selected.end(), [](const Codec* c) {
     return c->info().device == Device::gpu;
@@ -160,8 +168,11 @@ int run(int argc, char** argv) {
         std::erase_if(selected, [](const Codec* c) { return c->info().device == Device::gpu; });
     if (dropped > 0) {
       std::cerr << "[gcbench] GPU cells not run (" << gpu_named(gpu) << ")\n";
+      selection.gpu_dropped = "no GPU is usable (" + gpu_named(gpu) + ")";
     }
   }
+  selection.runnable = selected.size();
+  check_selection(selection, options.allow_empty);  // before any input is gathered (downloads)
 
   const std::vector<std::string> corpora =
       preset ? preset_inputs(*preset, options) : input_corpora(options);
@@ -177,6 +188,15 @@ int run(int argc, char** argv) {
                                     : enumerate_cells(selected, all, inputs.present, options);
 
   const std::string filter = benchmark::GetBenchmarkFilter();
+  selection.inputs = inputs.present.size();
+  selection.cells = cells.size();
+  selection.filter = filter;
+  selection.filtered =
+      static_cast<std::size_t>(std::count_if(cells.begin(), cells.end(), [&](const CellSpec& c) {
+        return filter_accepts(filter, c.name);
+      }));
+  check_selection(selection, options.allow_empty);
+  if (repetitions == 0) cells.clear();  // --benchmark_repetitions=0 --allow-empty
   std::optional<results::ShardPlan> plan;
   if (auto shard =
           choose_shard(options.shard, [](const char* name) { return std::getenv(name); })) {
@@ -211,13 +231,14 @@ int run(int argc, char** argv) {
     skip_recorded(cells, *recorder, std::cerr);
   }
   if (cells.empty()) {
-    std::cerr << "[gcbench] no cells to run\n";
+    std::cerr << "[gcbench] no cells to run" << (options.allow_empty ? " (--allow-empty)" : "")
+              << "\n";
     HarnessSummary summary;
     summary.wall_s = summary.setup_s = seconds_since(start);
     summary.peak_rss_bytes = peak_rss_bytes();
     report_harness(summary, {}, options);
     if (recorder && export_file) write_export(*options.out_dir, *export_file, std::cerr);
-    return recorder ? 0 : 2;
+    return recorder || options.allow_empty ? 0 : 2;
   }
 
   // What the estimate says, before any GPU work (the run-time choices below take seconds).

@@ -160,6 +160,10 @@ kernels preset uses kernel unless --timing is given)");
 (timed_s, wall_s, setup_s, cells, peak_rss_bytes, largest_input_bytes))");
   cli::add_switch(app, "--list", o.list, true,
                   "print the codecs with their axes and defaults, and exit");
+  cli::add_switch(app, "--allow-empty", o.allow_empty, true,
+                  R"(a run that measures nothing (no cell selected, or
+--benchmark_repetitions=0) exits 0; without it such a run is an error
+(exit status 2) that says where the selection emptied)");
   cli::add_switch(app, "--no-progress", o.progress, false,
                   R"(no progress on stderr (on a terminal one line redrawn in place: cell k
 of N, elapsed, time left, the cell; otherwise a line per cell))");

@@ -55,6 +55,7 @@ struct Options {
   // their host buffers). A preset may set it; the flag, when given, wins.
   std::string timing = "all";
   bool list = false;
+  bool allow_empty = false;  // --allow-empty: a run that measures nothing is no error
   bool progress = true;
   std::optional<std::string> preset;    // a declared sweep (presets.hpp)
   std::optional<results::Shard> shard;  // --shard K/N (shard.hpp); else from the environment

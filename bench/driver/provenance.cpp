@@ -50,7 +50,8 @@ std::string describe_change(const Provenance& recorded, const Provenance& now) {
         std::tuple{"build type", &recorded.build_type, &now.build_type},
         std::tuple{"codec version", &recorded.codec_version, &now.codec_version},
         std::tuple{"GPU", &recorded.gpu_uuid, &now.gpu_uuid}}) {
-    if (*before == *after) continue;
+    if (*before == *after || (before == &recorded.git_revision && is_unknown_revision(*after)))
+      continue;
     if (!text.empty()) text += "; ";
     text += std::string(what) + " " + (before->empty() ? "(none)" : *before) + ", now " +
             (after->empty() ? "(none)" : *after);

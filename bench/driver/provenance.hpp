@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -41,9 +42,21 @@ nlohmann::json to_json(const Provenance& p);
 // before cells carried one) or it is malformed.
 std::optional<Provenance> provenance_of(const nlohmann::json& entry);
 
+// How a git revision this run cannot read begins ("unknown (<why>)").
+inline constexpr std::string_view kUnknownRevision = "unknown";
+
+// Whether `git_revision` says the revision could not be read.
+inline bool is_unknown_revision(const std::string& git_revision) {
+  return git_revision.starts_with(kUnknownRevision);
+}
+
 // What changed from `recorded` to `now`, field by field, e.g. "git revision abc, now def";
 // "" when nothing did. Timings are a set, not a value: a cell recorded with every timing has
-// what a kernel-only run asks for, so only the other way round is a change.
+// what a kernel-only run asks for, so only the other way round is a change. A revision this
+// run cannot read (is_unknown_revision(now.git_revision)) is compared with nothing: not knowing
+// is no evidence of a change, and measuring every cell again for it would throw results away
+// (the entries measured now record "unknown (<why>)"). A recorded unknown revision, now known,
+// is a change: those cells are measured again under a revision that says what they measured.
 std::string describe_change(const Provenance& recorded, const Provenance& now);
 
 // The GPU a GPU cell ran on, recorded in each of its result entries ("gpu"), so that a

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -59,25 +60,43 @@ std::string now_utc() {
 
 }  // namespace
 
+namespace {
+
+// Whether `fd` is the file at `path` now (not one removed, or replaced, since it was opened).
+bool is_file_at(int fd, const fs::path& path) {
+  struct stat opened {
+  }, named{};
+  return ::fstat(fd, &opened) == 0 && ::stat(path.c_str(), &named) == 0 &&
+         opened.st_dev == named.st_dev && opened.st_ino == named.st_ino;
+}
+
+}  // namespace
+
 void Recorder::lock() {
   const fs::path path = dir_ / kLockName;
-  lock_fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_fd_ < 0) results::fail_errno("open the lock file", path);
-  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-    const int err = errno;
-    std::ifstream in(path);
-    std::string holder((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
-    ::close(lock_fd_);
-    lock_fd_ = -1;
-    if (err != EWOULDBLOCK) {
-      errno = err;
-      results::fail_errno("lock", path);
+  // The holder removes the file when it is done (unlock), so the file opened here may be gone
+  // by the time its lock is granted: then it guards nothing, and the one at `path` is taken.
+  do {
+    if (lock_fd_ >= 0) ::close(lock_fd_);
+    lock_fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock_fd_ < 0) results::fail_errno("open the lock file", path);
+    if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      std::ifstream in(path);
+      std::string holder((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
+      ::close(lock_fd_);
+      lock_fd_ = -1;
+      if (err != EWOULDBLOCK) {
+        errno = err;
+        results::fail_errno("lock", path);
+      }
+      throw std::runtime_error("--out-dir " + dir_.string() +
+                               " is in use by another gcbench run (" +
+                               (holder.empty() ? "holder unknown" : holder) + "; lock " +
+                               path.string() + "): wait for it to finish or use another --out-dir");
     }
-    throw std::runtime_error("--out-dir " + dir_.string() + " is in use by another gcbench run (" +
-                             (holder.empty() ? "holder unknown" : holder) + "; lock " +
-                             path.string() + "): wait for it to finish or use another --out-dir");
-  }
+  } while (!is_file_at(lock_fd_, path));
   const std::string me =
       "pid " + std::to_string(::getpid()) + " on " + host_name() + ", started " + now_utc() + "\n";
   if (::ftruncate(lock_fd_, 0) != 0) results::fail_errno("truncate", path);
@@ -85,22 +104,52 @@ void Recorder::lock() {
     results::fail_errno("write", path);
 }
 
+void Recorder::unlock() {
+  if (lock_fd_ < 0) return;
+  ::unlink((dir_ / kLockName).c_str());  // still held: no other run has it
+  ::close(lock_fd_);
+  lock_fd_ = -1;
+}
+
+void Recorder::remove_temp_files(std::ostream& log) const {
+  const std::vector<fs::path> removed = results::remove_dead_writers_temp_files(dir_);
+  if (removed.empty()) return;
+  log << "[gcbench] removed " << removed.size() << " temp file" << (removed.size() == 1 ? "" : "s")
+      << " left by a run killed while writing (" << removed.front().string()
+      << (removed.size() == 1 ? "" : ", ...") << "): unfinished writes, no result lost\n";
+}
+
+json Recorder::read_result_file(const fs::path& path) const {
+  try {
+    return results::read_json_file(path);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string(e.what()) +
+                             "; not damage, so it stays as it is and nothing is measured: make it "
+                             "readable, or move it out of " +
+                             dir_.string() + ", and run again");
+  }
+}
+
+void Recorder::set_aside(const fs::path& path, const results::DocumentFault& fault,
+                         std::ostream& log) {
+  const fs::path aside =
+      results::rename_aside(path, ".damaged-" + std::string(results::fault_tag(fault.kind)));
+  set_aside_.emplace_back(path, aside);
+  log << "[gcbench] " << path.string() << " is damaged (" << fault.text << "): set aside as "
+      << aside.filename().string() << ", its cells will be measured again\n";
+}
+
 Recorder::Recorder(fs::path dir, RunProvenance now, std::ostream* log)
     : dir_(std::move(dir)), now_(std::move(now)) {
   fs::create_directories(dir_);
   lock();
+  std::ostream& out = log != nullptr ? *log : std::cerr;
   try {
+    remove_temp_files(out);
     for (const fs::path& path : results::json_files_under(dir_)) {
-      json doc = results::read_json_file(path);
+      json doc = read_result_file(path);
       if (const std::optional<results::DocumentFault> fault = results::fault_of(doc)) {
-        const std::string damage(results::fault_tag(*fault));
-        fs::path aside = path;
-        aside += ".damaged-" + damage;
-        fs::rename(path, aside);
-        set_aside_.emplace_back(path, aside);
-        (log != nullptr ? *log : std::cerr)
-            << "[gcbench] " << path.string() << " is damaged (" << damage << "): set aside as "
-            << aside.filename().string() << ", its cells will be measured again\n";
+        set_aside(path, *fault, out);
         continue;
       }
       if (results::is_folder_export(doc)) continue;  // --benchmark_out written inside it
@@ -126,13 +175,13 @@ Recorder::Recorder(fs::path dir, RunProvenance now, std::ostream* log)
     // A cell with any entry recorded under another provenance is measured again, whole.
     for (const auto& [name, change] : stale_) recorded_.erase(name);
   } catch (...) {
-    ::close(lock_fd_);
+    unlock();
     throw;
   }
 }
 
 Recorder::~Recorder() {
-  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock; the file stays, naming the last run
+  unlock();
 }
 
 fs::path Recorder::file_for(const std::string& cell_name) const {

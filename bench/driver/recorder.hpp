@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/driver/provenance.hpp"
+#include "src/results/result_document.hpp"
 
 namespace gcbench::driver {
 
@@ -26,16 +27,22 @@ namespace gcbench::driver {
 // recorded under ("<value> (<n> cells); ...") when that is not just this run's.
 //
 // One run per directory: the Recorder holds an exclusive flock on <dir>/.gcbench.lock for its
-// lifetime (the file names the holder: pid, host, start time). Files are written to a temp name
-// unique to this writer, fsynced, then renamed over the result (and the directory fsynced).
+// lifetime (the file names the holder: pid, host, start time) and removes the file at its end;
+// a run that is killed leaves it, and the next run takes it over. Files are written to a temp
+// name unique to this writer, fsynced, then renamed over the result (and the directory
+// fsynced); the temp files of a writer that was killed are removed by the next Recorder.
 class Recorder {
  public:
-  // Takes the directory's lock (created when absent), then reads the results already there.
-  // Throws std::runtime_error naming the other run (pid, host, start time) when another
-  // Recorder, in this process or another, holds it. Entries of cells that failed are dropped
-  // so that those cells run again. A damaged result file (not JSON, or without a "benchmarks"
-  // array) is set aside as FILE.damaged-<reason>, said in one line on `log`, and its cells are
-  // measured again. `now`: what this run records its cells under.
+  // Takes the directory's lock (created when absent), removes the temp files of killed writers
+  // (said in one line on `log`), then reads the results already there. Throws
+  // std::runtime_error naming the other run (pid, host, start time) when another Recorder, in
+  // this process or another, holds it, and naming the file and the system error when a result
+  // file cannot be read (a permission error is no damage: the file is left as it is). Entries
+  // of cells that failed are dropped so that those cells run again. A damaged result file
+  // (results::fault_of: not JSON, no "benchmarks" array, a field of the wrong type) is set
+  // aside as FILE.damaged-<reason> (or -<reason>-2, ...: never over an earlier one), said in
+  // one line on `log` with the fault, and its cells are measured again. `now`: what this run
+  // records its cells under.
   Recorder(std::filesystem::path dir, RunProvenance now, std::ostream* log = nullptr);
   ~Recorder();
   Recorder(const Recorder&) = delete;
@@ -47,6 +54,7 @@ class Recorder {
   }
 
   const std::filesystem::path& dir() const { return dir_; }
+  const RunProvenance& provenance() const { return now_; }
 
   // Cell names (format_cell_name) with a result that is not an error, recorded under `now`.
   const std::set<std::string>& recorded() const { return recorded_; }
@@ -69,6 +77,11 @@ class Recorder {
   void write(const std::filesystem::path& path);
   nlohmann::json file_context(const std::filesystem::path& path) const;
   void lock();
+  void unlock();
+  void remove_temp_files(std::ostream& log) const;
+  nlohmann::json read_result_file(const std::filesystem::path& path) const;
+  void set_aside(const std::filesystem::path& path, const results::DocumentFault& fault,
+                 std::ostream& log);
 
   std::filesystem::path dir_;
   RunProvenance now_;

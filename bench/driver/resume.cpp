@@ -20,6 +20,11 @@ void skip_recorded(std::vector<CellSpec>& cells, const Recorder& recorder, std::
   for (const auto& [change, count] : again) {
     log << "[gcbench] " << count << " recorded cells measured again: " << change << "\n";
   }
+  const std::string& revision = recorder.provenance().git_revision;
+  if (is_unknown_revision(revision) && skipped > 0) {
+    log << "[gcbench] the git revision is " << revision
+        << ": recorded cells were not compared by revision\n";
+  }
 }
 
 }  // namespace gcbench::driver

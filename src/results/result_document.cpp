@@ -3,41 +3,94 @@
 #include <array>
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace gcbench::results {
 namespace {
 
-struct FaultNames {
-  std::string_view tag;   // a damaged file's suffix
-  std::string_view text;  // in words
+using json = nlohmann::json;
+
+// A field of an entry and the type every writer gives it.
+struct FieldType {
+  std::string_view name;
+  json::value_t type;  // number_float stands for any number
 };
 
-// In DocumentFault's order.
-constexpr std::array<FaultNames, 3> kFaultNames{{
-    {"not-json", "not valid JSON"},
-    {"no-benchmarks", "not a Google Benchmark JSON document (no \"benchmarks\" array)"},
-    {"bad-entry",
-     "not a Google Benchmark JSON document (an entry of \"benchmarks\" is not an object)"},
+constexpr std::array<FieldType, 18> kEntryFields{{
+    {"name", json::value_t::string},
+    {"run_name", json::value_t::string},
+    {"run_type", json::value_t::string},
+    {"aggregate_name", json::value_t::string},
+    {"time_unit", json::value_t::string},
+    {"error_message", json::value_t::string},
+    {"label", json::value_t::string},
+    {"error_occurred", json::value_t::boolean},
+    {"real_time", json::value_t::number_float},
+    {"cpu_time", json::value_t::number_float},
+    {"iterations", json::value_t::number_float},
+    {"repetitions", json::value_t::number_float},
+    {"repetition_index", json::value_t::number_float},
+    {"threads", json::value_t::number_float},
+    {"family_index", json::value_t::number_float},
+    {"per_family_instance_index", json::value_t::number_float},
+    {"provenance", json::value_t::object},
+    {"gpu", json::value_t::object},
 }};
 
-}  // namespace
+bool has_type(const json& value, json::value_t type) {
+  return type == json::value_t::number_float ? value.is_number() : value.type() == type;
+}
 
-std::optional<DocumentFault> fault_of(const nlohmann::json& doc) {
-  if (doc.is_discarded()) return DocumentFault::not_json;
-  if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array())
-    return DocumentFault::no_benchmarks;
-  for (const nlohmann::json& entry : doc["benchmarks"]) {
-    if (!entry.is_object()) return DocumentFault::bad_entry;
+// "a string", "a number", "an object", ...; "null".
+std::string with_article(std::string_view type_name) {
+  if (type_name == "null") return "null";
+  const bool vowel = std::string_view("aeiou").find(type_name.front()) != std::string_view::npos;
+  return (vowel ? "an " : "a ") + std::string(type_name);
+}
+
+std::optional<DocumentFault> field_fault(const json& entry, std::size_t index) {
+  for (const FieldType& field : kEntryFields) {
+    const auto value = entry.find(field.name);
+    if (value == entry.end() || has_type(*value, field.type)) continue;
+    return DocumentFault{FaultKind::bad_field, "field \"" + std::string(field.name) +
+                                                   "\" of benchmarks[" + std::to_string(index) +
+                                                   "]: expected " +
+                                                   with_article(json(field.type).type_name()) +
+                                                   ", got " + with_article(value->type_name())};
   }
   return std::nullopt;
 }
 
-std::string_view fault_tag(DocumentFault fault) {
-  return kFaultNames[static_cast<std::size_t>(fault)].tag;
+// In FaultKind's order.
+constexpr std::array<std::string_view, 4> kFaultTags{"not-json", "no-benchmarks", "bad-entry",
+                                                     "bad-field"};
+
+}  // namespace
+
+std::optional<DocumentFault> fault_of(const json& doc) {
+  if (doc.is_discarded()) return DocumentFault{FaultKind::not_json, "not valid JSON"};
+  if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array()) {
+    return DocumentFault{FaultKind::no_benchmarks,
+                         "not a Google Benchmark JSON document (no \"benchmarks\" array)"};
+  }
+  if (const auto context = doc.find("context"); context != doc.end() && !context->is_object()) {
+    return DocumentFault{FaultKind::bad_field, "field \"context\": expected an object, got " +
+                                                   with_article(context->type_name())};
+  }
+  const json& entries = doc["benchmarks"];
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (!entries[i].is_object()) {
+      return DocumentFault{FaultKind::bad_entry,
+                           "not a Google Benchmark JSON document (benchmarks[" + std::to_string(i) +
+                               "] is not an object)"};
+    }
+    if (std::optional<DocumentFault> fault = field_fault(entries[i], i)) return fault;
+  }
+  return std::nullopt;
 }
 
-std::string_view describe(DocumentFault fault) {
-  return kFaultNames[static_cast<std::size_t>(fault)].text;
+std::string_view fault_tag(FaultKind kind) {
+  return kFaultTags[static_cast<std::size_t>(kind)];
 }
 
 std::optional<CellId> cell_of(const nlohmann::json& entry) {

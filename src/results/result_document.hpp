@@ -42,20 +42,35 @@ struct GpuRecord {
 std::optional<GpuRecord> gpu_of(const nlohmann::json& entry);
 
 // Why a document is not a result document.
-enum class DocumentFault {
+enum class FaultKind {
   not_json,       // not JSON at all
   no_benchmarks,  // no "benchmarks" array
   bad_entry,      // an entry of "benchmarks" is not an object
+  bad_field,      // a field that gcbench reads holds a value of another type
 };
 
-// nullopt when `doc` is a result document.
+struct DocumentFault {
+  FaultKind kind;
+  // In words, naming the field where there is one: 'field "run_name" of benchmarks[0]: expected
+  // a string, got a number'.
+  std::string text;
+  friend bool operator==(const DocumentFault&, const DocumentFault&) = default;
+};
+
+// nullopt when `doc` is a result document: an object with a "benchmarks" array of objects, its
+// "context" (if any) an object, and every field of an entry that a reader of result files reads
+// (run_name, error_occurred, real_time, provenance, ...) of the type Google Benchmark and
+// gcbench write, so that no reader meets a value of another type.
 std::optional<DocumentFault> fault_of(const nlohmann::json& doc);
 
-// "not-json", "no-benchmarks", "bad-entry": the suffix of a damaged file the recorder sets aside.
-std::string_view fault_tag(DocumentFault fault);
+// "not-json", "no-benchmarks", "bad-entry", "bad-field": the suffix of a damaged file the
+// recorder sets aside.
+std::string_view fault_tag(FaultKind kind);
 
 // The fault in words, for error messages.
-std::string_view describe(DocumentFault fault);
+inline const std::string& describe(const DocumentFault& fault) {
+  return fault.text;
+}
 
 // The cell an entry measured, from its run_name (files of old Google Benchmarks: its name);
 // nullopt for an entry that is not a gcbench cell.

@@ -4,16 +4,20 @@
 // container header (original size from its first 5 bytes, up to 1 TiB: past the 64 GiB cap)
 // so that the fuzzer reaches the payload parser and the decode limit instead of stopping at the
 // header checksum; seeds of valid containers are in tests/fuzz/corpus/<decoder> (written by
-// make_fuzz_seeds.cpp); the baselines' and peers' native streams
-// (gzip member, LZ4 frame, zstd frame) are fuzzed as they are, from valid streams that their
-// mutator makes now and then (see LLVMFuzzerCustomMutator).
+// tests/fuzz_seeds_test.cpp); the baselines' and peers' native streams (gzip member, LZ4 frame,
+// zstd frame) are fuzzed as they are, from their seeds there and from valid streams that their
+// mutator makes now and then (see LLVMFuzzerCustomMutator). fuzz_gzip runs the gzip program
+// (gzip -d, through pipes) on every input: what it writes must stay within the decode limit.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <optional>
+#include <string>
 
+#include "baselines/gzip/gzip_codec.hpp"
 #include "baselines/peers/peers.hpp"
 #include "baselines/zlib/zlib_codec.hpp"
 #include "codecs/fl/fl.hpp"
@@ -35,6 +39,16 @@ const gcbench::CodecPtr codec = gcbench::lz77::make_cpu_codec();
 constexpr auto kFormat = gcbench::FormatId::lz77;
 #elif defined(GCBENCH_FUZZ_zlib)
 const gcbench::CodecPtr codec = gcbench::zlib::make_codec();
+#elif defined(GCBENCH_FUZZ_gzip)
+const gcbench::CodecPtr codec = [] {
+  std::string reason;
+  std::optional<gcbench::gzip::Program> program = gcbench::gzip::find_program(&reason);
+  if (!program) {
+    std::fprintf(stderr, "fuzz_gzip: %s\n", reason.c_str());
+    std::exit(1);
+  }
+  return gcbench::gzip::make_codec(*program);
+}();
 #elif defined(GCBENCH_FUZZ_libdeflate)
 const gcbench::CodecPtr codec = gcbench::peers::make_libdeflate_codec();
 #elif defined(GCBENCH_FUZZ_lz4)
@@ -60,7 +74,7 @@ DecoderCall as_decoder_call(gcbench::ByteSpan data) {
   // than all cores keeps runs alike across machines).
   if (data.empty()) return {};
   return {{data.begin() + 1, data.end()}, {{"threads", data[0] & 1 ? 1 : 2}}};
-#elif defined(GCBENCH_FUZZ_zlib) || defined(GCBENCH_FUZZ_zstd)
+#elif defined(GCBENCH_FUZZ_zlib) || defined(GCBENCH_FUZZ_zstd) || defined(GCBENCH_FUZZ_gzip)
   return {{data.begin(), data.end()}, {}};
 #else
   if (data.size() < kSizeBytes) return {{data.begin(), data.end()}, {}};
@@ -98,12 +112,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 }
 
 #if defined(GCBENCH_FUZZ_zlib) || defined(GCBENCH_FUZZ_libdeflate) || defined(GCBENCH_FUZZ_lz4) || \
-    defined(GCBENCH_FUZZ_zstd)
-// zlib and the peers' libraries are not instrumented, so the fuzzer sees none of their comparisons
-// and would hardly ever guess a magic number and header checksum (zstd: never in a 60 s trial). One
-// mutation in 8 therefore replaces the input with a valid stream, the codec's own output for the
-// mutated bytes, which later mutations corrupt. The first byte, which picks the threads (see
-// as_decoder_call), is kept, so the chunked variants are made as well.
+    defined(GCBENCH_FUZZ_zstd) || defined(GCBENCH_FUZZ_gzip)
+// zlib, the peers' libraries and the gzip program are not instrumented, so the fuzzer sees none of
+// their comparisons and would hardly ever guess a magic number and header checksum (zstd: never in
+// a 60 s trial). One mutation in 8 therefore replaces the input with a valid stream, the codec's
+// own output for the mutated bytes, which later mutations corrupt. The first byte, which picks the
+// threads (see as_decoder_call), is kept, so the chunked variants are made as well.
 extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size);
 
 extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size,
