@@ -24,7 +24,9 @@ void add_own_flags(CLI::App& app, Options& o) {
   cli::add_value(
       app, "--preset", "NAME", [&o](const std::string& v) { o.preset = v; },
       R"(a declared sweep (see Presets below): its inputs, codecs, axes and
-steps. --corpus (of its corpora; "synthetic" for its synthetic inputs),
+steps. --corpus (of its corpora; "synthetic" for its synthetic inputs,
+"tpch" or tpch-sf<scale> for its TPC-H columns: tpch-sf1 where GPU
+cells run, else tpch-sf0.01),
 --files, --codecs, --device and --direction narrow it; axis flags and
 --sweep contradict it and are an error. It prints its estimated time
 before it starts and the time it took at the end)");
