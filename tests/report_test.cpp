@@ -137,6 +137,24 @@ TEST(Tables, T7HasTheExactCsvColumnsAndATotalOverAvailableFiles) {
             "total (2 of 3 files),4000,1400,2.857,2000,2.000,\n");
 }
 
+// A user's folder's entries skipped on purpose (a FIFO, a file found twice) are no files of the
+// total's count: only a file that is lost is "of" more files.
+TEST(Tables, TheTotalCountsSkippedEntriesApartFromMissingFiles) {
+  json doc = sample();
+  doc["context"]["missing_file:cant/fifo"] = "skipped: a FIFO";
+  doc["context"]["missing_file:cant/twice"] = "skipped: the same file as a.txt (measured once)";
+  ResultSet set;
+  add_results(set, doc);
+  const auto label = [&](const std::vector<std::string>& files) {
+    TableBuilder b(set, kDefaults, "cant", files);
+    return lz77_tables(b).back().total->label;
+  };
+  EXPECT_EQ(label({"a.txt", "b.txt", "c.txt", "fifo", "twice"}), "total (2 of 3 files; 2 skipped)");
+  EXPECT_EQ(label({"a.txt", "b.txt", "fifo", "twice"}), "total (2 files; 2 skipped)");
+  EXPECT_EQ(label({"a.txt", "b.txt", "c.txt"}), "total (2 of 3 files)");
+  EXPECT_EQ(label({"a.txt", "b.txt"}), "total");
+}
+
 // With the gzip program's cells, the gzip columns are the program's and zlib keeps its own
 // columns, named zlib; without them (above), zlib's columns are named zlib, never gzip.
 TEST(Tables, GzipColumnsAreTheProgramsAndZlibKeepsItsOwn) {
