@@ -36,6 +36,7 @@ namespace {
 using fixture::Capture;
 using fixture::DriverRun;
 using fixture::FakeCodec;
+using fixture::loaded;
 using fixture::two_inputs;
 
 TEST(Options, ParsesOwnFlagsAndAxisFlagsOfTheCodecs) {
@@ -288,10 +289,10 @@ TEST(Inputs, SyntheticTakesAnElementWidth) {
   EXPECT_EQ(bytes.name, "small_ints-4KiB");
   EXPECT_EQ(words.name, "small_ints-4KiB-w4");
   EXPECT_EQ(words.size, 4096u);
-  const Bytes w = words.load();
+  const Bytes w = loaded(words);
   EXPECT_EQ(w, synthetic::generate(
                    {.kind = synthetic::Kind::small_ints, .size_bytes = 4096, .element_width = 4}));
-  EXPECT_NE(w, bytes.load());
+  EXPECT_NE(w, loaded(bytes));
   EXPECT_THROW(gather_inputs({"synthetic:small_ints:4KiB:3"}, {}), std::invalid_argument);
 }
 
@@ -303,10 +304,10 @@ TEST(Inputs, SyntheticRunsTakeADistributionAndAMean) {
   synthetic::Spec spec = synthetic::parse_kind_text("runs-uni64");
   spec.size_bytes = 64 << 10;
   spec.element_width = 4;
-  EXPECT_EQ(uni.load(), synthetic::generate(spec));
-  EXPECT_NE(uni.load(), geo.load());
+  EXPECT_EQ(loaded(uni), synthetic::generate(spec));
+  EXPECT_NE(loaded(uni), loaded(geo));
   // Plain runs stay what they were: geometric, mean 8.
-  EXPECT_EQ(gather_inputs({"synthetic:runs:4KiB"}, {}).present.at(0).load(),
+  EXPECT_EQ(loaded(gather_inputs({"synthetic:runs:4KiB"}, {}).present.at(0)),
             synthetic::generate({.kind = synthetic::Kind::runs, .size_bytes = 4096}));
   for (const char* bad :
        {"synthetic:runs-geo0:4KiB", "synthetic:runs-poisson8:4KiB", "synthetic:runs-uni8x:4KiB"}) {
@@ -332,11 +333,14 @@ TEST(Inputs, ConcatenatesACorpusIntoOneInput) {
                           std::to_string(whole.present.size() + whole.missing.size()));
   Bytes expected;
   for (const InputFile& f : whole.present) {
-    Bytes part = f.load();
+    Bytes part = loaded(f);
     expected.insert(expected.end(), part.begin(), part.end());
   }
   EXPECT_EQ(all.size, expected.size());
-  EXPECT_TRUE(all.load() == expected);
+  EXPECT_TRUE(loaded(all) == expected);
+  // A corpus file is mapped; the concatenation, bytes of several files, is in memory.
+  EXPECT_TRUE(whole.present.at(0).load().mapped());
+  EXPECT_FALSE(all.load().mapped());
 }
 
 TEST(Progress, EstimatesFromTheCellsWeights) {

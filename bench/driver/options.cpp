@@ -50,6 +50,7 @@ recursively, each regular file is one input named by its path relative
 to the folder, in a corpus named after the folder (files given one by
 one: corpus "files"). Special files, symlink loops and broken links
 are skipped with the reason; a file found twice is measured once.
+Files are memory-mapped read-only, never read into memory whole.
 Every file's SHA-256 is recorded; a rerun into the same --out-dir
 measures a changed file again. A .npy file is read as its array: its
 dtype's width is the element_width of the codecs that have that axis
