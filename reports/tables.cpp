@@ -148,7 +148,7 @@ Value TableBuilder::value(const std::string& file, const Query& query) const {
   const Measurement* m = find(file, query, false);
   if (m == nullptr) {
     if (const Measurement* e = find(file, query, true))
-      return Value::blank("error: " + shorten(*e->error));
+      return Value::blank(e->skipped() ? *e->error : "error: " + shorten(*e->error));
     if (query.device == "gpu" && !set_.gpu_present) return Value::blank("no device");
     if (one_launch_block(file, query)) {
       return Value::blank("one launch block: as at " +

@@ -15,6 +15,7 @@
 #include "bench/driver/axes.hpp"
 #include "bench/driver/cells.hpp"
 #include "bench/driver/context.hpp"
+#include "bench/driver/device_fit.hpp"
 #include "bench/driver/entropy_counter.hpp"
 #include "bench/driver/execute.hpp"
 #include "bench/driver/harness.hpp"
@@ -396,6 +397,32 @@ TEST(Reporter, ExplainsGoogleBenchmarksDebugWarning) {
   EXPECT_TRUE(said.starts_with("Running gcbench\n")) << said;
   EXPECT_TRUE(said.ends_with("\nLoad Average: 1.00\n")) << said;
   EXPECT_EQ(explain_debug_warning("no warning\n"), "no warning\n");
+}
+
+// A cell skipped on purpose (its reason begins "skipped: ") is recorded as not measured, and
+// is no failure of the run.
+TEST(Reporter, ASkippedCellIsNoFailure) {
+  struct Run {
+    bool error_occurred;
+    std::string error_message;
+  };
+  const Run skipped{true, "skipped: needs 150.2 GB on the device, 139.1 GB free"};
+  EXPECT_TRUE(run_failed(skipped));
+  EXPECT_TRUE(run_skipped(skipped));
+  EXPECT_FALSE(run_skipped(Run{true, "decompressed output differs from the input at byte 7"}));
+  EXPECT_FALSE(run_skipped(Run{false, ""}));
+}
+
+TEST(DeviceFit, ACellWhoseBuffersDoNotFitIsSkippedWithWhatItNeeds) {
+  constexpr std::uint64_t GB = 1000 * 1000 * 1000;
+  EXPECT_EQ(device_shortfall(10 * GB, 80 * GB), std::nullopt);
+  EXPECT_EQ(device_shortfall(150'200'000'000, 139'100'000'000),
+            "skipped: needs 150.2 GB on the device, 139.1 GB free");
+  // The headroom for the cell's small buffers is kept free too.
+  EXPECT_EQ(device_shortfall(80 * GB - kDeviceHeadroomBytes, 80 * GB), std::nullopt);
+  EXPECT_TRUE(device_shortfall(80 * GB - kDeviceHeadroomBytes + 1, 80 * GB).has_value());
+  EXPECT_EQ(device_shortfall(100'000'000, 32'000'000),
+            "skipped: needs 100.0 MB on the device, 32.0 MB free");
 }
 
 TEST(EntropyCounter, CodesEachDistinctLz77ContainerAndNothingElse) {

@@ -207,6 +207,23 @@ TEST(Tables, BlanksCarryTheirReason) {
       0.004);
 }
 
+// A GPU cell skipped because its buffers do not fit in device memory reads as skipped, with
+// its reason, in the tables, and its variant as not measured on that file, not as failed.
+TEST(Tables, ACellSkippedOnPurposeShowsItsReasonNotAnError) {
+  json doc = sample();
+  const std::string reason = "skipped: needs 150.2 GB on the device, 139.1 GB free";
+  doc["benchmarks"].push_back(error_row(
+      "lz77/gpu/compress/cant/a.txt/finder:hash/work_items:1024/decode_mode:auto", reason));
+  ResultSet set;
+  add_results(set, doc);
+  TableBuilder b(set, kDefaults, "cant", set.files_of("cant"));
+  EXPECT_EQ(b.value("a.txt", Query{"lz77", "gpu", "compress", {}, Quantity::time}).reason, reason);
+  // Measured on no file: neither a row nor a variant left out as failed.
+  const Table t = variants_table(set, "cant");
+  EXPECT_EQ(t.caption.find("lz77/gpu"), std::string::npos) << t.caption;
+  EXPECT_EQ(to_csv(t).find("lz77/gpu"), std::string::npos);
+}
+
 TEST(Tables, CpuAndGpuCellsEachMatchTheirOwnDefaults) {
   json doc = sample();
   doc["context"]["gpu"] = "NVIDIA H200";

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "bench/driver/device_compare.hpp"
+#include "bench/driver/device_fit.hpp"
 #include "bench/driver/entropy_counter.hpp"
 #include "bench/driver/execute.hpp"
 #include "bench/driver/harness.hpp"
@@ -107,6 +108,14 @@ gpu::PipelineOptions pipeline_options(const PipelineSettings& s) {
   o.depth = s.depth;
   o.gpu_memory_limit = s.gpu_memory_limit;
   return o;
+}
+
+// nullopt when `need` bytes of buffers fit in the device memory free now; else the skipped
+// reason (device_fit.hpp).
+std::optional<std::string> device_memory_shortfall(u64 need) {
+  std::size_t free = 0, total = 0;
+  GCB_CUDA(cudaMemGetInfo(&free, &total));
+  return device_shortfall(need, free);
 }
 
 void upload(cuda::DeviceBuffer<u8>& d, ByteSpan host, cudaStream_t s) {
@@ -229,7 +238,6 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
                                           Workspace& workspace, ByteSpan input,
                                           const u8* device_input, const PipelineSettings& settings,
                                           LastStream& last) {
-  c.codec = cell.codec->device_codec()->bind(cell.params);
   const BoundDeviceCodec& dev = *c.codec;
   const cudaStream_t s = c.stream.get();
   c.out.resize(dev.max_compressed_size(input.size()));
@@ -334,16 +342,20 @@ std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& 
                                             Workspace& workspace, ByteSpan input,
                                             const u8* device_input,
                                             const PipelineSettings& settings, LastStream& last) {
-  c.codec = cell.codec->device_codec()->bind(cell.params);
   const BoundDeviceCodec& dev = *c.codec;
   const cudaStream_t s = c.stream.get();
+  std::optional<std::string> shortfall;
   if (auto problem = use_checked_container(cell, workspace, [&](ByteSpan container) {
         note_container(c, container);
         c.plan = dev.plan_decompress(container);
-        upload(c.in, container, s);
+        // The resident input is in place: the container, the output and the plan's temp.
+        shortfall =
+            device_memory_shortfall(container.size() + c.plan.original_size + c.plan.temp_bytes);
+        if (!shortfall) upload(c.in, container, s);
       })) {
     return problem;
   }
+  if (shortfall) return shortfall;
   c.out.resize(c.plan.original_size);
   c.temp.resize(c.plan.temp_bytes);
   c.call = [&c, &dev] {
@@ -435,6 +447,20 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
     cell_.reset();
     current_.clear();
     auto c = std::make_unique<DeviceCellState>();
+    c->codec = cell.codec->device_codec()->bind(cell.params);
+    // Before anything is allocated, whatever the timing (the device call needs its buffers
+    // either way): the input unless it is resident, and for compression the output, the temp
+    // and the round trip's decoded copy. A decompression cell checks its container's needs
+    // once it knows them (setup_decompress).
+    if (input_ && input_->index != cell.input) input_.reset();  // one input at a time
+    const u64 n = input.size();
+    u64 need = input_ ? 0 : n;
+    if (cell.direction == Direction::compress)
+      need += c->codec->max_compressed_size(n) + c->codec->compress_temp_bytes(n) + n;
+    if (auto shortfall = device_memory_shortfall(need)) {
+      state.SkipWithError(shortfall->c_str());
+      return;
+    }
     const u8* resident = device_input(cell.input, input);
     const auto problem =
         cell.direction == Direction::compress
