@@ -25,6 +25,9 @@ struct Measurement {
   std::map<std::string, double> counters;  // medians over repetitions
   std::optional<results::GpuRecord> gpu;   // the GPU of a GPU replica (ResultSet::replicas)
   double counter(const std::string& name, double fallback = -1) const;
+  // Left out on purpose rather than failed: its error begins with results::kSkippedReasonPrefix
+  // (a GPU cell whose buffers do not fit in device memory).
+  bool skipped() const { return error && error->starts_with(results::kSkippedReasonPrefix); }
 };
 
 struct ResultSet {

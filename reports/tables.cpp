@@ -148,7 +148,7 @@ Value TableBuilder::value(const std::string& file, const Query& query) const {
   const Measurement* m = find(file, query, false);
   if (m == nullptr) {
     if (const Measurement* e = find(file, query, true))
-      return Value::blank("error: " + shorten(*e->error));
+      return Value::blank(e->skipped() ? *e->error : "error: " + shorten(*e->error));
     if (query.device == "gpu" && !set_.gpu_present) return Value::blank("no device");
     if (one_launch_block(file, query)) {
       return Value::blank("one launch block: as at " +
@@ -210,15 +210,25 @@ bool TableBuilder::one_launch_block(const std::string& file, const Query& query)
 Row TableBuilder::total_row(const std::vector<Column>& columns,
                             const std::vector<Row>& rows) const {
   // Files that are not available are left out of the total (and the label says so); any
-  // other blank makes the column's total blank too, since a partial sum would mislead.
+  // other blank makes the column's total blank too, since a partial sum would mislead. Entries
+  // of a user's folder skipped on purpose (a FIFO, a file found twice) are not files the total
+  // lacks: the label counts them apart.
   std::vector<const Row*> included;
+  std::size_t skipped = 0;
   for (const Row& r : rows) {
-    if (!set_.missing_files.count(corpus_ + "/" + r.label)) included.push_back(&r);
+    const auto missing = set_.missing_files.find(corpus_ + "/" + r.label);
+    if (missing == set_.missing_files.end()) {
+      included.push_back(&r);
+    } else if (missing->second.starts_with(results::kSkippedReasonPrefix)) {
+      ++skipped;
+    }
   }
-  Row total{included.size() == rows.size()
-                ? "total"
-                : fmt::format("total ({} of {} files)", included.size(), rows.size()),
-            {}};
+  const std::size_t files = rows.size() - skipped;
+  std::string label = included.size() == files
+                          ? fmt::format("{} files", files)
+                          : fmt::format("{} of {} files", included.size(), files);
+  if (skipped > 0) label += fmt::format("; {} skipped", skipped);
+  Row total{included.size() == rows.size() ? "total" : fmt::format("total ({})", label), {}};
   for (std::size_t c = 0; c < columns.size(); ++c) {
     Value sum = Value::of(0);
     for (const Row* r : included) {

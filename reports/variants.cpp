@@ -39,8 +39,9 @@ Table variants_table(const ResultSet& set, const std::string& corpus) {
   // so that every row sums the same inputs.
   std::map<std::string, std::set<std::string>> files_of;
   std::set<std::string> failed;
+  // A cell skipped on purpose is not measured, not failed: its variant lacks that file.
   for (const Measurement& m : set.cells) {
-    if (m.id.corpus != corpus) continue;
+    if (m.id.corpus != corpus || m.skipped()) continue;
     const std::string label = variant_label(m.id);
     if (m.error) failed.insert(label);
     if (!m.error && m.id.direction == "compress") files_of[label].insert(m.id.file);
@@ -62,7 +63,7 @@ Table variants_table(const ResultSet& set, const std::string& corpus) {
 
   std::map<std::string, Totals> variants;
   for (const Measurement& m : set.cells) {
-    if (m.id.corpus != corpus) continue;
+    if (m.id.corpus != corpus || m.skipped()) continue;
     Totals& t = variants[variant_label(m.id)];
     if (m.error) {
       t.failed = true;

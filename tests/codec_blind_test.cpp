@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 // and the container's format names, until they move into the codecs and a studies layer.
 const std::map<std::string, int> kStillNaming = {
     {"reports/tables.cpp", 27},
-    {"bench/driver/presets.cpp", 16},
+    {"bench/driver/presets.cpp", 21},
     {"reports/report.cpp", 3},
     {"src/core/container.cpp", 3},
 };

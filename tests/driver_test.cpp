@@ -15,6 +15,7 @@
 #include "bench/driver/axes.hpp"
 #include "bench/driver/cells.hpp"
 #include "bench/driver/context.hpp"
+#include "bench/driver/device_fit.hpp"
 #include "bench/driver/execute.hpp"
 #include "bench/driver/harness.hpp"
 #include "bench/driver/inputs.hpp"
@@ -35,6 +36,7 @@ namespace {
 using fixture::Capture;
 using fixture::DriverRun;
 using fixture::FakeCodec;
+using fixture::loaded;
 using fixture::two_inputs;
 
 TEST(Options, ParsesOwnFlagsAndAxisFlagsOfTheCodecs) {
@@ -287,10 +289,10 @@ TEST(Inputs, SyntheticTakesAnElementWidth) {
   EXPECT_EQ(bytes.name, "small_ints-4KiB");
   EXPECT_EQ(words.name, "small_ints-4KiB-w4");
   EXPECT_EQ(words.size, 4096u);
-  const Bytes w = words.load();
+  const Bytes w = loaded(words);
   EXPECT_EQ(w, synthetic::generate(
                    {.kind = synthetic::Kind::small_ints, .size_bytes = 4096, .element_width = 4}));
-  EXPECT_NE(w, bytes.load());
+  EXPECT_NE(w, loaded(bytes));
   EXPECT_THROW(gather_inputs({"synthetic:small_ints:4KiB:3"}, {}), std::invalid_argument);
 }
 
@@ -302,10 +304,10 @@ TEST(Inputs, SyntheticRunsTakeADistributionAndAMean) {
   synthetic::Spec spec = synthetic::parse_kind_text("runs-uni64");
   spec.size_bytes = 64 << 10;
   spec.element_width = 4;
-  EXPECT_EQ(uni.load(), synthetic::generate(spec));
-  EXPECT_NE(uni.load(), geo.load());
+  EXPECT_EQ(loaded(uni), synthetic::generate(spec));
+  EXPECT_NE(loaded(uni), loaded(geo));
   // Plain runs stay what they were: geometric, mean 8.
-  EXPECT_EQ(gather_inputs({"synthetic:runs:4KiB"}, {}).present.at(0).load(),
+  EXPECT_EQ(loaded(gather_inputs({"synthetic:runs:4KiB"}, {}).present.at(0)),
             synthetic::generate({.kind = synthetic::Kind::runs, .size_bytes = 4096}));
   for (const char* bad :
        {"synthetic:runs-geo0:4KiB", "synthetic:runs-poisson8:4KiB", "synthetic:runs-uni8x:4KiB"}) {
@@ -331,11 +333,14 @@ TEST(Inputs, ConcatenatesACorpusIntoOneInput) {
                           std::to_string(whole.present.size() + whole.missing.size()));
   Bytes expected;
   for (const InputFile& f : whole.present) {
-    Bytes part = f.load();
+    Bytes part = loaded(f);
     expected.insert(expected.end(), part.begin(), part.end());
   }
   EXPECT_EQ(all.size, expected.size());
-  EXPECT_TRUE(all.load() == expected);
+  EXPECT_TRUE(loaded(all) == expected);
+  // A corpus file is mapped; the concatenation, bytes of several files, is in memory.
+  EXPECT_TRUE(whole.present.at(0).load().mapped());
+  EXPECT_FALSE(all.load().mapped());
 }
 
 TEST(Progress, EstimatesFromTheCellsWeights) {
@@ -391,6 +396,32 @@ TEST(Reporter, ExplainsGoogleBenchmarksDebugWarning) {
   EXPECT_TRUE(said.starts_with("Running gcbench\n")) << said;
   EXPECT_TRUE(said.ends_with("\nLoad Average: 1.00\n")) << said;
   EXPECT_EQ(explain_debug_warning("no warning\n"), "no warning\n");
+}
+
+// A cell skipped on purpose (its reason begins "skipped: ") is recorded as not measured, and
+// is no failure of the run.
+TEST(Reporter, ASkippedCellIsNoFailure) {
+  struct Run {
+    bool error_occurred;
+    std::string error_message;
+  };
+  const Run skipped{true, "skipped: needs 150.2 GB on the device, 139.1 GB free"};
+  EXPECT_TRUE(run_failed(skipped));
+  EXPECT_TRUE(run_skipped(skipped));
+  EXPECT_FALSE(run_skipped(Run{true, "decompressed output differs from the input at byte 7"}));
+  EXPECT_FALSE(run_skipped(Run{false, ""}));
+}
+
+TEST(DeviceFit, ACellWhoseBuffersDoNotFitIsSkippedWithWhatItNeeds) {
+  constexpr std::uint64_t GB = 1000 * 1000 * 1000;
+  EXPECT_EQ(device_shortfall(10 * GB, 80 * GB), std::nullopt);
+  EXPECT_EQ(device_shortfall(150'200'000'000, 139'100'000'000),
+            "skipped: needs 150.2 GB on the device, 139.1 GB free");
+  // The headroom for the cell's small buffers is kept free too.
+  EXPECT_EQ(device_shortfall(80 * GB - kDeviceHeadroomBytes, 80 * GB), std::nullopt);
+  EXPECT_TRUE(device_shortfall(80 * GB - kDeviceHeadroomBytes + 1, 80 * GB).has_value());
+  EXPECT_EQ(device_shortfall(100'000'000, 32'000'000),
+            "skipped: needs 100.0 MB on the device, 32.0 MB free");
 }
 
 TEST(EntropyCounter, Lz77DeclaresItCodedOncePerDistinctContainer) {

@@ -12,6 +12,7 @@
 #include "bench/driver/estimate.hpp"
 #include "bench/driver/options.hpp"
 #include "bench/driver/presets.hpp"
+#include "corpora/corpora.hpp"
 #include "gcbench/registry.hpp"
 #include "gcbench/typed_codec.hpp"
 
@@ -32,9 +33,20 @@ InputFile input(std::string corpus, std::string name, std::uint64_t size) {
 
 constexpr std::uint64_t kLarge = 10 << 20, kSmall = 1 << 20;  // over / under one launch block
 
+// TPC-H's columns of `corpus` (tpch-sf<scale>) as the manifest lists them: names, sizes and
+// element widths.
+std::vector<InputFile> tpch_inputs(const std::string& corpus) {
+  std::vector<InputFile> in;
+  for (const corpora::ManifestFile& f : corpora::load_manifest().files_of(corpus)) {
+    in.push_back(input(corpus, f.name, f.size.value()));
+    in.back().element_width = f.element_width;
+  }
+  return in;
+}
+
 // Two large files of Silesia, two small ones of Calgary (Prague absent), and the three
 // synthetic inputs.
-std::vector<InputFile> inputs() {
+std::vector<InputFile> byte_inputs() {
   return {input("silesia", "dickens", kLarge),
           input("silesia", "mr", kLarge),
           input("calgary", "bib", kSmall),
@@ -44,6 +56,13 @@ std::vector<InputFile> inputs() {
           input("synthetic", "sorted_keys-32MiB-w4", 32 << 20)};
 }
 
+// Those and TPC-H's 20 columns at scale factor 0.01.
+std::vector<InputFile> inputs() {
+  std::vector<InputFile> in = byte_inputs();
+  for (InputFile& f : tpch_inputs("tpch-sf0.01")) in.push_back(std::move(f));
+  return in;
+}
+
 // "<codec>/<device>/<direction>" -> cells.
 std::map<std::string, int> count(const std::vector<CellSpec>& cells) {
   std::map<std::string, int> n;
@@ -51,12 +70,13 @@ std::map<std::string, int> count(const std::vector<CellSpec>& cells) {
   return n;
 }
 
-std::vector<CellSpec> expand(const std::string& preset, const std::vector<std::string>& flags) {
+std::vector<CellSpec> expand(const std::string& preset, const std::vector<std::string>& flags,
+                             const std::vector<InputFile>& in = inputs()) {
   const Options o = parse_options(flags);
   const Preset& p = find_preset(preset);
   check_preset_options(p, o);
   const auto all = registered_codecs();
-  return preset_cells(p, select_codecs(all, o.codecs, o.device), all, inputs(), o);
+  return preset_cells(p, select_codecs(all, o.codecs, o.device), all, in, o);
 }
 
 bool named(const std::vector<CellSpec>& cells, const std::string& name) {
@@ -66,7 +86,7 @@ bool named(const std::vector<CellSpec>& cells, const std::string& name) {
 TEST(Presets, ThesisExpandsToItsDeclaredCells) {
   const std::vector<CellSpec> cells = expand("thesis", {});
   std::map<std::string, int> want;
-  const int large = 2, small = 2, first_files = 2, synthetic = 3;
+  const int large = 2, small = 2, first_files = 2, synthetic = 3, columns = 20;
   // Every file: 3 finders, parallel and sequential decompression at the default work items;
   // a file over one launch block also 6 more work-item counts, compressed and decompressed.
   want["lz77/cpu/compress"] = large * (3 + 6) + small * 3;
@@ -78,18 +98,29 @@ TEST(Presets, ThesisExpandsToItsDeclaredCells) {
     want["lz77/gpu/compress"] = large * (7 + 7 + 2) + small * (1 + 1 + 2) + first_files * 2;
     want["lz77/gpu/decompress"] = large * 7 + small;
   }
-  if (has("gzip", Device::cpu)) {
+  if (has("gzip", Device::cpu)) {  // not on TPC-H's columns
     want["gzip/cpu/compress"] = want["gzip/cpu/decompress"] = large + small + synthetic;
   }
   // FL: the default point, two more element widths, two more frame sizes; RLE: three widths.
+  // On each of TPC-H's columns: FL, RLE and Cascaded at the column's width, rle-cub compressing.
   for (const char* device : {"cpu", "gpu"}) {
     if (!has("fl", device == std::string("cpu") ? Device::cpu : Device::gpu)) continue;
     for (const char* dir : {"compress", "decompress"}) {
-      want[fmt::format("fl/{}/{}", device, dir)] = synthetic * 5;
-      want[fmt::format("rle/{}/{}", device, dir)] = synthetic * 3;
+      want[fmt::format("fl/{}/{}", device, dir)] = synthetic * 5 + columns;
+      want[fmt::format("rle/{}/{}", device, dir)] = synthetic * 3 + columns;
     }
   }
+  if (has("rle-cub", Device::gpu)) want["rle-cub/gpu/compress"] = columns;
+  if (has("nvcomp-cascaded", Device::gpu)) {
+    want["nvcomp-cascaded/gpu/compress"] = want["nvcomp-cascaded/gpu/decompress"] = columns;
+  }
   EXPECT_EQ(count(cells), want);
+  // A column's cells take its element width; the other axes stay at their defaults.
+  EXPECT_TRUE(named(cells,
+                    "fl/cpu/compress/tpch-sf0.01/lineitem.shipdate.2/element_width:2/"
+                    "frame_size:1024/threads:0"));
+  EXPECT_TRUE(named(cells,
+                    "rle/cpu/decompress/tpch-sf0.01/orders.orderkey.4/element_width:4/threads:0"));
 
   // Each cell once, one input after another.
   std::set<std::string> names;
@@ -124,7 +155,8 @@ TEST(Presets, ThesisExpandsToItsDeclaredCells) {
 
 TEST(Presets, FlagsNarrowThesisToTheCpuPartOnTwoCorpora) {
   const Options o = parse_options({"--device", "cpu", "--corpus", "calgary,canterbury"});
-  EXPECT_EQ(preset_inputs(find_preset("thesis"), o),
+  // As CI runs it: no TPC-H columns to generate.
+  EXPECT_EQ(preset_inputs(find_preset("thesis"), o, false),
             (std::vector<std::string>{"calgary", "canterbury"}));
   const std::vector<CellSpec> cells = expand("thesis", {"--device", "cpu", "--corpus", "calgary"});
   for (const CellSpec& c : cells) EXPECT_EQ(c.id.device, "cpu") << c.name;
@@ -132,13 +164,35 @@ TEST(Presets, FlagsNarrowThesisToTheCpuPartOnTwoCorpora) {
   const auto n = count(cells);
   EXPECT_EQ(n.at("lz77/cpu/compress"), 2 * 9 + 2 * 3);
   EXPECT_EQ(n.count("lz77/gpu/compress"), 0u);
-  EXPECT_EQ(preset_inputs(find_preset("thesis"), parse_options({"--corpus", "synthetic"})),
+  EXPECT_EQ(preset_inputs(find_preset("thesis"), parse_options({"--corpus", "synthetic"}), true),
             (std::vector<std::string>{"synthetic:runs:32MiB", "synthetic:small_ints:32MiB:4",
                                       "synthetic:sorted_keys:32MiB:4"}));
 }
 
+TEST(Presets, TpchColumnsAreScaleFactorOneWithGpuCellsElseOneHundredth) {
+  for (const char* name : {"thesis", "kernels"}) {
+    const Preset& p = find_preset(name);
+    auto last = [&](const std::vector<std::string>& flags, bool gpu_cells) {
+      const Options o = parse_options(flags);
+      check_preset_options(p, o);
+      const std::vector<std::string> in = preset_inputs(p, o, gpu_cells);
+      return in.empty() ? std::string("none") : in.back();
+    };
+    EXPECT_EQ(last({}, true), "tpch-sf1") << name;
+    EXPECT_EQ(last({}, false), "tpch-sf0.01") << name;
+    EXPECT_EQ(last({"--corpus", "tpch"}, true), "tpch-sf1") << name;
+    EXPECT_EQ(last({"--corpus", "tpch-sf10"}, false), "tpch-sf10") << name;
+    EXPECT_EQ(last({"--corpus", "synthetic"}, true).find("tpch"), std::string::npos) << name;
+  }
+  // Any scale factor --corpus names is gathered; the steps take each as TPC-H's columns.
+  const Options o = parse_options({"--corpus", "tpch-sf0.01,tpch-sf1"});
+  EXPECT_EQ(preset_inputs(find_preset("thesis"), o, true),
+            (std::vector<std::string>{"tpch-sf0.01", "tpch-sf1"}));
+}
+
 TEST(Presets, QuickRunsEveryCodecAtItsDefaultOnTheFirstFileOfEachCorpus) {
-  const std::vector<CellSpec> cells = expand("quick", {});
+  // Quick gathers no TPC-H columns (they would take their own element width, no default).
+  const std::vector<CellSpec> cells = expand("quick", {}, byte_inputs());
   const auto all = registered_codecs();
   // 3 corpora here (silesia, calgary, synthetic: quick's step takes every input's corpus).
   EXPECT_EQ(cells.size(), all.size() * 2 * 3);
@@ -147,7 +201,7 @@ TEST(Presets, QuickRunsEveryCodecAtItsDefaultOnTheFirstFileOfEachCorpus) {
         << c.name;
     for (const AxisSpec& a : c.codec->info().axes) EXPECT_EQ(c.params.at(a.name), a.default_value);
   }
-  EXPECT_EQ(preset_inputs(find_preset("quick"), Options{}),
+  EXPECT_EQ(preset_inputs(find_preset("quick"), Options{}, true),
             (std::vector<std::string>{"silesia", "calgary", "canterbury", "prague"}));
 }
 
@@ -289,6 +343,7 @@ std::vector<InputFile> kernel_preset_inputs() {
     in.push_back(input("silesia", name, size));
   }
   in.push_back(input("silesia-concat", "all-8-of-12", 90401053));
+  for (InputFile& f : tpch_inputs("tpch-sf1")) in.push_back(std::move(f));
   return in;
 }
 
@@ -316,9 +371,9 @@ TEST(Presets, KernelInputsSweepRunLengthsAndWidths) {
     EXPECT_TRUE(named) << spec << " gives " << f.name;
   }
   const Preset& p = find_preset("kernels");
-  EXPECT_EQ(std::vector<std::string>(p.inputs.end() - 2, p.inputs.end()),
-            (std::vector<std::string>{"silesia", "concat:silesia"}));
-  EXPECT_EQ(std::vector<std::string>(p.inputs.begin(), p.inputs.end() - 2),
+  EXPECT_EQ(std::vector<std::string>(p.inputs.end() - 3, p.inputs.end()),
+            (std::vector<std::string>{"silesia", "concat:silesia", "tpch"}));
+  EXPECT_EQ(std::vector<std::string>(p.inputs.begin(), p.inputs.end() - 3),
             kernel_inputs("1GiB").specs);
 }
 
@@ -331,13 +386,14 @@ TEST(Presets, KernelsExpandsToItsDeclaredCellsWithinEightMinutes) {
   const std::vector<CellSpec> cells =
       preset_cells(p, select_codecs(all, o.codecs, o.device), all, in, o);
 
-  const int runs = 11, small_ints = 3, synthetic = runs + small_ints, silesia = 8;
+  const int runs = 11, small_ints = 3, synthetic = runs + small_ints, silesia = 8, columns = 20;
   std::map<std::string, int> want;
-  want["rle/gpu/compress"] = want["rle-cub/gpu/compress"] = runs;
-  want["rle/gpu/decompress"] = 2 * runs;                                 // scan and flood
-  want["fl/gpu/compress"] = want["fl/gpu/decompress"] = 3 * small_ints;  // three frame sizes
+  // TPC-H's columns: each codec at the column's width and its default frame size.
+  want["rle/gpu/compress"] = want["rle-cub/gpu/compress"] = runs + columns;
+  want["rle/gpu/decompress"] = 2 * (runs + columns);                               // scan and flood
+  want["fl/gpu/compress"] = want["fl/gpu/decompress"] = 3 * small_ints + columns;  // 3 frames
   for (const char* dir : {"compress", "decompress"}) {
-    want[fmt::format("nvcomp-cascaded/gpu/{}", dir)] = synthetic + silesia;
+    want[fmt::format("nvcomp-cascaded/gpu/{}", dir)] = synthetic + silesia + columns;
     want[fmt::format("nvcomp-lz4/gpu/{}", dir)] = synthetic + silesia + 1;  // and as one input
   }
   // Per file: block and warp designs, and the Z and brute finders (auto design, and on the CPU);
@@ -349,12 +405,14 @@ TEST(Presets, KernelsExpandsToItsDeclaredCellsWithinEightMinutes) {
 
   std::set<std::string> names;
   for (const CellSpec& c : cells) EXPECT_TRUE(names.insert(c.name).second) << c.name;
-  // The element width of every FL, RLE and nvCOMP Cascaded cell is its synthetic input's;
-  // Cascaded reads Silesia's files as bytes.
+  // The element width of every FL, RLE and nvCOMP Cascaded cell is its synthetic input's or
+  // TPC-H column's; Cascaded reads Silesia's files as bytes.
   for (const CellSpec& c : cells) {
     if (const std::string* w = c.id.param("element_width")) {
       if (c.id.corpus == "silesia") {
         EXPECT_EQ(*w, "1") << c.name;
+      } else if (c.id.corpus == "tpch-sf1") {
+        EXPECT_TRUE(c.id.file.ends_with("." + *w)) << c.name;
       } else {
         EXPECT_TRUE(c.id.file.ends_with("-w" + *w)) << c.name;
       }
@@ -381,6 +439,15 @@ TEST(Presets, KernelsExpandsToItsDeclaredCellsWithinEightMinutes) {
   EXPECT_FALSE(named(cells,
                      "rle-cub/gpu/decompress/synthetic/runs-geo8-1GiB-w2/"
                      "element_width:2/decode:scan"));  // rle's decoders, once
+  EXPECT_TRUE(named(cells,
+                    "rle/gpu/decompress/tpch-sf1/lineitem.shipdate.2/element_width:2/"
+                    "decode:flood"));
+  EXPECT_TRUE(named(cells,
+                    "nvcomp-cascaded/gpu/compress/tpch-sf1/orders.orderkey.4/chunk_size:65536/"
+                    "element_width:4"));
+  EXPECT_TRUE(named(cells,
+                    "fl/gpu/compress/tpch-sf1/lineitem.quantity.1/element_width:1/"
+                    "frame_size:1024"));
   EXPECT_TRUE(named(cells,
                     "lz77/gpu/decompress/silesia/dickens/finder:hash/work_items:1024/"
                     "chunk:4096/config:thesis/window_scope:block/design:warp/decode_mode:block"));
@@ -414,7 +481,7 @@ TEST(Presets, KernelsExpandsToItsDeclaredCellsWithinEightMinutes) {
   std::cout << fmt::format(
       "[ kernels preset ] {} cells, estimated {:.0f} s kernel-only, {:.0f} s with every timing\n",
       cells.size(), estimate, with_end_to_end);
-  EXPECT_LT(estimate, 7 * 60);
+  EXPECT_LT(estimate, 8 * 60);
   EXPECT_GT(estimate, 60);  // 1 GiB cells: not a trivially empty sweep
   EXPECT_GT(with_end_to_end, 1.5 * estimate);
 }

@@ -156,6 +156,24 @@ TEST(Tables, T7HasTheExactCsvColumnsAndATotalOverAvailableFiles) {
             "total (2 of 3 files),4000,1400,2.857,2000,2.000,\n");
 }
 
+// A user's folder's entries skipped on purpose (a FIFO, a file found twice) are no files of the
+// total's count: only a file that is lost is "of" more files.
+TEST(Tables, TheTotalCountsSkippedEntriesApartFromMissingFiles) {
+  json doc = sample();
+  doc["context"]["missing_file:cant/fifo"] = "skipped: a FIFO";
+  doc["context"]["missing_file:cant/twice"] = "skipped: the same file as a.txt (measured once)";
+  ResultSet set;
+  add_results(set, doc);
+  const auto label = [&](const std::vector<std::string>& files) {
+    TableBuilder b(set, kDefaults, "cant", files);
+    return lz77_tables(b).back().total->label;
+  };
+  EXPECT_EQ(label({"a.txt", "b.txt", "c.txt", "fifo", "twice"}), "total (2 of 3 files; 2 skipped)");
+  EXPECT_EQ(label({"a.txt", "b.txt", "fifo", "twice"}), "total (2 files; 2 skipped)");
+  EXPECT_EQ(label({"a.txt", "b.txt", "c.txt"}), "total (2 of 3 files)");
+  EXPECT_EQ(label({"a.txt", "b.txt"}), "total");
+}
+
 // With the gzip program's cells, the gzip columns are the program's and zlib keeps its own
 // columns, named zlib; without them (above), zlib's columns are named zlib, never gzip.
 TEST(Tables, GzipColumnsAreTheProgramsAndZlibKeepsItsOwn) {
@@ -206,6 +224,23 @@ TEST(Tables, BlanksCarryTheirReason) {
       *b.value("a.txt", Query{"lz77", "cpu", "compress", {{"work_items", "2048"}}, Quantity::time})
            .value,
       0.004);
+}
+
+// A GPU cell skipped because its buffers do not fit in device memory reads as skipped, with
+// its reason, in the tables, and its variant as not measured on that file, not as failed.
+TEST(Tables, ACellSkippedOnPurposeShowsItsReasonNotAnError) {
+  json doc = sample();
+  const std::string reason = "skipped: needs 150.2 GB on the device, 139.1 GB free";
+  doc["benchmarks"].push_back(error_row(
+      "lz77/gpu/compress/cant/a.txt/finder:hash/work_items:1024/decode_mode:auto", reason));
+  ResultSet set;
+  add_results(set, doc);
+  TableBuilder b(set, kDefaults, "cant", set.files_of("cant"));
+  EXPECT_EQ(b.value("a.txt", Query{"lz77", "gpu", "compress", {}, Quantity::time}).reason, reason);
+  // Measured on no file: neither a row nor a variant left out as failed.
+  const Table t = variants_table(set, "cant");
+  EXPECT_EQ(t.caption.find("lz77/gpu"), std::string::npos) << t.caption;
+  EXPECT_EQ(to_csv(t).find("lz77/gpu"), std::string::npos);
 }
 
 TEST(Tables, CpuAndGpuCellsEachMatchTheirOwnDefaults) {

@@ -21,6 +21,7 @@
 #include "bench/driver/context.hpp"
 #include "bench/driver/npy.hpp"
 #include "bench/driver/path_inputs.hpp"
+#include "bench/driver/run_status.hpp"
 #include "src/results/cell_name.hpp"
 #include "src/results/result_document.hpp"
 #include "src/results/result_files.hpp"
@@ -31,6 +32,7 @@
 namespace gcbench::driver {
 namespace {
 namespace fs = std::filesystem;
+using fixture::DriverRun;
 
 void write(const fs::path& path, const std::string& bytes) {
   fs::create_directories(path.parent_path());
@@ -129,8 +131,9 @@ TEST(UserFiles, EveryRegularFileIsAnInputAndTheRestIsSkippedWithItsReason) {
   EXPECT_EQ(user.present[3].size, 3'000'000u);
   EXPECT_EQ(user.present[0].sha256,
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-  EXPECT_EQ(user.present[2].load(), Bytes({'s', 'p', 'a', 'c', 'e', 's', ' ', 'a', 'n', 'd', ' ',
-                                           'a', ' ', 'c', 'o', 'm', 'm', 'a', '\n'}));
+  EXPECT_EQ(fixture::loaded(user.present[2]),
+            Bytes({'s', 'p', 'a', 'c', 'e', 's', ' ', 'a', 'n', 'd', ' ', 'a', ' ', 'c', 'o', 'm',
+                   'm', 'a', '\n'}));
   EXPECT_EQ(user.skipped.size(), 4u);
   EXPECT_EQ(reason_of(user, "links/fifo"), "skipped: a FIFO");
   EXPECT_EQ(reason_of(user, "links/broken"), "skipped: a broken symlink");
@@ -216,6 +219,50 @@ TEST(UserFiles, AFileThatChangesOrVanishesFailsItsOwnLoad) {
   EXPECT_THROW(user.present[1].load(), std::runtime_error);
 }
 
+// A user's file is mapped, not read into memory, and a round trip from its mapping verifies.
+// Truncated after it was mapped, its cells fail with the reason: no read past the file's new
+// end, which would kill the run with SIGBUS.
+TEST_F(DriverRun, AFileIsMappedAndATruncatedOneFailsItsCellsNotTheRun) {
+  const fs::path root = gcbench::testing::fresh_test_folder("gcbench-user-mapped");
+  std::string bytes(std::size_t{1} << 20, '\0');
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 131 % 251);
+  write(root / "big.bin", bytes);
+  std::ostringstream log;
+  inputs_ = gather_user_files({root.string()}, {}, log).present;  // the fixture's workspace's
+  ASSERT_EQ(inputs_.size(), 1u);
+  EXPECT_EQ(workspace_.input(0).size(), bytes.size());
+  EXPECT_TRUE(workspace_.input_mapped());
+
+  fixture::FakeCodec codec("a", {});
+  fixture::Capture verified;
+  run({&codec}, {&codec}, verified);
+  ASSERT_EQ(verified.got.size(), 2u);
+  for (const auto& r : verified.got) {
+    EXPECT_FALSE(run_failed(r)) << run_message(r);
+    EXPECT_EQ(r.counters.at("verified"), 1);
+  }
+
+  fs::resize_file(root / "big.bin", 4096);
+  try {
+    workspace_.input(0);
+    ADD_FAILURE() << "a truncated mapping was read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("was truncated since the run began (1048576 bytes "
+                                         "then, 4096 now)"),
+              std::string::npos)
+        << e.what();
+  }
+  benchmark::ClearRegisteredBenchmarks();
+  fixture::Capture failed;
+  run({&codec}, {&codec}, failed);
+  ASSERT_EQ(failed.got.size(), 2u);
+  for (const auto& r : failed.got) {
+    EXPECT_TRUE(run_failed(r));
+    EXPECT_NE(run_message(r).find("was truncated since the run began"), std::string::npos)
+        << run_message(r);
+  }
+}
+
 TEST(Npy, AnInt16ArrayIsItsBytesAtElementWidthTwo) {
   const fs::path root = gcbench::testing::fresh_test_folder("gcbench-npy");
   std::string body;
@@ -227,7 +274,7 @@ TEST(Npy, AnInt16ArrayIsItsBytesAtElementWidthTwo) {
   const InputFile& col = user.present[0];
   EXPECT_EQ(col.element_width, 2u);
   EXPECT_EQ(col.size, 2000u);
-  const Bytes loaded = col.load();
+  const Bytes loaded = fixture::loaded(col);
   EXPECT_EQ(std::string(loaded.begin(), loaded.end()), body);
   // The run's context marks its corpus as typed: the report gives it a column table.
   Inputs inputs;

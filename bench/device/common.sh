@@ -1,12 +1,15 @@
 # The set-up the device scripts share; each sources it with its short name:
 #   source "$(dirname "$0")/common.sh" NAME
 # Logs go to $OUT (default /tmp/NAME-out), corpora come from the carried mirror (.carry is
-# carried to the device machine), step prints a timed heading, and build configures and builds.
+# carried to the device machine) and TPC-H's columns from the carried tpchgen-cli
+# (.carry/bin, for the tpch corpora and the presets that run them), step prints a timed
+# heading, and build configures and builds.
 set -uo pipefail
 root=$PWD
 OUT=${OUT:-/tmp/$1-out}
 mkdir -p "$OUT"
 export GCBENCH_CORPUS_MIRROR=$root/.carry/corpora GCBENCH_CORPUS_CACHE=/tmp/gcbench-corpus-cache
+export PATH=$root/.carry/bin:$PATH
 
 step() { echo "== $1 ($(date +%T))"; }
 

@@ -15,7 +15,6 @@ source "$(dirname "$0")/common.sh" tpch
 BUILD=${BUILD:-build-device}
 SF=${SF:-10}
 results=/tmp/tpch-results
-export PATH=$root/.carry/bin:$PATH
 
 step build
 cmake_options=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "bench/driver/device_compare.hpp"
+#include "bench/driver/device_fit.hpp"
 #include "bench/driver/execute.hpp"
 #include "bench/driver/harness.hpp"
 #include "bench/driver/l2_flush.hpp"
@@ -106,6 +107,14 @@ gpu::PipelineOptions pipeline_options(const PipelineSettings& s) {
   o.depth = s.depth;
   o.gpu_memory_limit = s.gpu_memory_limit;
   return o;
+}
+
+// nullopt when `need` bytes of buffers fit in the device memory free now; else the skipped
+// reason (device_fit.hpp).
+std::optional<std::string> device_memory_shortfall(u64 need) {
+  std::size_t free = 0, total = 0;
+  GCB_CUDA(cudaMemGetInfo(&free, &total));
+  return device_shortfall(need, free);
 }
 
 void upload(cuda::DeviceBuffer<u8>& d, ByteSpan host, cudaStream_t s) {
@@ -222,12 +231,12 @@ std::optional<std::string> device_round_trip(DeviceCellState& c, const BoundDevi
 
 // Sets up, verifies and times the end-to-end path of a compression cell; nullopt or the error.
 // Host memory: one end-to-end output at a time, of the stream's size (pageable, then pinned),
-// and the input page-locked in place for the pinned path rather than copied.
+// and the input page-locked in place for the pinned path rather than copied (a file's mapping:
+// copied into pinned memory).
 std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& cell,
-                                          Workspace& workspace, const Bytes& input,
+                                          Workspace& workspace, ByteSpan input,
                                           const u8* device_input, const PipelineSettings& settings,
                                           LastStream& last) {
-  c.codec = cell.codec->device_codec()->bind(cell.params);
   const BoundDeviceCodec& dev = *c.codec;
   const cudaStream_t s = c.stream.get();
   c.out.resize(dev.max_compressed_size(input.size()));
@@ -281,7 +290,7 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
   }
   // Each path with a pipeline of its own (the pinned path needs no staging) and an output of
   // the stream's size, one path at a time; a first untimed run allocates and is checked.
-  auto timed = [&](std::span<u8> out, double& seconds, const char* path) {
+  auto timed = [&](ByteSpan source, std::span<u8> out, double& seconds, const char* path) {
     gpu::Pipeline pipeline(dev, pipeline_options(settings));
     // A codec whose containers vary (CodecInfo::reproducible): the output decoded instead.
     auto check = [&](ByteSpan output) {
@@ -290,26 +299,38 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
                                  std::string("timed end-to-end output (") + path + "), decoded",
                                  "the input");
     };
-    u64 size = pipeline.compress(input, out);
+    u64 size = pipeline.compress(source, out);
     if (auto diff = check(out.first(size))) return diff;
-    seconds = median_wall_s([&] { size = pipeline.compress(input, out); }, c.e2e_timed_s);
+    seconds = median_wall_s([&] { size = pipeline.compress(source, out); }, c.e2e_timed_s);
     return check(out.first(size));
   };
   const u64 m = stream.size();
   // Pageable first: the pinned path page-locks the input in place for its runs.
   {
     const auto out = pageable_buffer(m);
-    if (auto diff = timed({out.get(), m}, c.e2e_pageable_s, "pageable")) return diff;
+    if (auto diff = timed(input, {out.get(), m}, c.e2e_pageable_s, "pageable")) return diff;
   }
   {
-    const cuda::HostRegistration pinned_input(input.data(), input.size());
+    // The pinned path's source: the input page-locked in place, or a pinned copy of a file's
+    // read-only mapping, which CUDA does not register by default and did not register
+    // reliably as read-only (bench/NOTES.md, "Mapped inputs and pinned memory").
+    std::optional<cuda::HostRegistration> registered;
+    cuda::PinnedBuffer copy;
+    ByteSpan pinned_input = input;
+    if (workspace.input_mapped()) {
+      copy = cuda::PinnedBuffer(input.size());
+      std::copy(input.begin(), input.end(), copy.data());
+      pinned_input = {copy.data(), input.size()};
+    } else {
+      registered.emplace(input.data(), input.size());
+    }
     const cuda::PinnedBuffer out(m);
-    if (auto diff = timed({out.data(), m}, c.e2e_s, "pinned")) return diff;
+    if (auto diff = timed(pinned_input, {out.data(), m}, c.e2e_s, "pinned")) return diff;
     // The input into a scratch buffer (the resident one serves the cells that follow); the
     // container (its bytes up to the stream's size, which holds it unless chunking shrank it)
     // out.
     cuda::DeviceBuffer<u8> scratch(input.size());
-    c.transfer_s = time_transfers(c, input.data(), input.size(), scratch.data(), out.data(),
+    c.transfer_s = time_transfers(c, pinned_input.data(), input.size(), scratch.data(), out.data(),
                                   std::min(c.compressed_bytes, m));
   }
   last = LastStream{stream_key(cell), std::move(stream)};
@@ -317,19 +338,23 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
 }
 
 std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& cell,
-                                            Workspace& workspace, const Bytes& input,
+                                            Workspace& workspace, ByteSpan input,
                                             const u8* device_input,
                                             const PipelineSettings& settings, LastStream& last) {
-  c.codec = cell.codec->device_codec()->bind(cell.params);
   const BoundDeviceCodec& dev = *c.codec;
   const cudaStream_t s = c.stream.get();
+  std::optional<std::string> shortfall;
   if (auto problem = use_checked_container(cell, workspace, [&](ByteSpan container) {
         note_container(c, cell.codec->info(), container);
         c.plan = dev.plan_decompress(container);
-        upload(c.in, container, s);
+        // The resident input is in place: the container, the output and the plan's temp.
+        shortfall =
+            device_memory_shortfall(container.size() + c.plan.original_size + c.plan.temp_bytes);
+        if (!shortfall) upload(c.in, container, s);
       })) {
     return problem;
   }
+  if (shortfall) return shortfall;
   c.out.resize(c.plan.original_size);
   c.temp.resize(c.plan.temp_bytes);
   c.call = [&c, &dev] {
@@ -402,7 +427,7 @@ std::optional<std::string> DeviceCells::l2_flush_context() const {
 
 DeviceCells::~DeviceCells() = default;
 
-const u8* DeviceCells::device_input(std::size_t index, const Bytes& input) {
+const u8* DeviceCells::device_input(std::size_t index, ByteSpan input) {
   if (!input_ || input_->index != index) {
     input_.reset();  // one input at a time in device memory
     auto resident = std::make_unique<ResidentInput>();
@@ -416,11 +441,25 @@ const u8* DeviceCells::device_input(std::size_t index, const Bytes& input) {
 }
 
 void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& workspace) {
-  const Bytes& input = workspace.input(cell.input);
+  const ByteSpan input = workspace.input(cell.input);
   if (current_ != cell.name || !cell_) {
     cell_.reset();
     current_.clear();
     auto c = std::make_unique<DeviceCellState>();
+    c->codec = cell.codec->device_codec()->bind(cell.params);
+    // Before anything is allocated, whatever the timing (the device call needs its buffers
+    // either way): the input unless it is resident, and for compression the output, the temp
+    // and the round trip's decoded copy. A decompression cell checks its container's needs
+    // once it knows them (setup_decompress).
+    if (input_ && input_->index != cell.input) input_.reset();  // one input at a time
+    const u64 n = input.size();
+    u64 need = input_ ? 0 : n;
+    if (cell.direction == Direction::compress)
+      need += c->codec->max_compressed_size(n) + c->codec->compress_temp_bytes(n) + n;
+    if (auto shortfall = device_memory_shortfall(need)) {
+      state.SkipWithError(shortfall->c_str());
+      return;
+    }
     const u8* resident = device_input(cell.input, input);
     const auto problem =
         cell.direction == Direction::compress

@@ -57,7 +57,7 @@ class DeviceCells {
 
  private:
   // The input of index `index` in device memory, uploaded when it is not the resident one.
-  const std::uint8_t* device_input(std::size_t index, const Bytes& input);
+  const std::uint8_t* device_input(std::size_t index, ByteSpan input);
 
   PipelineSettings settings_;
   GpuCeilings ceilings_;

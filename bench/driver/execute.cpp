@@ -73,7 +73,7 @@ void set_counters(benchmark::State& state, const CellSpec& cell, const Totals& t
 }  // namespace
 
 std::optional<std::string> check_container(const CellSpec& cell, Workspace& workspace,
-                                           const Bytes& input, const Bytes& container) {
+                                           ByteSpan input, const Bytes& container) {
   const Bytes back = workspace.bound(cell).decompress(container);
   if (auto diff = describe_difference(back, input, "decompressed output", "the input")) return diff;
   return check_reference(cell, workspace, container);
@@ -127,7 +127,7 @@ namespace {
 // and repetitions) compares the output of its timed calls with the verified bytes, and
 // verifies it in full if it differs.
 void run_compress(benchmark::State& state, const CellSpec& cell, Workspace& workspace) {
-  const Bytes& input = workspace.input(cell.input);
+  const ByteSpan input = workspace.input(cell.input);
   const bool gpu = cell.codec->info().device == Device::gpu;
   const BoundCodec& codec = workspace.bound(cell);
   const Bytes* verified =
@@ -161,7 +161,7 @@ void run_compress(benchmark::State& state, const CellSpec& cell, Workspace& work
 }
 
 void run_decompress(benchmark::State& state, const CellSpec& cell, Workspace& workspace) {
-  const Bytes& input = workspace.input(cell.input);
+  const ByteSpan input = workspace.input(cell.input);
   const bool gpu = cell.codec->info().device == Device::gpu;
   const BoundCodec& codec = workspace.bound(cell);
   Bytes out;
@@ -190,25 +190,27 @@ void run_decompress(benchmark::State& state, const CellSpec& cell, Workspace& wo
 
 }  // namespace
 
-const Bytes& Workspace::input(std::size_t index) {
+ByteSpan Workspace::input(std::size_t index) {
   if (loaded_ != index) {
     containers_.clear();
-    input_.clear();
-    input_.shrink_to_fit();
+    input_ = {};
     loaded_.reset();  // a load that throws (a user's file gone) leaves no input loaded
     const auto start = Clock::now();
     input_ = inputs_.at(index).load();
     loaded_ = index;
     // Once per large input: what reading or generating it cost (a 1 GiB synthetic input
     // takes seconds).
-    if (input_.size() >= kLargeInput) {
+    if (input_.bytes().size() >= kLargeInput) {
       const InputFile& f = inputs_.at(index);
-      std::cerr << fmt::format("[gcbench] {}/{}: {} bytes loaded in {:.2f} s\n", f.corpus, f.name,
-                               input_.size(),
+      std::cerr << fmt::format("[gcbench] {}/{}: {} bytes {} in {:.2f} s\n", f.corpus, f.name,
+                               input_.bytes().size(), input_.mapped() ? "mapped" : "loaded",
                                std::chrono::duration<double>(Clock::now() - start).count());
     }
   }
-  return input_;
+  // A mapped file truncated since would fault on the first read past its new end: this
+  // cell fails with the reason instead.
+  if (auto problem = input_.unreadable()) throw std::runtime_error(*problem);
+  return input_.bytes();
 }
 
 const BoundCodec& Workspace::bound(const CellSpec& cell) {
@@ -251,7 +253,7 @@ const Bytes* Workspace::verified_where(const Codec& codec,
 
 const Bytes& Workspace::container(const Codec& codec, const Params& params) {
   if (const Kept* kept = find(codec, params)) return kept->container;
-  remember(codec, params, codec.compress(input_, params));
+  remember(codec, params, codec.compress(input_.bytes(), params));
   return containers_.front().container;
 }
 
@@ -262,7 +264,7 @@ void Workspace::remember(const Codec& codec, const Params& params, Bytes contain
   containers_.push_front(Kept{k, &codec, params, std::move(container), is_verified});
   // Bounded by bytes as well as by count (host memory stays near the input's size, whatever
   // the codecs' ratios); the newest is always kept.
-  const std::size_t budget = input_.size() + kCacheSlack;
+  const std::size_t budget = input_.bytes().size() + kCacheSlack;
   std::size_t bytes = 0;
   for (const Kept& kept : containers_) bytes += kept.container.size();
   while (containers_.size() > 1 && (containers_.size() > kCachedContainers || bytes > budget)) {

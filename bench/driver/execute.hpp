@@ -26,7 +26,12 @@ class Workspace {
  public:
   explicit Workspace(const std::vector<InputFile>& inputs) : inputs_(inputs) {}
 
-  const Bytes& input(std::size_t index);
+  // The input's bytes, loaded (mapped, for files) when it is not the current one; throws
+  // std::runtime_error when they cannot be read (a user's file changed, a mapped file
+  // truncated since: checked on every call, before a cell reads it).
+  ByteSpan input(std::size_t index);
+  // Whether the current input is a file's mapping rather than bytes in memory.
+  bool input_mapped() const { return input_.mapped(); }
   // The container of `codec` at `params` for the current input, compressed on a miss.
   const Bytes& container(const Codec& codec, const Params& params);
   // The kept container when a cell has verified it in full (remember(..., true)), else
@@ -61,7 +66,7 @@ class Workspace {
 
   const std::vector<InputFile>& inputs_;
   std::optional<std::size_t> loaded_;
-  Bytes input_;
+  InputData input_;
   struct Kept {
     std::string key;
     const Codec* codec;
@@ -81,7 +86,7 @@ class Workspace {
 // nullopt when `container` round-trips through the cell's codec and, for a GPU cell, equals
 // the CPU reference's container; else the reason it does not.
 std::optional<std::string> check_container(const CellSpec& cell, Workspace& workspace,
-                                           const Bytes& input, const Bytes& container);
+                                           ByteSpan input, const Bytes& container);
 
 // The second half of check_container, for a caller that checked the round trip itself: nullopt
 // when the cell has no CPU reference or `container` equals the reference's container.

@@ -88,6 +88,24 @@ InputFile concatenated_input(const corpora::Manifest& manifest, const std::strin
 
 }  // namespace
 
+InputData::InputData(std::shared_ptr<const MappedFile> file, std::uint64_t offset,
+                     std::uint64_t size)
+    : file_(std::move(file)), offset_(offset), size_(size) {}
+
+ByteSpan InputData::bytes() const {
+  if (!file_) return owned_;
+  return file_->bytes().subspan(static_cast<std::size_t>(offset_), static_cast<std::size_t>(size_));
+}
+
+std::optional<std::string> InputData::unreadable() const {
+  return file_ ? file_->truncated() : std::nullopt;
+}
+
+InputData map_input(const std::filesystem::path& path, std::uint64_t file_size,
+                    std::uint64_t offset) {
+  return InputData(std::make_shared<const MappedFile>(path, file_size), offset, file_size - offset);
+}
+
 std::uint64_t parse_size(const std::string& text) {
   std::uint64_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -159,9 +177,9 @@ Inputs gather_inputs(const std::vector<std::string>& corpora, const std::vector<
     }
     corpora::FetchResult fetched = corpora::fetch(*manifest, corpus, fetch_options);
     for (const corpora::LocalFile& f : fetched.present) {
-      inputs.present.push_back(InputFile{f.entry.corpus, f.entry.name,
-                                         std::filesystem::file_size(f.path),
-                                         [path = f.path] { return corpora::read_file(path); },
+      const std::uint64_t size = std::filesystem::file_size(f.path);
+      inputs.present.push_back(InputFile{f.entry.corpus, f.entry.name, size,
+                                         [path = f.path, size] { return map_input(path, size); },
                                          f.entry.sha256.value_or(""), f.entry.element_width});
     }
     for (const corpora::MissingFile& f : fetched.missing) {

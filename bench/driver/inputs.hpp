@@ -5,21 +5,51 @@
 // corpus as one input, "concat:<corpus>" (corpus "<corpus>-concat", file "all-<k>-of-<n>"),
 // and the user's own files and folders, "path:<PATH>" (path_inputs.hpp).
 #include <cstdint>
+#include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "bench/driver/mapped_file.hpp"
 #include "gcbench/bytes.hpp"
 
 namespace gcbench::driver {
+
+// An input's bytes while the workspace holds them: in memory (a synthetic input, a corpus
+// concatenated) or a part of a file's read-only mapping (a corpus file, a user's file, a .npy
+// file's array), never copied.
+class InputData {
+ public:
+  InputData() = default;
+  InputData(Bytes bytes) : owned_(std::move(bytes)) {}  // NOLINT: loaders return their bytes
+  // `size` bytes of `file` from `offset`.
+  InputData(std::shared_ptr<const MappedFile> file, std::uint64_t offset, std::uint64_t size);
+
+  ByteSpan bytes() const;
+  bool mapped() const { return file_ != nullptr; }
+  // nullopt while its bytes can be read; else why not (its file was truncated since: a read
+  // would fault, MappedFile).
+  std::optional<std::string> unreadable() const;
+
+ private:
+  Bytes owned_;
+  std::shared_ptr<const MappedFile> file_;
+  std::uint64_t offset_ = 0, size_ = 0;
+};
+
+// The file at `path`, of `file_size` bytes as the run found it, mapped (MappedFile), and its
+// bytes from `offset` on as the input; std::runtime_error when it vanished or changed size.
+InputData map_input(const std::filesystem::path& path, std::uint64_t file_size,
+                    std::uint64_t offset = 0);
 
 struct InputFile {
   std::string corpus;
   std::string name;  // a user's file: its path relative to the folder given, '/'-separated
   std::uint64_t size = 0;
-  std::function<Bytes()> load;
+  std::function<InputData()> load;
   // SHA-256 of the file as the run found it (the manifest's for corpus files, where it has
   // one), recorded with every cell so that a rerun measures a changed file again; empty for
   // inputs that are a function of their name (synthetic ones).

@@ -174,8 +174,11 @@ int run(int argc, char** argv) {
   selection.runnable = selected.size();
   check_selection(selection, options.allow_empty);  // before any input is gathered (downloads)
 
+  const bool runs_gpu_cells = std::any_of(selected.begin(), selected.end(), [](const Codec* c) {
+    return c->info().device == Device::gpu;
+  });
   const std::vector<std::string> corpora =
-      preset ? preset_inputs(*preset, options) : input_corpora(options);
+      preset ? preset_inputs(*preset, options, runs_gpu_cells) : input_corpora(options);
   const Inputs inputs =
       gather_inputs(corpora, options.files, options.download, options.path_filter, &std::cerr);
   for (const MissingInput& m : inputs.missing) {

@@ -24,7 +24,9 @@ void add_own_flags(CLI::App& app, Options& o) {
   cli::add_value(
       app, "--preset", "NAME", [&o](const std::string& v) { o.preset = v; },
       R"(a declared sweep (see Presets below): its inputs, codecs, axes and
-steps. --corpus (of its corpora; "synthetic" for its synthetic inputs),
+steps. --corpus (of its corpora; "synthetic" for its synthetic inputs,
+"tpch" or tpch-sf<scale> for its TPC-H columns: tpch-sf1 where GPU
+cells run, else tpch-sf0.01),
 --files, --codecs, --device and --direction narrow it; axis flags and
 --sweep contradict it and are an error. It prints its estimated time
 before it starts and the time it took at the end)");
@@ -48,6 +50,7 @@ recursively, each regular file is one input named by its path relative
 to the folder, in a corpus named after the folder (files given one by
 one: corpus "files"). Special files, symlink loops and broken links
 are skipped with the reason; a file found twice is measured once.
+Files are memory-mapped read-only, never read into memory whole.
 Every file's SHA-256 is recorded; a rerun into the same --out-dir
 measures a changed file again. A .npy file is read as its array: its
 dtype's width is the element_width of the codecs that have that axis

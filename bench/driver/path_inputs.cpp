@@ -11,12 +11,12 @@
 #include <cerrno>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <utility>
 
 #include "bench/driver/npy.hpp"
-#include "corpora/corpora.hpp"
 #include "corpora/sha256.hpp"
 #include "src/results/result_document.hpp"
 
@@ -65,21 +65,17 @@ InputFile make_input(const fs::path& path, const std::string& corpus, const std:
     input.element_width = layout.element_width;
     body_offset = layout.body_offset;
   }
+  // Mapped, never read into memory (MappedFile: a file larger than host memory is measured
+  // too); its bytes checked against the digest once more, a streamed pass over the mapping, so
+  // that the cells measure the bytes the results name.
   input.load = [path, file_size, digest = input.sha256, body_offset] {
-    Bytes data;
-    try {
-      data = corpora::read_file(path);
-    } catch (const std::exception& e) {
-      throw std::runtime_error(path.string() + " cannot be read any more (" + e.what() +
-                               "): it vanished or changed since the run began");
-    }
-    if (data.size() != file_size || corpora::sha256_hex(data) != digest) {
+    const auto file = std::make_shared<const MappedFile>(path, file_size);
+    if (const std::string now = corpora::sha256_hex(file->bytes()); now != digest) {
       throw std::runtime_error(
-          fmt::format("{} changed since the run began ({} bytes, sha256 {} then; {} bytes now)",
-                      path.string(), file_size, digest, data.size()));
+          fmt::format("{} changed since the run began ({} bytes, sha256 {} then; sha256 {} now)",
+                      path.string(), file_size, digest, now));
     }
-    data.erase(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(body_offset));
-    return data;
+    return InputData(file, body_offset, file_size - body_offset);
   };
   return input;
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 #include <stdexcept>
 
@@ -11,6 +12,36 @@ namespace {
 
 const std::vector<std::string> kCorpora = {"silesia", "calgary", "canterbury", "prague"};
 const std::string kSynthetic = "synthetic";
+// TPC-H's columns (issue 43) at the run's scale factor: a preset's inputs name "tpch", and
+// preset_inputs() gathers tpch-sf<scale>; --corpus tpch-sf<scale> picks the scale factor.
+const std::string kTpch = "tpch";
+const std::string kTpchPrefix = "tpch-sf";
+const std::string kTpchNote =
+    "tpch-sf1 where GPU cells run, else tpch-sf0.01; --corpus tpch-sf<scale> picks the scale "
+    "factor";
+// The integer codecs on the columns, each at its column's element width (cells.cpp's
+// axes_for()), every other axis at its default: the report's column table. rle-cub compresses
+// only: its container is rle's, decoded by rle's decoders.
+std::vector<PresetStep> tpch_steps(const AxisValues& rle_decoders) {
+  const std::string columns = "TPC-H's columns, each at its element width";
+  return {{.purpose = "FL and nvCOMP Cascaded on " + columns,
+           .corpora = {kTpch},
+           .codecs = {"fl", "nvcomp-cascaded"}},
+          {.purpose = "RLE compression on " + columns,
+           .corpora = {kTpch},
+           .codecs = {"rle"},
+           .direction = "compress"},
+          {.purpose = "RLE decompression on " + columns,
+           .corpora = {kTpch},
+           .codecs = {"rle"},
+           .direction = "decompress",
+           .axes = rle_decoders},
+          {.purpose = "RLE compression on " + columns + ": cub::DeviceRunLengthEncode (rle-cub)",
+           .corpora = {kTpch},
+           .codecs = {"rle-cub"},
+           .device = "gpu",
+           .direction = "compress"}};
+}
 
 // SPEC sections 1.3, 3 and 4: every table T1-T7 per corpus, the FL/RLE tables on synthetic
 // integer columns. GPU LZ77 runs the thesis's thread design and, beside it, the fastest
@@ -34,6 +65,8 @@ Preset thesis() {
     s.first_file_only = true;
     return s;
   };
+  std::vector<std::string> with_synthetic = kCorpora;
+  with_synthetic.push_back(kSynthetic);
   const PresetStep cpu_hash =
       step("T2, T6: LZ77 hash on the CPU, compressed and decompressed in parallel (all cores)",
            "cpu", "all", {});
@@ -44,13 +77,15 @@ Preset thesis() {
       "T1, T3, T5, T6: LZ77 hash on the GPU, the fastest verified design (auto), compressed and "
       "decompressed",
       "gpu", "all", {{"design", {"auto"}}});
-  return Preset{
+  Preset preset{
       "thesis",
       "the thesis's sweep (SPEC 1.3, 3, 4): LZ77 hash/z/brute on CPU and GPU (thread design and "
       "auto), work items 1024-5120, sequential and parallel decompression, gzip; T1-T7 per "
-      "corpus, FL/RLE tables on synthetic inputs (about 7.5 minutes on one H100)",
+      "corpus, FL/RLE tables on synthetic inputs; FL, RLE, rle-cub and nvCOMP Cascaded on "
+      "TPC-H's columns (" +
+          kTpchNote + ") (about 7.5 minutes on one H100 without the columns)",
       {"silesia", "calgary", "canterbury", "prague", "synthetic:runs:32MiB",
-       "synthetic:small_ints:32MiB:4", "synthetic:sorted_keys:32MiB:4"},
+       "synthetic:small_ints:32MiB:4", "synthetic:sorted_keys:32MiB:4", kTpch},
       {
           step("T4, T5, T7: LZ77 on the CPU, each match finder (T7: hash, entropy-coded)", "cpu",
                "compress", {{"finder", {"hash", "z", "brute"}}}),
@@ -72,7 +107,7 @@ Preset thesis() {
           step("T3, T5: the fastest verified design (auto) with the z and brute finders", "gpu",
                "compress", {{"finder", {"z", "brute"}}, {"design", {"auto"}}}),
           {"T5, T6, T7 and the FL/RLE tables: gzip -6 -n and gzip -d",
-           {},
+           with_synthetic,
            false,
            0,
            {"gzip"},
@@ -87,6 +122,8 @@ Preset thesis() {
            {},
            "axes"},
       }};
+  for (PresetStep& s : tpch_steps({})) preset.steps.push_back(std::move(s));
+  return preset;
 }
 
 // Issue 14: the inputs that decide the GPU kernels, each kernel beside its peers (CUB through
@@ -156,8 +193,10 @@ Preset kernels() {
                    .corpora = {"silesia"},
                    .codecs = {"nvcomp-cascaded"},
                    .device = "gpu"});
-  steps.push_back(
-      {.purpose = "nvCOMP LZ4 on every input", .codecs = {"nvcomp-lz4"}, .device = "gpu"});
+  steps.push_back({.purpose = "nvCOMP LZ4 on every input but TPC-H's columns",
+                   .corpora = {kSynthetic, "silesia", kSilesiaConcat},
+                   .codecs = {"nvcomp-lz4"},
+                   .device = "gpu"});
   steps.push_back({.purpose = "LZ77 hash compression, the block and warp designs, text and binary",
                    .corpora = {"silesia"},
                    .codecs = {"lz77"},
@@ -201,9 +240,14 @@ Preset kernels() {
                                  {{"design", {"warp"}}, {"decode_mode", {"jump"}}}));
   steps.push_back(silesia_as_one("chunk-parallel decompression", "decompress",
                                  {{"design", {"warp"}}, {"window_scope", {"chunk"}}}));
+  for (PresetStep& s : tpch_steps({{"decode", {"scan", "flood"}}})) {
+    s.device = "gpu";
+    steps.push_back(std::move(s));
+  }
   std::vector<std::string> inputs = in.specs;
   inputs.push_back("silesia");
   inputs.push_back("concat:silesia");
+  inputs.push_back(kTpch);
   return Preset{
       "kernels",
       "issue 14's kernel sweep, kernel-only GB/s and % of the device copy (--timing kernel: "
@@ -213,10 +257,13 @@ Preset kernels() {
           " synthetic inputs, LZ77 (block, warp; jump, block and chunk-scope decoding; the Z "
           "and brute finders beside the CPU on every core) on Silesia's files and (warp; jump "
           "and chunk-scope) on Silesia as one input, nvCOMP "
-          "Cascaded (elements of the input's width) and LZ4 on all (best with "
-          "--cold-l2; 175 s on one H100 at f046fe9, where the estimate, a model over older "
-          "rates, says about 6.5 minutes; with every timing the first run took about 30 "
-          "minutes: bench/NOTES.md)",
+          "Cascaded (elements of the input's width) and LZ4 on all of those; FL, RLE (both "
+          "decoders), rle-cub and Cascaded on TPC-H's columns (" +
+          kTpchNote +
+          ") (best with "
+          "--cold-l2; 175 s on one H100 at f046fe9 without the TPC-H columns, where the estimate, "
+          "a model over older rates, says about 6.5 minutes; with every timing the first run "
+          "took about 30 minutes: bench/NOTES.md)",
       std::move(inputs), std::move(steps), "kernel"};
 }
 
@@ -239,9 +286,15 @@ std::string preset_names() {
                                           what, preset.name, preset_names()));
 }
 
-// The corpus an input spec belongs to: "synthetic" for synthetic:<...>, else the spec.
+// The preset's corpus of an input spec or corpus name: "synthetic" for synthetic:<...>, "tpch"
+// for tpch-sf<scale>, else the spec.
 std::string corpus_of(const std::string& spec) {
-  return spec.starts_with(kSynthetic + ":") ? kSynthetic : spec;
+  if (spec.starts_with(kSynthetic + ":")) return kSynthetic;
+  return spec.starts_with(kTpchPrefix) ? kTpch : spec;
+}
+
+bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
 }
 
 // The narrower of a step's device or direction and the command line's; "" when disjoint.
@@ -295,7 +348,7 @@ void check_preset_options(const Preset& preset, const Options& options) {
     std::set<std::string> runs;
     for (const std::string& spec : preset.inputs) runs.insert(corpus_of(spec));
     for (const std::string& corpus : options.corpora) {
-      if (!runs.count(corpus)) {
+      if (!runs.count(corpus_of(corpus))) {
         contradiction(preset,
                       fmt::format("--corpus {} (it runs {})", corpus, fmt::join(runs, ",")));
       }
@@ -311,13 +364,24 @@ void check_preset_options(const Preset& preset, const Options& options) {
   }
 }
 
-std::vector<std::string> preset_inputs(const Preset& preset, const Options& options) {
-  if (!options.was_given("--corpus")) return preset.inputs;
+std::vector<std::string> preset_inputs(const Preset& preset, const Options& options,
+                                       bool gpu_cells) {
+  const bool narrowed = options.was_given("--corpus");
   std::vector<std::string> specs;
   for (const std::string& spec : preset.inputs) {
-    const std::string corpus = corpus_of(spec);
-    if (std::find(options.corpora.begin(), options.corpora.end(), corpus) != options.corpora.end())
-      specs.push_back(spec);
+    if (spec != kTpch) {
+      if (!narrowed || contains(options.corpora, corpus_of(spec))) specs.push_back(spec);
+      continue;
+    }
+    // The scale factors --corpus names, else the run's own where the run keeps TPC-H.
+    std::vector<std::string> scales;
+    if (narrowed) {
+      std::copy_if(options.corpora.begin(), options.corpora.end(), std::back_inserter(scales),
+                   [](const std::string& c) { return c.starts_with(kTpchPrefix); });
+    }
+    if (scales.empty() && (!narrowed || contains(options.corpora, kTpch)))
+      scales.push_back(gpu_cells ? kTpchPrefix + "1" : kTpchPrefix + "0.01");
+    specs.insert(specs.end(), scales.begin(), scales.end());
   }
   return specs;
 }
@@ -344,11 +408,8 @@ std::vector<CellSpec> preset_cells(const Preset& preset, const std::vector<const
     std::set<std::string> corpora_begun;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       const std::string& corpus = inputs[i].corpus;
-      const bool in_corpora =
-          step.corpora.empty() ||
-          std::find(step.corpora.begin(), step.corpora.end(), corpus) != step.corpora.end();
-      const bool in_files = step.files.empty() || std::find(step.files.begin(), step.files.end(),
-                                                            inputs[i].name) != step.files.end();
+      const bool in_corpora = step.corpora.empty() || contains(step.corpora, corpus_of(corpus));
+      const bool in_files = step.files.empty() || contains(step.files, inputs[i].name);
       runs[i] = in_corpora && in_files && inputs[i].size > step.min_input_bytes &&
                 (!step.first_file_only || corpora_begun.insert(corpus).second);
     }

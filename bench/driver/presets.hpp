@@ -58,8 +58,11 @@ const Preset& find_preset(const std::string& name);
 void check_preset_options(const Preset& preset, const Options& options);
 
 // The --corpus specs the preset gathers: all of its inputs, or those --corpus names ("synthetic"
-// names its synthetic inputs).
-std::vector<std::string> preset_inputs(const Preset& preset, const Options& options);
+// names its synthetic inputs, "tpch" or tpch-sf<scale> its TPC-H columns). TPC-H's columns are
+// tpch-sf1 where the run has GPU cells (`gpu_cells`), else tpch-sf0.01 (a CPU run, as in CI),
+// unless --corpus names a scale factor.
+std::vector<std::string> preset_inputs(const Preset& preset, const Options& options,
+                                       bool gpu_cells);
 
 // Every cell of the preset over `inputs` for the `selected` codecs (those --codecs and --device
 // kept and this machine can run), each once, grouped by input in step order.

@@ -47,7 +47,7 @@ void SweepReporter::ReportRuns(const std::vector<Run>& runs) {
   console_.GetOutputStream().flush();
   if (recorder_ != nullptr && context_) recorder_->record(*context_, runs);
   for (const Run& run : runs) {
-    any_error_ = any_error_ || run_failed(run);
+    any_error_ = any_error_ || (run_failed(run) && !run_skipped(run));
     if (progress_) progress_->cell_done(run.run_name.function_name);
   }
   // The cell's wall time includes reporting and recording it.

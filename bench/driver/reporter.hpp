@@ -27,6 +27,7 @@ class SweepReporter : public benchmark::BenchmarkReporter {
   void ReportRuns(const std::vector<Run>& runs) override;
   void Finalize() override;
 
+  // A cell failed (one skipped on purpose, run_skipped(), is no failure).
   bool any_error() const { return any_error_; }
   const HarnessTally& tally() const { return tally_; }
   // When the first cell began (Google Benchmark reports the context just before it).

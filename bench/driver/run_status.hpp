@@ -6,6 +6,8 @@
 #include <string>
 #include <type_traits>
 
+#include "src/results/result_document.hpp"
+
 namespace gcbench::driver {
 
 template <typename Run>
@@ -25,6 +27,14 @@ std::string run_message(const Run& run) {
   } else {
     return run.skip_message;
   }
+}
+
+// A cell left out on purpose, its message beginning with results::kSkippedReasonPrefix (a GPU
+// cell whose buffers do not fit in device memory, device_fit.hpp): recorded as an error, so
+// that a rerun tries it again, but no failure of the run.
+template <typename Run>
+bool run_skipped(const Run& run) {
+  return run_failed(run) && run_message(run).starts_with(results::kSkippedReasonPrefix);
 }
 
 }  // namespace gcbench::driver

@@ -78,6 +78,12 @@ class FakeCodec final : public TypedCodec<FakeCodec> {
   Knobs knobs_;
 };
 
+// An input's bytes as its loader gives them (mapped or in memory), copied for comparing.
+inline Bytes loaded(const InputFile& f) {
+  const InputData data = f.load();
+  return Bytes(data.bytes().begin(), data.bytes().end());
+}
+
 inline std::vector<InputFile> two_inputs() {
   auto make = [](std::string name, std::size_t n) {
     return InputFile{"test",
