@@ -150,6 +150,17 @@ TEST(Plugin, AMisbehavingDecoderFailsWithItsNameAndWhatWentWrong) {
 }
 
 #ifdef GCBENCH_DRIVER
+// A fresh folder holding `folder`/keys.bin, `count` keys: the folder the driver is given.
+fs::path folder_of_keys(const char* folder, std::size_t count) {
+  const fs::path root = testing::fresh_test_folder("gcbench-plugin");
+  fs::create_directories(root / folder);
+  const Bytes input = keys(count, 1);
+  std::ofstream(root / folder / "keys.bin", std::ios::binary)
+      .write(reinterpret_cast<const char*>(input.data()),
+             static_cast<std::streamsize>(input.size()));
+  return root;
+}
+
 std::string run_driver(const std::string& args, int& status) {
   return testing::run_output(std::string("'") + GCBENCH_DRIVER + "' " + args, status);
 }
@@ -157,12 +168,7 @@ std::string run_driver(const std::string& args, int& status) {
 // The whole way: --list shows the plugin codec, a sweep over its declared axis is measured
 // and verified like a built-in codec's, and the report shows it.
 TEST(Plugin, TheDriverSweepsVerifiesAndReportsAPluginCodec) {
-  const fs::path root = testing::fresh_test_folder("gcbench-plugin");
-  fs::create_directories(root / "columns");
-  const Bytes input = keys(50000, 1);
-  std::ofstream(root / "columns" / "keys.bin", std::ios::binary)
-      .write(reinterpret_cast<const char*>(input.data()),
-             static_cast<std::streamsize>(input.size()));
+  const fs::path root = folder_of_keys("columns", 50000);
   const std::string plugin = std::string("--plugin '") + GCBENCH_EXAMPLE_PLUGIN + "' ";
   int status = -1;
   std::string log = run_driver(plugin + "--list", status);
@@ -204,12 +210,7 @@ TEST(Plugin, TheDriverSweepsVerifiesAndReportsAPluginCodec) {
 
 // A plugin whose decoder errs fails the cells it errs in, each saying why, and the run goes on.
 TEST(Plugin, AMisbehavingPluginFailsOnlyItsOwnCells) {
-  const fs::path root = testing::fresh_test_folder("gcbench-plugin");
-  fs::create_directories(root / "data");
-  const Bytes input = keys(1000, 0);
-  std::ofstream(root / "data" / "keys.bin", std::ios::binary)
-      .write(reinterpret_cast<const char*>(input.data()),
-             static_cast<std::streamsize>(input.size()));
+  const fs::path root = folder_of_keys("data", 1000);
   int status = -1;
   const std::string log =
       run_driver(std::string("--plugin '") + GCBENCH_FAULT_PLUGIN + "' --codecs faulty,zlib " +
