@@ -335,14 +335,14 @@ struct Pipeline::State {
     std::vector<DecodePlan> plans;
     u64 max_container = 0, max_temp = 0, max_original = 0;
     for (ByteSpan c : view.containers) {
-      const std::string chunk = "chunk " + std::to_string(plans.size()) + ": ";
+      const std::string where = "chunk " + std::to_string(plans.size()) + ": ";
       try {
         plans.push_back(codec.plan_decompress(c));
       } catch (const DecodeError& e) {
-        throw DecodeError(chunk + e.what());
+        throw DecodeError(where + e.what());
       }
       if (const u64 want = view.chunk_size(plans.size() - 1); plans.back().original_size != want) {
-        throw DecodeError(chunk + "its container holds " +
+        throw DecodeError(where + "its container holds " +
                           std::to_string(plans.back().original_size) + " bytes, not " +
                           std::to_string(want));
       }
