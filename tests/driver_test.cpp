@@ -325,6 +325,7 @@ TEST(Inputs, ACorpusNamedTwiceIsGatheredOnce) {
 
 TEST(Inputs, ConcatenatesACorpusIntoOneInput) {
   Inputs whole = gather_inputs({"canterbury"}, {});
+  if (whole.present.empty()) GTEST_SKIP() << "no Canterbury file available (no corpus mirror)";
   Inputs concat = gather_inputs({"concat:canterbury"}, {});
   ASSERT_EQ(concat.present.size(), 1u);
   const InputFile& all = concat.present[0];
