@@ -145,6 +145,11 @@ TEST(Gpus, WorkerArgumentsComeFromTheParserInEveryForm) {
   EXPECT_EQ(
       base_of({"--gpus", "all", "--out-dir", "r", "--no-download", "--frame-size", "1024,4096"}),
       (std::vector<std::string>{"--no-download", "--frame-size=1024,4096"}));
+  // A plugin reaches every worker, which loads it before parsing (plugin_arguments).
+  const std::vector<std::string> with_plugin =
+      base_of({"--gpus", "all", "--out-dir", "r", "--plugin", "lib/a.so,b.so"});
+  EXPECT_EQ(with_plugin, (std::vector<std::string>{"--plugin=lib/a.so,b.so"}));
+  EXPECT_EQ(plugin_arguments(with_plugin), (std::vector<std::string>{"lib/a.so", "b.so"}));
   // What the worker parses back is what the parent was given.
   const Options parent =
       parse_options({"--gpus", "all", "--out-dir", "r", "--codecs", "fl", "--gpu-iterations", "3"});
