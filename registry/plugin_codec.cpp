@@ -15,6 +15,8 @@
 #include "gcbench/device_codec.hpp"
 #include "gcbench/errors.hpp"
 #include "gcbench/plugin.h"
+#include "gcbench/typed_codec.hpp"
+#include "gcbench/typed_device_codec.hpp"
 #if GCBENCH_HAVE_CUDA
 #include "src/gpu/host_codec.hpp"
 #endif
@@ -78,30 +80,34 @@ class Call {
   std::array<char, 512> message_{};
 };
 
-// The resolved axes as the ABI passes them: one value per axis, in declaration order.
-std::vector<std::int64_t> axis_values(const CodecInfo& info, const Params& params) {
-  const Params resolved = resolve_params(info.axes, params);
-  std::vector<std::int64_t> values;
+// The ABI passes a point of the axes as one value per axis, in declaration order.
+using AxisValues = std::vector<std::int64_t>;
+
+AxisValues axis_values(const CodecInfo& info, const Params& resolved) {
+  AxisValues values;
   for (const AxisSpec& axis : info.axes) values.push_back(resolved.at(axis.name));
   return values;
 }
 
-class BoundCpuPlugin final : public BoundCodec {
+// A plugin's host path as a codec: bind() (TypedCodec) resolves the point into AxisValues.
+class CpuPlugin final : public TypedCodec<CpuPlugin> {
  public:
-  BoundCpuPlugin(const CodecInfo& info, const gcbench_plugin_cpu& cpu,
-                 std::vector<std::int64_t> params)
-      : info_(info), cpu_(cpu), params_(std::move(params)) {}
+  using Typed = AxisValues;
 
-  u64 max_compressed_size(u64 input_size) const override {
-    return cpu_.max_compressed_size(params_.data(), input_size);
+  CpuPlugin(CodecInfo info, const gcbench_plugin_cpu& cpu) : info_(std::move(info)), cpu_(cpu) {}
+  const CodecInfo& info() const override { return info_; }
+  Typed typed(const Params& resolved) const { return axis_values(info_, resolved); }
+
+  u64 max_compressed_size(u64 input_size, const Typed& p) const {
+    return cpu_.max_compressed_size(p.data(), input_size);
   }
 
-  Bytes compress(ByteSpan input, RunStats* /*stats*/) const override {
-    Bytes output(max_compressed_size(input.size()));
+  Bytes compress(ByteSpan input, const Typed& p, RunStats* /*stats*/) const {
+    Bytes output(max_compressed_size(input.size(), p));
     u64 written = 0;
     Call call(info_.name, "compress");
     call.run([&] {
-      return cpu_.compress(params_.data(), input.data(), input.size(), output.data(), output.size(),
+      return cpu_.compress(p.data(), input.data(), input.size(), output.data(), output.size(),
                            &written, call.message(), call.capacity());
     });
     if (written > output.size()) {
@@ -112,7 +118,7 @@ class BoundCpuPlugin final : public BoundCodec {
     return output;
   }
 
-  Bytes decompress(ByteSpan container, RunStats* /*stats*/) const override {
+  Bytes decompress(ByteSpan container, const Typed& p, RunStats* /*stats*/) const {
     return decode_guarded(info_.name, [&] {
       u64 claimed = 0;
       Call size_call(info_.name, "decompressed_size");
@@ -125,7 +131,7 @@ class BoundCpuPlugin final : public BoundCodec {
       u64 written = 0;
       Call call(info_.name, "decompress");
       call.run([&] {
-        return cpu_.decompress(params_.data(), container.data(), container.size(), output.data(),
+        return cpu_.decompress(p.data(), container.data(), container.size(), output.data(),
                                output.size(), &written, call.message(), call.capacity());
       });
       if (written != claimed) {
@@ -137,57 +143,42 @@ class BoundCpuPlugin final : public BoundCodec {
   }
 
  private:
-  const CodecInfo& info_;
-  const gcbench_plugin_cpu& cpu_;
-  const std::vector<std::int64_t> params_;
-};
-
-class CpuPlugin final : public Codec {
- public:
-  CpuPlugin(CodecInfo info, const gcbench_plugin_cpu& cpu) : info_(std::move(info)), cpu_(cpu) {}
-  const CodecInfo& info() const override { return info_; }
-  BoundCodecPtr bind(const Params& params) const override {
-    return std::make_unique<BoundCpuPlugin>(info_, cpu_, axis_values(info_, params));
-  }
-
- private:
   const CodecInfo info_;
   const gcbench_plugin_cpu& cpu_;
 };
 
-class GpuPlugin;
-
-class BoundGpuPlugin final : public BoundDeviceCodec {
+// A plugin's device path as a device codec: bind() (TypedDeviceCodec) as CpuPlugin's.
+class GpuPlugin final : public TypedDeviceCodec<GpuPlugin> {
  public:
-  BoundGpuPlugin(const GpuPlugin& codec, const gcbench_plugin_gpu& gpu,
-                 std::vector<std::int64_t> params)
-      : codec_(codec), gpu_(gpu), params_(std::move(params)) {}
+  using Typed = AxisValues;
 
-  const DeviceCodec& codec() const override;
+  GpuPlugin(CodecInfo info, const gcbench_plugin_gpu& gpu) : info_(std::move(info)), gpu_(gpu) {}
+  const CodecInfo& info() const override { return info_; }
+  Typed typed(const Params& resolved) const { return axis_values(info_, resolved); }
 
-  u64 max_compressed_size(u64 input_size) const override {
-    return gpu_.max_compressed_size(params_.data(), input_size);
+  u64 max_compressed_size(u64 input_size, const Typed& p) const {
+    return gpu_.max_compressed_size(p.data(), input_size);
   }
-  std::size_t compress_temp_bytes(u64 input_size) const override {
-    return gpu_.compress_temp_bytes(params_.data(), input_size);
+  std::size_t compress_temp_bytes(u64 input_size, const Typed& p) const {
+    return gpu_.compress_temp_bytes(p.data(), input_size);
   }
 
-  void compress_async(const CompressBuffers& b, DeviceStream stream) const override {
-    Call call(name(), "compress_async");
+  void compress_async(const CompressBuffers& b, const Typed& p, DeviceStream stream) const {
+    Call call(info_.name, "compress_async");
     call.run([&] {
-      return gpu_.compress_async(params_.data(), b.input, b.input_size, b.temp, b.temp_bytes,
-                                 b.output, b.output_size, stream, call.message(), call.capacity());
+      return gpu_.compress_async(p.data(), b.input, b.input_size, b.temp, b.temp_bytes, b.output,
+                                 b.output_size, stream, call.message(), call.capacity());
     });
   }
 
-  DecodePlan plan_decompress(ByteSpan container) const override {
+  DecodePlan plan_decompress(ByteSpan container, const Typed& p) const {
     gcbench_plugin_plan found{};
-    Call call(name(), "plan_decompress");
+    Call call(info_.name, "plan_decompress");
     call.run([&] {
-      return gpu_.plan_decompress(params_.data(), container.data(), container.size(), &found,
+      return gpu_.plan_decompress(p.data(), container.data(), container.size(), &found,
                                   call.message(), call.capacity());
     });
-    check_decode_limit(name(), "decoded size", found.decompressed_size, container.size());
+    check_decode_limit(info_.name, "decoded size", found.decompressed_size, container.size());
     DecodePlan plan;
     plan.container_size = container.size();
     plan.original_size = found.decompressed_size;
@@ -198,13 +189,13 @@ class BoundGpuPlugin final : public BoundDeviceCodec {
     return plan;
   }
 
-  void decompress_async(const DecodePlan& plan, const DecompressBuffers& b,
-                        DeviceStream stream) const override {
+  void decompress_async(const DecodePlan& plan, const DecompressBuffers& b, const Typed& p,
+                        DeviceStream stream) const {
     static_assert(sizeof(gcbench_plugin_device_status) == sizeof(DeviceStatus));
     const auto& found = std::any_cast<const gcbench_plugin_plan&>(plan.detail);
-    Call call(name(), "decompress_async");
+    Call call(info_.name, "decompress_async");
     call.run([&] {
-      return gpu_.decompress_async(params_.data(), &found, b.container, plan.container_size, b.temp,
+      return gpu_.decompress_async(p.data(), &found, b.container, plan.container_size, b.temp,
                                    b.temp_bytes, b.output,
                                    reinterpret_cast<gcbench_plugin_device_status*>(b.status),
                                    stream, call.message(), call.capacity());
@@ -212,32 +203,9 @@ class BoundGpuPlugin final : public BoundDeviceCodec {
   }
 
  private:
-  const std::string& name() const;
-
-  const GpuPlugin& codec_;
-  const gcbench_plugin_gpu& gpu_;
-  const std::vector<std::int64_t> params_;
-};
-
-class GpuPlugin final : public DeviceCodec {
- public:
-  GpuPlugin(CodecInfo info, const gcbench_plugin_gpu& gpu) : info_(std::move(info)), gpu_(gpu) {}
-  const CodecInfo& info() const override { return info_; }
-  BoundDeviceCodecPtr bind(const Params& params) const override {
-    return std::make_unique<BoundGpuPlugin>(*this, gpu_, axis_values(info_, params));
-  }
-
- private:
   const CodecInfo info_;
   const gcbench_plugin_gpu& gpu_;
 };
-
-const DeviceCodec& BoundGpuPlugin::codec() const {
-  return codec_;
-}
-const std::string& BoundGpuPlugin::name() const {
-  return codec_.info().name;
-}
 
 // Checks the description against the ABI and gcbench's rules; `where` names the file.
 void check_description(const gcbench_plugin& p, const std::string& where,
