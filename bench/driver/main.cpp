@@ -96,6 +96,11 @@ bool filter_accepts(const std::string& filter, const std::string& name) {
   return std::regex_search(name, re) != negative;
 }
 
+bool any_gpu_codec(const std::vector<const Codec*>& codecs) {
+  return std::any_of(codecs.begin(), codecs.end(),
+                     [](const Codec* c) { return c->info().device == Device::gpu; });
+}
+
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) {
@@ -159,10 +164,7 @@ int run(int argc, char** argv) {
   selection.device = options.device;
   selection.codecs = selected.size();
 
-  const bool gpu_cells = std::any_of(selected.begin(), selected.end(), [](const Codec* c) {
-    return c->info().device == Device::gpu;
-  });
-  const GpuStatus gpu = probe_gpu(gpu_cells);
+  const GpuStatus gpu = probe_gpu(any_gpu_codec(selected));
   if (!gpu.usable) {
     auto dropped =
         std::erase_if(selected, [](const Codec* c) { return c->info().device == Device::gpu; });
@@ -174,11 +176,8 @@ int run(int argc, char** argv) {
   selection.runnable = selected.size();
   check_selection(selection, options.allow_empty);  // before any input is gathered (downloads)
 
-  const bool runs_gpu_cells = std::any_of(selected.begin(), selected.end(), [](const Codec* c) {
-    return c->info().device == Device::gpu;
-  });
   const std::vector<std::string> corpora =
-      preset ? preset_inputs(*preset, options, runs_gpu_cells) : input_corpora(options);
+      preset ? preset_inputs(*preset, options, any_gpu_codec(selected)) : input_corpora(options);
   const Inputs inputs =
       gather_inputs(corpora, options.files, options.download, options.path_filter, &std::cerr);
   for (const MissingInput& m : inputs.missing) {

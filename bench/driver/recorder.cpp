@@ -58,10 +58,6 @@ std::string now_utc() {
   return text;
 }
 
-}  // namespace
-
-namespace {
-
 // Whether `fd` is the file at `path` now (not one removed, or replaced, since it was opened).
 bool is_file_at(int fd, const fs::path& path) {
   struct stat opened {

@@ -144,6 +144,20 @@ def save(fig, plots_dir, name, title, made):
     made.append({"name": name, "title": title, "svg": f"{name}.svg", "png": f"{name}.png"})
 
 
+def finish_ratio_plot(fig, ax, throughputs, ratios, xlabel, ylabel, title, plots_dir, name, made):
+    """A ratio-versus-throughput scatter's scales, labels, grid and legend; then saves it."""
+    if needs_log(throughputs):
+        log_scale(ax.set_xscale, ax.xaxis)
+    if needs_log(ratios, span=10):
+        log_scale(ax.set_yscale, ax.yaxis)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0, fontsize=8)
+    save(fig, plots_dir, name, title, made)
+
+
 def ratio_vs_throughput(corpus, variants, direction, plots_dir, made, skipped):
     name = f"ratio_vs_throughput_{direction}"
     column = f"{direction}_e2e_gbps"
@@ -179,16 +193,9 @@ def ratio_vs_throughput(corpus, variants, direction, plots_dir, made, skipped):
     for p in front:
         ax.annotate(p["label"], (p["x"], p["y"]), textcoords="offset points", xytext=(4, 4),
                     fontsize=7)
-    if needs_log([p["x"] for p in points]):
-        log_scale(ax.set_xscale, ax.xaxis)
-    if needs_log([p["y"] for p in points], span=10):
-        log_scale(ax.set_yscale, ax.yaxis)
-    ax.set_xlabel(f"{direction}ion throughput, end-to-end [{unit} of original bytes]")
-    ax.set_ylabel("container ratio (original / compressed)")
-    ax.set_title(title)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0, fontsize=8)
-    save(fig, plots_dir, name, title, made)
+    finish_ratio_plot(fig, ax, [p["x"] for p in points], [p["y"] for p in points],
+                      f"{direction}ion throughput, end-to-end [{unit} of original bytes]",
+                      "container ratio (original / compressed)", title, plots_dir, name, made)
 
 
 def throughput_vs_axis(corpus, variants, axis, plots_dir, made, skipped):
@@ -405,16 +412,9 @@ def columns_ratio_vs_throughput(corpus, rows, direction, plots_dir, made, skippe
         mine = [r for r in points if r["codec"] == codec]
         ax.scatter([r[column] for r in mine], [r["ratio"] for r in mine], color=colors[codec],
                    marker=markers[i % len(markers)], s=30, alpha=0.8, label=codec)
-    if needs_log([r[column] for r in points]):
-        log_scale(ax.set_xscale, ax.xaxis)
-    if needs_log([r["ratio"] for r in points], span=10):
-        log_scale(ax.set_yscale, ax.yaxis)
-    ax.set_xlabel(f"{direction}ion kernel throughput [GB/s of original bytes]")
-    ax.set_ylabel("ratio (original / compressed)")
-    ax.set_title(title)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0, fontsize=8)
-    save(fig, plots_dir, name, title, made)
+    finish_ratio_plot(fig, ax, [r[column] for r in points], [r["ratio"] for r in points],
+                      f"{direction}ion kernel throughput [GB/s of original bytes]",
+                      "ratio (original / compressed)", title, plots_dir, name, made)
 
 
 def plot_corpus(report_dir, corpus):
