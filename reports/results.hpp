@@ -27,7 +27,7 @@ struct Measurement {
   double counter(const std::string& name, double fallback = -1) const;
   // Left out on purpose rather than failed: its error begins with results::kSkippedReasonPrefix
   // (a GPU cell whose buffers do not fit in device memory).
-  bool skipped() const { return error && error->starts_with(results::kSkippedReasonPrefix); }
+  bool skipped() const { return error && results::is_skipped_reason(*error); }
 };
 
 struct ResultSet {

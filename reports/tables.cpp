@@ -141,9 +141,8 @@ Value TableBuilder::value(const std::string& file, const Query& query) const {
   if (const auto missing = set_.missing_files.find(corpus_ + "/" + file);
       missing != set_.missing_files.end()) {
     // A user's folder's entries left out on purpose say why (a FIFO, the same file twice).
-    return Value::blank(missing->second.starts_with(results::kSkippedReasonPrefix)
-                            ? missing->second
-                            : "file not available");
+    return Value::blank(results::is_skipped_reason(missing->second) ? missing->second
+                                                                    : "file not available");
   }
   const Measurement* m = find(file, query, false);
   if (m == nullptr) {
@@ -219,7 +218,7 @@ Row TableBuilder::total_row(const std::vector<Column>& columns,
     const auto missing = set_.missing_files.find(corpus_ + "/" + r.label);
     if (missing == set_.missing_files.end()) {
       included.push_back(&r);
-    } else if (missing->second.starts_with(results::kSkippedReasonPrefix)) {
+    } else if (results::is_skipped_reason(missing->second)) {
       ++skipped;
     }
   }

@@ -19,8 +19,8 @@ std::optional<std::string> device_shortfall(std::uint64_t need_bytes, std::uint6
   if (free_bytes >= kDeviceHeadroomBytes && need_bytes <= free_bytes - kDeviceHeadroomBytes) {
     return std::nullopt;
   }
-  return fmt::format("{}needs {} on the device, {} free", results::kSkippedReasonPrefix,
-                     amount(need_bytes), amount(free_bytes));
+  return results::skipped_reason(
+      fmt::format("needs {} on the device, {} free", amount(need_bytes), amount(free_bytes)));
 }
 
 }  // namespace gcbench::driver

@@ -181,7 +181,7 @@ int run(int argc, char** argv) {
   const Inputs inputs =
       gather_inputs(corpora, options.files, options.download, options.path_filter, &std::cerr);
   for (const MissingInput& m : inputs.missing) {
-    const bool skipped = m.reason.starts_with(results::kSkippedReasonPrefix);
+    const bool skipped = results::is_skipped_reason(m.reason);
     std::cerr << "[gcbench] " << m.corpus << "/" << m.name << (skipped ? " " : " not available: ")
               << m.reason << "\n";
   }

@@ -138,10 +138,10 @@ class Walker {
       const Candidate& kept = candidates_[chosen.at(FileKey{c.st.st_dev, c.st.st_ino})];
       if (&kept != &c) {
         if (kept.corpus != c.corpus || kept.name != c.name) {
-          user.skipped.push_back(MissingInput{c.corpus, c.name,
-                                              std::string(results::kSkippedReasonPrefix) +
-                                                  "the same file as " + kept.corpus + "/" +
-                                                  kept.name + " (measured once)"});
+          user.skipped.push_back(
+              MissingInput{c.corpus, c.name,
+                           results::skipped_reason("the same file as " + kept.corpus + "/" +
+                                                   kept.name + " (measured once)")});
           ++roots_[c.root].skipped;
         }
         continue;
@@ -217,8 +217,7 @@ class Walker {
   }
 
   void skip(const std::string& name, const std::string& why) {
-    user_.skipped.push_back(
-        MissingInput{roots_.back().corpus, name, std::string(results::kSkippedReasonPrefix) + why});
+    user_.skipped.push_back(MissingInput{roots_.back().corpus, name, results::skipped_reason(why)});
     ++roots_.back().skipped;
   }
 

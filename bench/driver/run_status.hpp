@@ -34,7 +34,7 @@ std::string run_message(const Run& run) {
 // that a rerun tries it again, but no failure of the run.
 template <typename Run>
 bool run_skipped(const Run& run) {
-  return run_failed(run) && run_message(run).starts_with(results::kSkippedReasonPrefix);
+  return run_failed(run) && results::is_skipped_reason(run_message(run));
 }
 
 }  // namespace gcbench::driver

@@ -17,6 +17,14 @@ inline constexpr std::string_view kMissingFileKey = "missing_file:";
 // How the reason of a missing_file: entry begins when the file was left out on purpose (an
 // entry of a user's folder that is no regular file, or a file reached twice), not lost.
 inline constexpr std::string_view kSkippedReasonPrefix = "skipped: ";
+// A reason so marked: "skipped: <why>"; and whether a recorded reason (or a cell's error) is
+// one, a thing left out on purpose rather than lost or failed.
+inline std::string skipped_reason(std::string_view why) {
+  return std::string(kSkippedReasonPrefix) + std::string(why);
+}
+inline bool is_skipped_reason(std::string_view text) {
+  return text.starts_with(kSkippedReasonPrefix);
+}
 // "typed_corpus:<corpus>": the corpus holds typed inputs (arrays of one element width: .npy
 // files, tpch columns), the value says how many; the report gives it a column table.
 inline constexpr std::string_view kTypedCorpusKey = "typed_corpus:";
