@@ -65,6 +65,11 @@ extern "C" {
 
 uint64_t deltapack_max_compressed_size(const int64_t* params, uint64_t input_size);
 
+/* A container's header fields, checked against its size (host memory, both paths); NULL when
+ * it is valid, else what is wrong. */
+const char* deltapack_read_header(const uint8_t* container, uint64_t container_size,
+                                  uint64_t* block_size, uint64_t* original_size);
+
 extern const gcbench_plugin_cpu deltapack_cpu;
 #ifdef DELTAPACK_WITH_GPU
 extern const gcbench_plugin_gpu deltapack_gpu;

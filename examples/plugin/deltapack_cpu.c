@@ -102,9 +102,8 @@ static int compress(const int64_t* params, const uint8_t* input, uint64_t input_
   return GCBENCH_PLUGIN_OK;
 }
 
-/* The header's fields, checked against the container's size; NULL when it is valid. */
-static const char* read_header(const uint8_t* container, uint64_t container_size,
-                               uint64_t* block_size, uint64_t* original_size) {
+const char* deltapack_read_header(const uint8_t* container, uint64_t container_size,
+                                  uint64_t* block_size, uint64_t* original_size) {
   if (container_size < DELTAPACK_HEADER_SIZE) return "shorter than its header";
   if (memcmp(container, DELTAPACK_MAGIC, 4) != 0) return "not a deltapack container";
   *block_size = get_u32(container + 4);
@@ -124,7 +123,7 @@ static const char* read_header(const uint8_t* container, uint64_t container_size
 static int decompressed_size(const uint8_t* container, uint64_t container_size, uint64_t* size,
                              char* message, size_t message_capacity) {
   uint64_t block_size = 0;
-  const char* error = read_header(container, container_size, &block_size, size);
+  const char* error = deltapack_read_header(container, container_size, &block_size, size);
   if (error != NULL) return fail(message, message_capacity, GCBENCH_PLUGIN_ERROR_CORRUPT, error);
   return GCBENCH_PLUGIN_OK;
 }
@@ -134,7 +133,7 @@ static int decompress(const int64_t* params, const uint8_t* container, uint64_t 
                       char* message, size_t message_capacity) {
   (void)params; /* the container says everything the decoder needs */
   uint64_t block_size = 0, original_size = 0;
-  const char* error = read_header(container, container_size, &block_size, &original_size);
+  const char* error = deltapack_read_header(container, container_size, &block_size, &original_size);
   if (error != NULL) return fail(message, message_capacity, GCBENCH_PLUGIN_ERROR_CORRUPT, error);
   if (output_capacity < original_size) {
     return fail(message, message_capacity, GCBENCH_PLUGIN_ERROR_OUTPUT_TOO_SMALL,

@@ -11,7 +11,6 @@
 #include <cub/cub.cuh>
 
 #include <cstdio>
-#include <cstring>
 
 #include "deltapack.h"
 
@@ -289,38 +288,15 @@ int compress_async(const std::int64_t* params, const u8* input, u64 input_size, 
   return cuda_status(cudaGetLastError(), message, capacity);
 }
 
-// The header's fields, held to the container's size as the host path holds them.
-int read_header(const u8* container, u64 container_size, u64* block_size, u64* original_size,
-                char* message, std::size_t capacity) {
-  const char* error = nullptr;
-  if (container_size < DELTAPACK_HEADER_SIZE) {
-    error = "shorter than its header";
-  } else if (std::memcmp(container, DELTAPACK_MAGIC, 4) != 0) {
-    error = "not a deltapack container";
-  } else {
-    std::uint32_t block = 0;
-    std::memcpy(&block, container + 4, 4);
-    std::memcpy(original_size, container + 8, 8);
-    *block_size = block;
-    if (block < DELTAPACK_MIN_BLOCK || block > DELTAPACK_MAX_BLOCK) {
-      error = "block size out of range";
-    } else if (blocks_of(*original_size, block) >
-               (container_size - DELTAPACK_HEADER_SIZE) / DELTAPACK_ENTRY_SIZE) {
-      error = "its block table is truncated";
-    }
-  }
-  if (error == nullptr) return GCBENCH_PLUGIN_OK;
-  std::snprintf(message, capacity, "%s", error);
-  return GCBENCH_PLUGIN_ERROR_CORRUPT;
-}
-
 // The plan's detail: the block size, read on the host.
 int plan_decompress(const std::int64_t* /*params*/, const u8* container, u64 container_size,
                     gcbench_plugin_plan* plan, char* message, std::size_t capacity) {
   u64 block_size = 0;
-  const int status = read_header(container, container_size, &block_size, &plan->decompressed_size,
-                                 message, capacity);
-  if (status != GCBENCH_PLUGIN_OK) return status;
+  if (const char* error =
+          deltapack_read_header(container, container_size, &block_size, &plan->decompressed_size)) {
+    std::snprintf(message, capacity, "%s", error);
+    return GCBENCH_PLUGIN_ERROR_CORRUPT;
+  }
   plan->temp_bytes = temp_bytes_for(blocks_of(plan->decompressed_size, block_size));
   plan->detail[0] = block_size;
   return GCBENCH_PLUGIN_OK;
