@@ -13,6 +13,7 @@
 
 #include "bench/driver/empty_run.hpp"
 #include "bench/driver/inputs.hpp"
+#include "support/shell.hpp"
 
 namespace gcbench::driver {
 namespace {
@@ -108,14 +109,9 @@ TEST(EmptyRun, ASyntheticInputOfNoBytesIsAnError) {
 
 #ifdef GCBENCH_DRIVER
 // The program's last line of output and its exit status.
-std::pair<std::string, int> run_driver(const std::string& args) {
-  const std::string command = std::string("'") + GCBENCH_DRIVER + "' " + args + " 2>&1";
-  std::string out;
-  FILE* p = ::popen(command.c_str(), "r");
-  if (p == nullptr) return {"popen failed", -1};
-  char buf[4096];
-  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  const int status = ::pclose(p);
+std::pair<std::string, int> last_line_and_exit(const std::string& args) {
+  int status = -1;
+  std::string out = testing::run_driver(args, status);
   while (!out.empty() && out.back() == '\n') out.pop_back();
   return {out.substr(out.rfind('\n') + 1), WIFEXITED(status) ? WEXITSTATUS(status) : -1};
 }
@@ -137,9 +133,10 @@ TEST(EmptyRun, TheProgramExits2SayingWhyUnlessAllowed) {
            {"--no-progress --corpus synthetic:runs:0 --codecs rle --device cpu",
             "gcbench: synthetic corpus 'synthetic:runs:0': the size must be at least 1 byte (an "
             "empty input measures nothing)"}}) {
-    EXPECT_EQ(run_driver(args), std::make_pair(said, 2)) << args;
+    EXPECT_EQ(last_line_and_exit(args), std::make_pair(said, 2)) << args;
   }
-  const auto [last, status] = run_driver(small + "--benchmark_filter=nomatch --allow-empty");
+  const auto [last, status] =
+      last_line_and_exit(small + "--benchmark_filter=nomatch --allow-empty");
   EXPECT_EQ(status, 0) << last;
 }
 #endif

@@ -161,9 +161,7 @@ fs::path folder_of_keys(const char* folder, std::size_t count) {
   return root;
 }
 
-std::string run_driver(const std::string& args, int& status) {
-  return testing::run_output(std::string("'") + GCBENCH_DRIVER + "' " + args, status);
-}
+using testing::run_driver;
 
 // The whole way: --list shows the plugin codec, a sweep over its declared axis is measured
 // and verified like a built-in codec's, and the report shows it.

@@ -327,9 +327,7 @@ TEST(Npy, UnsupportedArraysAreAClearErrorNamingTheFile) {
 }
 
 #ifdef GCBENCH_DRIVER
-std::string run_driver(const std::string& args, int& status) {
-  return testing::run_output(std::string("'") + GCBENCH_DRIVER + "' " + args, status);
-}
+using testing::run_driver;
 
 // The whole way: the gcbench program measures and verifies every file of the folder, records
 // it, and after one file changes measures that file alone again.

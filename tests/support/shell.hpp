@@ -35,4 +35,12 @@ inline std::string run_output(const std::string& command, int& status) {
   return out;
 }
 
+#ifdef GCBENCH_DRIVER
+// The gcbench program (GCBENCH_DRIVER, defined for the tests that run it) with `args`: its
+// output and its status, as run_output gives them.
+inline std::string run_driver(const std::string& args, int& status) {
+  return run_output(std::string("'") + GCBENCH_DRIVER + "' " + args, status);
+}
+#endif
+
 }  // namespace gcbench::testing
