@@ -39,3 +39,14 @@ build_release() {
     -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20)
   build "$dir" . "$@"
 }
+
+# build_release_with_nvcomp DIR TARGET...: build_release with the carried nvCOMP's peers where
+# .carry/nvcomp holds it.
+build_release_with_nvcomp() {
+  local dir=$1
+  shift
+  cmake_options=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20
+    -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20)
+  [[ -d $root/.carry/nvcomp/include ]] && cmake_options+=(-DGCBENCH_NVCOMP_ROOT="$root/.carry/nvcomp")
+  build "$dir" . "$@"
+}

@@ -13,13 +13,7 @@ source "$(dirname "$0")/common.sh" iterate-kernels
 BUILD=${BUILD:-/tmp/build-iterate-kernels}
 
 step build
-build_release_with_nvcomp() {
-  cmake_options=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20
-    -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20)
-  [[ -d $root/.carry/nvcomp/include ]] && cmake_options+=(-DGCBENCH_NVCOMP_ROOT="$root/.carry/nvcomp")
-  build "$BUILD" . "$@"
-}
-build_release_with_nvcomp all
+build_release_with_nvcomp "$BUILD" all
 T=$BUILD/tests
 
 if [[ -z ${SKIP_TESTS:-} ]]; then

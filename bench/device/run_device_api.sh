@@ -12,10 +12,7 @@ source "$(dirname "$0")/common.sh" device-api
 BUILD=${BUILD:-build-device}
 
 step build
-cmake_options=(-DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20
-  -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20)
-[[ -d $root/.carry/nvcomp/include ]] && cmake_options+=(-DGCBENCH_NVCOMP_ROOT="$root/.carry/nvcomp")
-build "$BUILD" . all
+build_release_with_nvcomp "$BUILD" all
 T=$BUILD/tests
 
 if [[ -z ${SKIP_TESTS:-} ]]; then

@@ -4,7 +4,8 @@
 # to the CPU one, damaged containers rejected on the device) beside every built-in GPU codec;
 # compute-sanitizer memcheck and racecheck on the plugin's kernels; then deltapack beside FL
 # on 256 MiB integer columns, every cell verified, with the device copy as the ceiling.
-# From the repository root, with .carry/prefix carried:
+# From the repository root, with .carry/prefix carried (and .carry/nvcomp, so that the build
+# can be shared with run_tpch.sh's):
 #   bash bench/device/run_plugin.sh
 OUT=${OUT:-$PWD/out-plugin}
 source "$(dirname "$0")/common.sh" plugin
@@ -12,7 +13,7 @@ BUILD=${BUILD:-build-device}
 results=/tmp/plugin-results
 
 step build
-build_release "$BUILD" gcbench gcbench-report plugin_test registry_codecs_test \
+build_release_with_nvcomp "$BUILD" gcbench gcbench-report plugin_test registry_codecs_test \
   gpu_registry_gpu_test gcbench_deltapack
 T=$BUILD/tests
 plugin=$PWD/$BUILD/examples/plugin/libgcbench_deltapack.so

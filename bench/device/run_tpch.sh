@@ -17,9 +17,7 @@ SF=${SF:-10}
 results=/tmp/tpch-results
 
 step build
-cmake_options=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20
-  -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20 -DGCBENCH_NVCOMP_ROOT="$root/.carry/nvcomp")
-build "$BUILD" . gcbench gcbench-report gcbench_corpus_tool ${TESTS:-}
+build_release_with_nvcomp "$BUILD" gcbench gcbench-report gcbench_corpus_tool ${TESTS:-}
 grep "gcbench:" "$OUT/build.log"
 
 step "tpch-sf$SF columns"
