@@ -6,8 +6,9 @@ Usage: records_check.py REPO_ROOT
 Two checks over the tree:
 
 1. Links. Every relative link in a committed report under bench/results (`*.md`: Markdown
-   links and images `[text](target)`; `*.html`: `href=` and `src=`) names a file or folder
-   that exists, relative to the report. Links with a scheme (http:, https:, mailto:, data:)
+   links and images `[text](target)`; `*.html`: `href=` and `src=`), and in README.md,
+   docs/*.md, bench/NOTES.md and bench/notes/*.md, names a file or folder that exists,
+   relative to the page. Links with a scheme (http:, https:, mailto:, data:)
    and in-page anchors (#...) are not files and are skipped; an anchor after a path is cut off.
 
 2. Repository paths. README.md, docs/*.md, bench/NOTES.md, bench/notes/*.md and the READMEs
@@ -73,7 +74,8 @@ def line_of(text, pos):
 def check_links(root, files, exists):
     dead = []
     for f in files:
-        if not f.startswith("bench/results/") or not f.endswith((".md", ".html")):
+        page = (f.startswith("bench/results/") and f.endswith((".md", ".html"))) or is_doc(f)
+        if not page:
             continue
         text = open(os.path.join(root, f), encoding="utf-8", errors="replace").read()
         pattern = LINK_MD if f.endswith(".md") else LINK_HTML
@@ -128,12 +130,15 @@ def check_history(root, docs):
     return dead, count
 
 
+def is_doc(f):
+    """README.md, docs/*.md, bench/NOTES.md, bench/notes/*.md: the hand-written pages."""
+    return (f in ("README.md", "bench/NOTES.md")
+            or (f.startswith(("docs/", "bench/notes/")) and f.endswith(".md")))
+
+
 def check_paths(root, files, exists, matches_glob):
     docs = [f for f in files
-            if f == "README.md" or f == "bench/NOTES.md"
-            or (f.startswith("docs/") and f.endswith(".md"))
-            or (f.startswith("bench/notes/") and f.endswith(".md"))
-            or (f.startswith("bench/results/") and os.path.basename(f) == "README.md")]
+            if is_doc(f) or (f.startswith("bench/results/") and os.path.basename(f) == "README.md")]
     top_dirs = {f.split("/", 1)[0] for f in files if "/" in f}
     top_files = {f for f in files if "/" not in f and "." in f and not f.startswith(".")}
     top_dirs |= {".ci"} & {f.split("/", 1)[0] for f in files}
@@ -182,8 +187,9 @@ def main():
     dead_paths, count = check_paths(root, files, exists, matches_glob)
     for line in dead_links + dead_paths:
         print(line)
-    reports = sum(1 for f in files if f.startswith("bench/results/") and f.endswith((".md", ".html")))
-    print(f"records: {reports} reports' links, {count} repository paths named in the docs; "
+    pages = sum(1 for f in files
+                if (f.startswith("bench/results/") and f.endswith((".md", ".html"))) or is_doc(f))
+    print(f"records: the links of {pages} pages, {count} repository paths named in the docs; "
           f"{len(dead_links)} dead links, {len(dead_paths)} dead paths")
     return 1 if dead_links or dead_paths else 0
 
