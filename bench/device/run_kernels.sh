@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `--preset kernels` on a device machine (issue 14): builds with nvCOMP (the peers Cascaded and
 # LZ4) as run_driver_peers.sh does, Release, then runs bench/run_suite.sh --preset kernels
-# --cold-l2 and writes the merged results as kernels.json (bench/results/<gpu>/kernels.json
+# --cold-l2 and writes the merged results as kernels.json (bench/results/<gpu>/kernels/kernels.json
 # once committed: kernel_gbps and pct_copy per cell, copy_gbps, cold_l2 and timing in the
 # context). The preset times kernels alone (--timing kernel), so its 195 cells fit one call
 # (132 s of preset on an H100 at c1cd0d0, after a build of about 45 s); a call cut off by LIMIT keeps what it

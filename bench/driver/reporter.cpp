@@ -23,7 +23,7 @@ std::string explain_debug_warning(std::string text) {
   return text.replace(at, warning.size(),
                       "[gcbench] Google Benchmark's library was built without NDEBUG (Debian's "
                       "package): its own checks, once per batch of calls; the timing loop is "
-                      "compiled into gcbench (README: Google Benchmark's DEBUG warning)");
+                      "compiled into gcbench (docs/results.md: Google Benchmark's DEBUG warning)");
 }
 
 bool SweepReporter::ReportContext(const Context& context) {
