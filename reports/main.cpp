@@ -13,6 +13,7 @@
 #include "reports/report.hpp"
 #include "reports/shard_merge_run.hpp"
 #include "src/cli/command_line.hpp"
+#include "studies/study.hpp"
 
 namespace {
 
@@ -95,7 +96,8 @@ std::map<std::string, std::vector<std::string>> manifest_order() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  gcbench::reports::ReportOptions options{"report", registry_defaults(), {}, plot_setup()};
+  gcbench::reports::ReportOptions options{
+      "report", registry_defaults(), {}, plot_setup(), gcbench::studies::report_tables()};
   gcbench::reports::CompareOptions compare_options;
   std::optional<std::filesystem::path> out_dir;
   std::vector<std::filesystem::path> inputs;

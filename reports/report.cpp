@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 
@@ -133,13 +134,17 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
     TableBuilder b(set, defaults, corpus, files);
     const fs::path dir = options.out_dir / corpus;
     CorpusReport& part = parts[corpus];
-    const Table summary = summary_table(b);
-    const MeasuredPart shown_summary = measured_part(summary);
-    written.summaries[corpus] =
-        shown_summary.any ? to_markdown(shown_summary.table) +
-                                (shown_summary.note.empty() ? "" : "\n" + shown_summary.note + "\n")
-                          : "(no value: " + shown_summary.note + ")\n";
-    add_table(summary, dir, corpus, part, &CorpusReport::head);
+    if (const auto study = std::find_if(options.studies.begin(), options.studies.end(),
+                                        [](const StudyTables& t) { return t.headline != nullptr; });
+        study != options.studies.end()) {
+      const Table headline = study->headline(b);
+      const MeasuredPart shown = measured_part(headline);
+      written.summaries[corpus] =
+          shown.any
+              ? to_markdown(shown.table) + (shown.note.empty() ? "" : "\n" + shown.note + "\n")
+              : "(no value: " + shown.note + ")\n";
+      add_table(headline, dir, corpus, part, &CorpusReport::head);
+    }
     add_table(variants_table(set, corpus), dir, corpus, part, &CorpusReport::head);
     // A table written only for some results: without it, its earlier files are removed.
     const auto optional_part = [&](const std::optional<Table>& t, const std::string& id) {
@@ -157,15 +162,12 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
         wants_kernels_section(set) ? kernels_table(set, defaults, corpus, files) : std::nullopt,
         "kernels");
     optional_part(columns_table(set, defaults, corpus, files), "columns");
-    if (b.has_codec("lz77")) {
-      part.tail += "## " + corpus + ": LZ77 (thesis tables)\n\n";
-      for (const Table& t : lz77_tables(b)) add_table(t, dir, corpus, part, &CorpusReport::tail);
-    }
-    for (const std::string codec : {"fl", "rle"}) {
-      if (!b.has_codec(codec)) continue;
-      part.tail += "## " + corpus + ": " + codec + "\n\n";
-      for (const Table& t : family_tables(b, codec))
-        add_table(t, dir, corpus, part, &CorpusReport::tail);
+    for (const StudyTables& study : options.studies) {
+      if (!study.sections) continue;
+      for (const TableSection& section : study.sections(b)) {
+        part.tail += "## " + corpus + ": " + section.heading + "\n\n";
+        for (const Table& t : section.tables) add_table(t, dir, corpus, part, &CorpusReport::tail);
+      }
     }
   }
 

@@ -2,6 +2,7 @@
 // Writes a whole report: per corpus, every table that holds a value as Markdown, CSV and LaTeX,
 // matplotlib plots drawn from the CSVs, and an index report.md that shows them all.
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -13,16 +14,31 @@
 
 namespace gcbench::reports {
 
+// A heading and its tables, in a corpus's part after the plots.
+struct TableSection {
+  std::string heading;
+  std::vector<Table> tables;
+};
+
+// What a study (studies/) adds to each corpus's part of the report; the report knows no study.
+struct StudyTables {
+  // The corpus's first table, also returned as its summary (WrittenReport::summaries): the first
+  // study that has one gives it.
+  std::function<Table(const TableBuilder&)> headline = nullptr;
+  std::function<std::vector<TableSection>(const TableBuilder&)> sections = nullptr;
+};
+
 struct ReportOptions {
   std::filesystem::path out_dir;
   Defaults defaults;                                           // codec/device -> axis -> default
   std::map<std::string, std::vector<std::string>> file_order;  // corpus -> manifest order
   std::optional<PlotSetup> plots = std::nullopt;               // none: no plots
+  std::vector<StudyTables> studies = {};                       // studies::report_tables()
 };
 
 struct WrittenReport {
   std::filesystem::path index;                   // report.md
-  std::map<std::string, std::string> summaries;  // corpus -> GPU vs CPU vs gzip (Markdown)
+  std::map<std::string, std::string> summaries;  // corpus -> its headline table (Markdown)
   std::string plot_note;                         // why there are no plots, or how they failed
   bool plots_failed = false;                     // the plot script ran and failed
 };

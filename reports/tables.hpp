@@ -1,6 +1,6 @@
 #pragma once
-// The thesis-style tables of SPEC section 4, built from a ResultSet: rows are the files of one
-// corpus, columns are queries for one cell each. A missing cell is a blank with its reason
+// Tables built from a ResultSet: rows are the files of one corpus, columns are queries for one
+// cell each (the studies, studies/, declare which). A missing cell is a blank with its reason
 // ("no device", "file not available", the cell's error, "not measured"), never a zero.
 #include <map>
 #include <optional>
@@ -113,11 +113,9 @@ class TableBuilder {
   std::vector<std::string> files_;
 };
 
-// T1-T7 for LZ77 (hash/brute/z, work items), compared with gzip (zlib).
-std::vector<Table> lz77_tables(const TableBuilder& b);
-// The FL/RLE equivalents: the same layouts over frame_size / element_width.
-std::vector<Table> family_tables(const TableBuilder& b, const std::string& codec);
-// GPU vs CPU vs gzip: compression time and ratio of every gcbench codec and gzip.
-Table summary_table(const TableBuilder& b);
+// A column and the query that fills it, in one call: the study tables' shorthands.
+Column col(std::string header, std::string csv, Unit unit, Query query);
+Query q(std::string codec, std::string device, std::string direction,
+        std::map<std::string, std::string> fixed, Quantity quantity);
 
 }  // namespace gcbench::reports

@@ -15,6 +15,8 @@
 #include "corpora/corpora.hpp"
 #include "gcbench/registry.hpp"
 #include "gcbench/typed_codec.hpp"
+#include "studies/kernels.hpp"
+#include "studies/study.hpp"
 
 namespace gcbench::driver {
 namespace {
@@ -73,7 +75,7 @@ std::map<std::string, int> count(const std::vector<CellSpec>& cells) {
 std::vector<CellSpec> expand(const std::string& preset, const std::vector<std::string>& flags,
                              const std::vector<InputFile>& in = inputs()) {
   const Options o = parse_options(flags);
-  const Preset& p = find_preset(preset);
+  const Preset& p = find_preset(studies::presets(), preset);
   check_preset_options(p, o);
   const auto all = registered_codecs();
   return preset_cells(p, select_codecs(all, o.codecs, o.device), all, in, o);
@@ -119,8 +121,8 @@ TEST(Presets, ThesisExpandsToItsDeclaredCells) {
   EXPECT_TRUE(named(cells,
                     "fl/cpu/compress/tpch-sf0.01/lineitem.shipdate.2/element_width:2/"
                     "frame_size:1024/threads:0"));
-  EXPECT_TRUE(named(cells,
-                    "rle/cpu/decompress/tpch-sf0.01/orders.orderkey.4/element_width:4/threads:0"));
+  EXPECT_TRUE(
+      named(cells, "rle/cpu/decompress/tpch-sf0.01/orders.orderkey.4/element_width:4/threads:0"));
 
   // Each cell once, one input after another.
   std::set<std::string> names;
@@ -156,7 +158,7 @@ TEST(Presets, ThesisExpandsToItsDeclaredCells) {
 TEST(Presets, FlagsNarrowThesisToTheCpuPartOnTwoCorpora) {
   const Options o = parse_options({"--device", "cpu", "--corpus", "calgary,canterbury"});
   // As CI runs it: no TPC-H columns to generate.
-  EXPECT_EQ(preset_inputs(find_preset("thesis"), o, false),
+  EXPECT_EQ(preset_inputs(find_preset(studies::presets(), "thesis"), o, false),
             (std::vector<std::string>{"calgary", "canterbury"}));
   const std::vector<CellSpec> cells = expand("thesis", {"--device", "cpu", "--corpus", "calgary"});
   for (const CellSpec& c : cells) EXPECT_EQ(c.id.device, "cpu") << c.name;
@@ -164,14 +166,15 @@ TEST(Presets, FlagsNarrowThesisToTheCpuPartOnTwoCorpora) {
   const auto n = count(cells);
   EXPECT_EQ(n.at("lz77/cpu/compress"), 2 * 9 + 2 * 3);
   EXPECT_EQ(n.count("lz77/gpu/compress"), 0u);
-  EXPECT_EQ(preset_inputs(find_preset("thesis"), parse_options({"--corpus", "synthetic"}), true),
+  EXPECT_EQ(preset_inputs(find_preset(studies::presets(), "thesis"),
+                          parse_options({"--corpus", "synthetic"}), true),
             (std::vector<std::string>{"synthetic:runs:32MiB", "synthetic:small_ints:32MiB:4",
                                       "synthetic:sorted_keys:32MiB:4"}));
 }
 
 TEST(Presets, TpchColumnsAreScaleFactorOneWithGpuCellsElseOneHundredth) {
   for (const char* name : {"thesis", "kernels"}) {
-    const Preset& p = find_preset(name);
+    const Preset& p = find_preset(studies::presets(), name);
     auto last = [&](const std::vector<std::string>& flags, bool gpu_cells) {
       const Options o = parse_options(flags);
       check_preset_options(p, o);
@@ -186,7 +189,7 @@ TEST(Presets, TpchColumnsAreScaleFactorOneWithGpuCellsElseOneHundredth) {
   }
   // Any scale factor --corpus names is gathered; the steps take each as TPC-H's columns.
   const Options o = parse_options({"--corpus", "tpch-sf0.01,tpch-sf1"});
-  EXPECT_EQ(preset_inputs(find_preset("thesis"), o, true),
+  EXPECT_EQ(preset_inputs(find_preset(studies::presets(), "thesis"), o, true),
             (std::vector<std::string>{"tpch-sf0.01", "tpch-sf1"}));
 }
 
@@ -201,29 +204,30 @@ TEST(Presets, QuickRunsEveryCodecAtItsDefaultOnTheFirstFileOfEachCorpus) {
         << c.name;
     for (const AxisSpec& a : c.codec->info().axes) EXPECT_EQ(c.params.at(a.name), a.default_value);
   }
-  EXPECT_EQ(preset_inputs(find_preset("quick"), Options{}, true),
+  EXPECT_EQ(preset_inputs(find_preset(studies::presets(), "quick"), Options{}, true),
             (std::vector<std::string>{"silesia", "calgary", "canterbury", "prague"}));
 }
 
-TEST(Presets, UnknownOrContradictedPresetsAreErrorsThatListThePresets) {
+TEST(Presets, AnUnknownPresetListsThemAndAContradictionNamesThePreset) {
   auto error = [](const std::vector<std::string>& flags) -> std::string {
     try {
       const Options o = parse_options(flags);
-      check_preset_options(find_preset(*o.preset), o);
+      check_preset_options(find_preset(studies::presets(), *o.preset), o);
     } catch (const std::invalid_argument& e) {
       return e.what();
     }
     return "no error";
   };
+  EXPECT_NE(error({"--preset", "thesys"}).find("presets: thesis, kernels, quick"),
+            std::string::npos);
   for (const auto& flags :
-       std::vector<std::vector<std::string>>{{"--preset", "thesys"},
-                                             {"--preset", "thesis", "--work-items", "2048"},
+       std::vector<std::vector<std::string>>{{"--preset", "thesis", "--work-items", "2048"},
                                              {"--preset", "quick", "--finder=z"},
                                              {"--preset", "thesis", "--sweep", "product"},
                                              {"--preset", "thesis", "--corpus", "enwik8"},
                                              {"--preset", "thesis", "--codecs", "zstd"}}) {
     const std::string message = error(flags);
-    EXPECT_NE(message.find("presets: thesis, kernels, quick"), std::string::npos)
+    EXPECT_NE(message.find("contradicts --preset " + flags[1] + " (see --help)"), std::string::npos)
         << fmt::format("{}", fmt::join(flags, " ")) << ": " << message;
   }
   EXPECT_NE(error({"--preset", "thesis", "--work-items", "2048"}).find("--work-items"),
@@ -326,10 +330,10 @@ std::vector<const Codec*> kernel_codecs() {
 // (their real sizes) and the same as one input.
 std::vector<InputFile> kernel_preset_inputs() {
   std::vector<InputFile> in;
-  for (const auto& [width, files] : kernel_inputs("1GiB").runs_files) {
+  for (const auto& [width, files] : studies::kernel_inputs("1GiB").runs_files) {
     for (const std::string& f : files) in.push_back(input("synthetic", f, 1 << 30));
   }
-  for (const auto& [width, files] : kernel_inputs("1GiB").small_ints_files) {
+  for (const auto& [width, files] : studies::kernel_inputs("1GiB").small_ints_files) {
     for (const std::string& f : files) in.push_back(input("synthetic", f, 1 << 30));
   }
   for (const auto& [name, size] : std::map<std::string, std::uint64_t>{{"dickens", 10192446},
@@ -348,7 +352,7 @@ std::vector<InputFile> kernel_preset_inputs() {
 }
 
 TEST(Presets, KernelInputsSweepRunLengthsAndWidths) {
-  const KernelInputs in = kernel_inputs("1GiB");
+  const studies::KernelInputs in = studies::kernel_inputs("1GiB");
   EXPECT_EQ(in.specs.size(), 14u);
   EXPECT_NE(std::find(in.specs.begin(), in.specs.end(), "synthetic:runs-uni4096:1GiB:4"),
             in.specs.end());
@@ -370,15 +374,15 @@ TEST(Presets, KernelInputsSweepRunLengthsAndWidths) {
     }
     EXPECT_TRUE(named) << spec << " gives " << f.name;
   }
-  const Preset& p = find_preset("kernels");
+  const Preset& p = find_preset(studies::presets(), "kernels");
   EXPECT_EQ(std::vector<std::string>(p.inputs.end() - 3, p.inputs.end()),
             (std::vector<std::string>{"silesia", "concat:silesia", "tpch"}));
   EXPECT_EQ(std::vector<std::string>(p.inputs.begin(), p.inputs.end() - 3),
-            kernel_inputs("1GiB").specs);
+            studies::kernel_inputs("1GiB").specs);
 }
 
 TEST(Presets, KernelsExpandsToItsDeclaredCellsWithinEightMinutes) {
-  const Preset& p = find_preset("kernels");
+  const Preset& p = find_preset(studies::presets(), "kernels");
   const Options o = parse_options({"--cold-l2"});
   check_preset_options(p, o);
   const std::vector<const Codec*> all = kernel_codecs();
@@ -487,8 +491,8 @@ TEST(Presets, KernelsExpandsToItsDeclaredCellsWithinEightMinutes) {
 }
 
 TEST(Presets, TimingIsTheFlagsElseThePresets) {
-  const Preset& kernels = find_preset("kernels");
-  const Preset& thesis = find_preset("thesis");
+  const Preset& kernels = find_preset(studies::presets(), "kernels");
+  const Preset& thesis = find_preset(studies::presets(), "thesis");
   EXPECT_EQ(kernels.timing, "kernel");
   EXPECT_EQ(run_timing(&kernels, parse_options({})), "kernel");
   EXPECT_EQ(run_timing(&kernels, parse_options({"--timing", "all"})), "all");

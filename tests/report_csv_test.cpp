@@ -17,6 +17,7 @@
 
 #include "reports/report.hpp"
 #include "reports/results.hpp"
+#include "studies/study.hpp"
 
 namespace gcbench::reports {
 namespace {
@@ -93,7 +94,7 @@ std::size_t check_csv(const fs::path& path) {
 std::size_t check_report(const ResultSet& set, const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("gcbench_report_csv_test_" + name);
   fs::remove_all(dir);
-  write_report(set, ReportOptions{dir, set.defaults, {}});
+  write_report(set, ReportOptions{dir, set.defaults, {}, std::nullopt, studies::report_tables()});
   std::size_t files = 0, numbers = 0;
   for (const auto& e : fs::recursive_directory_iterator(dir)) {
     if (e.path().extension() != ".csv") continue;

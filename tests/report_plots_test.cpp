@@ -15,6 +15,7 @@
 #include "reports/plots.hpp"
 #include "reports/report.hpp"
 #include "reports/results.hpp"
+#include "studies/study.hpp"
 
 namespace gcbench::reports {
 namespace {
@@ -91,8 +92,10 @@ Written report_of(const json& doc, const std::string& name, std::vector<std::str
   add_results(set, doc);
   const fs::path dir = fs::temp_directory_path() / ("gcbench_report_plots_test_" + name);
   fs::remove_all(dir);
-  const WrittenReport w =
-      write_report(set, ReportOptions{dir, kDefaults, {}, PlotSetup{GCBENCH_PLOT_SCRIPT, pythons}});
+  const WrittenReport w = write_report(
+      set,
+      ReportOptions{
+          dir, kDefaults, {}, PlotSetup{GCBENCH_PLOT_SCRIPT, pythons}, studies::report_tables()});
   return {dir, w, read(w.index)};
 }
 

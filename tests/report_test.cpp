@@ -15,6 +15,9 @@
 #include "reports/results.hpp"
 #include "reports/tables.hpp"
 #include "reports/variants.hpp"
+#include "studies/main_job.hpp"
+#include "studies/study.hpp"
+#include "studies/thesis_tables.hpp"
 
 namespace gcbench::reports {
 namespace {
@@ -144,7 +147,7 @@ TEST(Results, AGoodRerunReplacesAnErrorButNotTheOtherWayRound) {
 TEST(Tables, T7HasTheExactCsvColumnsAndATotalOverAvailableFiles) {
   ResultSet set = sample_set();
   TableBuilder b(set, kDefaults, "cant", set.files_of("cant"));
-  std::vector<Table> tables = lz77_tables(b);
+  std::vector<Table> tables = studies::lz77_tables(b);
   const Table& t7 = tables.back();
   ASSERT_EQ(t7.id, "lz77_t7");
   EXPECT_EQ(to_csv(t7),
@@ -166,7 +169,7 @@ TEST(Tables, TheTotalCountsSkippedEntriesApartFromMissingFiles) {
   add_results(set, doc);
   const auto label = [&](const std::vector<std::string>& files) {
     TableBuilder b(set, kDefaults, "cant", files);
-    return lz77_tables(b).back().total->label;
+    return studies::lz77_tables(b).back().total->label;
   };
   EXPECT_EQ(label({"a.txt", "b.txt", "c.txt", "fifo", "twice"}), "total (2 of 3 files; 2 skipped)");
   EXPECT_EQ(label({"a.txt", "b.txt", "fifo", "twice"}), "total (2 files; 2 skipped)");
@@ -188,14 +191,14 @@ TEST(Tables, GzipColumnsAreTheProgramsAndZlibKeepsItsOwn) {
   ResultSet set;
   add_results(set, doc);
   TableBuilder b(set, kDefaults, "cant", set.files_of("cant"));
-  std::vector<Table> tables = lz77_tables(b);
+  std::vector<Table> tables = studies::lz77_tables(b);
   const Table& t7 = tables.back();
   ASSERT_EQ(t7.id, "lz77_t7");
   EXPECT_EQ(to_csv(t7).substr(0, to_csv(t7).find('\n')),
             "file,size_bytes,gzip_bytes,gzip_ratio,zlib_bytes,zlib_ratio,lz77_hash_entropy_bytes,"
             "lz77_hash_entropy_ratio,reason");
   EXPECT_NE(to_csv(t7).find("a.txt,1000,410,2.439,400,2.500,"), std::string::npos) << to_csv(t7);
-  const Table summary = summary_table(b);
+  const Table summary = studies::summary_table(b);
   std::vector<std::string> headers;
   for (const Column& c : summary.columns) headers.push_back(c.header);
   EXPECT_NE(std::find(headers.begin(), headers.end(), "gzip time"), headers.end());
@@ -277,7 +280,7 @@ TEST(Tables, SummaryShowsEachMeasuredGpuDesignBesideTheDefaultOne) {
   add_results(set, with_gpu_designs());
   Defaults defaults = kDefaults;
   defaults["lz77/gpu"]["design"] = "thread";
-  const Table t = summary_table(TableBuilder(set, defaults, "cant", set.files_of("cant")));
+  const Table t = studies::summary_table(TableBuilder(set, defaults, "cant", set.files_of("cant")));
   auto column = [&](const std::string& header) {
     for (std::size_t i = 0; i < t.columns.size(); ++i) {
       if (t.columns[i].header == header) return static_cast<int>(i);
@@ -309,7 +312,8 @@ TEST(Report, UsesTheDefaultsRecordedWithTheResults) {
   Defaults without_gpu = kDefaults;
   without_gpu.erase("lz77/gpu");
   const std::string summary =
-      write_report(set, ReportOptions{dir, without_gpu, {}}).summaries.at("cant");
+      write_report(set, ReportOptions{dir, without_gpu, {}, std::nullopt, studies::report_tables()})
+          .summaries.at("cant");
   // End-to-end times of 0.5 s and 0.02 s, each column in ms (its median is below 1 s).
   EXPECT_NE(summary.find("| lz77 GPU end-to-end time [ms] | lz77 GPU warp end-to-end time [ms] |"),
             std::string::npos)
@@ -395,7 +399,7 @@ TEST(Variants, TotalsCoverOnlyTheFilesEveryVariantCompressed) {
 TEST(Tables, T2HasAColumnPerWorkItemCountAndT1IsBlankWithoutADevice) {
   ResultSet set = sample_set();
   TableBuilder b(set, kDefaults, "cant", set.files_of("cant"));
-  std::vector<Table> tables = lz77_tables(b);
+  std::vector<Table> tables = studies::lz77_tables(b);
   const Table& t1 = tables[0];
   const Table& t2 = tables[1];
   ASSERT_EQ(t2.columns.size(), 2u);
@@ -442,7 +446,8 @@ TEST(Report, WritesIndexAndTheTablesThatHaveValues) {
   const auto dir = std::filesystem::temp_directory_path() / "gcbench_report_test";
   std::filesystem::remove_all(dir);
   ResultSet set = sample_set();
-  WrittenReport w = write_report(set, ReportOptions{dir, kDefaults, {}});
+  WrittenReport w =
+      write_report(set, ReportOptions{dir, kDefaults, {}, std::nullopt, studies::report_tables()});
   std::ifstream in(w.index);
   std::string md((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(md.find("## cant"), std::string::npos);

@@ -20,7 +20,8 @@ std::string axis_range(const AxisSpec& a) {
 
 }  // namespace
 
-void print_help(std::ostream& out, const std::vector<const Codec*>& codecs) {
+void print_help(std::ostream& out, const std::vector<const Codec*>& codecs,
+                const std::vector<Preset>& presets) {
   out << R"(gcbench: sweeps codecs x devices x directions x corpus files x parameter points, one
 Google Benchmark per cell named
   <codec>/<device>/<compress|decompress>/<corpus>/<file>/<axis>:<value>/...
@@ -38,7 +39,7 @@ results' context as auto:<codec>/<device>/<axes> and as the label of each of its
 cell names keep "design:auto". Without a GPU nothing is calibrated (GPU cells do not run).
 
 Presets (--preset NAME):
-)" << describe_presets()
+)" << describe_presets(presets)
       << R"(
 Timing: CPU cells report wall time; GPU cells report the kernel time from CUDA events as
 manual time. Counters: input_bytes, compressed_bytes, ratio (input/compressed), verified,

@@ -38,12 +38,13 @@
 #include "gcbench/device_codec.hpp"
 #include "gcbench/registry.hpp"
 #include "src/results/result_document.hpp"
+#include "studies/study.hpp"
 
 namespace gcbench::driver {
 namespace {
 
 void help_printer() {
-  print_help(std::cout, registered_codecs());
+  print_help(std::cout, registered_codecs(), studies::presets());
 }
 
 // gcbench's defaults for Google Benchmark flags go first, so the user's own win. No warm-up
@@ -142,7 +143,8 @@ int run(int argc, char** argv) {
     return 0;
   }
 
-  const Preset* preset = options.preset ? &find_preset(*options.preset) : nullptr;
+  const Preset* preset =
+      options.preset ? &find_preset(studies::presets(), *options.preset) : nullptr;
   if (preset) check_preset_options(*preset, options);
 
   const std::vector<const Codec*> all = registered_codecs();

@@ -1,10 +1,10 @@
 #pragma once
-// Presets (`--preset thesis`, `--preset kernels`, `--preset quick`): a declared sweep, made of
-// steps that each name their codecs, device, direction, inputs and axis values. Its cells are the
-// union of what the steps enumerate; flags may narrow it (corpora, files, codecs, device,
-// direction) but never change its axes or sweep.
+// Presets (`--preset NAME`): a declared sweep, made of steps that each name their codecs,
+// device, direction, inputs and axis values. Its cells are the union of what the steps
+// enumerate; flags may narrow it (corpora, files, codecs, device, direction) but never change its
+// axes or sweep. The presets themselves are data declared by the studies (studies/); this is the
+// engine that runs any of them.
 #include <cstdint>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -14,6 +14,11 @@
 #include "bench/driver/options.hpp"
 
 namespace gcbench::driver {
+
+// Corpus names of a preset's inputs and steps: the synthetic inputs, and TPC-H's columns at the
+// run's scale factor (preset_inputs()).
+inline const std::string kSyntheticCorpus = "synthetic";
+inline const std::string kTpchCorpus = "tpch";
 
 struct PresetStep {
   std::string purpose;  // what it measures: the tables it feeds
@@ -30,16 +35,6 @@ struct PresetStep {
   std::vector<std::string> files = {};
 };
 
-// The kernels preset's synthetic inputs (issue 14): runs of geometric and uniform lengths,
-// and small integers for FL, each `size` (e.g. "1GiB") at element widths 1, 2 and 4; the
-// --corpus specs and the file names they give.
-struct KernelInputs {
-  std::vector<std::string> specs;
-  std::map<int, std::vector<std::string>> runs_files;        // width -> runs-* file names
-  std::map<int, std::vector<std::string>> small_ints_files;  // width -> small_ints file names
-};
-KernelInputs kernel_inputs(const std::string& size);
-
 struct Preset {
   std::string name;
   std::string summary;              // one line for --help and the plan
@@ -48,12 +43,10 @@ struct Preset {
   std::string timing = "all";  // --timing's value unless the flag is given
 };
 
-const std::vector<Preset>& presets();
+// The preset of `presets` named so; std::invalid_argument listing them otherwise.
+const Preset& find_preset(const std::vector<Preset>& presets, const std::string& name);
 
-// The preset named so; std::invalid_argument listing the presets otherwise.
-const Preset& find_preset(const std::string& name);
-
-// std::invalid_argument, listing the presets, when `options` (those given on the command line
+// std::invalid_argument when `options` (those given on the command line
 // beside --preset) contradict it: an axis flag, --sweep, or a corpus or codec it does not run.
 void check_preset_options(const Preset& preset, const Options& options);
 
@@ -75,6 +68,6 @@ std::vector<CellSpec> preset_cells(const Preset& preset, const std::vector<const
 std::string run_timing(const Preset* preset, const Options& options);
 
 // Lines for --help: each preset, its summary and steps.
-std::string describe_presets();
+std::string describe_presets(const std::vector<Preset>& presets);
 
 }  // namespace gcbench::driver

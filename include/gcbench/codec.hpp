@@ -40,7 +40,7 @@ using ContainerCounters =
     std::function<std::vector<std::pair<std::string, double>>(ByteSpan container)>;
 
 struct CodecInfo {
-  std::string name;     // family, e.g. "rle"; CPU and GPU implementations share it
+  std::string name;     // family, e.g. "deltapack"; CPU and GPU implementations share it
   std::string version;  // implementation version, reported in results
   Device device = Device::cpu;
   std::string description;

@@ -6,7 +6,7 @@
 namespace gcbench {
 
 struct OptionalLibrary {
-  std::string_view name;            // "zstd", "CUDA"
+  std::string_view name;            // e.g. zstd, CUDA
   bool available = false;           // found at configure time
   std::string_view codecs;          // what it brings, as the driver lists it when missing
   std::string_view missing_reason;  // why this build lacks it; empty when available
