@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -73,11 +74,46 @@ CellComparison compare_cell(const Measurement& b, const Measurement& n,
     return c;
   }
   c.p_value = stats::mann_whitney_u(b.times_s, n.times_s).p;
-  if (*c.p_value < options.alpha && c.time_change_pct) {
-    if (*c.time_change_pct > options.threshold_pct) c.verdict = Verdict::regression;
-    if (*c.time_change_pct < -options.threshold_pct) c.verdict = Verdict::improvement;
-  }
   return c;
+}
+
+// The larger of the two sides' noise, where both have one.
+std::optional<double> noise_of(const CellComparison& c) {
+  if (!c.base_iqr_pct || !c.new_iqr_pct) return std::nullopt;
+  return std::max(*c.base_iqr_pct, *c.new_iqr_pct);
+}
+
+// SAME within the threshold; FASTER or SLOWER beyond it, beyond the noise and significant
+// after correction; UNCLEAR otherwise, with `why` saying which test it did not pass.
+Verdict judge(double change_pct, std::optional<double> noise_pct, std::optional<double> p_adjusted,
+              const CompareOptions& options, std::string& why) {
+  if (std::abs(change_pct) <= options.threshold_pct) return Verdict::same;
+  if (noise_pct && std::abs(change_pct) <= options.noise_factor * *noise_pct) {
+    why = fmt::format("within the noise (IQR {:.1f}%)", *noise_pct);
+    return Verdict::unclear;
+  }
+  if (!p_adjusted) return Verdict::unclear;  // untested: the cell's note says why
+  if (*p_adjusted >= options.alpha) {
+    why = fmt::format("not significant after correction (adjusted p {:.3g})", *p_adjusted);
+    return Verdict::unclear;
+  }
+  return change_pct > 0 ? Verdict::slower : Verdict::faster;
+}
+
+void judge_cells(std::vector<CellComparison>& cells, const CompareOptions& options) {
+  std::vector<double> p;
+  for (const CellComparison& c : cells) {
+    if (c.p_value) p.push_back(*c.p_value);
+  }
+  const std::vector<double> adjusted = stats::benjamini_hochberg(p);
+  std::size_t next = 0;
+  for (CellComparison& c : cells) {
+    if (c.p_value) c.p_adjusted = adjusted[next++];
+    if (!c.time_change_pct) continue;  // a failed side: UNCLEAR, the note says which
+    std::string why;
+    c.verdict = judge(*c.time_change_pct, noise_of(c), c.p_adjusted, options, why);
+    if (!why.empty()) append_note(c.note, why);
+  }
 }
 
 // The first cell whose input sizes differ, and how many do; empty when none.
@@ -110,20 +146,45 @@ std::string input_difference(
   return what;
 }
 
-std::vector<GroupComparison> geometric_means(const std::vector<CellComparison>& cells) {
-  std::map<std::tuple<std::string, std::string, std::string, std::string>, std::vector<double>>
-      ratios;
+// Per corpus, codec, device and direction: the geometric mean of the time ratios, a sign test
+// over the cells (a change shared by the group's cells is evidence that single cells with few
+// repetitions cannot give), Holm's correction over the groups, and the group's verdict.
+std::vector<GroupComparison> judge_groups(const std::vector<CellComparison>& cells,
+                                          const CompareOptions& options) {
+  std::map<std::tuple<std::string, std::string, std::string, std::string>,
+           std::vector<const CellComparison*>>
+      members;
   for (const CellComparison& c : cells) {
     if (!c.base_time_s || !c.new_time_s || !(*c.base_time_s > 0)) continue;
-    ratios[{c.id.corpus, c.id.codec, c.id.device, c.id.direction}].push_back(*c.new_time_s /
-                                                                             *c.base_time_s);
+    members[{c.id.corpus, c.id.codec, c.id.device, c.id.direction}].push_back(&c);
   }
   std::vector<GroupComparison> groups;
-  for (const auto& [key, values] : ratios) {
-    auto mean = stats::geometric_mean(values);
+  for (const auto& [key, group] : members) {
+    std::vector<double> ratios, noises;
+    GroupComparison g;
+    for (const CellComparison* c : group) {
+      ratios.push_back(*c->new_time_s / *c->base_time_s);
+      g.slower += *c->new_time_s > *c->base_time_s ? 1 : 0;
+      g.faster += *c->new_time_s < *c->base_time_s ? 1 : 0;
+      if (const auto noise = noise_of(*c)) noises.push_back(*noise);
+    }
+    const auto mean = stats::geometric_mean(ratios);
     if (!mean) continue;
-    const auto& [corpus, codec, device, direction] = key;
-    groups.push_back({corpus, codec, device, direction, values.size(), *mean});
+    std::tie(g.corpus, g.codec, g.device, g.direction) = key;
+    g.cells = ratios.size();
+    g.time_ratio = *mean;
+    g.p_value = stats::sign_test(g.slower, g.faster);
+    if (!noises.empty()) g.noise_pct = stats::median(noises);
+    groups.push_back(std::move(g));
+  }
+  std::vector<double> p;
+  for (const GroupComparison& g : groups) p.push_back(g.p_value);
+  const std::vector<double> adjusted = stats::holm(p);
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    GroupComparison& g = groups[i];
+    g.p_adjusted = adjusted[i];
+    std::string why;
+    g.verdict = judge((g.time_ratio - 1) * 100, g.noise_pct, g.p_adjusted, options, why);
   }
   return groups;
 }
@@ -133,6 +194,25 @@ std::vector<GroupComparison> geometric_means(const std::vector<CellComparison>& 
 std::size_t Comparison::count(Verdict v) const {
   return static_cast<std::size_t>(
       std::count_if(cells.begin(), cells.end(), [&](const auto& c) { return c.verdict == v; }));
+}
+
+std::size_t Comparison::count_groups(Verdict v) const {
+  return static_cast<std::size_t>(
+      std::count_if(groups.begin(), groups.end(), [&](const auto& g) { return g.verdict == v; }));
+}
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::same:
+      return "SAME";
+    case Verdict::faster:
+      return "FASTER";
+    case Verdict::slower:
+      return "SLOWER";
+    case Verdict::unclear:
+      break;
+  }
+  return "UNCLEAR";
 }
 
 ResultSet load_side(const fs::path& path, const std::string& label) {
@@ -178,7 +258,8 @@ Comparison compare(const ResultSet& base, const ResultSet& now, const CompareOpt
   for (auto [b, n] : pairs) out.cells.push_back(compare_cell(*b, *n, options));
   std::sort(out.cells.begin(), out.cells.end(),
             [](const auto& x, const auto& y) { return x.name < y.name; });
-  out.groups = geometric_means(out.cells);
+  judge_cells(out.cells, options);
+  out.groups = judge_groups(out.cells, options);
   return out;
 }
 

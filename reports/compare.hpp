@@ -1,7 +1,10 @@
 #pragma once
 // Comparing two runs cell by cell (gcbench-report --compare BASE NEW): time and ratio change,
-// the spread of both sides, a Mann-Whitney U test over repetitions, and per corpus, codec,
-// device and direction the geometric mean of the time ratios.
+// the noise of both sides, a Mann-Whitney U test over repetitions corrected for the number of
+// cells compared, and per corpus, codec, device and direction the geometric mean of the time
+// ratios with a sign test over its cells. Each cell and group gets a verdict in the spirit of
+// nvbench_compare: SAME, FASTER, SLOWER or UNCLEAR; only SLOWER fails a comparison, and it
+// needs an effect beyond the threshold and both runs' noise, significant after correction.
 #include <cstddef>
 #include <filesystem>
 #include <optional>
@@ -19,14 +22,17 @@ struct BadInput : std::runtime_error {
 };
 
 struct CompareOptions {
-  double threshold_pct = 5;  // a significant slowdown beyond this is a regression
-  double alpha = 0.05;
+  double threshold_pct = 5;  // a change within this is SAME
+  double alpha = 0.05;       // after correction: Benjamini-Hochberg over cells, Holm over groups
+  // A change must exceed this many times the larger of the two sides' noise (the interquartile
+  // range of the repetitions as % of the median) to be FASTER or SLOWER.
+  double noise_factor = 1;
   bool allow_different_inputs = false;
   std::string base_label = "BASE";
   std::string new_label = "NEW";
 };
 
-enum class Verdict { none, regression, improvement };
+enum class Verdict { same, faster, slower, unclear };
 
 struct CellComparison {
   std::string name;
@@ -36,17 +42,23 @@ struct CellComparison {
   // Interquartile range over repetitions as % of the median; absent below 2 repetitions.
   std::optional<double> base_iqr_pct, new_iqr_pct;
   std::size_t base_reps = 0, new_reps = 0;
-  std::optional<double> p_value;  // absent with too few repetitions (see note)
+  std::optional<double> p_value;     // absent with too few repetitions (see note)
+  std::optional<double> p_adjusted;  // Benjamini-Hochberg over the cells with a p-value
   std::optional<double> base_ratio, new_ratio, ratio_change_pct;
   std::optional<double> kernel_change_pct, e2e_change_pct;  // GPU cells' counters
-  Verdict verdict = Verdict::none;
+  Verdict verdict = Verdict::unclear;
   std::string note;
 };
 
 struct GroupComparison {
   std::string corpus, codec, device, direction;
   std::size_t cells = 0;
-  double time_ratio = 1;  // geometric mean of NEW/BASE over the group's cells
+  double time_ratio = 1;               // geometric mean of NEW/BASE over the group's cells
+  std::size_t slower = 0, faster = 0;  // cells whose median moved that way
+  double p_value = 1;                  // sign test over those cells
+  double p_adjusted = 1;               // Holm over the groups
+  std::optional<double> noise_pct;     // median over the cells of the larger side's IQR %
+  Verdict verdict = Verdict::unclear;
 };
 
 struct Comparison {
@@ -55,7 +67,12 @@ struct Comparison {
   std::size_t only_base = 0, only_new = 0;
   std::string input_note;  // what differs, when different inputs were allowed
   std::size_t count(Verdict v) const;
+  std::size_t count_groups(Verdict v) const;
+  // Whether the comparison fails: some cell or group is SLOWER.
+  bool slower() const { return count(Verdict::slower) > 0 || count_groups(Verdict::slower) > 0; }
 };
+
+const char* verdict_name(Verdict v);
 
 // Loads one side as load_results does; BadInput for a missing path, a file that is not
 // Google Benchmark JSON, or results without a single gcbench cell.

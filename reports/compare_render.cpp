@@ -26,18 +26,6 @@ std::string csv(std::optional<double> v) {
   return v ? fmt::format("{:.6g}", *v) : "";
 }
 
-const char* verdict_name(Verdict v) {
-  switch (v) {
-    case Verdict::regression:
-      return "regression";
-    case Verdict::improvement:
-      return "improvement";
-    case Verdict::none:
-      break;
-  }
-  return "";
-}
-
 }  // namespace
 
 std::string to_markdown(const Comparison& c, const CompareOptions& o) {
@@ -47,26 +35,30 @@ std::string to_markdown(const Comparison& c, const CompareOptions& o) {
   std::string out = fmt::format(
       "Comparing {} with {}: {} cells in both, {} only in {}, {} only in {}.\n\n"
       "Times are medians over repetitions (GPU cells: kernel time); IQR is the interquartile "
-      "range as % of the median; p is the two-sided Mann-Whitney U test over repetitions. A "
-      "regression is p < {} and slower by more than {}%.\n\n",
+      "range as % of the median, a side's noise; p is the two-sided Mann-Whitney U test over "
+      "repetitions, p adj. the same corrected for the {} cells tested (Benjamini-Hochberg). "
+      "Verdicts: SAME within {}%; SLOWER or FASTER beyond it, beyond {} x the larger IQR and "
+      "with p adj. < {}; UNCLEAR otherwise (the result says why). Groups: the geometric mean of "
+      "their cells' time ratios, a sign test over those cells (corrected for the {} groups, "
+      "Holm) and the median of their cells' noise, judged alike. Only SLOWER fails.\n\n",
       o.base_label, o.new_label, c.cells.size(), c.only_base, o.base_label, c.only_new, o.new_label,
-      o.alpha, o.threshold_pct);
+      std::count_if(c.cells.begin(), c.cells.end(), [](const auto& x) { return x.p_value; }),
+      o.threshold_pct, o.noise_factor, o.alpha, c.groups.size());
   if (!c.input_note.empty()) out += "**Different inputs** (allowed): " + c.input_note + ".\n\n";
-  out += fmt::format("| cell | {} | {} | time | IQR {} | IQR {} | reps | p | ratio |", o.base_label,
-                     o.new_label, o.base_label, o.new_label);
+  out += fmt::format("| cell | {} | {} | time | IQR {} | IQR {} | reps | p | p adj. | ratio |",
+                     o.base_label, o.new_label, o.base_label, o.new_label);
   out += gpu ? " kernel_s | e2e_s | result |\n" : " result |\n";
-  out += "|---|---:|---:|---:|---:|---:|---:|---:|---:|";
+  out += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
   out += gpu ? "---:|---:|---|\n" : "---|\n";
   for (const CellComparison& x : c.cells) {
-    std::string result =
-        x.verdict == Verdict::regression ? "**regression**" : std::string(verdict_name(x.verdict));
-    if (!x.note.empty()) result += (result.empty() ? "" : "; ") + x.note;
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {}/{} | {} | {} |", x.name,
-                       x.base_time_s ? human_time(*x.base_time_s) : "",
-                       x.new_time_s ? human_time(*x.new_time_s) : "",
-                       md(x.time_change_pct, "{:+.1f}%"), md(x.base_iqr_pct, "{:.1f}%"),
-                       md(x.new_iqr_pct, "{:.1f}%"), x.base_reps, x.new_reps,
-                       md(x.p_value, "{:.3g}"), md(x.ratio_change_pct, "{:+.2f}%"));
+    std::string result = x.verdict == Verdict::slower ? "**SLOWER**" : verdict_name(x.verdict);
+    if (!x.note.empty()) result += ": " + x.note;
+    out += fmt::format(
+        "| {} | {} | {} | {} | {} | {} | {}/{} | {} | {} | {} |", x.name,
+        x.base_time_s ? human_time(*x.base_time_s) : "",
+        x.new_time_s ? human_time(*x.new_time_s) : "", md(x.time_change_pct, "{:+.1f}%"),
+        md(x.base_iqr_pct, "{:.1f}%"), md(x.new_iqr_pct, "{:.1f}%"), x.base_reps, x.new_reps,
+        md(x.p_value, "{:.3g}"), md(x.p_adjusted, "{:.3g}"), md(x.ratio_change_pct, "{:+.2f}%"));
     if (gpu) {
       out += fmt::format(" {} | {} |", md(x.kernel_change_pct, "{:+.1f}%"),
                          md(x.e2e_change_pct, "{:+.1f}%"));
@@ -75,38 +67,50 @@ std::string to_markdown(const Comparison& c, const CompareOptions& o) {
   }
   out += fmt::format("\nGeometric mean of the time ratios {}/{}:\n\n", o.new_label, o.base_label);
   out +=
-      "| corpus | codec | device | direction | cells | time ratio | change |\n"
-      "|---|---|---|---|---:|---:|---:|\n";
+      "| corpus | codec | device | direction | cells | time ratio | change | slower/faster | "
+      "p adj. | noise | verdict |\n"
+      "|---|---|---|---|---:|---:|---:|---:|---:|---:|---|\n";
   for (const GroupComparison& g : c.groups) {
-    out += fmt::format("| {} | {} | {} | {} | {} | {:.3f} | {:+.1f}% |\n", g.corpus, g.codec,
-                       g.device, g.direction, g.cells, g.time_ratio, (g.time_ratio - 1) * 100);
+    out += fmt::format(
+        "| {} | {} | {} | {} | {} | {:.3f} | {:+.1f}% | {}/{} | {:.3g} | {} | {} |\n", g.corpus,
+        g.codec, g.device, g.direction, g.cells, g.time_ratio, (g.time_ratio - 1) * 100, g.slower,
+        g.faster, g.p_adjusted, md(g.noise_pct, "{:.1f}%"),
+        g.verdict == Verdict::slower ? "**SLOWER**" : verdict_name(g.verdict));
   }
-  out += fmt::format("\nSignificant regressions beyond {}%: {}; significant improvements: {}.\n",
-                     o.threshold_pct, c.count(Verdict::regression), c.count(Verdict::improvement));
+  auto tally = [&](auto count) {
+    return fmt::format("{} SLOWER, {} FASTER, {} UNCLEAR, {} SAME", count(Verdict::slower),
+                       count(Verdict::faster), count(Verdict::unclear), count(Verdict::same));
+  };
+  out += fmt::format("\nCells: {}. Groups: {}.\n", tally([&](Verdict v) { return c.count(v); }),
+                     tally([&](Verdict v) { return c.count_groups(v); }));
   return out;
 }
 
 std::string cells_csv(const Comparison& c) {
   std::string out =
       "cell,base_time_s,new_time_s,time_change_pct,base_iqr_pct,new_iqr_pct,base_reps,new_reps,"
-      "p_value,base_ratio,new_ratio,ratio_change_pct,kernel_change_pct,e2e_change_pct,verdict,"
-      "note\n";
+      "p_value,p_adjusted,base_ratio,new_ratio,ratio_change_pct,kernel_change_pct,e2e_change_pct,"
+      "verdict,note\n";
   for (const CellComparison& x : c.cells) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(x.name),
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(x.name),
                        csv(x.base_time_s), csv(x.new_time_s), csv(x.time_change_pct),
                        csv(x.base_iqr_pct), csv(x.new_iqr_pct), x.base_reps, x.new_reps,
-                       csv(x.p_value), csv(x.base_ratio), csv(x.new_ratio), csv(x.ratio_change_pct),
-                       csv(x.kernel_change_pct), csv(x.e2e_change_pct), verdict_name(x.verdict),
-                       csv_field(x.note));
+                       csv(x.p_value), csv(x.p_adjusted), csv(x.base_ratio), csv(x.new_ratio),
+                       csv(x.ratio_change_pct), csv(x.kernel_change_pct), csv(x.e2e_change_pct),
+                       verdict_name(x.verdict), csv_field(x.note));
   }
   return out;
 }
 
 std::string groups_csv(const Comparison& c) {
-  std::string out = "corpus,codec,device,direction,cells,time_ratio,time_change_pct\n";
+  std::string out =
+      "corpus,codec,device,direction,cells,time_ratio,time_change_pct,slower,faster,p_value,"
+      "p_adjusted,noise_pct,verdict\n";
   for (const GroupComparison& g : c.groups) {
-    out += fmt::format("{},{},{},{},{},{:.6g},{:.6g}\n", csv_field(g.corpus), g.codec, g.device,
-                       g.direction, g.cells, g.time_ratio, (g.time_ratio - 1) * 100);
+    out += fmt::format("{},{},{},{},{},{:.6g},{:.6g},{},{},{:.6g},{:.6g},{},{}\n",
+                       csv_field(g.corpus), g.codec, g.device, g.direction, g.cells, g.time_ratio,
+                       (g.time_ratio - 1) * 100, g.slower, g.faster, g.p_value, g.p_adjusted,
+                       csv(g.noise_pct), verdict_name(g.verdict));
   }
   return out;
 }

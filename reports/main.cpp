@@ -41,12 +41,15 @@ prints Markdown: each side's median time (GPU cells: kernel time) and its interq
 over repetitions, the time change, the ratio change, for GPU cells the change of the kernel_s
 and e2e_s counters, and a two-sided Mann-Whitney U test over the repetitions (normal
 approximation with tie correction, as Google Benchmark's compare.py); then per corpus, codec,
-device and direction the geometric mean of the time ratios NEW/BASE. A cell whose repetitions
-could not reach p < 0.05 even if all differed (fewer than 4 a side) gets "too few repetitions"
-instead of a p-value; one from --benchmark_report_aggregates_only gets no test. With --out,
-also writes DIR/compare.md, DIR/compare.csv (one row per cell) and DIR/compare_groups.csv (the
-geometric means). Exit status: 0; 1 when some cell is a significant regression (p < 0.05 and
-slower by more than --threshold percent, default 5); 2 for bad input: a missing path, a file
+device and direction the geometric mean of the time ratios NEW/BASE with a sign test over
+its cells. A cell whose repetitions could not reach p < 0.05 even if all differed (fewer than 4
+a side) gets "too few repetitions" instead of a p-value; one from
+--benchmark_report_aggregates_only gets no test. Every cell and group gets a verdict: SAME
+within --threshold percent (default 5); SLOWER or FASTER beyond it, beyond the larger side's
+noise (IQR as % of the median) and significant after correction for the number of cells
+(Benjamini-Hochberg) or groups (Holm); UNCLEAR otherwise, saying why. With --out, also writes
+DIR/compare.md, DIR/compare.csv (one row per cell) and DIR/compare_groups.csv (the groups).
+Exit status: 0; 1 when some cell or group is SLOWER; 2 for bad input: a missing path, a file
 that is not gcbench's JSON, no cell in both runs, or different inputs (a cell's input_bytes,
 the corpus manifest digest) unless --allow-different-inputs.
 
@@ -114,7 +117,7 @@ int main(int argc, char** argv) {
   app->add_flag("--print-summary", print_summary, "print the GPU vs CPU vs gzip table");
   app->add_flag("--compare", compare, "compare two runs, BASE and NEW (RESULTS)");
   app->add_option("--threshold", compare_options.threshold_pct,
-                  "--compare: percent slower that is a regression (default 5)")
+                  "--compare: a change within this percent is SAME (default 5)")
       ->check(CLI::Number)
       ->option_text("PCT");
   app->add_flag("--allow-different-inputs", compare_options.allow_different_inputs,

@@ -79,4 +79,51 @@ bool enough_for_u_test(std::size_t n1, std::size_t n2, double alpha) {
   return from_u(0, static_cast<double>(n1), static_cast<double>(n2), 0).p < alpha;
 }
 
+double sign_test(std::size_t up, std::size_t down) {
+  const std::size_t n = up + down;
+  if (n == 0) return 1;
+  // P(X <= min) under Binomial(n, 1/2), in logs so that large n does not underflow each term.
+  const std::size_t k = std::min(up, down);
+  double tail = 0;
+  for (std::size_t i = 0; i <= k; ++i) {
+    tail += std::exp(std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) -
+                     static_cast<double>(n) * std::log(2.0));
+  }
+  return std::min(1.0, 2 * tail);
+}
+
+namespace {
+
+// The indices of `p` in ascending order of their values.
+std::vector<std::size_t> ascending(const std::vector<double>& p) {
+  std::vector<std::size_t> order(p.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return p[a] < p[b]; });
+  return order;
+}
+
+}  // namespace
+
+std::vector<double> benjamini_hochberg(const std::vector<double>& p) {
+  const std::vector<std::size_t> order = ascending(p);
+  std::vector<double> adjusted(p.size());
+  double running = 1;
+  for (std::size_t r = p.size(); r-- > 0;) {
+    running = std::min(running, p[order[r]] * static_cast<double>(p.size()) / (r + 1.0));
+    adjusted[order[r]] = running;
+  }
+  return adjusted;
+}
+
+std::vector<double> holm(const std::vector<double>& p) {
+  const std::vector<std::size_t> order = ascending(p);
+  std::vector<double> adjusted(p.size());
+  double running = 0;
+  for (std::size_t r = 0; r < p.size(); ++r) {
+    running = std::max(running, std::min(1.0, p[order[r]] * static_cast<double>(p.size() - r)));
+    adjusted[order[r]] = running;
+  }
+  return adjusted;
+}
+
 }  // namespace gcbench::reports::stats

@@ -1,6 +1,7 @@
 #pragma once
-// Small statistics for comparing two runs: quartiles, the geometric mean, and the two-sided
-// Mann-Whitney U test that Google Benchmark's tools/compare.py applies to repetitions.
+// Small statistics for comparing two runs: quartiles, the geometric mean, the two-sided
+// Mann-Whitney U test that Google Benchmark's tools/compare.py applies to repetitions, the sign
+// test, and the corrections for testing many cells at once.
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -29,5 +30,14 @@ UTest mann_whitney_u(const std::vector<double>& x, const std::vector<double>& y)
 // Whether samples of these sizes can reach p < alpha at all (complete separation, no ties):
 // below that the test says nothing, and the caller reports "too few repetitions".
 bool enough_for_u_test(std::size_t n1, std::size_t n2, double alpha);
+
+// Two-sided exact sign test: `up` of `up + down` paired changes went one way; 1 for none.
+double sign_test(std::size_t up, std::size_t down);
+
+// Adjusted p-values, in the input's order, for testing them all at once: Benjamini-Hochberg's
+// (rejecting those below alpha keeps the expected share of false discoveries below alpha) and
+// Holm's (keeps the chance of any false discovery below alpha).
+std::vector<double> benjamini_hochberg(const std::vector<double>& p);
+std::vector<double> holm(const std::vector<double>& p);
 
 }  // namespace gcbench::reports::stats
