@@ -43,8 +43,8 @@ std::vector<PresetStep> tpch_steps(const AxisValues& rle_decoders) {
            .direction = "compress"}};
 }
 
-// SPEC sections 1.3, 3 and 4: every table T1-T7 per corpus, the FL/RLE tables on synthetic
-// integer columns. GPU LZ77 runs the thesis's thread design and, beside it, the fastest
+// The thesis's study: its tables T1-T7 (reports/tables.hpp) per corpus, the FL/RLE tables on
+// synthetic integer columns. GPU LZ77 runs the thesis's thread design and, beside it, the fastest
 // verified design (auto), each named, so that the preset does not move with the default.
 Preset thesis() {
   const std::vector<std::string> work_items = default_sweep("work_items");
@@ -96,8 +96,8 @@ Preset thesis() {
           thread_hash,
           sweep(thread_hash),
           // One thread per 4 KiB chunk makes a launch last one chunk's serial parse, whatever
-          // the file's size: about 1.3 s (z) and 0.6 s (brute) per launch on an H100, too long for
-          // every file of every corpus within the preset's 10 minutes.
+          // the file's size: seconds per launch (bench/NOTES.md, "the estimate refit"), too long
+          // for every file of every corpus within the preset's 10 minutes.
           first_files(step("T3, T5: the thread design with the z and brute finders, on the first "
                            "file of each corpus",
                            "gpu", "compress",
