@@ -1,7 +1,7 @@
 #pragma once
-// The thesis-style tables of SPEC section 4, built from a ResultSet: rows are the files of one
-// corpus, columns are queries for one cell each. A missing cell is a blank with its reason
-// ("no device", "file not available", the cell's error, "not measured"), never a zero.
+// The thesis's tables (T1-T7) and their FL/RLE counterparts, built from a ResultSet: rows are the
+// files of one corpus, columns are queries for one cell each. A missing cell is a blank with its
+// reason ("no device", "file not available", the cell's error, "not measured"), never a zero.
 #include <map>
 #include <optional>
 #include <string>
@@ -21,7 +21,7 @@ enum class Quantity {
   e2e,               // e2e_s counter (wall time of the whole call)
   size,              // input_bytes
   compressed_bytes,  // the container (gzip member for zlib)
-  entropy_bytes,     // LZ77 after the entropy stage (SPEC 1.4)
+  entropy_bytes,     // LZ77 after the entropy stage (the thesis's ratio basis)
   ratio,             // input_bytes / compressed_bytes
   entropy_ratio,     // input_bytes / entropy_bytes
 };
