@@ -26,7 +26,7 @@ HASH_COMMENTED = {".cmake", ".sh", ".sbatch"}
 MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 # A work session named by its number (perhaps on the next line) or by its place, or a date.
 HISTORY = re.compile(
-    r"\bsessions?\s*(?:#?\d|$)|\bsession\d"
+    r"\bsessions?\s*(?:#?\d+|$)|\bsession\d+"
     r"|\b(?:this|last|previous|next|later|earlier|that)\s+session\b"
     rf"|\b20\d\d-[01]\d-[0-3]\d\b|\b{MONTH}\s+(?:[0-3]?\d,\s*)?20\d\d\b", re.I)
 NUMBER = r"\d(?:[\d.,]*\d)?"
