@@ -24,7 +24,7 @@ class L2Flush;
 class Workspace;
 
 struct PipelineSettings {
-  std::uint64_t chunk_bytes = std::uint64_t{32} << 20;  // bench/NOTES.md: LZ77 overlap
+  std::uint64_t chunk_bytes = std::uint64_t{32} << 20;  // bench/NOTES.md, "chunks of 32 MiB"
   int depth = 4;
   std::uint64_t gpu_memory_limit = 0;
   bool end_to_end = true;  // false (--timing kernel): the device call alone, no pipeline

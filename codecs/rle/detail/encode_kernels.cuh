@@ -18,7 +18,7 @@ namespace gcbench::rle::gpu::detail {
 // Elements per thread in the encoder: 64 bytes for 16- and 32-bit elements, 32 for bytes (the
 // most whose staged values and 16-bit lengths fit the 48 KiB of static shared memory). With 16
 // elements at every width, tiles of 1-byte elements held 4 KiB, and the kernel is bound by each
-// tile's latency, as FL's one-pass encoder was (bench/NOTES.md).
+// tile's latency, as FL's one-pass encoder was (bench/NOTES.md, "RLE compression in place").
 __host__ __device__ constexpr u32 enc_items(u32 width) {
   return width == 1 ? 32 : 64 / width;
 }
