@@ -1,24 +1,17 @@
 #!/usr/bin/env bash
-# The suite: runs the gcbench driver over a corpus (default Canterbury) and every available
-# codec (GPU ones when a GPU is usable), then the report tool, and ends by printing the GPU vs
-# CPU vs gzip table, where the report is, and the harness share of the whole suite (the
-# drivers' timed seconds / the suite's wall seconds; see gcbench --help) with the drivers'
-# peak RSS. Builds nothing (see scripts/build.sh).
-#
-# The main job sweeps each codec axis's default sweep one axis at a time (gcbench's default
-# --sweep axes: the points the report's tables read); pass --sweep product for every
-# combination (the full sweep, several times longer).
-#
-# With --preset NAME (gcbench --help lists the presets: thesis, kernels, quick) the driver runs the
-# preset's whole declared sweep in one run, its own corpora and sequential decoding included.
+# The suite: the gcbench driver over a corpus (default Canterbury) and every available codec (GPU
+# ones when a GPU is usable), then the report tool; prints the GPU vs CPU vs gzip table, where the
+# report is, the suite's harness share (gcbench --help) and the drivers' peak RSS. Builds nothing
+# (scripts/build.sh). Each codec axis is swept one at a time (gcbench's --sweep axes), --sweep
+# product runs every combination, and --preset NAME runs that preset's whole sweep.
 #
 # usage: bench/run_suite.sh [--ci] [--build DIR] [--out DIR] [--fresh] [gcbench flags...]
 #   --ci          CPU sweep on Canterbury and Calgary with gzip, zlib and the CPU references
 #   --build DIR   build directory holding the binaries (default: build)
 #   --out DIR     results directory (default: results/main, results/ci with --ci,
-#                 results/<preset> with --preset); one
-#                 JSON per corpus file (DIR/<corpus>/<file>.json; the sequential LZ77 decoding
-#                 run's in DIR/lz77-sequential/), so an interrupted sweep resumes where it stopped
+#                 results/<preset> with --preset); one JSON per corpus file
+#                 (DIR/<corpus>/<file>.json; the sequential LZ77 decoding run's in
+#                 DIR/lz77-sequential/), so an interrupted sweep resumes where it stopped
 #   --fresh       delete the results directory first (otherwise the cells recorded under this
 #                 revision, build type, codec versions and GPU are skipped)
 #   --gpus all|LIST

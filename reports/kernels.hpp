@@ -16,9 +16,9 @@ namespace gcbench::reports {
 // (their context says so).
 bool wants_kernels_section(const ResultSet& set);
 
-// Rows: the device copy (context copy_gbps, 100%), then per file of `files` (in that order)
-// each GPU cell of `corpus`: its codec variant (axes not at `defaults`), direction and L2
-// (cold, warm). Columns: kernel_gbps and pct_copy (the cell's, else kernel_gbps / copy_gbps).
+// Rows: the device copy (context copy_gbps, pct_copy's reference), then per file of `files` (in
+// that order) each GPU cell of `corpus`: its codec variant (axes not at `defaults`), direction and
+// L2 (cold, warm). Columns: kernel_gbps and pct_copy (the cell's, else kernel_gbps / copy_gbps).
 // nullopt when no GPU cell of `corpus` has kernel_gbps.
 std::optional<Table> kernels_table(const ResultSet& set, const Defaults& defaults,
                                    const std::string& corpus,

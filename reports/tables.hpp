@@ -21,7 +21,7 @@ enum class Quantity {
   e2e,               // e2e_s counter (wall time of the whole call)
   size,              // input_bytes
   compressed_bytes,  // the container (gzip member for zlib)
-  entropy_bytes,     // LZ77 after the entropy stage (SPEC 1.4)
+  entropy_bytes,     // LZ77 after the entropy stage (the thesis's ratio basis)
   ratio,             // input_bytes / compressed_bytes
   entropy_ratio,     // input_bytes / entropy_bytes
 };

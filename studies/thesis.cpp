@@ -9,9 +9,10 @@ namespace gcbench::studies {
 using namespace driver;
 namespace {
 
-// SPEC sections 1.3, 3 and 4: every table T1-T7 per corpus, the FL/RLE tables on synthetic
-// integer columns. GPU LZ77 runs the thesis's thread design and, beside it, the fastest
-// verified design (auto), each named, so that the preset does not move with the default.
+// The thesis's study: its tables T1-T7 (studies/thesis_tables.hpp) per corpus, the FL/RLE
+// tables on synthetic integer columns. GPU LZ77 runs the thesis's thread design and, beside it,
+// the fastest verified design (auto), each named, so that the preset does not move with the
+// default.
 Preset thesis() {
   const std::vector<std::string> work_items = default_sweep("work_items");
   // A file of at most one launch block at the default work items (1024 x 4 KiB) is one block at
@@ -62,8 +63,8 @@ Preset thesis() {
           thread_hash,
           sweep(thread_hash),
           // One thread per 4 KiB chunk makes a launch last one chunk's serial parse, whatever
-          // the file's size: about 1.3 s (z) and 0.6 s (brute) per launch on an H100, too long for
-          // every file of every corpus within the preset's 10 minutes.
+          // the file's size: seconds per launch (bench/NOTES.md, "the estimate refit"), too long
+          // for every file of every corpus within the preset's 10 minutes.
           first_files(step("T3, T5: the thread design with the z and brute finders, on the first "
                            "file of each corpus",
                            "gpu", "compress",

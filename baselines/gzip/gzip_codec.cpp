@@ -1,11 +1,7 @@
-// The gzip program as the gzip baseline: each call runs `gzip -6 -n -c` (compress) or
-// `gzip -d -c` (decompress) as a child process, writing the input to its stdin and reading its
-// stdout concurrently (poll), so neither side blocks on a full pipe. The time the driver
-// measures for a cell is the program's wall time: process start, the pipe transfers and exit.
-//
-// Its output is the gzip member itself (like zlib's), so the compressed size the driver reports
-// is exactly `gzip -6 -n -c FILE | wc -c`. A program that fails, is killed or writes nothing is
-// an error for that cell, never a size.
+// The gzip program as the gzip baseline: each call runs `gzip -6 -n -c` or `gzip -d -c` as a
+// child process, feeding its stdin while reading its stdout (poll) so neither blocks on a full
+// pipe. A cell's time is the program's wall time, its size exactly `gzip -6 -n -c FILE | wc -c`;
+// a program that fails, is killed or writes nothing is an error, never a size.
 #include "baselines/gzip/gzip_codec.hpp"
 
 #include <fcntl.h>
@@ -263,7 +259,7 @@ class GzipCodec final : public TypedCodec<GzipCodec> {
         "the gzip program (" + program_.path +
         ") run through pipes: gzip -6 -n / gzip -d; time is the program's wall time "
         "(process start, pipe transfers, exit)";
-    // A process per call, then about 15 MB/s compressing and 150 MB/s decompressing.
+    // A process start per call, then the program's rate per byte compressing or decompressing.
     info_.speed_model = [](const CallEstimate& e) {
       return 0.002 + e.bytes / (e.compress ? 15e6 : 150e6);
     };

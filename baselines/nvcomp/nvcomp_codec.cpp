@@ -26,26 +26,10 @@
 #include "src/gpu/host_codec.hpp"
 
 // nvCOMP's batched low-level API behind gcbench's device API (include/gcbench/device_codec.hpp).
-//
-// Compression, all on the device in the caller's stream: a kernel writes the per-chunk input
-// and slot pointers into temporary storage; nvCOMP compresses every chunk into its slot (of
-// nvCOMP's maximum chunk size, zeroed first); a kernel writes the sizes table and CUB scans the
-// padded sizes into chunk offsets; nvCOMP's batched CRC-32 checksums every compressed chunk into
-// the CRC table; a kernel packs the chunks into the container (nvcomp_format.hpp); the CRC-32 of
-// the input and the container header follow (codecs/common).
-//
-// Decompression. nvCOMP's decoders can fault on damaged input (seen: an illegal instruction on
-// one flipped byte, which poisons the CUDA context for the whole process), and nothing can stop
-// a launched batch on the device. So plan_decompress, which has the host container anyway,
-// validates it completely before anything is launched: the fixed fields, every chunk size
-// against nvCOMP's bound and their sum against the payload, the zero padding, and the CRC-32 of
-// every compressed chunk (chunks in parallel on the host cores). decompress_async then only
-// launches nvCOMP on input the host has validated, provided the device holds the planned
-// container: the device re-checks the header (a different one gives nvCOMP zero bytes of every
-// chunk, and the status says so) and the chunk table against the plan's bounds (pointers never
-// leave the container), and after decoding checks nvCOMP's statuses, the decoded sizes and the
-// CRC-32 of the output. A container crafted to pass the checksums can still reach nvCOMP's
-// decoders; they are trusted as far as nvCOMP makes them.
+// Compression stays on the device; kernels pack nvCOMP's chunks into the container
+// (nvcomp_format.hpp). nvCOMP's decoders can fault on damaged input and poison the CUDA context, so
+// plan_decompress validates the whole host container first (each chunk's size and CRC-32) and the
+// device re-checks the header, the chunk table, nvCOMP's statuses and the output's CRC-32.
 
 namespace gcbench::nvcomp {
 namespace {

@@ -1,9 +1,7 @@
-# The set-up the device scripts share; each sources it with its short name:
+# The set-up the device scripts share, sourced with the script's short name:
 #   source "$(dirname "$0")/common.sh" NAME
-# Logs go to $OUT (default /tmp/NAME-out), corpora come from the carried mirror (.carry is
-# carried to the device machine) and TPC-H's columns from the carried tpchgen-cli
-# (.carry/bin, for the tpch corpora and the presets that run them), step prints a timed
-# heading, and build configures and builds.
+# Logs go to $OUT (default /tmp/NAME-out), corpora and tpchgen-cli come from the carried .carry,
+# step prints a timed heading, and build configures and builds.
 set -uo pipefail
 root=$PWD
 OUT=${OUT:-/tmp/$1-out}

@@ -1,9 +1,8 @@
-// The byte floors of issue 14, measured instead of assumed (bench/NOTES.md, session 36): how
-// fast this GPU moves the traffic of a decoder (1 byte written per output byte plus a quarter
-// read: FL and RLE at width 4, runs of 8) and of an encoder (the reverse), next to a device
-// copy, a pure write and a pure read, all by the same grid-stride 16-byte vector kernels at 4, 8
-// and 16 blocks an SM. GB/s counts output bytes for the decoder shape and input bytes otherwise,
-// as the driver's cells do. On a device machine, from the repository root:
+// The byte floors of issue 14, measured (bench/NOTES.md, "the byte floors measured"): how fast this
+// GPU moves a decoder's traffic (a byte written per output byte plus a quarter read: FL and RLE at
+// width 4, runs of 8), an encoder's (the reverse), a copy, a pure write and a pure read, by the
+// same 16-byte vector kernels at 4, 8 and 16 blocks an SM; rates count output bytes for the decoder
+// shape, input bytes otherwise. From the repository root:
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I. -Iinclude bench/device/floor_probe.cu -o /tmp/floor &&
 //   /tmp/floor
 #include <cuda_runtime.h>

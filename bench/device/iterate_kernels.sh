@@ -1,13 +1,10 @@
 #!/usr/bin/env bash
-# A short device call for iterating on the FL and RLE kernels (issue 14): a Release build with
-# nvCOMP, the GPU tests that TEST_FILTER picks (a ctest -R regex), compute-sanitizer memcheck on
-# the codecs' own GPU tests and on the device API's edge cases and damaged containers, then the
-# driver's kernel-only cells (cold L2) on 1 GiB synthetic inputs, printed as a table last.
-# Usage (repository root, carry .carry/prefix, .carry/nvcomp, .carry/corpora):
-#   bash bench/device/iterate_kernels.sh [gcbench args...]
-# The default cells: FL and RLE (both decoders) and rle-cub, width 4, on small integers and on
-# runs of mean 8, plus a device copy as each table's reference row. BUILD keeps the build
-# between calls on a warm machine; SKIP_TESTS=1 leaves tests and sanitizer out.
+# A device call for iterating on the FL and RLE kernels (issue 14): a Release build with nvCOMP, the
+# GPU tests TEST_FILTER picks (a ctest -R regex), memcheck on the codecs' and the device API's GPU
+# tests, then kernel-only cells (cold L2) on 1 GiB synthetic inputs, as a table. Default cells: FL,
+# RLE and rle-cub at width 4 on small integers and runs of 8, beside a device copy. BUILD keeps the
+# build on a warm machine; SKIP_TESTS=1 leaves the tests out.
+# Usage (repository root, .carry carried): bash bench/device/iterate_kernels.sh [gcbench args...]
 OUT=${OUT:-$PWD/out-iterate}
 source "$(dirname "$0")/common.sh" iterate-kernels
 BUILD=${BUILD:-/tmp/build-iterate-kernels}

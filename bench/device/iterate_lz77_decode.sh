@@ -1,16 +1,10 @@
 #!/usr/bin/env bash
-# A device call for iterating on the LZ77 GPU decoders (issue 14): versions.sh's head-vs-tree
-# comparison on the kernel-only cells of Silesia's files (cold L2), chunk-parallel and jump
-# decode; then the tree's GPU tests that decode LZ77 (the codec's own, the registry's and the
-# device API's), memcheck on the decoding tests and racecheck: about 430 s on a fresh H100
-# (QUICK=1 NO_RACECHECK=1 CELLS=jump: about 170 s; session 33's calls).
-# From the repository root, with .carry/prefix, .carry/corpora and .carry/head carried:
-#   bash bench/device/iterate_lz77_decode.sh
-# CELLS=jump (or chunk) runs one set of cells; QUICK=1 runs only the LZ77 tests that decode (the
-# memcheck set), not the whole LZ77 suite, the registry's and the device API's; NO_RACECHECK=1
-# leaves racecheck out (for changes that touch no shared memory).
-# Everything it writes is under $OUT/logs and archived as $OUT/lz77-decode.tgz after each step
-# (the device tool returns at most 8 files).
+# A device call for iterating on the LZ77 GPU decoders (issue 14): versions.sh's head-against-tree
+# kernel-only cells on Silesia's files (chunk-parallel and jump decode), the tree's GPU tests that
+# decode LZ77, memcheck and racecheck; logs archived as $OUT/lz77-decode.tgz after each step (the
+# device tool returns few files). CELLS=jump (or chunk): one set of cells; QUICK=1: only the LZ77
+# tests that decode; NO_RACECHECK=1: no racecheck.
+# Usage (repository root, .carry carried): bash bench/device/iterate_lz77_decode.sh
 OUT_FINAL=${OUT:-/tmp/out}
 source "$(dirname "$0")/common.sh" lz77-decode
 OUT=$OUT_FINAL/logs

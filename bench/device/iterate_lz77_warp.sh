@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
-# A short device call for iterating on the LZ77 warp design: builds the GPU LZ77 tests and the
-# driver, runs the tests (byte identity with the CPU reference on every mirrored file), then
-# the driver on the mirrored Silesia files, warp design against the all-core CPU reference
-# (every cell verified), and prints per-file times and the total speed-up last.
-# Usage (repository root, carry [".carry"]): bash bench/device/iterate_lz77_warp.sh
-# DESIGNS=warp,block picks the GPU designs (default warp); CORPUS=concat:silesia runs the files
-# as one input; SKIP_TESTS=1 leaves the tests out.
+# A device call for iterating on the LZ77 warp design: the GPU LZ77 tests (byte identity with the
+# CPU reference), then the driver on the mirrored Silesia files against the all-core CPU reference,
+# per-file times and the total speed-up last. DESIGNS=warp,block: the GPU designs (default warp);
+# CORPUS=concat:silesia: the files as one input; SKIP_TESTS=1: no tests.
+# Usage (repository root, .carry carried): bash bench/device/iterate_lz77_warp.sh
 source "$(dirname "$0")/common.sh" iterate
 B=/tmp/build-iterate
 

@@ -1,14 +1,9 @@
 #!/usr/bin/env bash
-# Builds .carry/, the ignored folder that device runs carry: the device machine has no internet
-# and lacks some of our dependencies. Run on this machine from the repository root; the
-# device scripts then use .carry/prefix (CMAKE_PREFIX_PATH), .carry/nvcomp
-# (GCBENCH_NVCOMP_ROOT), .carry/corpora (GCBENCH_CORPUS_MIRROR) and .carry/head (a snapshot
-# of HEAD, to build committed code while the working tree has edits).
-#   prefix/  nlohmann/json headers + CMake config, bzlib.h, libdeflate (.so, header, .pc),
-#            CLI11's headers + CMake config
-#   nvcomp/  include/ and lib64/ of the nvidia-libnvcomp-cu13 wheel (kept, see below)
-#   corpora/ the corpus mirror (../shared/corpora)
-# Usage: bash bench/device/make_carry.sh [--head-only]
+# Builds .carry/, the ignored folder device runs carry (the device machine has no internet and lacks
+# some dependencies): prefix/ (nlohmann/json, CLI11, bzlib.h, libdeflate, for CMAKE_PREFIX_PATH),
+# nvcomp/ (the nvidia-libnvcomp-cu13 wheel's include/ and lib64/, kept), corpora/ (the corpus
+# mirror) and head/ (a snapshot of HEAD, to build committed code while the tree has edits).
+# Usage (repository root, on this machine): bash bench/device/make_carry.sh [--head-only]
 set -euo pipefail
 carry=.carry
 lib=/usr/lib/x86_64-linux-gnu
@@ -16,7 +11,7 @@ lib=/usr/lib/x86_64-linux-gnu
 snapshot_head() {
   rm -rf "$carry/head" && mkdir -p "$carry/head"
   # Without bench/results: the device builds and runs code, and the tree it travels in holds at
-  # most 64 MiB with the carry (about 62 MiB now).
+  # most 64 MiB with the carry.
   git archive HEAD -- . ':(exclude)bench/results' | tar -x -C "$carry/head"
   # Inside this checkout's .carry, git would name this checkout's state: the snapshot says its own.
   git rev-parse --short=12 HEAD > "$carry/head/REVISION"
@@ -39,8 +34,8 @@ cp -a $lib/libdeflate.so $lib/libdeflate.so.[0-9]* "$prefix/lib/"
 sed -e 's|^prefix=.*|prefix=${pcfiledir}/../..|' -e 's|^includedir=.*|includedir=${prefix}/include|' \
   -e 's|^libdir=.*|libdir=${prefix}/lib|' $lib/pkgconfig/libdeflate.pc >"$prefix/lib/pkgconfig/libdeflate.pc"
 
-# OpenSSL is not carried: the device image has its headers and libcrypto (seen on 2026-11-23),
-# and the carry, with the working tree, must stay within 64 MiB.
+# OpenSSL is not carried: the device image has its headers and libcrypto, and the carry, with
+# the working tree, must stay within 64 MiB.
 
 # nvCOMP is not rebuilt here: .carry/nvcomp holds include/ and lib64/ as unpacked from the
 # nvidia-libnvcomp-cu13 wheel (pip download nvidia-libnvcomp-cu13; unzip; copy both folders).

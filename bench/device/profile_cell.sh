@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
-# Nsight Compute over the kernels of one driver cell (issue 14: "work from the profile"): a
-# Release build of the driver, then ncu on the kernels whose names match a regex, with the
-# clocks left as found. Prints per kernel: duration, DRAM and SM throughput, occupancy and the
-# top warp stalls.
-# From the repository root, with .carry carried:
+# Nsight Compute over the kernels of one driver cell (issue 14: "work from the profile"), clocks
+# left as found: per kernel, duration, DRAM and SM throughput, occupancy and the top warp stalls.
+# LAUNCHES: kernels profiled (default 40); SKIP: matching launches skipped first.
+# Usage (repository root, .carry carried):
 #   KERNELS='decode_kernel|link_kernel' bash bench/device/profile_cell.sh <driver args...>
-# LAUNCHES: kernels profiled (default 40); SKIP: matching launches skipped first (default 0).
 OUT=${OUT:-$PWD/out-profile}
 source "$(dirname "$0")/common.sh" profile
 BUILD=${BUILD:-build-profile}

@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
-# One device run for the device API and the end-to-end path (issue 12): build, every GPU test,
-# compute-sanitizer memcheck and racecheck on the device API tests, then the driver's
-# kernel-only and end-to-end cells on 1 GiB synthetic inputs and on Silesia as one input, with
-# the run's ceilings (device copy, pinned and pageable PCIe) in the JSON context.
-# From the repository root, with .carry/prefix and .carry/corpora carried:
-#   bash bench/device/run_device_api.sh            (SKIP_TESTS=1: the benchmark only)
-# TEST_FILTER: a ctest -R regex over the GPU tests (e.g. 'DeviceApi|Pipeline'); BUILD: the
-# build folder (default build-device).
+# One device run for the device API and the end-to-end path (issue 12): every GPU test (TEST_FILTER:
+# a ctest -R regex), memcheck and racecheck on the device API tests, then kernel-only and end-to-end
+# cells on 1 GiB synthetic inputs and on Silesia as one input, with the run's ceilings (device copy,
+# pinned and pageable PCIe) in the context. SKIP_TESTS=1: the benchmark only; BUILD: the build
+# folder.
+# Usage (repository root, .carry carried): bash bench/device/run_device_api.sh
 OUT=${OUT:-$PWD/out-device-api}
 source "$(dirname "$0")/common.sh" device-api
 BUILD=${BUILD:-build-device}

@@ -1,18 +1,10 @@
 #!/usr/bin/env bash
-# `--preset kernels` on a device machine (issue 14): builds with nvCOMP (the peers Cascaded and
-# LZ4) as run_driver_peers.sh does, Release, then runs bench/run_suite.sh --preset kernels
-# --cold-l2 and writes the merged results as kernels.json (bench/results/<gpu>/kernels/kernels.json
-# once committed: kernel_gbps and pct_copy per cell, copy_gbps, cold_l2 and timing in the
-# context). The preset times kernels alone (--timing kernel), so its 195 cells fit one call
-# (132 s of preset on an H100 at c1cd0d0, after a build of about 45 s); a call cut off by LIMIT keeps what it
-# recorded, and the same call again resumes with the cells left (RESUME=1: no --fresh).
-# Brings back the log, kernels.json, the report's kernels tables and plots, and every result
-# file and table in one archive.
-# From the repository root, with .carry/prefix, .carry/nvcomp and .carry/corpora carried:
-#   BUILD_ONLY=1 bash bench/device/run_kernels.sh   (first call: the build alone, a few minutes)
-#   bash bench/device/run_kernels.sh                (then: LIMIT, seconds the preset may run,
-#   default 540; BUILD, the build directory, is kept between calls of the device tool, so this
-#   call finds it built and spends its time on the preset)
+# `--preset kernels` on a device machine (issue 14): a Release build with nvCOMP (the Cascaded and
+# LZ4 peers), then bench/run_suite.sh --preset kernels --cold-l2, merged into kernels.json, with the
+# report's kernels tables and plots and every result file in one archive. A call cut off by LIMIT
+# (seconds the preset may run, default 540) keeps its cells, and the same call again runs the rest
+# (RESUME=1: no --fresh). BUILD_ONLY=1 builds alone (a first call; BUILD is kept on a warm machine).
+# Usage (repository root, .carry carried): bash bench/device/run_kernels.sh
 OUT=${OUT:-$PWD/out-kernels}
 source "$(dirname "$0")/common.sh" kernels
 BUILD=${BUILD:-build-device}

@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
-# The evidence of a kernels change in one device call (bench/results/<gpu>/kernels/): every GPU
-# test and memcheck (iterate_kernels.sh), racecheck on the RLE and FL GPU tests' encoders,
-# then the kernels preset (run_kernels.sh), all on one build; the logs come back as one archive
-# (the device tool brings back few files).
-# From the repository root, with .carry carried. The device machine's copy of the repository
-# may name an old HEAD: write the commit into REVISION first (`git rev-parse --short=12 HEAD >
-# REVISION`, then delete it), and the results' git_revision names it.
-#   bash bench/device/run_kernels_evidence.sh
+# The evidence of a kernels change in one device call (bench/results/<gpu>/kernels/):
+# iterate_kernels.sh's GPU tests and memcheck, racecheck on the RLE and FL encoders' tests, then
+# run_kernels.sh's preset, on one build; logs come back as one archive. Write the commit into
+# REVISION first (`git rev-parse --short=12 HEAD > REVISION`, deleted after) so the results'
+# git_revision names it, not the device copy's old HEAD.
+# Usage (repository root, .carry carried): bash bench/device/run_kernels_evidence.sh
 OUT=${OUT:-$PWD/out-evidence}
 source "$(dirname "$0")/common.sh" evidence
 export OUT BUILD=${BUILD:-/tmp/build-evidence}

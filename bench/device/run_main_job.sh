@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# The README's main job on a device machine (issue 12: Silesia within 3 minutes on one H100,
-# harness share printed): builds as scripts/build.sh does (no nvCOMP), then times
-# bench/run_suite.sh on a corpus. apt-get cannot run there, so scripts/bench.sh's install step
-# is left out. From the repository root, with .carry/prefix and .carry/corpora carried:
-#   bash bench/device/run_main_job.sh [corpus]      (default silesia; BUILD: build folder)
-# GPUS=all (or a list, e.g. GPUS=0,1) runs the sweep with gcbench --gpus: every GPU at once.
+# The README's main job on a device machine (issue 12: Silesia within 3 minutes on one H100, harness
+# share printed): a build as scripts/build.sh does (no nvCOMP; apt-get cannot run there), then
+# bench/run_suite.sh on a corpus (default silesia), timed. GPUS=all (or a list, e.g. 0,1) runs the
+# sweep on every GPU at once.
+# Usage (repository root, .carry carried): bash bench/device/run_main_job.sh [corpus]
 OUT=${OUT:-$PWD/out-main-job}
 source "$(dirname "$0")/common.sh" main-job
 BUILD=${BUILD:-build-device}

@@ -1,12 +1,9 @@
 #!/usr/bin/env bash
-# The plugin ABI's device path (issue 44): the example plugin (examples/plugin) built with its
-# GPU path and loaded as a user loads it; the registry's GPU checks on it (GPU container equal
-# to the CPU one, damaged containers rejected on the device) beside every built-in GPU codec;
-# compute-sanitizer memcheck and racecheck on the plugin's kernels; then deltapack beside FL
-# on 256 MiB integer columns, every cell verified, with the device copy as the ceiling.
-# From the repository root, with .carry/prefix carried (and .carry/nvcomp, so that the build
-# can be shared with run_tpch.sh's):
-#   bash bench/device/run_plugin.sh
+# The plugin ABI's device path (issue 44): the example plugin built with its GPU path and loaded as
+# a user loads it, the registry's GPU checks on it beside every built-in GPU codec, memcheck and
+# racecheck on its kernels, then deltapack beside FL on 256 MiB integer columns against the device
+# copy. The build, with nvCOMP, is shared with run_tpch.sh's.
+# Usage (repository root, .carry carried): bash bench/device/run_plugin.sh
 OUT=${OUT:-$PWD/out-plugin}
 source "$(dirname "$0")/common.sh" plugin
 BUILD=${BUILD:-build-device}

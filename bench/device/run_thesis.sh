@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
-# `--preset thesis` on a device machine (issue 13: every present corpus within 10 minutes on
-# one H100, verification included): builds as run_main_job.sh does, then times
-# bench/run_suite.sh --preset thesis. Brings back the log, the report, Silesia's T5 and T7,
-# Calgary's T5 and T7, one Calgary result file (the report tests' recorded fixture), and every
-# result file and table in one archive (the device tool brings back few files).
-# From the repository root, with .carry/prefix and .carry/corpora carried:
-#   bash bench/device/run_thesis.sh      (LIMIT: seconds the preset may run, default 550;
-#   with the build, the whole call stays inside the device tool's 600 s)
+# `--preset thesis` on a device machine (issue 13: every present corpus within 10 minutes on one
+# H100, verification included): a build as run_main_job.sh does, then bench/run_suite.sh --preset
+# thesis, timed; brings back the log, the report, Silesia's and Calgary's T5 and T7, one Calgary
+# result file (the report tests' fixture), and every result file in one archive. LIMIT: seconds the
+# preset may run (default 550, so the call with its build fits the device tool's 600 s).
+# Usage (repository root, .carry carried): bash bench/device/run_thesis.sh
 OUT=${OUT:-$PWD/out-thesis}
 source "$(dirname "$0")/common.sh" thesis
 BUILD=${BUILD:-build-device}

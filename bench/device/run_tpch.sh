@@ -1,15 +1,10 @@
 #!/usr/bin/env bash
-# The integer codecs on real columns (issue 43): the tpch corpus at scale factor SF (default
-# 10: lineitem's 60 M rows), generated on the device machine by the carried tpchgen-cli, then
-# FL, RLE (both decoders), rle-cub and nvCOMP Cascaded on every column at the column's own
-# element width, GPU cells with every timing (kernel and end to end) and a cold L2. Resumable:
-# a call cut off by LIMIT keeps its cells, and the same call again runs the rest.
-# From the repository root, with .carry/prefix, .carry/nvcomp and .carry/bin/tpchgen-cli:
-#   bash bench/device/run_tpch.sh          (LIMIT: seconds each sweep step may run, default 420)
-# CODECS: the codecs (default the integer ones and their nvCOMP peers), TIMING=kernel: the
-# device calls alone.
-# Brings back tpch.json (every cell), the logs, the report's column, kernels and end-to-end
-# tables for the corpus and the column plots.
+# The integer codecs on real columns (issue 43): the tpch corpus at scale factor SF (default 10),
+# generated on the device by the carried tpchgen-cli, then FL, RLE, rle-cub and nvCOMP Cascaded on
+# every column at its own element width, every timing, cold L2; brings back tpch.json, the logs, the
+# report's tables and plots. Resumable: a call cut off by LIMIT (seconds per sweep step, default
+# 420) keeps its cells. CODECS: the codecs; TIMING=kernel: device calls alone.
+# Usage (repository root, .carry carried): bash bench/device/run_tpch.sh
 OUT=${OUT:-$PWD/out-tpch}
 source "$(dirname "$0")/common.sh" tpch
 BUILD=${BUILD:-build-device}

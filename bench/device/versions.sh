@@ -1,13 +1,10 @@
 #!/usr/bin/env bash
-# Kernel-only cells of two versions side by side in one device call, so that every figure of a
-# version comparison comes from one machine: a committed version (.carry/head, which
-# `make_carry.sh --head-only` snapshots from HEAD; its REVISION names it) and the working tree,
-# each built Release, then the same cells (cold L2) run by one build after the other, and a
-# table of both last.
-# From the repository root, with .carry carried:
-#   bash bench/device/versions.sh [gcbench args...]   (default: FL at width 4, frames 256-4096)
-# BUILD_TREE reuses a build of the working tree (iterate_kernels.sh's, on a warm machine);
-# TREE_TARGETS names more targets for the tree's build (tests, say), built with it.
+# Kernel-only cells of two versions side by side in one device call, so both come from one machine:
+# .carry/head (`make_carry.sh --head-only`, named by its REVISION) and the working tree, each built
+# Release, the same cells (cold L2) run by one build after the other, then a table of both.
+# BUILD_TREE reuses a build of the tree; TREE_TARGETS adds targets to it. Default cells: FL at width
+# 4.
+# Usage (repository root, .carry carried): bash bench/device/versions.sh [gcbench args...]
 OUT=${OUT:-$PWD/out-versions}
 source "$(dirname "$0")/common.sh" versions
 args=("$@")

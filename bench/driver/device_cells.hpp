@@ -1,15 +1,11 @@
 #pragma once
-// GPU cells of codecs with a device API (include/gcbench/device_codec.hpp): the timed loop is
-// the device call alone on buffers allocated once per cell; unless the run times kernels alone
-// (--timing kernel), the end-to-end path (src/gpu/pipeline.hpp) is timed beside it, from pinned
-// and from pageable host memory. The input stays in device memory for the cells that follow on
-// the same input. Outputs are verified in full once per cell: a container decoded on the device
-// and compared there with the input (device_compare.hpp), and equal to the CPU reference's on
-// the host; a decompressed output compared with the input on the device. Every timed device
-// call's output is compared with the verified one through its CRC-32 on the GPU, all outside
-// the timed regions. With cold_l2 the
-// L2 cache is flushed before every timed device call (l2_flush.hpp), also outside. Built only
-// with CUDA.
+// GPU cells of codecs with a device API (include/gcbench/device_codec.hpp): the timed loop is the
+// device call alone on buffers allocated once per cell, with the end-to-end path
+// (src/gpu/pipeline.hpp) timed beside it from pinned and pageable memory unless --timing kernel.
+// The input stays on the device for the cells that follow on it. Outputs are verified in full once
+// per cell (on the device, and against the CPU reference's container), every timed call's output
+// through its CRC-32 on the GPU; that and the L2 flush of cold_l2 (l2_flush.hpp) stay outside the
+// timed regions. Built only with CUDA.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -28,7 +24,7 @@ class L2Flush;
 class Workspace;
 
 struct PipelineSettings {
-  std::uint64_t chunk_bytes = std::uint64_t{32} << 20;  // bench/NOTES.md: LZ77 overlap
+  std::uint64_t chunk_bytes = std::uint64_t{32} << 20;  // bench/NOTES.md, "chunks of 32 MiB"
   int depth = 4;
   std::uint64_t gpu_memory_limit = 0;
   bool end_to_end = true;  // false (--timing kernel): the device call alone, no pipeline

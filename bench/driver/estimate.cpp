@@ -14,7 +14,7 @@ constexpr double kSyntheticBytesPerS = 1e9;
 // kernels preset in one device command"): verification (the container's device-to-host copy
 // and comparison with the CPU reference's; round trips compare on the device), the CPU
 // reference's compression, and the end-to-end paths' set-up. Guesses from the first kernels
-// run's 5-20 s per 1 GiB cell, to be replaced by what the next run measures.
+// run, to be replaced by what the next run measures.
 constexpr double kHostCheckBytesPerS = 1e9;
 constexpr double kReferenceBytesPerS = 2e9;  // at 16 threads
 constexpr double kEndToEndSetupBytesPerS = 0.3e9;

@@ -111,8 +111,8 @@ GpuCeilings measure_ceilings() {
   cuda::PinnedBuffer pinned(link_bytes);
   std::memset(pinned.data(), 0x5A, link_bytes);
   const std::vector<std::uint8_t> pageable(link_bytes, 0x5A);  // written: its pages exist
-  // The link's figures are the best of a few rounds a moment apart: a host transient once
-  // measured pinned H2D at 30 GB/s in a run whose own end-to-end cells moved 52 GB/s.
+  // The link's figures are the best of a few rounds a moment apart: one round can catch a host
+  // transient far below the link's rate (bench/NOTES.md, "RLE scan decoder without searches").
   for (int round = 0; round < kLinkRounds; ++round) {
     if (round > 0) std::this_thread::sleep_for(kLinkRoundGap);
     c.h2d_pinned_gbps = std::max(

@@ -1,14 +1,10 @@
 #pragma once
-// --gpus all|LIST: the sweep's GPU cells on several GPUs of this host at once. gcbench becomes
-// a parent that starts itself once per GPU (CUDA_VISIBLE_DEVICES naming that GPU by UUID,
-// --device gpu, --shard k/N over the GPU cells) and once for the CPU cells (--device cpu), each
-// worker pinned to its own share of the host's cores and recording into its own folder
-// OUT/.workers/<name>, then merges the workers' results into OUT (gpus_run.hpp). This file
-// holds the pure parts: the request, the GPUs it names, the core split, the workers.
-//
-// With --gpu-replicas every GPU worker runs all of the GPU cells (--shard 1/1) instead of a
-// share, to measure GPU-to-GPU spread; the merge keeps each GPU's entries of a cell
-// (src/results/shard_merge.hpp) and the report shows them side by side.
+// --gpus all|LIST: the sweep's GPU cells on several GPUs of this host at once. gcbench starts
+// itself once per GPU (named by UUID in CUDA_VISIBLE_DEVICES, --shard k/N over the GPU cells) and
+// once for the CPU cells, each worker on its own share of the cores and recording into
+// OUT/.workers/<name>, then merges them into OUT (gpus_run.hpp); this file holds the pure parts.
+// With --gpu-replicas every GPU worker runs all GPU cells, to measure GPU-to-GPU spread, and the
+// merge keeps each GPU's entries (src/results/shard_merge.hpp).
 #include <filesystem>
 #include <optional>
 #include <string>

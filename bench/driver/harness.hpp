@@ -69,8 +69,8 @@ struct HarnessSummary {
 // The process's peak resident set size so far (getrusage ru_maxrss), in bytes.
 std::uint64_t peak_rss_bytes();
 
-// "[gcbench] harness share 27.3%: 41.0 s timed of 150.2 s wall (...)" and the memory
-// bound beside the peak RSS; then, when `groups` is not empty, one line per group.
+// "[gcbench] harness share <share>: <timed> s timed of <wall> s wall (...)" and the issue's
+// memory bound beside the peak RSS; then, when `groups` is not empty, one line per group.
 std::string format_summary(const HarnessSummary& s,
                            const std::map<std::string, HarnessGroup>& groups);
 
@@ -84,7 +84,7 @@ std::optional<HarnessSummary> parse_harness_line(const std::string& line);
 void append_harness_line(const std::filesystem::path& file, const HarnessSummary& s);
 
 // A --gpus run's figures from its workers': timed seconds and cells summed (the workers ran
-// side by side, so the harness share of the run may pass 100%), setup the longest, peak RSS
+// side by side, so timed seconds may pass the run's wall time), setup the longest, peak RSS
 // and largest input the largest (each worker is its own process); `wall_s`, the parent's own.
 HarnessSummary combine_workers(const std::vector<HarnessSummary>& workers, double wall_s);
 

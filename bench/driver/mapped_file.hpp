@@ -1,13 +1,9 @@
 #pragma once
-// A file's bytes mapped read-only (mmap PROT_READ, MAP_PRIVATE, read ahead sequentially)
-// instead of read into memory: an input larger than host memory is paged in from the file as
-// it is read and dropped by the kernel under pressure, never copied whole.
-//
-// The danger of a mapping is SIGBUS: reading a page past the end of a file truncated since it
-// was mapped kills the process. A file replaced (renamed over) or deleted keeps its mapped
-// bytes (the mapping holds the old file), so only truncation matters: truncated() re-reads the
-// size of the open file, and the workspace checks it before each cell uses the input
-// (Workspace::input). A file truncated while a cell is reading it is not caught (README: Your
+// A file's bytes mapped read-only (MAP_PRIVATE, read ahead sequentially) instead of read: an input
+// larger than host memory is paged in as it is read and dropped under pressure, never copied whole.
+// Reading past the end of a file truncated since it was mapped raises SIGBUS (a file renamed over
+// or deleted keeps its mapped bytes), so truncated() re-reads the open file's size and
+// Workspace::input checks it before each cell; truncation during a cell is not caught (README: Your
 // data).
 #include <cstdint>
 #include <filesystem>

@@ -1,10 +1,9 @@
 #pragma once
 // What a recorded cell was measured under: the source revision, the build type, the codec's
 // version, the GPU, whether its L2 was flushed (--cold-l2) and which timings it has (--timing).
-// Every result entry carries its own
-// (a "provenance" object beside Google Benchmark's fields), so that a rerun into the same --out-dir
-// resumes only the cells recorded under this run's, and a file holding cells of several runs says
-// so.
+// Every result entry carries its own ("provenance", beside Google Benchmark's fields), so that a
+// rerun into the same --out-dir resumes only the cells recorded under this run's, and a file
+// holding cells of several runs says so.
 #include <map>
 #include <optional>
 #include <string>

@@ -1,11 +1,10 @@
 #pragma once
 // The host side of every codec that writes a gcbench container (include/gcbench/container.hpp),
-// written once: parameters resolved into the family's typed struct once, at bind time
-// (gcbench/typed_codec.hpp), the payload framed, and on
-// decoding the container opened, the payload validated, the decode limit checked before the
-// output is allocated, the output verified against the header's size and CRC-32, and
-// std::bad_alloc turned into DecodeError. A family supplies its payload only (lzbench's codec
-// descriptor, as a type):
+// written once: parameters resolved into the family's typed struct at bind time
+// (gcbench/typed_codec.hpp), the payload framed; on decoding the container opened, the payload
+// validated, the decode limit checked before the output is allocated, the output verified against
+// the header's size and CRC-32, std::bad_alloc turned into DecodeError. A family supplies its
+// payload only (lzbench's codec descriptor, as a type):
 //
 //   struct Family {
 //     using Typed = ...;   // the family's parameters, e.g. fl::FlParams

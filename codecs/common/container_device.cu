@@ -47,7 +47,8 @@ constexpr u32 kHeaderSizeTerm = crc::shift(0xFFFFFFFFu, 28);  // crc::finish's o
 
 // One warp; lane i writes header byte i. A CRC is linear in its message, so the CRC-32 of bytes
 // 0..27 is the XOR of each byte's raw CRC carried over the bytes after it: 28 chains of 40 bit
-// steps side by side. One thread over the bytes read back from memory took 12 us (bench/NOTES.md).
+// steps side by side, not one thread's 224 dependent steps (bench/NOTES.md, "the one-pass
+// encoders look back late").
 // Bytes 0..15 come from the host (`start`), 16..27 from the device (payload size, data CRC).
 __global__ void header_kernel(u8* out, u64 start_lo, u64 start_hi, const u64* payload_size,
                               const u32* crc, u64* out_size, HeaderCarries carries) {

@@ -1,9 +1,8 @@
-// GPU CRC-32 of device memory: tiles of 64 KiB (crc32_tile.cuh) on a grid-stride loop, then
-// one block combines the tiles' raw CRCs by the linearity of raw CRCs (after a block each has
-// combined every chunk of kChunkTiles, where there are more tiles than that). The aligned body of
-// the input is treated as if zeros were prepended up to a whole number of tiles (leading
-// zeros leave a raw CRC unchanged); the unaligned head and tail bytes are folded in at the
-// end. Tiles a kernel has already computed (fused) are combined first.
+// GPU CRC-32 of device memory: 64 KiB tiles (crc32_tile.cuh) on a grid-stride loop, then one block
+// combines the tiles' raw CRCs by their linearity (after a block each per chunk of kChunkTiles
+// where there are more). The aligned body counts as if zeros were prepended up to whole tiles
+// (leading zeros leave a raw CRC unchanged); the unaligned head and tail are folded in last, tiles
+// a kernel already computed (fused) first.
 #include <algorithm>
 #include <array>
 
@@ -169,8 +168,8 @@ Rest rest_of(const u8* data, u64 size) {
 }
 
 // Tiles beyond one block's share are first combined in chunks of kChunkTiles, a block each: one
-// block over all of them (16384 tiles for 256 MiB in 16 KiB tiles) took 13 us, its Horner steps'
-// shared-memory look-ups and barriers the stalls (bench/NOTES.md).
+// block over all of them stalled on its Horner steps' shared-memory look-ups and barriers
+// (bench/NOTES.md, "RLE compression in place, staged before the look-back").
 constexpr u64 kChunkTiles = kFinalThreads;
 
 // Raw CRC of chunk b of the tiles, the tiles taken as if zeros were prepended up to a

@@ -2,9 +2,9 @@
 // The CRC-32 of a tile of data that a block of kCrcThreads threads holds in registers, for
 // kernels that read or write the data anyway (the CRC then costs no memory traffic) and for
 // crc32.cu's own pass, on the tensor cores: b1 MMAs (AND + POPC) multiply the data's bits by
-// the CRC's matrix, 4 MMAs per 512 bytes of a warp (crc32_mma_tables.hpp says how). Table
-// look-ups per byte (slicing-by-4) had bound every fused kernel at 1.2-1.6 TB/s; the MMA form
-// reads at 97% of a plain read on an H100 (bench/NOTES.md). Two layouts of a tile:
+// the CRC's matrix, 4 MMAs per 512 bytes of a warp (crc32_mma_tables.hpp says how); table
+// look-ups per byte bound every fused kernel (bench/NOTES.md, "CRC-32 on the tensor cores").
+// Two layouts of a tile:
 //   RowsCrc<R>:    R rows of kCrcThreads 16-byte vectors, row after row in memory; thread t
 //                  holds vector t of every row (coalesced loads and stores);
 //   BlockedCrc<S>: thread t holds bytes [t * S, (t + 1) * S) of the tile, S a multiple of 8.

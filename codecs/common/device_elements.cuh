@@ -81,8 +81,8 @@ inline unsigned persistent_grid() {
 
 // A grid of blocks that are all resident at once, one wave, for a grid-stride kernel over
 // `work` items: SMs times the kernel's occupancy. persistent_grid's 8 blocks an SM leave a
-// partial last wave where the blocks resident on an SM do not divide 8 (bench/NOTES.md, session
-// 35: the flood decoder at 5 an SM gained 7% in one wave).
+// partial last wave where the blocks resident on an SM do not divide 8 (bench/NOTES.md, "the RLE
+// flood decoder in one pass").
 template <typename Kernel>
 unsigned resident_grid(Kernel kernel, int block_threads, std::uint64_t work,
                        std::size_t dynamic_shared_bytes = 0) {
@@ -140,7 +140,8 @@ __device__ __forceinline__ void store_vector(T* p, const T (&in)[kPerVector<T>])
 
 // A thread's vector of elements i0 on, in `out` of n elements: those past n are dropped.
 // Constant indices in the partial case keep `in` in registers (a loop bounded by n indexes it
-// with a variable, which puts it on the stack for every call: bench/NOTES.md, session 37).
+// with a variable, which puts it on the stack for every call: bench/NOTES.md, "FL decompression
+// staged in shared memory").
 template <typename T>
 __device__ __forceinline__ void store_vector_within(T* out, std::uint64_t n, std::uint64_t i0,
                                                     const T (&in)[kPerVector<T>]) {

@@ -1,5 +1,5 @@
 #pragma once
-// An adaptive order-0 range coder over bytes (SPEC 1.4): Subbotin's carry-less 32-bit range
+// An adaptive order-0 range coder over bytes (LZ77's entropy-coded size): Subbotin's carry-less 32-bit range
 // coder driven by 256-symbol frequency tables that adapt after every symbol and are halved
 // when their total reaches a limit.
 #include <array>

@@ -1,5 +1,5 @@
 #pragma once
-// FL payload (inside the gcbench container, FormatId::fl). SPEC 1.1.
+// FL payload (inside the gcbench container, FormatId::fl): fixed-length bit-packing per frame.
 //
 //   u8   element_width        1, 2 or 4
 //   u32  frame_size           elements per frame
@@ -23,7 +23,7 @@ inline constexpr std::uint32_t kMinFrameSize = 1;
 inline constexpr std::uint32_t kMaxFrameSize = 1u << 24;
 inline constexpr std::size_t kFixedHeaderSize = 1 + 4 + 8 + 1;
 
-// Bits needed for v, with 0 needing 1 bit as in the seed.
+// Bits needed for v, with 0 needing 1 bit (bits[] above).
 constexpr std::uint32_t bit_width_of(std::uint32_t v) {
   std::uint32_t b = 1;
   while (b < 32 && (v >> b) != 0) ++b;

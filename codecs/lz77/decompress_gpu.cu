@@ -1,19 +1,14 @@
-// GPU LZ77 decompression: one warp per unit of chunks (a launch block, or a single chunk), the
-// unit's chunks in order. The warp takes 32 triples at a time (a lane each): a prefix sum of
-// (length + 1) places them and each is checked. Then it writes the batch's bytes 32 at a time (a
-// lane each): a byte is its triple's next byte, or a copy of the byte `offset` back, which is
-// final unless it lies among the same 32, where the lane takes it from the lane writing it
-// (pointer jumping over the lanes). Every lane writes one byte per step whatever the lengths,
-// where a lane copying its own match byte by byte would keep the warp for the longest match.
+// GPU LZ77 decompression: one warp per unit of chunks (a launch block, or a single chunk), in
+// order. The warp places 32 triples at a time (a lane each, by a prefix sum of length + 1) and
+// checks them, then writes the batch's bytes 32 at a time: a byte is its triple's next byte or a
+// copy of the byte `offset` back, taken from the lane writing it when that lies among the same 32
+// (pointer jumping), so no lane keeps the warp for the length of its match.
 //
 // jump decodes every chunk of a window_scope = block container at once: a byte copied from an
-// earlier chunk (not decoded yet) is written as a link to its source position, which a later
-// copy inside the chunk inherits. Links always point into an earlier chunk of the same launch
-// block, so a chain of links has fewer hops than the block has chunks. A resolve pass follows
-// every link (up to kHops of them) toward its byte and writes the byte out; where it got it also
-// writes back, so that other links' chains get shorter. A pass's reads land on words the
-// previous pass advanced, so a few passes resolve any chain (jump_passes); on real data the
-// first or second does, and the others return at once.
+// earlier chunk is written as a link to its source position, which later copies inherit; links
+// point into earlier chunks of the same block, so chains are shorter than the block. Resolve passes
+// follow every link (up to kHops) to its byte and write back where they got, so a few passes
+// resolve any chain (jump_passes).
 //
 // The host has validated the tables (parse_payload); every triple is checked here before any
 // byte of its batch is written, exactly as decode_chunk() checks it on the CPU.
@@ -437,8 +432,9 @@ void launch_jump(const u8* triples, const u64* first, const Layout& l, const Dev
 
 // first[c] = the triples before chunk c (first[chunks]: all of them), the exclusive scan of the
 // payload's counts (unaligned), by one block a tile at a time; and the error word cleared. One
-// launch where a device-wide scan takes two and the error word a third: a decode of a few MB
-// lasts about 100 us, and each launch cost a few. A 1 GiB input's 262144 counts are 64 tiles.
+// launch where a device-wide scan takes two and the error word a third: a small file's decode is
+// latency, where every launch counts (bench/NOTES.md, "LZ77 decode per file is latency"). A 1 GiB
+// input's 262144 counts are 64 tiles.
 constexpr unsigned kPlanThreads = 1024;
 constexpr unsigned kPlanCounts = 4;  // a thread's counts per tile
 

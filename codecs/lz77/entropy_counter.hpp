@@ -1,5 +1,5 @@
 #pragma once
-// LZ77's container counters (CodecInfo::container_counters): entropy_bytes (SPEC 1.4), the
+// LZ77's container counters (CodecInfo::container_counters): entropy_bytes, the
 // size of a container's triples after the range coder (entropy_streams.hpp), so that ratios
 // compare with the thesis's.
 #include <string>

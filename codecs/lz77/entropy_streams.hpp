@@ -1,5 +1,5 @@
 #pragma once
-// The thesis's ratio basis (SPEC 1.4): the triples of an LZ77 container split into three
+// The thesis's ratio basis: the triples of an LZ77 container split into three
 // streams - offsets (high and low byte, each with its own model), lengths, next bytes - each
 // coded with the adaptive order-0 range coder.
 //

@@ -1,5 +1,5 @@
 #pragma once
-// LZ77 payload (inside the gcbench container, FormatId::lz77). SPEC 1.3.
+// LZ77 payload (inside the gcbench container, FormatId::lz77): the thesis's triples, or wide ones.
 //
 //   u8   config               0 = thesis (4096 window, 16 look-ahead, 3-byte triples)
 //                             1 = wide   (32768 window, 258 look-ahead, 4-byte triples)

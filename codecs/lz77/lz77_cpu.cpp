@@ -1,4 +1,4 @@
-// The LZ77 CPU reference (SPEC 1.3): chunks are factorized in parallel with OpenMP, then the
+// The LZ77 CPU reference (format.hpp): chunks are factorized in parallel with OpenMP, then the
 // payload of format.hpp is assembled in chunk order.
 #include <span>
 #include <string>

@@ -1,16 +1,14 @@
 #pragma once
 // The warp design of GPU LZ77 compression: one warp per chunk runs the greedy parse itself and
-// finds a match only at the positions the parse visits (1 in 3-12 on Silesia), the 32 lanes
-// testing 32 candidates at a time, nearest first. The chunk is cut into segments of kSegment
-// positions; each segment stages its window and look-ahead in shared memory. For hash the
-// staged positions are also sorted by 3-byte hash (stable), so that a position's chain is one
-// contiguous, position-ordered run of a bucket instead of a linked list: lanes read 32
-// candidates at once. brute tests 32 window distances at once. Included by compress_gpu.cu only.
+// finds a match only at the positions the parse visits, the 32 lanes testing 32 candidates at a
+// time, nearest first. Each segment of kSegment positions stages its window and look-ahead in
+// shared memory; for hash the staged positions are sorted by 3-byte hash (stable), so a position's
+// chain is one contiguous run of a bucket. brute tests 32 window distances at once. Included by
+// compress_gpu.cu only.
 //
-// The parse is a chain of dependent shared-memory loads and integer operations per step, so the
-// kernel is bound by latency and by how many warps an SM holds: segments are short (1 KiB) to
-// keep a warp's shared memory near 19 KB (11 warps per SM), at the price of indexing each
-// window again every 1 KiB. bench/NOTES.md has the measurements behind each choice.
+// The parse is a chain of dependent shared-memory loads, so the kernel is bound by latency and by
+// the warps an SM holds: segments are short (1 KiB) to keep a warp's shared memory small, at the
+// price of indexing each window again every 1 KiB (bench/NOTES.md, "LZ77 GPU").
 #include <cstdint>
 
 #include "codecs/common/cuda_check.hpp"
@@ -59,8 +57,8 @@ struct Smem {
 };
 
 // The lanes among `valid` whose bucket equals this lane's: one ballot per bucket bit, a lane
-// differing from this one in any bit drops out. (__match_any_sync gives the same mask, but it
-// is a slow instruction: with it the index took 35-55% of the kernel, not 22-35%.)
+// differing from this one in any bit drops out. (__match_any_sync gives the same mask but is a
+// slow instruction: bench/NOTES.md, "the index was the cost".)
 __device__ __forceinline__ u32 lanes_with_same_bucket(u32 h, u32 valid) {
   u32 differ = 0;
 #pragma unroll

@@ -1,5 +1,5 @@
 #pragma once
-// RLE payload (inside the gcbench container, FormatId::rle). SPEC 1.2.
+// RLE payload (inside the gcbench container, FormatId::rle): runs as counts and values.
 //
 //   u8   element_width        1, 2 or 4
 //   u64  element_count        n = original_size / element_width

@@ -1,5 +1,4 @@
-// RLE on the GPU (SPEC 1.2, seeds fl-rle-plan, parle-rle-cuda, flood-right-scan),
-// byte-identical to rle_cpu.cpp. The host adapter: the device codec that both GPU RLE codecs
+// RLE on the GPU (format.hpp), byte-identical to rle_cpu.cpp. The host adapter: the device codec that both GPU RLE codecs
 // are, over the encoder (rle_gpu_encoder.cu, kernels in detail/encode_kernels.cuh; rle-cub's
 // run finder is rle_cub_gpu.cu) and the decoders (rle_gpu_decoder.cu, kernels in
 // detail/decode_kernels.cuh).

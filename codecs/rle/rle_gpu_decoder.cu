@@ -1,17 +1,10 @@
-// The GPU RLE decoders' device half (rle_gpu.hpp): the saturating scan of the counts, the
-// expansion (scan or flood), the tail and the CRC-32 check. The kernels are
-// detail/decode_kernels.cuh.
-//
-// Decompression first scans the counts (saturating, so that hostile counts cannot wrap) into run
-// start offsets, in two levels (within tiles of runs, then over the tiles), and checks them on
-// the device, then either
-// expands output tiles (the run holding each tile's first element from one binary search per
-// tile, all tiles at once), each tile in one block, in shared memory:
-//   scan:  loads its runs' values and marks where they start; each element's run is then the
-//          largest mark at or before it, or
-//   flood: scatters its runs' values to where they start, with head flags (a value may be 0),
-//          and runs an inclusive flood-right scan over them.
-// Both fold the CRC-32 of each whole tile into the pass.
+// The GPU RLE decoders' device half (rle_gpu.hpp; kernels in detail/decode_kernels.cuh): the counts
+// scanned (saturating, so hostile counts cannot wrap) into run offsets in two levels and checked on
+// the device, then output tiles expanded a block each in shared memory, each tile's first run found
+// by one binary search:
+//   scan:  its runs' values loaded and their starts marked; an element's run is the last mark;
+//   flood: its runs' values scattered to their starts with head flags, then a flood-right scan.
+// Both fold each whole tile's CRC-32 into the pass.
 #include <algorithm>
 #include <cstdint>
 #include <cub/device/device_scan.cuh>

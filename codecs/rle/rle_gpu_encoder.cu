@@ -1,15 +1,12 @@
-// The GPU RLE encoders' device half (rle_gpu.hpp): the fused one-pass encoder's launches, or
-// rle-cub's CUB call, then the runs put in place in the payload (split first where a run can
-// exceed the count limit), and the container's header and CRC-32 around it. The kernels are
-// detail/encode_kernels.cuh.
+// The GPU RLE encoders' device half (rle_gpu.hpp): the fused one-pass encoder's launches (kernels
+// in detail/encode_kernels.cuh), or rle-cub's CUB call, then the runs put in place in the payload
+// (split first where a run can exceed the count limit), and the container's header and CRC-32
+// around it.
 //
-// Compression fuses the seeds' four steps (start mask, scan, compaction, scatter) into one
-// pass: each tile flags run starts, scans (runs so far, last start position) across the block
-// and, through CUB's decoupled look-back, across tiles; a start at position i that is run r
-// then knows value[r] = in[i] and counts[r - 1] = i - (previous start). The input is read once
-// and the runs written once, through shared memory so that the stores are coalesced; when no
-// run can be split, the counts go straight to their place in the payload and only the values
-// move again (their offset depends on the run count).
+// The one pass fuses scan-based RLE's four steps (start mask, scan, compaction, scatter): each tile
+// flags run starts and scans them across the block and, through CUB's decoupled look-back, across
+// tiles, so a start at i that is run r knows value[r] = in[i] and counts[r - 1] = i - (previous
+// start). The input is read once, the runs written once, coalesced through shared memory.
 #include <array>
 #include <bit>
 #include <cub/device/device_merge_sort.cuh>

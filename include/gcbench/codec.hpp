@@ -35,7 +35,7 @@ struct CallEstimate {
 using SpeedModel = std::function<double(const CallEstimate&)>;  // seconds
 
 // Counters of the codec's own from one of its containers, recorded with each of its cells
-// beside the driver's (LZ77: entropy_bytes, SPEC 1.4). Taken outside the timed calls.
+// beside the driver's (LZ77: entropy_bytes, the thesis's ratio basis), outside the timed calls.
 using ContainerCounters =
     std::function<std::vector<std::pair<std::string, double>>(ByteSpan container)>;
 

@@ -39,9 +39,9 @@ bool is_pinned(const void* p) {
 
 int staging_threads(int asked) {
   if (asked > 0) return asked;
-  // One core copies pageable memory at about 6 GB/s (the H100 host), a ninth of PCIe's rate,
-  // so the copies take every core of this process's share but two, which stay free for the threads
-  // issuing and draining chunks.
+  // One core copies pageable memory at a fraction of PCIe's rate, so the copies take every core
+  // of this process's share but two, which stay free for the threads issuing and draining chunks
+  // (bench/NOTES.md, "The pipeline overlaps staging with transfers").
   return std::clamp(usable_cores() - 2, 1, 16);
 }
 
@@ -146,8 +146,8 @@ struct Handoff {
 // One chunk in flight: its stream, device buffers and pinned staging.
 struct Slot {
   cuda::Stream stream;
-  // Never timed. Waits on them spin (CUDA's default): with blocking-sync events, which sleep,
-  // e2e from pageable memory was 10% slower on the H100 host.
+  // Never timed. Waits on them spin (CUDA's default): blocking-sync events, which sleep, slowed
+  // e2e from pageable memory (bench/NOTES.md, "The pipeline overlaps staging with transfers").
   cuda::Event sized{cudaEventDisableTiming}, uploaded{cudaEventDisableTiming},
       downloaded{cudaEventDisableTiming};
   cuda::DeviceBuffer<u8> in, out, temp;

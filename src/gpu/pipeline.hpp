@@ -17,7 +17,7 @@
 namespace gcbench::gpu {
 
 struct PipelineOptions {
-  std::uint64_t chunk_bytes = std::uint64_t{32} << 20;  // bench/NOTES.md: LZ77 overlap
+  std::uint64_t chunk_bytes = std::uint64_t{32} << 20;  // bench/NOTES.md, "chunks of 32 MiB"
   int depth = 4;                                        // chunks in flight, one stream each
   std::uint64_t gpu_memory_limit = 0;  // bytes; 0 = none. Chunks shrink to fit under it.
   // Host threads copying between pageable memory and pinned staging; 0 = all cores but two,

@@ -1,13 +1,10 @@
-// libFuzzer entry: any payload given to a decoder must decode or throw DecodeError; a crash,
-// hang, sanitizer report (UBSan is not recoverable here), an allocation above -malloc_limit_mb
-// or any other exception is a finding (printed, then abort). The fuzz input goes behind a valid
-// container header (original size from its first 5 bytes, up to 1 TiB: past the 64 GiB cap)
-// so that the fuzzer reaches the payload parser and the decode limit instead of stopping at the
-// header checksum; seeds of valid containers are in tests/fuzz/corpus/<decoder> (written by
-// tests/fuzz_seeds_test.cpp); the baselines' and peers' native streams (gzip member, LZ4 frame,
-// zstd frame) are fuzzed as they are, from their seeds there and from valid streams that their
-// mutator makes now and then (see LLVMFuzzerCustomMutator). fuzz_gzip runs the gzip program
-// (gzip -d, through pipes) on every input: what it writes must stay within the decode limit.
+// libFuzzer entry: any payload given to a decoder must decode or throw DecodeError; a crash, hang,
+// sanitizer report (UBSan is not recoverable here), an allocation above -malloc_limit_mb or any
+// other exception is a finding. gcbench's payloads go behind a valid container header (original
+// size from the input's first 5 bytes, up to 1 TiB: past the 64 GiB cap) so the fuzzer reaches the
+// payload parser and the decode limit; the peers' native streams are fuzzed as they are
+// (LLVMFuzzerCustomMutator). Seeds: tests/fuzz/corpus/<decoder> (tests/fuzz_seeds_test.cpp).
+// fuzz_gzip runs the gzip program on every input: its output must stay within the decode limit.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -114,10 +111,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 #if defined(GCBENCH_FUZZ_zlib) || defined(GCBENCH_FUZZ_libdeflate) || defined(GCBENCH_FUZZ_lz4) || \
     defined(GCBENCH_FUZZ_zstd) || defined(GCBENCH_FUZZ_gzip)
 // zlib, the peers' libraries and the gzip program are not instrumented, so the fuzzer sees none of
-// their comparisons and would hardly ever guess a magic number and header checksum (zstd: never in
-// a 60 s trial). One mutation in 8 therefore replaces the input with a valid stream, the codec's
-// own output for the mutated bytes, which later mutations corrupt. The first byte, which picks the
-// threads (see as_decoder_call), is kept, so the chunked variants are made as well.
+// their comparisons and would hardly ever guess a magic number and header checksum. One mutation in
+// 8 therefore replaces the input with a valid stream, the codec's own output for the mutated bytes,
+// which later mutations corrupt. The first byte, which picks the threads (see as_decoder_call), is
+// kept, so the chunked variants are made as well.
 extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size);
 
 extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size,

@@ -64,12 +64,10 @@ struct SaturatingAdd {
 // The run offsets in two levels: local[r] = the saturating sum of counts from the start of
 // r's scan tile (kScanTile runs) to r, and prefix[s] = the saturating sum of the counts before
 // scan tile s. One pass over the counts with no look-back (offsets_kernel, each tile on its
-// own), then CUB's scan of the tiles' sums (one item per kScanTile runs). With CUB's decoupled
-// look-back in the same pass, the scan was bound by the look-back's barrier, not by its loads:
-// 146.5 us per GiB of runs of 8 against 110.7 in two levels (bench/NOTES.md, sessions 36 and
-// 40). kScanItems counts a thread; the counts are read as 16-byte vectors (they lie at any
-// alignment in the container, and CUB's DeviceScan over a transform iterator read each as four
-// byte loads).
+// own), then CUB's scan of the tiles' sums (one item per kScanTile runs): with CUB's decoupled
+// look-back in the same pass the scan was bound by the look-back's barrier (bench/NOTES.md, "RLE
+// offsets in two levels"). kScanItems counts a thread, read as 16-byte vectors (they lie at any
+// alignment in the container; a transform iterator read each as four byte loads).
 constexpr u32 kScanItems = 16;
 constexpr u32 kScanTile = kScanItems * kBlockThreads;
 
@@ -88,8 +86,8 @@ struct RunOffsets {
   }
   struct Near;
   // Offsets r0 + j for j <= kScanTile (runs r0 + j <= runs), with their two tile prefixes
-  // loaded once: a staging round's, where a prefix load per offset cost the flood 5-6% at
-  // widths 1 and 2 (bench/NOTES.md, session 41).
+  // loaded once: a staging round's, where a prefix load per offset slowed the flood
+  // (bench/NOTES.md, "RLE staging prefixes once a round").
   __device__ __forceinline__ Near near(u64 r0, u64 runs) const {
     const u64 s = r0 / kScanTile;
     return {local + r0, prefix[s], prefix[min(s + 1, runs / kScanTile)],
@@ -188,9 +186,8 @@ __global__ void __launch_bounds__(kBlockThreads)
 // Variant scan. Output tiles of kExpandRows rows of kBlockThreads 16-byte vectors, one per
 // thread per row (the layout of crc32_tile.cuh); tile_run[t] = the run holding tile t's first
 // element, one binary search per tile, all tiles at once.
-// Eight rows for 32-bit elements, four for the others (the most whose marks and values fit the
-// 48 KiB of static shared memory): a tile's fixed costs, its barriers and above all the CRC's
-// per-warp reduction, spread over 16 or 32 KiB of output.
+// Eight rows for 32-bit elements, four for the others (the most whose marks and values fit in
+// static shared memory), to spread a tile's fixed costs (barriers, the CRC's reduction).
 template <typename T>
 constexpr u32 kExpandRows = sizeof(T) == 4 ? 8 : 4;
 template <typename T>
@@ -207,7 +204,7 @@ __global__ void tile_runs_kernel(RunOffsets<Off> offsets, u64 runs, u64 n, u32 t
 }
 
 // Runs a thread stages at once: four cover a tile of 32-bit elements at runs of mean 8
-// (bench/NOTES.md, session 31).
+// (bench/NOTES.md, "four runs a thread").
 constexpr u32 kStageRuns = 4;
 static_assert((kStageRuns - 1) * kBlockThreads + 1 <= kScanTile);  // a round's offsets: Near
 
@@ -235,8 +232,8 @@ __device__ __forceinline__ TileRunSpan tile_run_span(const u64* __restrict__ til
 
 // Asks L2 for the lines that the staging of a tile will read (its runs' offsets and values),
 // while the block writes the rows of the tile before it, so that the staging's loads, which
-// every warp of the block waits on at the next barrier, hit L2 (+2.6% at runs of 8: the wait
-// is mostly not DRAM's, bench/NOTES.md, session 36).
+// every warp of the block waits on at the next barrier, hit L2 (bench/NOTES.md, "the RLE
+// decoders' staging and counts scan").
 template <u32 kTile, typename T, typename Off>
 __device__ __forceinline__ void prefetch_runs(RunOffsets<Off> offsets, Values<T> values,
                                               TileRunSpan span) {
@@ -289,9 +286,9 @@ __device__ __forceinline__ void for_tile_runs(RunOffsets<Off> offsets, u64 runs,
 // numbers in the tile (run 0 holds the tile's first element: mark 0, the fill), and marks the
 // first element of every warp span (kWarpSpan) with the run holding it. The run of an element
 // is then the largest mark at or before it: a running max over the thread's vector, and the
-// largest mark of the warp's earlier lanes (a ballot). No search and no data-dependent loop (a
-// binary search per vector and a walk had made this kernel instruction-bound, bench/NOTES.md).
-// crc_tiles's tiles are whole: their CRC-32s come from the same registers.
+// largest mark of the warp's earlier lanes (a ballot). No search and no data-dependent loop: they
+// made it instruction-bound (bench/NOTES.md, "RLE scan decoder without searches"). crc_tiles's
+// tiles are whole: their CRC-32s come from the same registers.
 template <typename T, typename Off>
 __global__ void __launch_bounds__(kBlockThreads)
     expand_kernel(RunOffsets<Off> offsets, const u64* __restrict__ tile_run, u64 runs,
@@ -317,8 +314,8 @@ __global__ void __launch_bounds__(kBlockThreads)
     const TileRunSpan next = tile_run_span(tile_run, runs, t + gridDim.x, tiles);
     const u64 lo = span.lo;
     const u32 count = span.count<kTile>();
-    // for_tile_runs, inline: through it, at the same 64 registers, this kernel ran 11% slower
-    // at width 4 and 4% at width 2 (bench/NOTES.md, session 36).
+    // for_tile_runs, inline: through it, at the same registers, this kernel ran slower
+    // (bench/NOTES.md, "the RLE decoders' staging and counts scan").
     for (u32 k0 = threadIdx.x; k0 < count; k0 += kStageRuns * kBlockThreads) {
       const auto near = offsets.near(lo + k0, runs);
       T value[kStageRuns];
@@ -414,14 +411,13 @@ __device__ __forceinline__ u32 take_heads(u8* heads) {
   return bits;
 }
 
-// Variant flood, the seed's two steps fused into one pass over tiles. Each tile scatters its
-// runs' values to where they start in shared memory, with a head flag (the flag, not the value,
-// says "filled": a value may be 0), and to the first element of every warp span that a run
-// covers, so that each span floods on its own. Then the seed's inclusive flood-right scan
-// (x (+) y = y where y is a head, else x) of each row: within the thread's vector, then across
-// the warp's lanes by a ballot of the lanes holding a head (CUB's WarpScan with that operator
-// on (flag, value) pairs was 11% slower at runs of 8, bench/NOTES.md). Same tiles, tile search
-// and fused CRC as expand_kernel.
+// Variant flood, the flood-right decoder's two steps (scatter, then scan) fused into one pass over
+// tiles. Each tile scatters its runs' values to their starts in shared memory with a head flag (a
+// value may be 0), and to the first element of every warp span a run covers, so each span floods on
+// its own; then an inclusive flood-right scan (x (+) y = y where y is a head, else x) of each row,
+// within the thread's vector, then across lanes by a ballot of the heads (CUB's WarpScan on (flag,
+// value) pairs was slower, bench/NOTES.md, "the RLE flood decoder in one pass"). Same tiles, tile
+// search and fused CRC as expand_kernel.
 template <typename T, typename Off>
 __global__ void __launch_bounds__(kBlockThreads)
     flood_kernel(RunOffsets<Off> offsets, const u64* __restrict__ tile_run, u64 runs,

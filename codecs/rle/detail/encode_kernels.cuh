@@ -18,7 +18,7 @@ namespace gcbench::rle::gpu::detail {
 // Elements per thread in the encoder: 64 bytes for 16- and 32-bit elements, 32 for bytes (the
 // most whose staged values and 16-bit lengths fit the 48 KiB of static shared memory). With 16
 // elements at every width, tiles of 1-byte elements held 4 KiB, and the kernel is bound by each
-// tile's latency, as FL's one-pass encoder was (bench/NOTES.md).
+// tile's latency, as FL's one-pass encoder was (bench/NOTES.md, "RLE compression in place").
 __host__ __device__ constexpr u32 enc_items(u32 width) {
   return width == 1 ? 32 : 64 / width;
 }
@@ -62,8 +62,8 @@ struct WidePrefix {
 
 // A tile's runs and last start as its block scans them, in 32 bits (a tile holds at most 8192
 // elements): runs in the high half, 1 + the last start's place in the tile in the low half (0:
-// none). Half the registers and shuffles of the look-back's 64-bit items (bench/NOTES.md,
-// session 39).
+// none). Half the registers and shuffles of the look-back's 64-bit items (bench/NOTES.md, "the
+// RLE encoder in fewer instructions").
 struct TileRuns {
   static_assert(kEncTile<std::uint8_t> < 0x10000 && kEncTile<std::uint16_t> < 0x10000 &&
                 kEncTile<std::uint32_t> < 0x10000);
@@ -148,9 +148,8 @@ __global__ void __launch_bounds__(kBlockThreads)
   look_back.publish(aggregate);
   // Staged by their index k in the tile: the value of run k, and the length of run k - 1 (at
   // most kEncTile<T>) or, for k = 0, 1 + the place of the tile's first start. The stores are
-  // predicated, not branched around: +5% at runs of 8 and +8% at widths 1 and 2, where a warp
-  // has a start at nearly every step; -3% at runs of 64 and -7% at 4096, where most steps of a
-  // warp have none (bench/NOTES.md, session 39: skipping them cost more than it saved).
+  // predicated, not branched around: skipping a warp's empty steps cost more than it saved
+  // (bench/NOTES.md, "the RLE encoder in fewer instructions").
   u32 k_run = TileRuns::runs(local);
   u32 prev_end = TileRuns::end(local);
 #pragma unroll
