@@ -1,6 +1,6 @@
 #pragma once
-// The thesis's tables (SPEC section 4): T1-T7 for LZ77 per match finder and work-item count
-// beside gzip, and their equivalents for FL and RLE per frame size and element width.
+// The thesis's tables: T1-T7 for LZ77 per match finder and work-item count beside gzip, and their
+// equivalents for FL and RLE per frame size and element width.
 #include <string>
 #include <vector>
 
