@@ -27,7 +27,7 @@ constexpr const char* kReport =
     R"(RESULTS are Google Benchmark JSON files written by gcbench, or directories searched for them
 (e.g. gcbench --out-dir; an export of the directory found there, gcbench --export, is skipped:
 its cells are in the directory's files). Writes DIR/report.md (default DIR: report) with, per
-corpus, the tables of SPEC section 4 that hold a value as Markdown, CSV and LaTeX, and plots
+corpus, the study tables (studies/) that hold a value as Markdown, CSV and LaTeX, and plots
 drawn by matplotlib from the CSVs (plot_results.py beside this program, run by the first of
 $GCBENCH_PYTHON, python3, /usr/bin/python3 that imports matplotlib; without one the tables are
 still written). --print-summary prints the GPU vs CPU vs gzip table of every corpus. RESULTS

@@ -90,7 +90,7 @@ std::string introduction(const ResultSet& set, std::size_t errors) {
              "the GPU kernels on data already in device memory; **end-to-end time**: the whole GPU "
              "call from host memory, transfers included; CPU and gzip times are wall time. "
              "**Container ratio** = original / the codec's container (header included); LZ77's "
-             "**entropy-coded ratio** = original / its triples after the entropy stage (SPEC 1.4), "
+             "**entropy-coded ratio** = original / its triples after the entropy stage, "
              "the thesis's ratio. gzip columns are the gzip program (`gzip -6 -n`, `gzip -d`), "
              "timed "
              "as its wall time (process start, pipes, exit); where it was not measured, zlib's "

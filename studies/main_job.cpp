@@ -41,7 +41,7 @@ Table summary_table(const TableBuilder& b) {
       "summary", "GPU vs CPU vs gzip: compression, " + b.corpus(),
       "Default parameters (LZ77 GPU: also each other design measured). GPU: end-to-end time "
       "per call (transfers included); CPU, gzip: wall time. Ratio = original / compressed: "
-      "LZ77's entropy-coded size (SPEC 1.4), FL's and RLE's container, gzip's file.",
+      "LZ77's entropy-coded size (the thesis's ratio), FL's and RLE's container, gzip's file.",
       cols);
 }
 

@@ -46,7 +46,7 @@ Preset thesis() {
       "gpu", "all", {{"design", {"auto"}}});
   Preset preset{
       "thesis",
-      "the thesis's sweep (SPEC 1.3, 3, 4): LZ77 hash/z/brute on CPU and GPU (thread design and "
+      "the thesis's sweep and tables: LZ77 hash/z/brute on CPU and GPU (thread design and "
       "auto), work items 1024-5120, sequential and parallel decompression, gzip; T1-T7 per "
       "corpus, FL/RLE tables on synthetic inputs; FL, RLE, rle-cub and nvCOMP Cascaded on "
       "TPC-H's columns (" +

@@ -153,7 +153,7 @@ std::vector<Table> lz77_tables(const TableBuilder& b) {
   tables.push_back(
       b.make("lz77_t7", "T7: sizes, " + c,
              "Sizes in bytes; ratio = original / compressed. LZ77 hash: its triples after the "
-             "entropy stage (SPEC 1.4), default work items.",
+             "entropy stage (the thesis's ratio), default work items.",
              t7));
   return tables;
 }
