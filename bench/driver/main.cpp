@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <regex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -47,11 +48,26 @@ void help_printer() {
   print_help(std::cout, registered_codecs(), studies::presets());
 }
 
+// Whether the arguments (or the environment) ask for more than one repetition of each cell;
+// a bad count is reported once Google Benchmark has read the flags.
+bool repeats(int argc, char** argv) {
+  try {
+    return checked_repetitions({argv + 1, argv + argc}, std::getenv, true) > 1;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+}
+
 // gcbench's defaults for Google Benchmark flags go first, so the user's own win. No warm-up
 // time: every cell makes one untimed call of its own before timing (see execute.cpp).
+// Repetitions are interleaved across the cells in random order, so that a cell's spread holds
+// the machine's changes during the run rather than a few back-to-back moments of it (bench
+// notes log, "Compare verdicts and five identical-run trials").
 std::vector<char*> with_defaults(int argc, char** argv) {
   static std::string min_time = "--benchmark_min_time=0.02" GCBENCH_BENCHMARK_MIN_TIME_SUFFIX;
+  static std::string interleave = "--benchmark_enable_random_interleaving=true";
   std::vector<char*> args{argv[0], min_time.data()};
+  if (repeats(argc, argv)) args.push_back(interleave.data());
   args.insert(args.end(), argv + 1, argv + argc);
   return args;
 }
