@@ -34,6 +34,7 @@
 #include "bench/driver/reporter.hpp"
 #include "bench/driver/resume.hpp"
 #include "bench/driver/shard.hpp"
+#include "bench/driver/version.hpp"
 #include "gcbench/cores.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/registry.hpp"
@@ -43,7 +44,22 @@ namespace gcbench::driver {
 namespace {
 
 void help_printer() {
-  print_help(std::cout, registered_codecs());
+  print_help(std::cout);
+}
+
+// Answers -h, --help, --help-all or --version, the first given, on stdout; false if none is.
+bool answer_information_flag(const std::vector<std::string>& args) {
+  const auto asked = std::find_first_of(args.begin(), args.end(), kInformationFlags.begin(),
+                                        kInformationFlags.end());
+  if (asked == args.end()) return false;
+  if (*asked == "--version") {
+    std::cout << version_text(registered_codecs());
+  } else if (*asked == "--help-all") {
+    print_full_help(std::cout, registered_codecs());
+  } else {
+    print_help(std::cout);
+  }
+  return true;
 }
 
 // gcbench's defaults for Google Benchmark flags go first, so the user's own win. No warm-up
@@ -123,9 +139,10 @@ int run(int argc, char** argv) {
   const Clock::time_point start = Clock::now();
   // Before anything lists or selects codecs (--help included): plugins add to the table.
   load_plugins(plugin_arguments(std::vector<std::string>(argv + 1, argv + argc)));
+  if (answer_information_flag(std::vector<std::string>(argv + 1, argv + argc))) return 0;
   std::vector<char*> args = with_defaults(argc, argv);
   // With an --out-dir (or --export) Google Benchmark's output flags apply to its export.
-  const std::optional<std::filesystem::path> export_file =
+  const std::optional<ExportTarget> export_file =
       has_flag(args, "--out-dir") || has_flag(args, "--export") ? take_benchmark_out(args)
                                                                 : std::nullopt;
   const std::vector<char*> before_benchmark = args;
