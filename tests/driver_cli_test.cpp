@@ -1,16 +1,21 @@
 // The gcbench program's command line: -h and --help (one screen, every flag it names real),
 // --help-all, --version, and "did you mean" for flags, codecs, corpora and files.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <zlib.h>
 
 #include <benchmark/benchmark.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "bench/driver/console_table.hpp"
 #include "bench/driver/help.hpp"
 #include "bench/driver/options.hpp"
 #include "gcbench/registry.hpp"
@@ -122,6 +127,44 @@ TEST(CommandLine, DidYouMeanForFlagsCodecsCorporaAndFiles) {
     EXPECT_EQ(exit_code(status), 2) << args << "\n" << out;
     EXPECT_NE(out.find(said), std::string::npos) << args << "\n" << out;
   }
+}
+
+// A folder with one file and four entries skipped (a FIFO, two symlinks in a loop, a broken
+// link), measured with --cold-l2 and no GPU cell (a note): what comes before the first result is
+// at most 10 lines, and every line after it fits the console's width in human units.
+TEST(Console, LittleBeforeTheFirstResultAndRowsThatFit) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / "gcbench_console_test";
+  fs::remove_all(root);
+  fs::create_directories(root / "data" / "links");
+  std::ofstream(root / "data" / "values.bin") << std::string(50000, 'v') + "tail";
+  ASSERT_EQ(::mkfifo((root / "data" / "links" / "fifo").c_str(), 0600), 0);
+  fs::create_symlink("loop2", root / "data" / "links" / "loop1");
+  fs::create_symlink("loop1", root / "data" / "links" / "loop2");
+  fs::create_symlink("nowhere", root / "data" / "links" / "broken");
+  int status = -1;
+  const std::string out =
+      run_driver("--codecs fl,zlib --device cpu --cold-l2 --benchmark_min_time=0.001 '" +
+                     (root / "data").string() + "'",
+                 status);
+  fs::remove_all(root);
+  ASSERT_EQ(exit_code(status), 0) << out;
+  const std::vector<std::string> lines = lines_of(out);
+  const auto header = std::find_if(lines.begin(), lines.end(), [](const std::string& line) {
+    return line.starts_with("codec ") && line.find(" ratio ") != std::string::npos;
+  });
+  ASSERT_NE(header, lines.end()) << out;
+  EXPECT_LE(header - lines.begin(), 10) << out;
+  EXPECT_NE(out.find("4 inputs skipped: "), std::string::npos) << out;
+  EXPECT_NE(out.find("data/links/fifo (a FIFO)"), std::string::npos) << out;
+  std::size_t rows = 0;
+  static const std::regex long_time(R"(\d{4,} ns)");
+  for (auto line = header; line != lines.end(); ++line) {
+    EXPECT_LT(line->size(), kConsoleWidth) << *line;
+    EXPECT_FALSE(std::regex_search(*line, long_time)) << *line;
+    rows += line->starts_with("fl ") || line->starts_with("zlib ");
+  }
+  EXPECT_GE(rows, 4u) << out;
 }
 #endif
 

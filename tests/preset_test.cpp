@@ -119,8 +119,8 @@ TEST(Presets, ThesisExpandsToItsDeclaredCells) {
   EXPECT_TRUE(named(cells,
                     "fl/cpu/compress/tpch-sf0.01/lineitem.shipdate.2/element_width:2/"
                     "frame_size:1024/threads:0"));
-  EXPECT_TRUE(named(cells,
-                    "rle/cpu/decompress/tpch-sf0.01/orders.orderkey.4/element_width:4/threads:0"));
+  EXPECT_TRUE(
+      named(cells, "rle/cpu/decompress/tpch-sf0.01/orders.orderkey.4/element_width:4/threads:0"));
 
   // Each cell once, one input after another.
   std::set<std::string> names;
