@@ -17,11 +17,11 @@
 #   --gpus all|LIST
 #                 the main sweep on these GPUs at once (gcbench --gpus: one worker per GPU and
 #                 one for the CPU cells); the sequential LZ77 run (CPU only) runs after it
-#   --benchmark_out=FILE [--benchmark_out_format=json]
+#   --benchmark_out=FILE [--benchmark_out_format=json|csv|jsonl]
 #                 Google Benchmark's output flags apply once, to DIR's export: after the
-#                 sweep, every cell recorded under DIR (both driver runs') as one Google
-#                 Benchmark JSON in FILE (gcbench --export; JSON only: the report writes the
-#                 CSV tables)
+#                 sweep, every cell recorded under DIR (both driver runs') in FILE (gcbench
+#                 --export: one Google Benchmark JSON, or one row per cell as csv or jsonl;
+#                 without a format, FILE's extension says)
 # Other flags go to gcbench, e.g. --corpus calgary, --finder hash,z,brute, --work-items 2048.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +33,7 @@ ci=0
 fresh=0
 preset=
 bench_out=
-bench_out_format=json
+bench_out_format=()
 gpus=()
 extra=()
 while [[ $# -gt 0 ]]; do
@@ -47,15 +47,18 @@ while [[ $# -gt 0 ]]; do
     --gpus) gpus=("$1" "$2"); shift ;;
     --gpus=*) gpus=("$1") ;;
     --benchmark_out=*) bench_out=${1#--benchmark_out=} ;;
-    --benchmark_out_format=*) bench_out_format=${1#--benchmark_out_format=} ;;
+    --benchmark_out_format=*) bench_out_format=("$1") ;;
     *) extra+=("$1") ;;
   esac
   shift
 done
 
-if [[ $bench_out_format != json ]]; then
-  echo "run_suite: --benchmark_out_format=$bench_out_format: the export is written as JSON only (the report writes the CSV tables)" >&2
-  exit 2
+if [[ ${#bench_out_format[@]} -gt 0 ]]; then  # checked before the sweep, not after it
+  case ${bench_out_format[0]#--benchmark_out_format=} in
+    json | csv | jsonl) ;;
+    *) echo "run_suite: ${bench_out_format[0]}: the export is json, csv or jsonl" >&2; exit 2 ;;
+  esac
+  [[ -n $bench_out ]] || { echo "run_suite: --benchmark_out_format needs --benchmark_out=FILE" >&2; exit 2; }
 fi
 
 gcbench=$build/bench/driver/gcbench
@@ -99,7 +102,7 @@ fi
 
 if [[ -n $bench_out ]]; then
   echo "== export of $out -> $bench_out"
-  "$gcbench" --export "$out" --benchmark_out="$bench_out" || status=$?
+  "$gcbench" --export "$out" --benchmark_out="$bench_out" "${bench_out_format[@]}" || status=$?
 fi
 
 echo "== report"

@@ -8,6 +8,7 @@
 
 #include "corpora/sha256.hpp"
 #include "corpora/tpch.hpp"
+#include "src/cli/suggest.hpp"
 
 namespace gcbench::corpora {
 namespace fs = std::filesystem;
@@ -134,7 +135,8 @@ const CorpusInfo& Manifest::corpus(const std::string& name) const {
   }
   std::string known;
   for (const auto& c : corpora) known += (known.empty() ? "" : ", ") + c;
-  throw std::invalid_argument("unknown corpus '" + name + "' (known: " + known + ")");
+  throw std::invalid_argument("unknown corpus '" + name + "'" + cli::did_you_mean(name, corpora) +
+                              " (known: " + known + ")");
 }
 
 fs::path default_manifest_path() {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "src/cli/command_line.hpp"
+#include "src/cli/suggest.hpp"
 
 namespace gcbench::cli {
 namespace {
@@ -64,6 +65,13 @@ TEST(CommandLine, ErrorsNameTheFlagAndWhatItAllows) {
   EXPECT_EQ(error_of({"--quiet=no"}), "--quiet takes no value (see --help)");
   EXPECT_EQ(error_of({"--items=a", "--frob", "1", "stray"}),
             "unknown flag or stray argument: --frob 1 stray (see --help)");
+  EXPECT_EQ(error_of({"--itmes=a"}),
+            "unknown flag or stray argument: --itmes=a (did you mean --items?) (see --help)");
+  EXPECT_EQ(error_of({"--nmae", "x", "--quite"}),
+            "unknown flag or stray argument: --nmae x --quite (--nmae: did you mean --name?) "
+            "(--quite: did you mean --quiet?) (see --help)");
+  EXPECT_EQ(error_of({"--mode", "slwo"}),
+            "--mode: slwo not in {fast,slow} (did you mean slow?) (see --help)");
   EXPECT_THROW(split_list(","), std::invalid_argument);
   EXPECT_EQ(split_list("one"), std::vector<std::string>{"one"});
 }
@@ -87,6 +95,32 @@ TEST(CommandLine, HelpLeadsWithTheUsageLinesAndExitStatusesAreTheTools) {
   testing::internal::CaptureStdout();
   EXPECT_EQ(parse_or_exit(*parser(f), 2, argv.data(), 7), 0);
   EXPECT_EQ(testing::internal::GetCapturedStdout(), help);
+}
+
+TEST(Suggest, EditDistanceCountsSwapsAsOneAndIgnoresCase) {
+  EXPECT_EQ(edit_distance("", ""), 0u);
+  EXPECT_EQ(edit_distance("abc", ""), 3u);
+  EXPECT_EQ(edit_distance("corpus", "corpu"), 1u);
+  EXPECT_EQ(edit_distance("fliter", "filter"), 1u);  // a swap, not two substitutions
+  EXPECT_EQ(edit_distance("Canterbury", "canterbury"), 0u);
+  EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
+  EXPECT_EQ(edit_distance("ca", "abc"), 3u);  // the optimal-alignment form: no edit of a swap
+}
+
+TEST(Suggest, TheClosestNamesOnlyAndNoneWhenNothingIsClose) {
+  const std::vector<std::string> codecs = {"fl", "rle", "lz77", "zlib", "gzip", "zstd", "lz4"};
+  EXPECT_EQ(closest_names("zlb", codecs), std::vector<std::string>{"zlib"});
+  EXPECT_EQ(closest_names("lz7", codecs), (std::vector<std::string>{"lz77", "lz4"}));
+  EXPECT_EQ(closest_names("ZLIB", codecs), std::vector<std::string>{"zlib"});  // case alone
+  EXPECT_EQ(closest_names("brotli", codecs), std::vector<std::string>{});
+  EXPECT_EQ(closest_names("zlib", codecs), std::vector<std::string>{});  // no other is meant
+  EXPECT_EQ(closest_names("lz4", codecs), std::vector<std::string>{});   // though lz77 is near
+  const std::vector<std::string> flags = {"--corpus", "--codecs", "--cold-l2", "--files"};
+  EXPECT_EQ(closest_names("--corp", flags), std::vector<std::string>{"--corpus"});  // a prefix
+  EXPECT_EQ(closest_names("--fils", flags), std::vector<std::string>{"--files"});
+  EXPECT_EQ(did_you_mean("--corpu", flags), " (did you mean --corpus?)");
+  EXPECT_EQ(did_you_mean("lz7", codecs), " (did you mean lz77 or lz4?)");
+  EXPECT_EQ(did_you_mean("xyz", codecs), "");
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 // What the driver records (--out-dir): one Google Benchmark JSON per input file, resumed
 // only for cells recorded under this run's provenance, one run per directory (the lock),
-// damaged files set aside, the folder's export (--benchmark_out) that readers of the folder
-// skip, times in nanoseconds that the report
-// tool reads (older files in milliseconds too), and the context's CPU and NVML fields.
+// damaged files set aside, the folder's export (--benchmark_out: Google Benchmark JSON that
+// readers of the folder skip, or one row per cell as CSV or JSON lines), times in nanoseconds that
+// the report tool reads (older files in milliseconds too), and the context's CPU and NVML fields.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -24,6 +25,7 @@
 
 #include "bench/driver/benchmark_out.hpp"
 #include "bench/driver/context.hpp"
+#include "bench/driver/export_rows.hpp"
 #include "bench/driver/recorder.hpp"
 #include "bench/driver/reporter.hpp"
 #include "bench/driver/resume.hpp"
@@ -629,20 +631,162 @@ TEST(BenchmarkOut, TakesGoogleBenchmarksOutputFlagsOutOfTheArguments) {
   std::string prog = "gcbench", out = "--benchmark_out=r/all.json",
               format = "--benchmark_out_format=json", filter = "--benchmark_filter=x";
   std::vector<char*> args{prog.data(), out.data(), filter.data(), format.data()};
-  EXPECT_EQ(take_benchmark_out(args), fs::path("r/all.json"));
+  EXPECT_EQ(take_benchmark_out(args), (ExportTarget{"r/all.json", ExportFormat::json}));
   EXPECT_EQ(args, (std::vector<char*>{prog.data(), filter.data()}));
   EXPECT_EQ(take_benchmark_out(args), std::nullopt);
 
-  std::string csv = "--benchmark_out_format=csv";
+  // The format given, else the file's extension.
+  std::string csv = "--benchmark_out_format=csv", jsonl = "--benchmark_out_format=jsonl",
+              csv_file = "--benchmark_out=r/cells.csv", jsonl_file = "--benchmark_out=cells.jsonl";
   std::vector<char*> with_csv{prog.data(), out.data(), csv.data()};
+  EXPECT_EQ(take_benchmark_out(with_csv), (ExportTarget{"r/all.json", ExportFormat::csv}));
+  std::vector<char*> with_jsonl{prog.data(), csv_file.data(), jsonl.data()};
+  EXPECT_EQ(take_benchmark_out(with_jsonl), (ExportTarget{"r/cells.csv", ExportFormat::jsonl}));
+  std::vector<char*> csv_named{prog.data(), csv_file.data()};
+  EXPECT_EQ(take_benchmark_out(csv_named), (ExportTarget{"r/cells.csv", ExportFormat::csv}));
+  std::vector<char*> jsonl_named{prog.data(), jsonl_file.data()};
+  EXPECT_EQ(take_benchmark_out(jsonl_named), (ExportTarget{"cells.jsonl", ExportFormat::jsonl}));
+
+  std::string console = "--benchmark_out_format=console";
+  std::vector<char*> with_console{prog.data(), out.data(), console.data()};
   try {
-    take_benchmark_out(with_csv);
-    ADD_FAILURE() << "csv accepted";
+    take_benchmark_out(with_console);
+    ADD_FAILURE() << "console accepted";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("JSON only"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("json, csv or jsonl"), std::string::npos) << e.what();
   }
   std::vector<char*> format_alone{prog.data(), format.data()};
   EXPECT_THROW(take_benchmark_out(format_alone), std::invalid_argument);
+}
+
+// One CSV line's fields: quoted fields may hold commas and doubled quotes.
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      fields.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+std::vector<std::string> lines_of(const fs::path& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// --benchmark_out=FILE.csv and FILE.jsonl: one row per cell recorded under the folder, read
+// back here; every row's counters are those the result files hold.
+TEST_F(DriverRun, CsvAndJsonLinesExportsHoldOneRowPerCell) {
+  TempDir dir("gcbench_driver_test_rows");
+  FakeCodec a("a", {}), b("b", {});
+  {
+    Recorder recorder(dir.path(), kThisRun);
+    SweepReporter reporter(std::nullopt, &recorder);
+    run({&a, &b}, {&a, &b}, reporter);
+  }
+  std::ostringstream log;
+  write_export(dir.path(), {dir.path() / "cells.jsonl", ExportFormat::jsonl}, log);
+  write_export(dir.path(), {dir.path() / "cells.csv", ExportFormat::csv}, log);
+  EXPECT_NE(log.str().find("8 cells recorded under"), std::string::npos) << log.str();
+  const reports::ResultSet set = reports::load_results({dir.path()});  // the exports not read
+  ASSERT_EQ(set.cells.size(), 8u);
+
+  std::map<std::string, json> by_name;  // the JSON lines
+  for (const std::string& line : lines_of(dir.path() / "cells.jsonl")) {
+    const json row = json::parse(line);  // throws on a line that is not JSON
+    by_name[row["name"]] = row;
+  }
+  ASSERT_EQ(by_name.size(), 8u);
+  for (const reports::Measurement& m : set.cells) {
+    const json& row = by_name.at(results::format_cell_name(m.id));
+    EXPECT_EQ(row["status"], "ok");
+    EXPECT_EQ(row["codec"], m.id.codec);
+    EXPECT_EQ(row["params"].size(), m.id.params.size());
+    EXPECT_DOUBLE_EQ(row["time_s"].get<double>(), m.time_s);
+    EXPECT_DOUBLE_EQ(row["ratio"].get<double>(), m.counter("ratio"));
+    EXPECT_DOUBLE_EQ(row["gbps"].get<double>(), m.counter("input_bytes") / m.time_s / 1e9);
+    EXPECT_EQ(row["repetitions"], 1);
+    EXPECT_FALSE(row.contains("cv")) << "no spread from one repetition";
+  }
+
+  const std::vector<std::string> lines = lines_of(dir.path() / "cells.csv");
+  ASSERT_EQ(lines.size(), 9u);
+  const std::vector<std::string> header = csv_fields(lines[0]);
+  const auto column = [&](const std::string& name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  for (const char* name : {"name", "params", "time_s", "gbps", "cv", "ratio", "input_bytes",
+                           "compressed_bytes", "verified"}) {
+    ASSERT_LT(column(name), header.size()) << name << " in " << lines[0];
+  }
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const std::vector<std::string> fields = csv_fields(lines[i]);
+    ASSERT_EQ(fields.size(), header.size()) << lines[i];
+    const json& row = by_name.at(fields[column("name")]);
+    EXPECT_DOUBLE_EQ(std::stod(fields[column("ratio")]), row["ratio"].get<double>());
+    EXPECT_DOUBLE_EQ(std::stod(fields[column("time_s")]), row["time_s"].get<double>());
+    EXPECT_EQ(fields[column("cv")], "");
+    const auto params = results::parse_params(fields[column("params")]);
+    ASSERT_TRUE(params) << fields[column("params")];
+    EXPECT_EQ(params->size(), row["params"].size());
+  }
+}
+
+// Noise over repetitions, and a failed cell's row: its error, no numbers.
+TEST(ExportRows, RepetitionsGiveTheSpreadAndAFailedCellItsError) {
+  const results::CellId timed{"zlib",       "cpu",          "compress",
+                              "canterbury", "a, \"b\".txt", {{"level", "6"}}};
+  const results::CellId failed{"zlib", "cpu", "decompress", "canterbury", "c", {{"level", "6"}}};
+  json doc{{"context", json::object()}, {"benchmarks", json::array()}};
+  for (double ms : {1.0, 2.0, 3.0}) {
+    doc["benchmarks"].push_back({{"name", results::format_cell_name(timed)},
+                                 {"run_name", results::format_cell_name(timed)},
+                                 {"run_type", "iteration"},
+                                 {"real_time", ms},
+                                 {"time_unit", "ms"},
+                                 {"input_bytes", 2e6},
+                                 {"ratio", 2.5}});
+  }
+  doc["benchmarks"].push_back({{"name", results::format_cell_name(failed)},
+                               {"run_name", results::format_cell_name(failed)},
+                               {"error_occurred", true},
+                               {"error_message", "mismatch at byte 7"}});
+  reports::ResultSet set;
+  reports::add_results(set, doc);
+  const std::vector<nlohmann::ordered_json> rows = cell_rows(set);
+  ASSERT_EQ(rows.size(), 2u);
+  const auto& ok = rows[0]["status"] == "ok" ? rows[0] : rows[1];
+  const auto& bad = rows[0]["status"] == "ok" ? rows[1] : rows[0];
+  EXPECT_EQ(ok["repetitions"], 3);
+  EXPECT_DOUBLE_EQ(ok["time_s"].get<double>(), 2e-3);
+  EXPECT_DOUBLE_EQ(ok["time_min_s"].get<double>(), 1e-3);
+  EXPECT_DOUBLE_EQ(ok["time_max_s"].get<double>(), 3e-3);
+  EXPECT_DOUBLE_EQ(ok["cv"].get<double>(), 0.5);  // stddev 1 ms over a mean of 2 ms
+  EXPECT_DOUBLE_EQ(ok["gbps"].get<double>(), 1.0);
+  EXPECT_EQ(bad["status"], "error");
+  EXPECT_EQ(bad["error"], "mismatch at byte 7");
+  EXPECT_FALSE(bad.contains("time_s"));
+
+  const std::string csv = rows_csv(rows);
+  const std::string first = csv.substr(0, csv.find('\n'));
+  const std::string second =
+      csv.substr(first.size() + 1, csv.find('\n', first.size() + 1) - first.size() - 1);
+  EXPECT_EQ(csv_fields(second).size(), csv_fields(first).size()) << csv;
+  EXPECT_NE(csv.find("\"a, \"\"b\"\".txt\""), std::string::npos) << csv;  // quoted as CSV
+  const std::string jsonl = rows_jsonl(rows);
+  EXPECT_EQ(std::count(jsonl.begin(), jsonl.end(), '\n'), 2);
 }
 
 // The report tool reads the recorded nanoseconds, and result files of older runs (in ms).

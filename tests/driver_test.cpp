@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -344,31 +346,61 @@ TEST(Inputs, ConcatenatesACorpusIntoOneInput) {
   EXPECT_FALSE(all.load().mapped());
 }
 
-TEST(Progress, EstimatesFromTheCellsWeights) {
+TEST(Progress, TimeLeftIsShownOnlyOnceItsOwnForecastHasHeld) {
   std::ostringstream out;
-  Progress p({{"big", 300}, {"small", 100}}, out);
-  EXPECT_EQ(p.line("x", 0), "[gcbench] cell 0 of 2, elapsed 0s (x)");
-  p.cell_done("small");
-  p.cell_done("small");  // runs and aggregates of one cell count once
-  EXPECT_NE(out.str().find("cell 1 of 2"), std::string::npos);
-  EXPECT_EQ(p.line("small", 10), "[gcbench] cell 1 of 2, elapsed 10s, about 30s left (small)");
+  std::map<std::string, double> weights;
+  for (int i = 0; i < 10; ++i) weights["c" + std::to_string(i)] = 1;
+  weights["big"] = 30;  // the model's seconds: 30 cells' worth
+  Progress p(weights, out);
+  EXPECT_EQ(p.line("x", 0), "[gcbench] cell 0 of 11, elapsed 0s (x)");
+  p.cell_done_at("c0", 1);
+  p.cell_done_at("c0", 1);  // runs and aggregates of one cell count once
+  EXPECT_NE(out.str().find("cell 1 of 11"), std::string::npos);
+  for (std::size_t i = 1; i + 1 < Progress::kMinCells; ++i)
+    p.cell_done_at("c" + std::to_string(i), static_cast<double>(i + 1));
+  EXPECT_EQ(p.time_left(3), std::nullopt) << "too few cells to have checked the rate";
+  // Cells at the rate the model expects: the rate of the first half forecast the second half.
+  p.cell_done_at("c3", 4);
+  ASSERT_TRUE(p.time_left(4).has_value());
+  EXPECT_DOUBLE_EQ(*p.time_left(4), 36);  // 36 of 40 weights left at 1 s each
+  EXPECT_EQ(p.line("c3", 4), "[gcbench] cell 4 of 11, elapsed 4s, about 36s left (c3)");
+  // A cell five times slower than the model said: the forecast failed, nothing is shown ...
+  p.cell_done_at("c4", 9);
+  EXPECT_EQ(p.time_left(9), std::nullopt);
+  EXPECT_EQ(p.line("c4", 9), "[gcbench] cell 5 of 11, elapsed 9s (c4)");
+  // ... until cells at one rate make it hold again: 2 s per weight from here on, forecast at
+  // 1.8 s from the half point (5 weights in 9 s).
+  for (int i = 5; i < 9; ++i) p.cell_done_at("c" + std::to_string(i), 9 + 2 * (i - 4));
+  // The half point (4 weights in 4 s) forecast 5 s for the 5 weights since; they took 13 s.
+  EXPECT_EQ(p.time_left(17), std::nullopt);
+  p.cell_done_at("c9", 19);
+  ASSERT_TRUE(p.time_left(19).has_value());
+  EXPECT_DOUBLE_EQ(*p.time_left(19), 57);  // 30 weights at 19 s / 10
+  p.cell_done_at("big", 79);
+  EXPECT_EQ(p.time_left(79), std::nullopt) << "every cell done: nothing left to estimate";
   EXPECT_EQ(format_duration(3725), "1h02m");
   EXPECT_EQ(format_duration(65), "1m05s");
 }
 
 TEST(Progress, LiveLineIsRedrawnInPlaceWithinTheWidthAndClearedForTheTable) {
-  const std::string name = "lz77/cpu/compress/canterbury/alice29.txt/finder:hash/work_items:1024";
+  const std::string name =
+      "lz77/cpu/compress/canterbury/alice29.txt/finder:z/work_items:2048/chunk:4096/"
+      "config:thesis/window_scope:block/decode_mode:parallel/threads:0";
   std::ostringstream out;
-  Progress p({{name, 100}, {"other", 100}}, out, ProgressStyle::live, 80);
+  Progress p({{name, 100}, {"other", 100}}, out, ProgressStyle::live, 100,
+             ConsoleNames::of(registered_codecs()));
   p.cell_done(name);
   const std::string drawn = out.str();
   ASSERT_TRUE(drawn.starts_with("\r")) << drawn;
   EXPECT_EQ(drawn.find('\n'), std::string::npos) << drawn;  // stays on one line
   const std::string text = drawn.substr(1, drawn.find("\033[K") - 1);
-  EXPECT_EQ(text.size(), 79u) << text;  // the last column stays free
+  EXPECT_EQ(text.size(), 99u) << text;  // the last column stays free
   EXPECT_TRUE(text.starts_with("[gcbench] cell 1 of 2, elapsed ")) << text;
-  EXPECT_TRUE(text.ends_with("work_items:1024)")) << text;  // the name's tail is kept
-  EXPECT_NE(text.find("(..."), std::string::npos) << text;
+  // Codec, direction and file kept; the axes off their defaults cut at the end.
+  EXPECT_NE(text.find("(lz77/cpu/compress canterbury/alice29.txt finder:z work"), std::string::npos)
+      << text;
+  EXPECT_TRUE(text.ends_with("...)")) << text;
+  EXPECT_EQ(text.find("threads"), std::string::npos) << "an axis at its default shown: " << text;
 
   out.str("");
   p.clear();  // before a table row
@@ -383,8 +415,12 @@ TEST(Progress, LiveLineIsRedrawnInPlaceWithinTheWidthAndClearedForTheTable) {
   p.clear();  // nothing on screen: nothing to erase
   EXPECT_EQ(out.str(), "");
 
-  // A name that fits is shown whole.
+  // A name that fits is shown whole; in a narrow line the file's middle goes, not the codec.
   EXPECT_EQ(p.fitted_line("short", 0, 200), p.line("short", 0));
+  const std::string narrow = p.fitted_line(name, 0, 64);
+  EXPECT_EQ(narrow.size(), 64u) << narrow;
+  EXPECT_NE(narrow.find("(lz77/cpu/compress ..."), std::string::npos) << narrow;
+  EXPECT_TRUE(narrow.ends_with("29.txt)")) << narrow;
 }
 
 TEST(Reporter, ExplainsGoogleBenchmarksDebugWarning) {

@@ -6,13 +6,27 @@
 #include <stdexcept>
 #include <string>
 
+#include "bench/driver/export_rows.hpp"
+#include "reports/results.hpp"
 #include "src/results/folder_export.hpp"
 #include "src/results/result_files.hpp"
 
 namespace gcbench::driver {
 namespace fs = std::filesystem;
 
-std::optional<fs::path> take_benchmark_out(std::vector<char*>& args) {
+namespace {
+
+ExportFormat format_named(const std::string& name) {
+  if (name == "json") return ExportFormat::json;
+  if (name == "csv") return ExportFormat::csv;
+  if (name == "jsonl") return ExportFormat::jsonl;
+  throw std::invalid_argument("--benchmark_out_format=" + name +
+                              ": the export of a results folder is json, csv or jsonl");
+}
+
+}  // namespace
+
+std::optional<ExportTarget> take_benchmark_out(std::vector<char*>& args) {
   std::optional<fs::path> file;
   std::optional<std::string> format;
   std::erase_if(args, [&](const char* arg) {
@@ -27,22 +41,31 @@ std::optional<fs::path> take_benchmark_out(std::vector<char*>& args) {
     }
     return false;
   });
-  if (format && *format != "json") {
-    throw std::invalid_argument("--benchmark_out_format=" + *format +
-                                ": the export of a results folder is written as JSON only "
-                                "(gcbench-report writes CSV tables)");
-  }
+  const ExportFormat chosen = format ? format_named(*format) : ExportFormat::json;
   if (format && (!file || file->empty()))
     throw std::invalid_argument("--benchmark_out_format needs --benchmark_out=FILE");
-  if (file && file->empty()) throw std::invalid_argument("--benchmark_out needs a file name");
-  return file;
+  if (!file) return std::nullopt;
+  if (file->empty()) throw std::invalid_argument("--benchmark_out needs a file name");
+  if (format) return ExportTarget{*file, chosen};
+  const fs::path extension = file->extension();
+  return ExportTarget{*file, extension == ".csv"     ? ExportFormat::csv
+                             : extension == ".jsonl" ? ExportFormat::jsonl
+                                                     : ExportFormat::json};
 }
 
-void write_export(const fs::path& dir, const fs::path& file, std::ostream& log) {
-  const nlohmann::json exported = results::export_folder(dir);
-  results::write_json_file(file, exported);
-  log << "[gcbench] " << exported["benchmarks"].size() << " result entries recorded under "
-      << dir.string() << " written to " << file.string() << "\n";
+void write_export(const fs::path& dir, const ExportTarget& target, std::ostream& log) {
+  if (target.format == ExportFormat::json) {
+    const nlohmann::json exported = results::export_folder(dir);
+    results::write_json_file(target.file, exported);
+    log << "[gcbench] " << exported["benchmarks"].size() << " result entries recorded under "
+        << dir.string() << " written to " << target.file.string() << "\n";
+    return;
+  }
+  const std::vector<nlohmann::ordered_json> rows = cell_rows(reports::load_results({dir}));
+  results::write_file_atomically(
+      target.file, target.format == ExportFormat::csv ? rows_csv(rows) : rows_jsonl(rows));
+  log << "[gcbench] " << rows.size() << " cells recorded under " << dir.string() << " written to "
+      << target.file.string() << ", one row each\n";
 }
 
 }  // namespace gcbench::driver

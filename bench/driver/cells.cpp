@@ -1,5 +1,7 @@
 #include "bench/driver/cells.hpp"
 
+#include "src/cli/suggest.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -62,8 +64,9 @@ std::vector<const Codec*> select_codecs(const std::vector<const Codec*>& all,
           names.push_back(c->info().name);
         }
       }
-      throw std::invalid_argument(fmt::format("--codecs: '{}' names no codec (choose from {})",
-                                              token, fmt::join(names, ", ")));
+      throw std::invalid_argument(fmt::format("--codecs: '{}' names no codec{} (choose from {})",
+                                              token, cli::did_you_mean(token, names),
+                                              fmt::join(names, ", ")));
     }
   }
   return out;

@@ -94,12 +94,12 @@ std::string read_git_revision() {
   return rev;
 }
 
+}  // namespace
+
 std::string git_revision() {
   static const std::string revision = read_git_revision();  // host context and provenance
   return revision;
 }
-
-}  // namespace
 
 GpuStatus probe_gpu([[maybe_unused]] bool ceilings) {
 #if GCBENCH_HAVE_CUDA

@@ -67,6 +67,16 @@ std::vector<GpuIdentity> list_gpus();
 std::vector<GpuIdentity> list_cuda_gpus();  // gpu_context.cpp
 #endif
 
+// The source's revision, read once at run time: "<commit>[-dirty-<digest>]", "<commit>
+// (snapshot)", or kUnknownRevision with the reason.
+std::string git_revision();
+
+#if GCBENCH_HAVE_CUDA
+// "cuda_runtime_version" and, where a driver is installed, "cuda_driver_api_version" (the CUDA
+// API level it supports): cheap, no device is opened (gpu_context.cpp).
+ContextEntries cuda_versions();
+#endif
+
 // Everything but the GPU: versions, CPU, the corpora and their missing files, the codecs.
 ContextEntries host_context(const Inputs& inputs, const std::vector<std::string>& corpora);
 

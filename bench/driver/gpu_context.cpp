@@ -280,18 +280,24 @@ std::vector<GpuIdentity> list_cuda_gpus() {
   return gpus;
 }
 
-GpuStatus probe_cuda_gpu(bool ceilings) {
-  GpuStatus status;
+ContextEntries cuda_versions() {
+  ContextEntries versions;
   int runtime = 0;
   if (cudaRuntimeGetVersion(&runtime) == cudaSuccess) {
-    status.context.emplace_back("cuda_runtime_version", version_text(runtime));
+    versions.emplace_back("cuda_runtime_version", version_text(runtime));
   }
   int driver = 0;
   if (cudaDriverGetVersion(&driver) == cudaSuccess && driver > 0) {
     // The CUDA API level the driver supports, not the NVIDIA driver's own version (NVML's
     // nvidia_driver_version).
-    status.context.emplace_back("cuda_driver_api_version", version_text(driver));
+    versions.emplace_back("cuda_driver_api_version", version_text(driver));
   }
+  return versions;
+}
+
+GpuStatus probe_cuda_gpu(bool ceilings) {
+  GpuStatus status;
+  status.context = cuda_versions();
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {

@@ -129,7 +129,7 @@ WorkerHost this_host() {
 }
 
 int run_on_gpus(const std::vector<std::string>& base_args, const Options& options,
-                const std::optional<fs::path>& merged_out, const WorkerHost& host,
+                const std::optional<ExportTarget>& merged_out, const WorkerHost& host,
                 std::ostream& out, std::ostream& err) {
   const auto start = std::chrono::steady_clock::now();
   check_gpus_options(options, [](const char* name) { return std::getenv(name); });

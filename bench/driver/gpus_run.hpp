@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/driver/benchmark_out.hpp"
 #include "bench/driver/gpus.hpp"
 #include "bench/driver/options.hpp"
 #include "bench/driver/shard.hpp"
@@ -46,7 +47,7 @@ WorkerHost this_host();
 // std::invalid_argument for a request this host cannot serve (no usable GPU, an index it does
 // not have).
 int run_on_gpus(const std::vector<std::string>& base_args, const Options& options,
-                const std::optional<std::filesystem::path>& merged_out, const WorkerHost& host,
+                const std::optional<ExportTarget>& merged_out, const WorkerHost& host,
                 std::ostream& out, std::ostream& err);
 
 }  // namespace gcbench::driver

@@ -20,13 +20,75 @@ std::string axis_range(const AxisSpec& a) {
 
 }  // namespace
 
-void print_help(std::ostream& out, const std::vector<const Codec*>& codecs,
-                const std::vector<Preset>& presets) {
+void print_help(std::ostream& out, const std::vector<Preset>& presets) {
+  std::vector<std::string> preset_names;
+  for (const Preset& p : presets) preset_names.push_back(p.name);
+  out << fmt::format(
+      R"(gcbench: measures lossless codecs on CPU and GPU, compressing and decompressing corpus
+files, every output verified. One Google Benchmark per cell, named
+  <codec>/<device>/<compress|decompress>/<corpus>/<file>/<axis>:<value>/...
+
+usage: gcbench [flags] [PATH...]
+  gcbench --corpus canterbury --codecs fl,zlib --device cpu    a first CPU sweep
+  gcbench --preset quick --out-dir results                     each codec on a file per corpus
+  gcbench-report results                                       tables and plots of the results
+
+What to measure
+  --corpus LIST         canterbury (default), calgary, silesia, prague, tpch-sf0.01|1|10,
+                        synthetic:<kind>:<size>[:<width>], concat:<corpus>, path:<PATH>
+  PATH...               your own files and folders (--include, --exclude GLOBS; --as NAME)
+  --files LIST          only these files of the chosen corpora
+  --codecs LIST         names from --list, or all (default), cpu, gpu, peers, baselines
+  --device cpu|gpu|all  and --direction compress|decompress|all (default all)
+  --<axis> LIST         values of a codec's axis, e.g. --level 1,9 --element-width 4 (--list)
+  --sweep axes|product|defaults
+                        the points of the default axis sweeps a codec visits (default axes)
+  --preset NAME         a declared sweep: {} (--help-all: their steps)
+  --plugin FILE,...     codecs from shared libraries (include/gcbench/plugin.h)
+
+Results
+  --out-dir DIR         one JSON per corpus file, written after every cell; a rerun resumes
+  --export DIR          export what DIR holds to --benchmark_out=FILE and run nothing
+  --benchmark_out=FILE  with --out-dir or --export: FILE gets the folder's export, as
+                        --benchmark_out_format=json|csv|jsonl (or FILE's .csv, .jsonl): csv and
+                        jsonl give one row per cell with its counters and noise
+  --harness-file FILE   append the run's timed and wall seconds and peak memory to FILE
+
+How to run
+  --timing all|kernel   GPU cells: the device call and the end-to-end paths, or the call alone
+  --cold-l2             flush the GPU's L2 cache before every timed call
+  --gpus all|LIST       one worker per GPU of this host (needs --out-dir); --gpu-replicas
+  --shard K/N           the K-th of N parts of the sweep (Slurm and Kubernetes arrays: automatic)
+  --no-download         corpus files in no mirror or cache are missing, not fetched
+  --no-progress         no progress line on stderr
+  --allow-empty         a run that selects no cell exits 0, not 2
+
+Google Benchmark flags (each one argument, with '=')
+  --benchmark_filter=REGEX      only the cells whose names match
+  --benchmark_repetitions=N     repeat each cell; results give the spread (cv)
+  --benchmark_min_time=SECONDS  time per cell (default 0.02{})
+  --benchmark_list_tests=true   print the cells' names and run nothing
+
+Information
+  --list                the codecs, their axes and defaults
+  -h, --help            this help
+  --help-all            every flag in full, the presets' steps, counters and timing
+  --version             revision, build type, CUDA, nvCOMP and the peers' library versions
+
+Exit status: 0 done, 1 a cell failed (its error is printed), 2 a usage error.
+)",
+      fmt::join(preset_names, ", "), GCBENCH_BENCHMARK_MIN_TIME_SUFFIX);
+}
+
+void print_full_help(std::ostream& out, const std::vector<const Codec*>& codecs,
+                     const std::vector<Preset>& presets) {
   out << R"(gcbench: sweeps codecs x devices x directions x corpus files x parameter points, one
 Google Benchmark per cell named
   <codec>/<device>/<compress|decompress>/<corpus>/<file>/<axis>:<value>/...
 Every cell decompresses its result and compares it with the input (and a GPU container with
 the CPU reference's) outside the timed region; a mismatch is an error, never a number.
+-h and --help print the short help, --help-all this one, --version what this gcbench was built
+from and with; each answers at once, whatever else is given.
 )" << describe_flags(codecs);
   out << R"(Without an axis flag a sweep visits the axis's default, and for these axes also
 (one at a time, or in every combination with --sweep product):
@@ -60,10 +122,11 @@ runs where it reports their sum (counter e2e_timed_s). Warm-up calls, the trial 
 Benchmark discards while it picks an iteration count, set-up, verification, corpus fetching
 and the GPU probe are not timed. Wall seconds: the whole run, start to results written.
 
-Times are in nanoseconds (Google Benchmark's unit: its compare.py reads them). Google
-Benchmark flags (filtering, repetitions, JSON output) work as usual; the console always shows
-the table (--benchmark_out=FILE --benchmark_out_format=json|csv for files; with --out-dir or
---export, JSON of the folder's export only):
+The console shows one row per cell in human units (its codec, device, direction, input and
+the axes off their defaults); result files keep the full names and Google Benchmark's times in
+nanoseconds (its compare.py reads them). Google Benchmark flags (filtering, repetitions,
+output files) work as usual (--benchmark_out=FILE --benchmark_out_format=json|csv for files;
+with --out-dir or --export, the folder's export: json, csv or jsonl, see --export):
 )";
   out.flush();  // Google Benchmark prints its part with printf
   benchmark::PrintDefaultHelp();

@@ -1,5 +1,6 @@
 #pragma once
-// --help and --list text, built from the registry so that every codec axis is documented.
+// --help (the flags a user needs, one screen), --help-all (every flag and axis in full, from the
+// registry) and --list.
 #include <ostream>
 #include <vector>
 
@@ -8,8 +9,9 @@
 
 namespace gcbench::driver {
 
-void print_help(std::ostream& out, const std::vector<const Codec*>& codecs,
-                const std::vector<Preset>& presets);
+void print_help(std::ostream& out, const std::vector<Preset>& presets);
+void print_full_help(std::ostream& out, const std::vector<const Codec*>& codecs,
+                     const std::vector<Preset>& presets);
 void print_codec_list(std::ostream& out, const std::vector<const Codec*>& codecs);
 
 }  // namespace gcbench::driver

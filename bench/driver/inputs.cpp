@@ -12,6 +12,7 @@
 #include "corpora/corpora.hpp"
 #include "corpora/sha256.hpp"
 #include "corpora/synthetic.hpp"
+#include "src/cli/suggest.hpp"
 
 namespace gcbench::driver {
 namespace {
@@ -190,6 +191,9 @@ Inputs gather_inputs(const std::vector<std::string>& corpora, const std::vector<
 
   std::set<std::string> wanted(files.begin(), files.end());
   std::set<std::string> seen;
+  std::vector<std::string> available;  // for "did you mean"
+  for (const InputFile& f : inputs.present) available.push_back(f.name);
+  for (const MissingInput& f : inputs.missing) available.push_back(f.name);
   std::erase_if(inputs.present, [&](const InputFile& f) {
     if (!wanted.count(f.name)) return true;
     seen.insert(f.name);
@@ -202,7 +206,8 @@ Inputs gather_inputs(const std::vector<std::string>& corpora, const std::vector<
   });
   for (const std::string& name : wanted) {
     if (!seen.count(name))
-      throw std::invalid_argument("--files: no chosen corpus has a file '" + name + "'");
+      throw std::invalid_argument("--files: no chosen corpus has a file '" + name + "'" +
+                                  cli::did_you_mean(name, available));
   }
   return inputs;
 }

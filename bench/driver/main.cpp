@@ -13,12 +13,14 @@
 #include <memory>
 #include <optional>
 #include <regex>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bench/driver/cells.hpp"
 #include "bench/driver/choices.hpp"
+#include "bench/driver/console_table.hpp"
 #include "bench/driver/context.hpp"
 #if GCBENCH_HAVE_CUDA
 #include "bench/driver/device_cells.hpp"
@@ -34,7 +36,9 @@
 #include "bench/driver/progress.hpp"
 #include "bench/driver/reporter.hpp"
 #include "bench/driver/resume.hpp"
+#include "bench/driver/run_summary.hpp"
 #include "bench/driver/shard.hpp"
+#include "bench/driver/version.hpp"
 #include "gcbench/cores.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/registry.hpp"
@@ -45,7 +49,22 @@ namespace gcbench::driver {
 namespace {
 
 void help_printer() {
-  print_help(std::cout, registered_codecs(), studies::presets());
+  print_help(std::cout, studies::presets());
+}
+
+// Answers -h, --help, --help-all or --version, the first given, on stdout; false if none is.
+bool answer_information_flag(const std::vector<std::string>& args) {
+  const auto asked = std::find_first_of(args.begin(), args.end(), kInformationFlags.begin(),
+                                        kInformationFlags.end());
+  if (asked == args.end()) return false;
+  if (*asked == "--version") {
+    std::cout << version_text(registered_codecs());
+  } else if (*asked == "--help-all") {
+    print_full_help(std::cout, registered_codecs(), studies::presets());
+  } else {
+    print_help(std::cout, studies::presets());
+  }
+  return true;
 }
 
 // Whether the arguments (or the environment) ask for more than one repetition of each cell;
@@ -118,6 +137,25 @@ bool any_gpu_codec(const std::vector<const Codec*>& codecs) {
                      [](const Codec* c) { return c->info().device == Device::gpu; });
 }
 
+// The lines of `text` up to `most`, then one saying how many more `what` there are.
+void print_first_lines(const std::string& text, std::size_t most, const std::string& what,
+                       std::ostream& out) {
+  std::istringstream lines(text);
+  std::size_t printed = 0, more = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (printed < most) {
+      out << line << "\n";
+      ++printed;
+    } else {
+      ++more;
+    }
+  }
+  if (more > 0) out << "[gcbench] and " << more << " more " << what << "\n";
+}
+
+// Run-time choices printed before the first result; the rest are counted.
+constexpr std::size_t kChoiceLines = 2;
+
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) {
@@ -140,9 +178,10 @@ int run(int argc, char** argv) {
   const Clock::time_point start = Clock::now();
   // Before anything lists or selects codecs (--help included): plugins add to the table.
   load_plugins(plugin_arguments(std::vector<std::string>(argv + 1, argv + argc)));
+  if (answer_information_flag(std::vector<std::string>(argv + 1, argv + argc))) return 0;
   std::vector<char*> args = with_defaults(argc, argv);
   // With an --out-dir (or --export) Google Benchmark's output flags apply to its export.
-  const std::optional<std::filesystem::path> export_file =
+  const std::optional<ExportTarget> export_file =
       has_flag(args, "--out-dir") || has_flag(args, "--export") ? take_benchmark_out(args)
                                                                 : std::nullopt;
   const std::vector<char*> before_benchmark = args;
@@ -186,10 +225,8 @@ int run(int argc, char** argv) {
   if (!gpu.usable) {
     auto dropped =
         std::erase_if(selected, [](const Codec* c) { return c->info().device == Device::gpu; });
-    if (dropped > 0) {
-      std::cerr << "[gcbench] GPU cells not run (" << gpu_named(gpu) << ")\n";
-      selection.gpu_dropped = "no GPU is usable (" + gpu_named(gpu) + ")";
-    }
+    // The run's summary says so, before the first result.
+    if (dropped > 0) selection.gpu_dropped = "no GPU is usable (" + gpu_named(gpu) + ")";
   }
   selection.runnable = selected.size();
   check_selection(selection, options.allow_empty);  // before any input is gathered (downloads)
@@ -198,11 +235,8 @@ int run(int argc, char** argv) {
       preset ? preset_inputs(*preset, options, any_gpu_codec(selected)) : input_corpora(options);
   const Inputs inputs =
       gather_inputs(corpora, options.files, options.download, options.path_filter, &std::cerr);
-  for (const MissingInput& m : inputs.missing) {
-    const bool skipped = results::is_skipped_reason(m.reason);
-    std::cerr << "[gcbench] " << m.corpus << "/" << m.name << (skipped ? " " : " not available: ")
-              << m.reason << "\n";
-  }
+  if (!inputs.missing.empty())
+    std::cerr << missing_inputs_line(inputs.missing, kConsoleWidth - 1) << "\n";
   std::vector<CellSpec> cells = preset
                                     ? preset_cells(*preset, selected, all, inputs.present, options)
                                     : enumerate_cells(selected, all, inputs.present, options);
@@ -270,14 +304,21 @@ int run(int argc, char** argv) {
         "with 16 host cores; CPU rates scaled to {} threads here)\n",
         preset->name, cells.size(), format_duration(estimate_s),
         static_cast<unsigned>(usable_cores()));
-    benchmark::AddCustomContext("preset", preset->name);
   }
-  for (const auto& [key, value] : host_context(inputs, corpora))
+  ContextEntries run_context;  // also summed up on the console before the first result
+  const auto add_context = [&run_context](const std::string& key, const std::string& value) {
     benchmark::AddCustomContext(key, value);
-  for (const auto& [key, value] : gpu.context) benchmark::AddCustomContext(key, value);
+    run_context.emplace_back(key, value);
+  };
+  if (preset) add_context("preset", preset->name);
+  for (const auto& [key, value] : host_context(inputs, corpora)) add_context(key, value);
+  for (const auto& [key, value] : gpu.context) add_context(key, value);
   if (gpu.usable) {
-    for (const auto& [key, value] : make_run_time_choices(cells, std::cerr))
-      benchmark::AddCustomContext(key, value);
+    std::ostringstream choices_log;
+    for (const auto& [key, value] : make_run_time_choices(cells, choices_log))
+      add_context(key, value);
+    print_first_lines(choices_log.str(), kChoiceLines,
+                      "run-time choices (the results' context has each as auto:...)", std::cerr);
   }
 
   Workspace workspace(inputs.present);
@@ -291,9 +332,9 @@ int run(int argc, char** argv) {
     if (auto flush = device_cells->l2_flush_context()) cold_l2.context = *flush;
   }
 #endif
-  benchmark::AddCustomContext("cold_l2", cold_l2.context);
-  benchmark::AddCustomContext(
-      "timing", kernel_only ? "kernel: GPU cells timed their device calls alone (--timing kernel); "
+  add_context("cold_l2", cold_l2.context);
+  add_context("timing", kernel_only
+                            ? "kernel: GPU cells timed their device calls alone (--timing kernel); "
                               "no end-to-end paths or transfers"
                             : "all: GPU cells timed their device calls and the end-to-end paths");
   std::map<std::string, double> weights;
@@ -308,15 +349,22 @@ int run(int argc, char** argv) {
     }
   }
 
+  const ConsoleNames names = ConsoleNames::of(all);
   std::optional<Progress> progress;
   if (options.progress) {
     // On a terminal one line redrawn in place; to a pipe or log, a plain line per cell.
     const bool live = isatty(STDERR_FILENO) != 0;
     progress.emplace(std::move(weights), std::cerr,
                      live ? ProgressStyle::live : ProgressStyle::lines,
-                     terminal_width(STDERR_FILENO));
+                     terminal_width(STDERR_FILENO), names);
   }
-  SweepReporter reporter(std::move(progress), recorder.get());
+  RunFacts facts{
+      run_context,    cells.size(), {}, inputs.present.size(), !selection.gpu_dropped.empty(),
+      options.out_dir};
+  for (const Codec* c : selected)
+    facts.codecs.push_back(c->info().name + "/" + to_string(c->info().device));
+  SweepReporter reporter(std::move(progress), recorder.get(), run_summary(facts, kConsoleWidth - 1),
+                         names);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
 

@@ -94,16 +94,24 @@ format), written after every cell, each entry with its provenance
 the cells recorded under the same and measures the others again,
 saying why. One run per DIR at a time (a lock names the holder).
 With --benchmark_out=FILE: FILE gets every cell recorded under DIR
-(not this run's cells alone), as --export DIR writes it)");
+(not this run's cells alone), as --export DIR writes it, in any of
+its formats)");
   cli::add_value(
       app, "--export", "DIR",
       [&o](const std::string& v) {
         if (v.empty()) throw std::invalid_argument("needs a directory");
         o.export_from = v;
       },
-      R"(export the results recorded under DIR (its *.json files) as one
-Google Benchmark JSON file, --benchmark_out=FILE, and run nothing;
-readers of DIR skip that file if it lies inside. To merge the shard
+      R"(export the results recorded under DIR (its *.json files) to
+--benchmark_out=FILE and run nothing, as --benchmark_out_format says
+(without it, FILE's extension: .csv, .jsonl, else json):
+  json: one Google Benchmark JSON file, every entry (compare.py reads it)
+  csv: one row per cell, a header first: name, codec, device, direction,
+    corpus, file, params, gpu, status, error, repetitions, time_s (the
+    median per call: CPU wall, GPU kernel), gbps, cv, time_min_s,
+    time_max_s (noise over repetitions), then every counter recorded
+  jsonl: the same rows, one JSON object per line (absent values absent)
+Readers of DIR skip a JSON export if it lies inside. To merge the shard
 folders of one sweep into one folder: gcbench-report --merge-shards)");
   cli::add_choice(app, "--sweep", o.sweep, {"axes", "product", "defaults"},
                   R"(which points of the default axis sweeps (below) a codec visits;
@@ -248,7 +256,43 @@ std::unique_ptr<CLI::App> make_parser(Options& o, const std::vector<const Codec*
   return app;
 }
 
+// The flags known besides the parser's own.
+std::vector<std::string> also_known() {
+  std::vector<std::string> flags = kInformationFlags;
+  flags.insert(flags.end(), kBenchmarkFlags.begin(), kBenchmarkFlags.end());
+  return flags;
+}
+
 }  // namespace
+
+const std::vector<std::string> kBenchmarkFlags = {"--benchmark_list_tests",
+                                                  "--benchmark_filter",
+                                                  "--benchmark_min_time",
+                                                  "--benchmark_min_warmup_time",
+                                                  "--benchmark_repetitions",
+                                                  "--benchmark_enable_random_interleaving",
+                                                  "--benchmark_report_aggregates_only",
+                                                  "--benchmark_display_aggregates_only",
+                                                  "--benchmark_format",
+                                                  "--benchmark_out",
+                                                  "--benchmark_out_format",
+                                                  "--benchmark_color",
+                                                  "--benchmark_counters_tabular",
+                                                  "--benchmark_context",
+                                                  "--benchmark_time_unit",
+                                                  "--v"};
+
+std::vector<std::string> known_flags(const std::vector<const Codec*>& codecs) {
+  Options unused;
+  const std::unique_ptr<CLI::App> app = make_parser(unused, codecs);
+  std::vector<std::string> flags;
+  for (const CLI::Option* option : app->get_options()) {
+    for (const std::string& name : option->get_lnames()) flags.push_back("--" + name);
+  }
+  const std::vector<std::string> more = also_known();
+  flags.insert(flags.end(), more.begin(), more.end());
+  return flags;
+}
 
 std::string axis_flag(const std::string& axis) {
   std::string flag = axis;
@@ -274,7 +318,7 @@ Options parse_options(const std::vector<std::string>& args,
                       const std::vector<const Codec*>& codecs) {
   Options o;
   const std::unique_ptr<CLI::App> app = make_parser(o, codecs);
-  cli::parse(*app, args);
+  cli::parse(*app, args, also_known());
   std::erase_if(o.axis_values, [](const auto& axis) { return axis.second.empty(); });
   o.given_flags = cli::given_flags(*app);
   // Positional: --gpus passes them on by themselves (worker_base_args), not as a flag.

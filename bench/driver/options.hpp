@@ -77,6 +77,18 @@ std::vector<std::string> plugin_arguments(const std::vector<std::string>& args);
 Options parse_options(const std::vector<std::string>& args,
                       const std::vector<const Codec*>& codecs = registered_codecs());
 
+// Flags the driver answers before any other, and exits: -h, --help, --help-all, --version.
+inline const std::vector<std::string> kInformationFlags = {"-h", "--help", "--help-all",
+                                                           "--version"};
+
+// Google Benchmark's flags (its --help lists them), which its Initialize takes before
+// parse_options sees the rest.
+extern const std::vector<std::string> kBenchmarkFlags;
+
+// Every flag the driver knows: its own, the axis flags of `codecs`, kInformationFlags and
+// kBenchmarkFlags ("did you mean" suggests among them).
+std::vector<std::string> known_flags(const std::vector<const Codec*>& codecs);
+
 // The flags part of --help: the same definitions that parse_options reads.
 std::string describe_flags(const std::vector<const Codec*>& codecs);
 

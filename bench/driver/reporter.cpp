@@ -1,7 +1,5 @@
 #include "bench/driver/reporter.hpp"
 
-#include <unistd.h>
-
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -10,9 +8,11 @@
 
 namespace gcbench::driver {
 
-SweepReporter::SweepReporter(std::optional<Progress> progress, Recorder* recorder)
-    : console_(isatty(STDOUT_FILENO) ? benchmark::ConsoleReporter::OO_ColorTabular
-                                     : benchmark::ConsoleReporter::OO_Tabular),
+SweepReporter::SweepReporter(std::optional<Progress> progress, Recorder* recorder,
+                             std::vector<std::string> summary, ConsoleNames names)
+    : console_(benchmark::ConsoleReporter::OO_None),
+      table_(std::move(names)),
+      summary_(std::move(summary)),
       progress_(std::move(progress)),
       recorder_(recorder) {}
 
@@ -26,25 +26,39 @@ std::string explain_debug_warning(std::string text) {
                       "compiled into gcbench (docs/results.md: Google Benchmark's DEBUG warning)");
 }
 
+std::vector<std::string> context_warnings(const std::string& printed) {
+  std::vector<std::string> warnings;
+  std::istringstream lines(printed);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("***WARNING***") != std::string::npos)
+      warnings.push_back(explain_debug_warning(line));
+  }
+  return warnings;
+}
+
 bool SweepReporter::ReportContext(const Context& context) {
   last_ = std::chrono::steady_clock::now();
   if (!began_) began_ = last_;
   context_.emplace(context);
-  // The console prints the machine's context on its error stream: printed here instead, with
-  // the library's DEBUG warning said for what it is.
+  // Google Benchmark's console prints the machine and every custom context entry on its error
+  // stream: only its warnings are kept, after the run's summary.
   std::ostream& err = console_.GetErrorStream();
   std::ostringstream printed;
   console_.SetErrorStream(&printed);
   const bool ok = console_.ReportContext(context);
   console_.SetErrorStream(&err);
-  err << explain_debug_warning(printed.str()) << std::flush;
+  for (const std::string& line : summary_) err << line << "\n";
+  for (const std::string& line : context_warnings(printed.str())) err << line << "\n";
+  err << std::flush;
+  console_.GetOutputStream() << table_.header() << std::flush;
   return ok;
 }
 
 void SweepReporter::ReportRuns(const std::vector<Run>& runs) {
   if (progress_) progress_->clear();  // a live progress line must not mix with the table
-  console_.ReportRuns(runs);
-  console_.GetOutputStream().flush();
+  std::ostream& out = console_.GetOutputStream();
+  for (const Run& run : runs) out << table_.row(run);
+  out.flush();
   if (recorder_ != nullptr && context_) recorder_->record(*context_, runs);
   for (const Run& run : runs) {
     any_error_ = any_error_ || (run_failed(run) && !run_skipped(run));
@@ -58,7 +72,6 @@ void SweepReporter::ReportRuns(const std::vector<Run>& runs) {
 
 void SweepReporter::Finalize() {
   if (progress_) progress_->finish();
-  console_.Finalize();
 }
 
 }  // namespace gcbench::driver

@@ -1,7 +1,7 @@
 #pragma once
-// The display reporter of a sweep: Google Benchmark's console table, plus progress lines, the
-// harness tally (wall and timed seconds per cell) and, with --out-dir, the per-file JSON
-// recorder.
+// The display reporter of a sweep: the run's summary and Google Benchmark's warnings once, then
+// the console table (console_table.hpp), plus progress lines, the harness tally (wall and timed
+// seconds per cell) and, with --out-dir, the per-file JSON recorder.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/driver/console_table.hpp"
 #include "bench/driver/harness.hpp"
 #include "bench/driver/progress.hpp"
 #include "bench/driver/recorder.hpp"
@@ -19,9 +20,17 @@ namespace gcbench::driver {
 // by what it means for gcbench's timings (see README).
 std::string explain_debug_warning(std::string text);
 
+// The warnings of Google Benchmark's console context (its "***WARNING***" lines, the DEBUG one
+// explained), without the rest: the machine and the custom context, which the results' JSON
+// keeps and run_summary.hpp sums up.
+std::vector<std::string> context_warnings(const std::string& printed);
+
 class SweepReporter : public benchmark::BenchmarkReporter {
  public:
-  SweepReporter(std::optional<Progress> progress, Recorder* recorder);
+  // `summary`: printed on the error stream before the table (run_summary.hpp).
+  SweepReporter(std::optional<Progress> progress, Recorder* recorder,
+                std::vector<std::string> summary = {},
+                ConsoleNames names = ConsoleNames(ConsoleNames::Defaults{}));
 
   bool ReportContext(const Context& context) override;
   void ReportRuns(const std::vector<Run>& runs) override;
@@ -34,7 +43,9 @@ class SweepReporter : public benchmark::BenchmarkReporter {
   std::optional<std::chrono::steady_clock::time_point> cells_began() const { return began_; }
 
  private:
-  benchmark::ConsoleReporter console_;
+  benchmark::ConsoleReporter console_;  // its streams, and the context it would print
+  ConsoleTable table_;
+  std::vector<std::string> summary_;
   std::optional<Progress> progress_;
   Recorder* recorder_;
   std::optional<Context> context_;

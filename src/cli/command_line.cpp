@@ -1,5 +1,7 @@
 #include "src/cli/command_line.hpp"
 
+#include "src/cli/suggest.hpp"
+
 #include <algorithm>
 #include <iostream>
 #include <stdexcept>
@@ -24,13 +26,43 @@ class Formatter : public CLI::Formatter {
   std::string usage_;
 };
 
+// The flags of `app` ("--corpus") and `also_known`.
+std::vector<std::string> known_flags(const CLI::App& app,
+                                     const std::vector<std::string>& also_known) {
+  std::vector<std::string> known;
+  for (const CLI::Option* option : app.get_options()) {
+    for (const std::string& name : option->get_lnames()) known.push_back("--" + name);
+  }
+  known.insert(known.end(), also_known.begin(), also_known.end());
+  return known;
+}
+
+// For each unknown flag among `extras` that is close to a known one: "did you mean" it.
+std::string suggestions(const std::vector<std::string>& extras,
+                        const std::vector<std::string>& known) {
+  std::vector<std::pair<std::string, std::string>> said;  // (flag, suggestion)
+  for (const std::string& arg : extras) {
+    if (!arg.starts_with("-")) continue;
+    const std::string flag = arg.substr(0, arg.find('='));
+    if (std::string text = did_you_mean(flag, known); !text.empty()) said.emplace_back(flag, text);
+  }
+  if (said.size() == 1) return said.front().second;
+  std::string text;
+  for (const auto& [flag, suggestion] : said) text += " (" + flag + ": " + suggestion.substr(2);
+  return text;
+}
+
 // CLI11's message, except where CLI11 2.1's own is unclear: arguments nobody expected in the
-// order given (it reverses them), a value given to a switch, and a missing value.
-std::string message_of(const CLI::App& app, const CLI::ParseError& error) {
+// order given (it reverses them, and says nothing of the flag meant), a value given to a
+// switch, and a missing value.
+std::string message_of(const CLI::App& app, const CLI::ParseError& error,
+                       const std::vector<std::string>& also_known) {
   if (dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr) {
+    const std::vector<std::string> remaining = app.remaining(true);
     std::string extras;
-    for (const std::string& arg : app.remaining(true)) extras += (extras.empty() ? "" : " ") + arg;
-    return "unknown flag or stray argument: " + extras;
+    for (const std::string& arg : remaining) extras += (extras.empty() ? "" : " ") + arg;
+    return "unknown flag or stray argument: " + extras +
+           suggestions(remaining, known_flags(app, also_known));
   }
   const std::string what = error.what();
   constexpr std::string_view kSwitchValue = " was given a disallowed flag override";
@@ -92,7 +124,16 @@ CLI::Option* add_choice(CLI::App& app, const std::string& flag, std::string& tar
                         const std::vector<std::string>& choices, const std::string& help) {
   std::string value_name;
   for (const std::string& c : choices) value_name += (value_name.empty() ? "" : "|") + c;
-  return app.add_option(flag, target, help)->check(CLI::IsMember(choices))->option_text(value_name);
+  // CLI::IsMember's message, with the choice meant.
+  const auto is_choice = [choices](const std::string& value) -> std::string {
+    if (std::find(choices.begin(), choices.end(), value) != choices.end()) return "";
+    std::string set;
+    for (const std::string& c : choices) set += (set.empty() ? "" : ",") + c;
+    return value + " not in {" + set + "}" + did_you_mean(value, choices);
+  };
+  return app.add_option(flag, target, help)
+      ->check(CLI::Validator(is_choice, value_name, "choice"))
+      ->option_text(value_name);
 }
 
 CLI::Option* add_switch(CLI::App& app, const std::string& flag, bool& target, bool value,
@@ -114,12 +155,13 @@ std::vector<GivenFlag> given_flags(const CLI::App& app) {
   return given;
 }
 
-void parse(CLI::App& app, const std::vector<std::string>& args) {
+void parse(CLI::App& app, const std::vector<std::string>& args,
+           const std::vector<std::string>& also_known) {
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
   try {
     app.parse(reversed);
   } catch (const CLI::ParseError& e) {
-    throw std::invalid_argument(message_of(app, e) + " (see --help)");
+    throw std::invalid_argument(message_of(app, e, also_known) + " (see --help)");
   }
 }
 
@@ -130,8 +172,8 @@ std::optional<int> parse_or_exit(CLI::App& app, int argc, char** argv, int usage
     std::cout << app.help("", CLI::AppFormatMode::All);
     return 0;
   } catch (const CLI::ParseError& e) {
-    std::cerr << app.get_name() << ": " << message_of(app, e) << " (see " << app.get_name()
-              << " --help)\n";
+    std::cerr << app.get_name() << ": " << message_of(app, e, {"--help"}) << " (see "
+              << app.get_name() << " --help)\n";
     return usage_status;
   }
   return std::nullopt;

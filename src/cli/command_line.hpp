@@ -31,7 +31,7 @@ CLI::Option* add_value(CLI::App& app, const std::string& flag, const std::string
 CLI::Option* add_list(CLI::App& app, const std::string& flag, std::vector<std::string>& target,
                       const std::string& help);
 
-// `flag VALUE`, one of `choices`, into `target`.
+// `flag VALUE`, one of `choices`, into `target`; a value not among them names the closest.
 CLI::Option* add_choice(CLI::App& app, const std::string& flag, std::string& target,
                         const std::vector<std::string>& choices, const std::string& help);
 
@@ -44,8 +44,10 @@ CLI::Option* add_switch(CLI::App& app, const std::string& flag, bool& target, bo
 std::vector<GivenFlag> given_flags(const CLI::App& app);
 
 // Parses `args` (without the program name). Throws std::invalid_argument with one line:
-// CLI11's message for the flag at fault, and where to look.
-void parse(CLI::App& app, const std::vector<std::string>& args);
+// CLI11's message for the flag at fault, the known flag (of `app` or `also_known`, "--help")
+// an unknown one is close to, and where to look.
+void parse(CLI::App& app, const std::vector<std::string>& args,
+           const std::vector<std::string>& also_known = {});
 
 // For a tool's main(): parses argv. Returns the status to exit with now: 0 after printing
 // --help to stdout, `usage_status` after printing "<tool>: <error> (see <tool> --help)" to
