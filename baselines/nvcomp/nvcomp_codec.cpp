@@ -18,12 +18,12 @@
 #include "baselines/nvcomp/nvcomp_kernels.hpp"
 #include "codecs/common/cuda_check.hpp"
 #include "codecs/common/elements.hpp"
+#include "codecs/common/host_codec.hpp"
 #include "codecs/common/temp_storage.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/errors.hpp"
 #include "gcbench/typed_device_codec.hpp"
-#include "src/gpu/host_codec.hpp"
 
 // nvCOMP's batched low-level API behind gcbench's device API (include/gcbench/device_codec.hpp).
 //

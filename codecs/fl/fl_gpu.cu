@@ -50,7 +50,7 @@
 #include "codecs/fl/params.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/typed_device_codec.hpp"
-#include "src/gpu/host_codec.hpp"
+#include "codecs/common/host_codec.hpp"
 
 namespace gcbench::fl {
 namespace {

@@ -10,18 +10,18 @@
 #include "codecs/common/container_device.cuh"
 #include "codecs/common/crc32.cuh"
 #include "codecs/common/cuda_check.hpp"
+#include "codecs/common/host_codec.hpp"
 #include "codecs/common/temp_storage.hpp"
 #include "codecs/lz77/design_auto.hpp"
 #include "codecs/lz77/entropy_counter.hpp"
-#include "codecs/lz77/speed_model.hpp"
 #include "codecs/lz77/lz77.hpp"
 #include "codecs/lz77/lz77_gpu.cuh"
 #include "codecs/lz77/params.hpp"
 #include "codecs/lz77/payload.hpp"
+#include "codecs/lz77/speed_model.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/errors.hpp"
 #include "gcbench/typed_device_codec.hpp"
-#include "src/gpu/host_codec.hpp"
 
 namespace gcbench::lz77 {
 namespace {

@@ -8,13 +8,13 @@
 #include <string>
 
 #include "codecs/common/elements.hpp"
+#include "codecs/common/host_codec.hpp"
 #include "codecs/rle/params.hpp"
 #include "codecs/rle/rle.hpp"
 #include "codecs/rle/rle_gpu.hpp"
 #include "codecs/rle/rle_payload.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/typed_device_codec.hpp"
-#include "src/gpu/host_codec.hpp"
 
 namespace gcbench::rle::gpu {
 

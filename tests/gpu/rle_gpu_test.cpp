@@ -8,6 +8,7 @@
 #include <random>
 #include <string>
 
+#include "codecs/common/host_codec.hpp"
 #include "codecs/rle/rle.hpp"
 #include "codecs/rle/rle_encode.hpp"
 #include "codecs/rle/rle_gpu.hpp"
@@ -16,7 +17,6 @@
 #include "gcbench/container.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/errors.hpp"
-#include "src/gpu/host_codec.hpp"
 #include "support/codec_checks.hpp"
 #include "support/device_decode.hpp"
 #include "support/gpu_test.hpp"
