@@ -1,9 +1,11 @@
 // Containers written by earlier versions of the codecs still decode. Every file
 // data/containers/<codec>/<axis>=<value>,....gcbc is decoded by that CPU codec at the axis
 // values its name spells and compared with data/containers/input.bin; every CPU codec that
-// writes gcbench containers has such a folder. GCBENCH_WRITE_CONTAINERS=<folder> makes
-// ContainerFiles.WriteFromTodaysCodecs write the set from the codecs of this build instead
-// (a new codec's, or a new format version's), at each value of each in-container axis.
+// writes gcbench containers has such a folder, and declares the format id its containers
+// carry (CodecInfo::container_format, registered by the registry).
+// GCBENCH_WRITE_CONTAINERS=<folder> makes ContainerFiles.WriteFromTodaysCodecs write the set from
+// the codecs of this build instead (a new codec's, or a new format version's), at each value of
+// each in-container axis.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "gcbench/container.hpp"
 #include "gcbench/registry.hpp"
 
 namespace gcbench {
@@ -111,6 +114,8 @@ TEST(ContainerFiles, EveryCommittedContainerStillDecodes) {
     for (const auto& file : fs::directory_iterator(folder.path())) {
       SCOPED_TRACE(file.path().string());
       const Bytes container = read_file(file.path());
+      ASSERT_GE(container.size(), kContainerHeaderSize);
+      EXPECT_EQ(load_le<std::uint16_t>(&container[6]), codec->info().container_format.id);
       const BoundCodecPtr bound = codec->bind(params_of(*codec, file.path().stem().string()));
       EXPECT_TRUE(bound->decompress(container, nullptr) == input);
       ++decoded;
@@ -119,11 +124,16 @@ TEST(ContainerFiles, EveryCommittedContainerStillDecodes) {
   EXPECT_GT(decoded, 0);
 }
 
-TEST(ContainerFiles, EveryContainerCodecHasCommittedContainers) {
+TEST(ContainerFiles, EveryContainerCodecDeclaresItsFormatAndHasCommittedContainers) {
   const Bytes input = read_file(kFolder / "input.bin");
   const std::vector<const Codec*> codecs = container_codecs(input);
   ASSERT_FALSE(codecs.empty());
   for (const Codec* codec : codecs) {
+    const ContainerFormat& format = codec->info().container_format;
+    const Bytes container = codec->bind({})->compress(input, nullptr);
+    EXPECT_EQ(load_le<std::uint16_t>(&container[6]), format.id)
+        << codec->info().name << " writes another format id than it declares";
+    EXPECT_EQ(format_name(format.id), format.name) << codec->info().name;
     const fs::path folder = kFolder / codec->info().name;
     EXPECT_TRUE(fs::is_directory(folder) && !fs::is_empty(folder))
         << codec->info().name << " writes gcbench containers and has none under " << folder

@@ -147,6 +147,7 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     info_.role = Role::peer;
     info_.description = std::string("NVIDIA nvCOMP batched ") + api.name;
     info_.reproducible = api.reproducible;
+    info_.container_format = format::kContainerFormat;
     AxisSpec chunk;
     chunk.name = "chunk_size";
     chunk.help = "bytes per nvCOMP chunk (a multiple of 16)";
@@ -225,7 +226,7 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
   }
 
   DecodePlan plan_decompress(ByteSpan container, const Typed&) const {
-    const OpenedContainer c = open_container(container, FormatId::nvcomp);
+    const OpenedContainer c = open_container(container, format::kContainerFormat);
     const ByteSpan p = c.payload;
     const u64 original = c.header.original_size;
     if (p.size() < format::kFixedBytes) throw DecodeError("truncated nvCOMP payload header");

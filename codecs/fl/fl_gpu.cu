@@ -43,14 +43,15 @@
 #include "codecs/common/cuda_check.hpp"
 #include "codecs/common/device_elements.cuh"
 #include "codecs/common/elements.hpp"
+#include "codecs/common/host_codec.hpp"
 #include "codecs/common/temp_storage.hpp"
 #include "codecs/common/tile_state.cuh"
 #include "codecs/fl/fl.hpp"
 #include "codecs/fl/fl_payload.hpp"
+#include "codecs/fl/format.hpp"
 #include "codecs/fl/params.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/typed_device_codec.hpp"
-#include "codecs/common/host_codec.hpp"
 
 namespace gcbench::fl {
 namespace {
@@ -927,7 +928,9 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
               "fixed-length bit-packing per frame (CUDA; one pass with decoupled look-back)",
               {element_width_axis(), frame_size_axis()},
               Role::studied,
-              "fl"} {}
+              "fl"} {
+    info_.container_format = kContainerFormat;
+  }
 
   using Typed = FlParams;
 
@@ -977,12 +980,12 @@ class FlDeviceCodec final : public TypedDeviceCodec<FlDeviceCodec> {
       GCB_CUDA_LAUNCHED();
     }
     cuda::crc32_async(b.input, b.input_size, t.crc, t.crc_bytes, {t.crc_value}, stream, crc_tiles);
-    cuda::write_container_header_async(b.output, FormatId::fl, b.input_size, t.payload_size,
+    cuda::write_container_header_async(b.output, kContainerFormat, b.input_size, t.payload_size,
                                        t.crc_value, b.output_size, stream);
   }
 
   DecodePlan plan_decompress(ByteSpan container, const FlParams&) const {
-    const OpenedContainer c = open_container(container, FormatId::fl);
+    const OpenedContainer c = open_container(container, kContainerFormat);
     const ParsedPayload parsed = parse_payload(c.payload, c.header.original_size);
     const PayloadLayout& l = parsed.layout;
     cuda::TempCarver carve;
