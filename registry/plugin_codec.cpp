@@ -18,7 +18,7 @@
 #include "gcbench/typed_codec.hpp"
 #include "gcbench/typed_device_codec.hpp"
 #if GCBENCH_HAVE_CUDA
-#include "src/gpu/host_codec.hpp"
+#include "codecs/common/host_codec.hpp"
 #endif
 
 namespace gcbench::plugins {

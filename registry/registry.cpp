@@ -16,6 +16,7 @@
 #include "codecs/fl/fl.hpp"
 #include "codecs/lz77/lz77.hpp"
 #include "codecs/rle/rle.hpp"
+#include "gcbench/container.hpp"
 #include "gcbench/optional_libraries.hpp"
 #include "registry/plugin_codec.hpp"
 
@@ -44,6 +45,10 @@ std::vector<CodecPtr> make_registry() {
   }
   if constexpr (optional::nvcomp.available) {
     for (auto& c : nvcomp::make_codecs()) codecs.push_back(std::move(c));
+  }
+  // The formats the codecs declare: an id that two formats claim stops the table here.
+  for (const CodecPtr& c : codecs) {
+    if (c->info().container_format.id != 0) register_container_format(c->info().container_format);
   }
   return codecs;
 }

@@ -13,9 +13,7 @@ import tokenize
 from pathlib import Path
 
 # Every tracked source is checked but these: results and notes are records, not code.
-SKIPPED_PREFIXES = ("bench/results/", "bench/notes/", "bench/NOTES.md",
-                    # Being split, its comments with it, on another branch: drop this entry then.
-                    "codecs/fl/fl_gpu.cu")
+SKIPPED_PREFIXES = ("bench/results/", "bench/notes/", "bench/NOTES.md")
 # Tests state their fixtures' figures (the inputs and the values they assert), not measurements.
 FIXTURE_PREFIXES = ("tests/",)
 

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "gcbench/container.hpp"
 #include "gcbench/errors.hpp"
 #include "gcbench/params.hpp"
@@ -9,9 +11,12 @@ namespace {
 
 const Bytes kOriginal = {'h', 'e', 'l', 'l', 'o'};
 const Bytes kPayload = {1, 2, 3};
+// Formats of this test's own, apart from any codec's.
+constexpr ContainerFormat kFormat{2, "test-format"};
+constexpr ContainerFormat kOtherFormat{3, "test-other-format"};
 
 TEST(Container, HeaderLayoutIsPinned) {
-  Bytes c = wrap_container(FormatId::rle, kOriginal, kPayload);
+  Bytes c = wrap_container(kFormat, kOriginal, kPayload);
   ASSERT_EQ(c.size(), kContainerHeaderSize + kPayload.size());
   EXPECT_EQ(std::string(c.begin(), c.begin() + 4), "GCBC");
   EXPECT_EQ(load_le<std::uint16_t>(&c[4]), 1);
@@ -22,53 +27,78 @@ TEST(Container, HeaderLayoutIsPinned) {
 }
 
 TEST(Container, OpensWhatItWrote) {
-  Bytes c = wrap_container(FormatId::fl, kOriginal, kPayload);
-  auto opened = open_container(c, FormatId::fl);
+  Bytes c = wrap_container(kFormat, kOriginal, kPayload);
+  auto opened = open_container(c, kFormat);
   EXPECT_EQ(opened.header.original_size, kOriginal.size());
   EXPECT_EQ(Bytes(opened.payload.begin(), opened.payload.end()), kPayload);
   EXPECT_NO_THROW(verify_original(opened.header, kOriginal));
 }
 
 TEST(Container, RejectsWrongCodec) {
-  Bytes c = wrap_container(FormatId::fl, kOriginal, kPayload);
-  EXPECT_THROW(open_container(c, FormatId::lz77), DecodeError);
+  Bytes c = wrap_container(kFormat, kOriginal, kPayload);
+  EXPECT_THROW(open_container(c, kOtherFormat), DecodeError);
 }
 
 TEST(Container, RejectsEveryTruncation) {
-  Bytes c = wrap_container(FormatId::fl, kOriginal, kPayload);
+  Bytes c = wrap_container(kFormat, kOriginal, kPayload);
   for (std::size_t n = 0; n < c.size(); ++n) {
-    EXPECT_THROW(open_container(ByteSpan(c.data(), n), FormatId::fl), DecodeError) << n;
+    EXPECT_THROW(open_container(ByteSpan(c.data(), n), kFormat), DecodeError) << n;
   }
 }
 
 TEST(Container, RejectsEveryHeaderByteFlip) {
-  Bytes c = wrap_container(FormatId::fl, kOriginal, kPayload);
+  Bytes c = wrap_container(kFormat, kOriginal, kPayload);
   for (std::size_t i = 0; i < kContainerHeaderSize; ++i) {
     Bytes bad = c;
     bad[i] ^= 0x10;
-    EXPECT_THROW(open_container(bad, FormatId::fl), DecodeError) << i;
+    EXPECT_THROW(open_container(bad, kFormat), DecodeError) << i;
   }
 }
 
 TEST(Container, RejectsTrailingBytes) {
-  Bytes c = wrap_container(FormatId::fl, kOriginal, kPayload);
+  Bytes c = wrap_container(kFormat, kOriginal, kPayload);
   c.push_back(0);
-  EXPECT_THROW(open_container(c, FormatId::fl), DecodeError);
+  EXPECT_THROW(open_container(c, kFormat), DecodeError);
 }
 
 TEST(Container, RejectsAbsurdOriginalSizeBehindValidChecksum) {
-  Bytes c = make_container({FormatId::fl, kMaxOriginalSize + 1, 0, 0}, kPayload);
-  EXPECT_THROW(open_container(c, FormatId::fl), DecodeError);
+  Bytes c = make_container({kFormat.id, kMaxOriginalSize + 1, 0, 0}, kPayload);
+  EXPECT_THROW(open_container(c, kFormat), DecodeError);
 }
 
 TEST(Container, VerifyCatchesWrongContent) {
-  Bytes c = wrap_container(FormatId::fl, kOriginal, kPayload);
-  auto opened = open_container(c, FormatId::fl);
+  Bytes c = wrap_container(kFormat, kOriginal, kPayload);
+  auto opened = open_container(c, kFormat);
   Bytes other = kOriginal;
   other[0] = 'j';
   EXPECT_THROW(verify_original(opened.header, other), DecodeError);
   other.pop_back();
   EXPECT_THROW(verify_original(opened.header, other), DecodeError);
+}
+
+TEST(Container, FormatsRegisterOnceAndNameTheirIds) {
+  constexpr ContainerFormat kRegistered{0xFFF0, "test-registered"};
+  EXPECT_EQ(format_name(kRegistered.id), "format 65520");
+  register_container_format(kRegistered);
+  EXPECT_NO_THROW(register_container_format(kRegistered));  // again, as a second codec would
+  EXPECT_EQ(format_name(kRegistered.id), "test-registered");
+  EXPECT_THROW(register_container_format({kRegistered.id, "test-clash"}), std::logic_error);
+  EXPECT_THROW(register_container_format({0xFFF1, kRegistered.name}), std::logic_error);
+  EXPECT_THROW(register_container_format({0, "test-no-id"}), std::logic_error);
+  EXPECT_EQ(format_name(kRegistered.id), "test-registered");
+  EXPECT_EQ(format_name(0xFFF1), "format 65521");
+}
+
+TEST(Container, WrongFormatNamesBoth) {
+  Bytes c = wrap_container(kFormat, kOriginal, kPayload);
+  try {
+    open_container(c, kOtherFormat);
+    ADD_FAILURE() << "opened as another format";
+  } catch (const DecodeError& e) {
+    EXPECT_STREQ(e.what(),
+                 "wrong codec: container holds format 2 (id 2), expected "
+                 "test-other-format (id 3)");
+  }
 }
 
 AxisSpec finder_axis() {

@@ -12,6 +12,7 @@
 
 #include "codecs/fl/fl.hpp"
 #include "codecs/lz77/lz77.hpp"
+#include "codecs/rle/format.hpp"
 #include "codecs/rle/rle.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/errors.hpp"
@@ -59,7 +60,7 @@ Bytes rle_bomb(std::uint64_t runs, std::uint32_t count) {
   put_u64(payload, runs);
   for (std::uint64_t r = 0; r < runs; ++r) put_u32(payload, count);
   for (std::uint64_t r = 0; r < runs; ++r) payload.push_back(static_cast<std::uint8_t>(r));
-  return make_container({FormatId::rle, runs * count, 0, 0}, payload);
+  return make_container({rle::kContainerFormat.id, runs * count, 0, 0}, payload);
 }
 
 TEST(DecodeLimit, DefaultPolicyIsDocumented) {

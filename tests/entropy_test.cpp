@@ -6,6 +6,7 @@
 
 #include "codecs/entropy/range_coder.hpp"
 #include "codecs/lz77/entropy_streams.hpp"
+#include "codecs/lz77/format.hpp"
 #include "codecs/lz77/lz77.hpp"
 #include "codecs/lz77/payload.hpp"
 #include "gcbench/container.hpp"
@@ -111,7 +112,7 @@ TEST(Lz77Entropy, StreamsDecodeToTheTriples) {
   for (const auto& [name, data] : inputs) {
     for (std::int64_t config : {0, 1}) {
       const Bytes container = lz->compress(data, {{"config", config}});
-      const auto opened = open_container(container, FormatId::lz77);
+      const auto opened = open_container(container, lz77::kContainerFormat);
       const auto payload = lz77::parse_payload(opened.payload, opened.header.original_size);
       const Bytes coded = lz77::entropy_encode(container);
       EXPECT_EQ(lz77::entropy_size(container), coded.size());

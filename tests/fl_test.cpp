@@ -8,6 +8,7 @@
 
 #include "codecs/fl/fl.hpp"
 #include "codecs/fl/fl_payload.hpp"
+#include "codecs/fl/format.hpp"
 #include "gcbench/container.hpp"
 #include "support/codec_checks.hpp"
 #include "support/inputs.hpp"
@@ -47,7 +48,8 @@ TEST(FlCpu, MaxBitValuesTakeFullWidth) {
   for (std::int64_t width : {1, 2, 4}) {
     Bytes data(4 * 100, 0xFF);
     Bytes packed = codec()->compress(data, params(width, 10));
-    fl::ParsedPayload p = fl::parse_payload(open_container(packed, FormatId::fl).payload, 400);
+    fl::ParsedPayload p =
+        fl::parse_payload(open_container(packed, fl::kContainerFormat).payload, 400);
     for (std::uint8_t b : p.bits) EXPECT_EQ(b, 8 * width);
     EXPECT_EQ(p.words.size(), data.size());  // no room saved, none wasted
   }
@@ -81,7 +83,7 @@ TEST(FlCpu, GoldenPayloadOfTheSeedExample) {
       0x8D,
       0x06,
   };
-  ByteSpan payload = open_container(packed, FormatId::fl).payload;
+  ByteSpan payload = open_container(packed, fl::kContainerFormat).payload;
   EXPECT_EQ(Bytes(payload.begin(), payload.end()), expected);
 }
 
@@ -97,13 +99,14 @@ TEST(FlCpu, GoldenPayloadWithTail) {
       13,                                  // bits[0]: 0x1234 | 0x00FF needs 13 bits
       0x34, 0xF2, 0x1F, 0x00,              // 0x1234 | 0xFF << 13
   };
-  ByteSpan payload = open_container(packed, FormatId::fl).payload;
+  ByteSpan payload = open_container(packed, fl::kContainerFormat).payload;
   EXPECT_EQ(Bytes(payload.begin(), payload.end()), expected);
 }
 
 // A container around a hand-made payload, with a valid header checksum.
 Bytes forge(std::uint64_t original_size, const Bytes& payload, std::uint32_t original_crc = 0) {
-  return make_container({FormatId::fl, original_size, payload.size(), original_crc}, payload);
+  return make_container({fl::kContainerFormat.id, original_size, payload.size(), original_crc},
+                        payload);
 }
 
 Bytes fl_payload(std::uint8_t width, std::uint32_t frame_size, std::uint64_t count,

@@ -307,7 +307,7 @@ TEST(Lz77Cpu, SequentialAndParallelDecodingAgree) {
   for (std::int64_t scope : {0, 1}) {
     const Bytes container =
         codec().compress(input, {{"chunk", 1024}, {"work_items", 10}, {"window_scope", scope}});
-    const auto opened = open_container(container, FormatId::lz77);
+    const auto opened = open_container(container, lz77::kContainerFormat);
     const auto payload = lz77::parse_payload(opened.payload, opened.header.original_size);
     Bytes sequential(input.size());
     lz77::decode_sequential(payload, sequential.data());
@@ -370,7 +370,7 @@ void expect_decode_error(const Bytes& container, const std::string& message_part
 TEST(Lz77Cpu, RejectsCraftedPayloads) {
   const Bytes input = bytes_of(kGoldenInput);  // 80 bytes: two 64-byte chunks
   const auto wrap = [&](const Bytes& payload) {
-    return wrap_container(FormatId::lz77, input, payload);
+    return wrap_container(lz77::kContainerFormat, input, payload);
   };
   Bytes area;
   for (const auto* chunk : {&kGoldenChunk0, &kGoldenChunk1Block}) {

@@ -29,13 +29,13 @@ Params params(std::int64_t width, std::int64_t threads = 0) {
 using testing::byte_runs;
 
 Bytes payload_of(const Bytes& container) {
-  ByteSpan p = open_container(container, FormatId::rle).payload;
+  ByteSpan p = open_container(container, rle::kContainerFormat).payload;
   return {p.begin(), p.end()};
 }
 
 // The spans of the result point into `container`.
 rle::ParsedPayload parse(const Bytes& container) {
-  OpenedContainer c = open_container(container, FormatId::rle);
+  OpenedContainer c = open_container(container, rle::kContainerFormat);
   return rle::parse_payload(c.payload, c.header.original_size);
 }
 
@@ -110,7 +110,7 @@ TEST(RleCpu, SplitRunsAreIndependentOfThreadCount) {
           EXPECT_EQ(rle::encode_payload(d, width, threads, max_count), sequential)
               << threads << " threads";
         }
-        Bytes container = wrap_container(FormatId::rle, d, sequential);
+        Bytes container = wrap_container(rle::kContainerFormat, d, sequential);
         rle::ParsedPayload p = parse(container);
         for (std::uint64_t r = 0; r < p.layout.run_count; ++r) {
           ASSERT_LE(count_at(p, r), max_count);
@@ -123,7 +123,8 @@ TEST(RleCpu, SplitRunsAreIndependentOfThreadCount) {
 
 // A container around a hand-made payload, with a valid header checksum.
 Bytes forge(std::uint64_t original_size, const Bytes& payload, std::uint32_t original_crc = 0) {
-  return make_container({FormatId::rle, original_size, payload.size(), original_crc}, payload);
+  return make_container({rle::kContainerFormat.id, original_size, payload.size(), original_crc},
+                        payload);
 }
 
 // Width-1 payload with the given counts and values 1, 2, 3, ... (never equal neighbours).

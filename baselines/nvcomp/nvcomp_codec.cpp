@@ -18,12 +18,12 @@
 #include "baselines/nvcomp/nvcomp_kernels.hpp"
 #include "codecs/common/cuda_check.hpp"
 #include "codecs/common/elements.hpp"
+#include "codecs/common/host_codec.hpp"
 #include "codecs/common/temp_storage.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/errors.hpp"
 #include "gcbench/typed_device_codec.hpp"
-#include "src/gpu/host_codec.hpp"
 
 // nvCOMP's batched low-level API behind gcbench's device API (include/gcbench/device_codec.hpp).
 // Compression stays on the device; kernels pack nvCOMP's chunks into the container
@@ -131,6 +131,7 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     info_.role = Role::peer;
     info_.description = std::string("NVIDIA nvCOMP batched ") + api.name;
     info_.reproducible = api.reproducible;
+    info_.container_format = format::kContainerFormat;
     AxisSpec chunk;
     chunk.name = "chunk_size";
     chunk.help = "bytes per nvCOMP chunk (a multiple of 16)";
@@ -209,7 +210,7 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
   }
 
   DecodePlan plan_decompress(ByteSpan container, const Typed&) const {
-    const OpenedContainer c = open_container(container, FormatId::nvcomp);
+    const OpenedContainer c = open_container(container, format::kContainerFormat);
     const ByteSpan p = c.payload;
     const u64 original = c.header.original_size;
     if (p.size() < format::kFixedBytes) throw DecodeError("truncated nvCOMP payload header");

@@ -1,7 +1,7 @@
 #pragma once
 // NVIDIA nvCOMP's batched low-level API as GPU peers, each a DeviceCodec (the host API is
 // gpu::make_host_codec over it): the input is cut into chunks of `chunk_size` bytes, compressed
-// in one batched call, and stored in a gcbench container (FormatId::nvcomp, layout in
+// in one batched call, and stored in a gcbench container (format::kContainerFormat, layout in
 // nvcomp_format.hpp) with each chunk's compressed size and CRC-32, so decompression needs
 // nothing else.
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// The payload of an nvCOMP container (FormatId::nvcomp), version 3, written and read on the
+// The payload of an nvCOMP container (format kContainerFormat), version 3, written and read on the
 // device (nvcomp_kernels.cu) and validated on the host (nvcomp_codec.cpp):
 //
 //   offset      size  field
@@ -18,7 +18,12 @@
 // up to 16-byte aligned inputs, ANS's), with no copy into aligned staging.
 #include <cstdint>
 
+#include "gcbench/container.hpp"
+
 namespace gcbench::nvcomp::format {
+
+// nvCOMP's id in the container header (include/gcbench/container.hpp).
+inline constexpr ContainerFormat kContainerFormat{16, "nvcomp"};
 
 inline constexpr std::uint32_t kVersion = 3;  // CodecInfo::version "3/nvcomp-x.y.z"
 inline constexpr std::uint64_t kAlign = 16;   // chunk starts, chunk sizes, buffer pointers

@@ -200,8 +200,8 @@ void finish_compress_async(const u8* input, u64 input_size, u8* output, void* cr
                            std::size_t crc_temp_bytes, u32* crc, const u64* payload_size,
                            u64* output_size, cudaStream_t stream) {
   cuda::crc32_async(input, input_size, crc_temp, crc_temp_bytes, {crc}, stream);
-  cuda::write_container_header_async(output, FormatId::nvcomp, input_size, payload_size, crc,
-                                     output_size, stream);
+  cuda::write_container_header_async(output, format::kContainerFormat, input_size, payload_size,
+                                     crc, output_size, stream);
 }
 
 void prepare_decompress_async(const u8* payload, u8* output, const DecompressLayout& l,

@@ -9,7 +9,7 @@
 //   struct Family {
 //     using Typed = ...;   // the family's parameters, e.g. fl::FlParams
 //     using Parsed = ...;  // a validated payload, ready to decode
-//     static constexpr FormatId format = ...;
+//     static constexpr ContainerFormat format = ...;  // its format.hpp's kContainerFormat
 //     Typed typed(const Params& resolved) const;
 //     std::uint64_t max_payload_size(std::uint64_t input_size, const Typed&) const;
 //     Bytes encode(ByteSpan input, const Typed&) const;  // the payload
@@ -33,7 +33,9 @@ class ContainerCodec final : public TypedCodec<ContainerCodec<Family>> {
  public:
   using Typed = typename Family::Typed;
 
-  ContainerCodec(CodecInfo info, Family family) : info_(std::move(info)), family_(family) {}
+  ContainerCodec(CodecInfo info, Family family) : info_(std::move(info)), family_(family) {
+    info_.container_format = Family::format;
+  }
 
   const CodecInfo& info() const override { return info_; }
 

@@ -82,12 +82,12 @@ __global__ void copy_kernel(u8* __restrict__ dst, const u8* __restrict__ src, u6
 
 }  // namespace
 
-void write_container_header_async(u8* out, FormatId codec, u64 original_size,
+void write_container_header_async(u8* out, const ContainerFormat& format, u64 original_size,
                                   const u64* payload_size, const u32* crc, u64* out_size,
                                   cudaStream_t stream) {
   static_assert(kContainerHeaderSize == 32, "one byte a lane");
   static_assert(std::endian::native == std::endian::little, "the header is little-endian");
-  const Bytes known = make_container(ContainerHeader{codec, original_size}, {});
+  const Bytes known = make_container(ContainerHeader{format.id, original_size}, {});
   u64 start[2];
   std::memcpy(start, known.data(), sizeof start);  // little-endian, as the header
   header_kernel<<<1, 32, 0, stream>>>(out, start[0], start[1], payload_size, crc, out_size,

@@ -14,9 +14,10 @@ namespace gcbench::cuda {
 
 // Header at out[0, 32) for a payload of *payload_size bytes (device) and an original of
 // `original_size` bytes with CRC-32 *crc (device); *out_size = 32 + *payload_size.
-void write_container_header_async(std::uint8_t* out, FormatId codec, std::uint64_t original_size,
-                                  const std::uint64_t* payload_size, const std::uint32_t* crc,
-                                  std::uint64_t* out_size, cudaStream_t stream);
+void write_container_header_async(std::uint8_t* out, const ContainerFormat& format,
+                                  std::uint64_t original_size, const std::uint64_t* payload_size,
+                                  const std::uint32_t* crc, std::uint64_t* out_size,
+                                  cudaStream_t stream);
 
 // Clears *status, then sets kHeaderMismatch if container[0, 32) differs from `planned` (the
 // header the plan was made from, on the host).

@@ -217,7 +217,7 @@ struct CpuParams {
 struct FlCpu {
   using Typed = CpuParams;
   using Parsed = ParsedPayload;
-  static constexpr FormatId format = FormatId::fl;
+  static constexpr ContainerFormat format = kContainerFormat;
 
   CpuParams typed(const Params& resolved) const {
     return {fl_params(resolved), thread_count(resolved)};

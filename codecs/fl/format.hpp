@@ -1,5 +1,6 @@
 #pragma once
-// FL payload (inside the gcbench container, FormatId::fl): fixed-length bit-packing per frame.
+// FL payload (inside the gcbench container, format kContainerFormat): fixed-length bit-packing
+// per frame.
 //
 //   u8   element_width        1, 2 or 4
 //   u32  frame_size           elements per frame
@@ -16,7 +17,12 @@
 // All integers little-endian. The values are the input read as little-endian unsigned ints.
 #include <cstdint>
 
+#include "gcbench/container.hpp"
+
 namespace gcbench::fl {
+
+// FL's id in the container header (include/gcbench/container.hpp).
+inline constexpr ContainerFormat kContainerFormat{1, "fl"};
 
 inline constexpr std::uint32_t kDefaultFrameSize = 1024;
 inline constexpr std::uint32_t kMinFrameSize = 1;

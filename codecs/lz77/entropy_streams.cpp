@@ -1,4 +1,5 @@
 #include "codecs/lz77/entropy_streams.hpp"
+#include "codecs/lz77/format.hpp"
 
 #include <algorithm>
 #include <string>
@@ -27,7 +28,7 @@ std::uint32_t symbol_length(std::uint8_t symbol) {
 }  // namespace
 
 Bytes entropy_encode(ByteSpan lz77_container) {
-  const OpenedContainer opened = open_container(lz77_container, FormatId::lz77);
+  const OpenedContainer opened = open_container(lz77_container, kContainerFormat);
   const ParsedPayload payload = parse_payload(opened.payload, opened.header.original_size);
   const Config config = payload.layout.config;
   const std::uint32_t triple_bytes = payload.layout.geo().triple_bytes;

@@ -1,5 +1,6 @@
 #pragma once
-// LZ77 payload (inside the gcbench container, FormatId::lz77): the thesis's triples, or wide ones.
+// LZ77 payload (inside the gcbench container, format kContainerFormat): the thesis's triples,
+// or wide ones.
 //
 //   u8   config               0 = thesis (4096 window, 16 look-ahead, 3-byte triples)
 //                             1 = wide   (32768 window, 258 look-ahead, 4-byte triples)
@@ -37,7 +38,12 @@
 // parse_payload() in payload.hpp; triple packing is triple.hpp; decode.hpp decodes a chunk.
 #include <cstdint>
 
+#include "gcbench/container.hpp"
+
 namespace gcbench::lz77 {
+
+// LZ77's id in the container header (include/gcbench/container.hpp).
+inline constexpr ContainerFormat kContainerFormat{3, "lz77"};
 
 enum class Config : std::uint8_t { thesis = 0, wide = 1 };
 enum class WindowScope : std::uint8_t { block = 0, chunk = 1 };

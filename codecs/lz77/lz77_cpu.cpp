@@ -9,6 +9,7 @@
 #include "codecs/lz77/decode.hpp"
 #include "codecs/lz77/entropy_counter.hpp"
 #include "codecs/lz77/finder.hpp"
+#include "codecs/lz77/format.hpp"
 #include "codecs/lz77/lz77.hpp"
 #include "codecs/lz77/params.hpp"
 #include "codecs/lz77/payload.hpp"
@@ -80,7 +81,7 @@ CodecInfo make_info() {
 struct Lz77Cpu {
   using Typed = CpuParams;
   using Parsed = ParsedPayload;
-  static constexpr FormatId format = FormatId::lz77;
+  static constexpr ContainerFormat format = kContainerFormat;
 
   CpuParams typed(const Params& resolved) const { return cpu_params(resolved); }
 

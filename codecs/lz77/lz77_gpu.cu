@@ -10,18 +10,19 @@
 #include "codecs/common/container_device.cuh"
 #include "codecs/common/crc32.cuh"
 #include "codecs/common/cuda_check.hpp"
+#include "codecs/common/host_codec.hpp"
 #include "codecs/common/temp_storage.hpp"
 #include "codecs/lz77/design_auto.hpp"
 #include "codecs/lz77/entropy_counter.hpp"
-#include "codecs/lz77/speed_model.hpp"
+#include "codecs/lz77/format.hpp"
 #include "codecs/lz77/lz77.hpp"
 #include "codecs/lz77/lz77_gpu.cuh"
 #include "codecs/lz77/params.hpp"
 #include "codecs/lz77/payload.hpp"
+#include "codecs/lz77/speed_model.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/errors.hpp"
 #include "gcbench/typed_device_codec.hpp"
-#include "src/gpu/host_codec.hpp"
 
 namespace gcbench::lz77 {
 namespace {
@@ -48,6 +49,7 @@ CodecInfo make_info() {
   info.version = std::string{"2"};
   info.device = Device::gpu;
   info.cpu_reference = std::string{"lz77"};
+  info.container_format = kContainerFormat;
   info.speed_model = gpu_speed_model();
   info.container_counters = container_counters;
   info.description = std::string{
@@ -155,12 +157,12 @@ class GpuCodec final : public TypedDeviceCodec<GpuCodec> {
     gpu::compress_async(b.input, layout, g.finder, design, t.codec, t.codec_bytes,
                         b.output + kContainerHeaderSize, t.payload_size, stream);
     cuda::crc32_async(b.input, b.input_size, t.crc, t.crc_bytes, {t.crc_value}, stream);
-    cuda::write_container_header_async(b.output, FormatId::lz77, b.input_size, t.payload_size,
+    cuda::write_container_header_async(b.output, kContainerFormat, b.input_size, t.payload_size,
                                        t.crc_value, b.output_size, stream);
   }
 
   DecodePlan plan_decompress(ByteSpan container, const GpuParams& g) const {
-    const OpenedContainer opened = open_container(container, FormatId::lz77);
+    const OpenedContainer opened = open_container(container, kContainerFormat);
     const ParsedPayload parsed = parse_payload(opened.payload, opened.header.original_size);
     const gpu::DecodeMode mode = g.mode;
     gpu::check_mode(parsed.layout, mode);

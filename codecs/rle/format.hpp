@@ -1,5 +1,6 @@
 #pragma once
-// RLE payload (inside the gcbench container, FormatId::rle): runs as counts and values.
+// RLE payload (inside the gcbench container, format kContainerFormat): runs as counts and
+// values.
 //
 //   u8   element_width        1, 2 or 4
 //   u64  element_count        n = original_size / element_width
@@ -14,7 +15,12 @@
 // because of the count limit. Decoders check sum(counts) == element_count.
 #include <cstdint>
 
+#include "gcbench/container.hpp"
+
 namespace gcbench::rle {
+
+// RLE's id in the container header (include/gcbench/container.hpp).
+inline constexpr ContainerFormat kContainerFormat{2, "rle"};
 
 // The largest value of one counts[] entry (not a limit on run_count).
 inline constexpr std::uint64_t kMaxRunCount = 0xFFFFFFFFull;

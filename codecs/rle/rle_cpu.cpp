@@ -10,6 +10,7 @@
 
 #include "codecs/common/container_codec.hpp"
 #include "codecs/common/elements.hpp"
+#include "codecs/rle/format.hpp"
 #include "codecs/rle/params.hpp"
 #include "codecs/rle/rle.hpp"
 #include "codecs/rle/rle_encode.hpp"
@@ -117,7 +118,7 @@ struct CpuParams {
 struct RleCpu {
   using Typed = CpuParams;
   using Parsed = CheckedRuns;
-  static constexpr FormatId format = FormatId::rle;
+  static constexpr ContainerFormat format = kContainerFormat;
 
   CpuParams typed(const Params& resolved) const {
     return {rle_params(resolved), thread_count(resolved)};

@@ -7,13 +7,14 @@
 #include <string>
 
 #include "codecs/common/elements.hpp"
+#include "codecs/common/host_codec.hpp"
+#include "codecs/rle/format.hpp"
 #include "codecs/rle/params.hpp"
 #include "codecs/rle/rle.hpp"
 #include "codecs/rle/rle_gpu.hpp"
 #include "codecs/rle/rle_payload.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/typed_device_codec.hpp"
-#include "src/gpu/host_codec.hpp"
 
 namespace gcbench::rle::gpu {
 
@@ -66,6 +67,7 @@ class RleDeviceCodec final : public TypedDeviceCodec<RleDeviceCodec> {
     info_.axes = {element_width_axis(), decode_axis()};
     info_.role = kind == EncoderKind::fused ? Role::studied : Role::baseline;
     info_.cpu_reference = std::string{"rle"};
+    info_.container_format = kContainerFormat;
   }
 
   using Typed = GpuParams;
@@ -93,7 +95,7 @@ class RleDeviceCodec final : public TypedDeviceCodec<RleDeviceCodec> {
   }
 
   DecodePlan plan_decompress(ByteSpan container, const GpuParams& p) const {
-    const OpenedContainer c = open_container(container, FormatId::rle);
+    const OpenedContainer c = open_container(container, kContainerFormat);
     const PayloadLayout l = parse_payload(c.payload, c.header.original_size).layout;
     return make_plan(container, c.header.original_size,
                      decode_temp_bytes(l, c.header.original_size), Plan{l, p.variant});

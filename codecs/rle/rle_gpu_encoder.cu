@@ -19,6 +19,7 @@
 #include "codecs/common/temp_storage.hpp"
 #include "codecs/common/tile_state.cuh"
 #include "codecs/rle/detail/encode_kernels.cuh"
+#include "codecs/rle/format.hpp"
 #include "codecs/rle/rle_gpu.hpp"
 #include "codecs/rle/rle_payload.hpp"
 #include "gcbench/container.hpp"
@@ -185,7 +186,7 @@ void encode_async(const CompressBuffers& b, u32 w, EncoderKind kind, u64 max_cou
     }
   }
   cuda::crc32_async(b.input, b.input_size, t.crc.p, t.crc.bytes, {t.crc_value}, stream, crc_tiles);
-  cuda::write_container_header_async(b.output, FormatId::rle, b.input_size, t.payload_size,
+  cuda::write_container_header_async(b.output, kContainerFormat, b.input_size, t.payload_size,
                                      t.crc_value, b.output_size, stream);
 }
 

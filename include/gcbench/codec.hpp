@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gcbench/bytes.hpp"
+#include "gcbench/container.hpp"
 #include "gcbench/params.hpp"
 
 namespace gcbench {
@@ -55,6 +56,8 @@ struct CodecInfo {
   // Empty: the driver's generic rate (bench/driver/estimate.cpp).
   SpeedModel speed_model{};
   ContainerCounters container_counters{};  // empty: none
+  // The gcbench container format it writes (codecs/<name>/format.hpp); id 0 when none.
+  ContainerFormat container_format{};
 };
 
 // Where the time of one call went. GPU codecs fill kernel and transfer time from CUDA

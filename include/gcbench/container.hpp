@@ -4,7 +4,7 @@
 //   offset size  field
 //   0      4     magic "GCBC"
 //   4      2     format version (1)
-//   6      2     codec id (FormatId)
+//   6      2     format id (the codec's ContainerFormat)
 //   8      8     original size in bytes
 //   16     8     payload size in bytes
 //   24     4     CRC-32 (zlib) of the original bytes
@@ -21,8 +21,18 @@
 
 namespace gcbench {
 
-enum class FormatId : std::uint16_t { fl = 1, rle = 2, lz77 = 3, nvcomp = 16 };
-const char* format_name(FormatId id);  // "fl", ..., "unknown"
+// A codec's container format: the id its containers carry and the name errors give it. Each
+// codec declares its own in its folder (codecs/<name>/format.hpp) and in its CodecInfo; the
+// registry registers every codec's, and no two formats may share an id.
+struct ContainerFormat {
+  std::uint16_t id = 0;  // 0: the codec writes no gcbench container
+  const char* name = "";
+};
+
+// Throws std::logic_error when the id or the name is registered to another format already.
+void register_container_format(const ContainerFormat& format);
+// The registered name of format `id`, else "format <id>".
+std::string format_name(std::uint16_t id);
 
 inline constexpr std::size_t kContainerHeaderSize = 32;
 inline constexpr std::uint16_t kContainerVersion = 1;
@@ -32,7 +42,7 @@ inline constexpr std::uint16_t kContainerVersion = 1;
 inline constexpr std::uint64_t kMaxOriginalSize = std::uint64_t{64} << 30;
 
 struct ContainerHeader {
-  FormatId codec{};
+  std::uint16_t format_id = 0;
   std::uint64_t original_size = 0;
   std::uint64_t payload_size = 0;
   std::uint32_t original_crc = 0;
@@ -41,19 +51,19 @@ struct ContainerHeader {
 std::uint32_t crc32_of(ByteSpan data);
 
 // Writes header + payload. `original` is used for its size and checksum.
-Bytes wrap_container(FormatId codec, ByteSpan original, ByteSpan payload);
+Bytes wrap_container(const ContainerFormat& format, ByteSpan original, ByteSpan payload);
 
 // Writes a container with any header values (payload_size is taken from `payload`): for tests
 // and fuzzers that craft hostile containers behind a valid header checksum.
 Bytes make_container(const ContainerHeader& header, ByteSpan payload);
 
-// Validates magic, version, header checksum, codec id and sizes; returns the header and a
+// Validates magic, version, header checksum, format id and sizes; returns the header and a
 // view of the payload. Throws DecodeError naming what is wrong.
 struct OpenedContainer {
   ContainerHeader header;
   ByteSpan payload;
 };
-OpenedContainer open_container(ByteSpan container, FormatId expected);
+OpenedContainer open_container(ByteSpan container, const ContainerFormat& expected);
 
 // Throws DecodeError unless `decoded` has the header's size and checksum.
 void verify_original(const ContainerHeader& header, ByteSpan decoded);

@@ -10,8 +10,8 @@
 // the data), validated there as the CPU decoders validate them; the device then re-checks the
 // header it reads against the plan, checks every value it decodes, and verifies the CRC-32.
 //
-// The host Bytes API (gcbench::Codec), the pipelined end-to-end path and the driver's
-// kernel-only cells are all written once, above this interface (src/gpu/).
+// The host Bytes API (gcbench::Codec, codecs/common/host_codec.hpp), the pipelined end-to-end
+// path (src/gpu/) and the driver's kernel-only cells are all written once, above this interface.
 #include <any>
 #include <array>
 #include <cstddef>

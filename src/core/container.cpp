@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <atomic>
 #include <limits>
+#include <map>
+#include <mutex>
+#include <stdexcept>
 #include <string>
 
 namespace gcbench {
@@ -16,20 +19,42 @@ std::atomic<std::uint64_t> g_absolute{DecodeLimit{}.absolute};
 std::atomic<std::uint64_t> g_floor{DecodeLimit{}.floor};
 std::atomic<std::uint64_t> g_ratio{DecodeLimit{}.ratio};
 
+// The registered formats' names by id.
+struct FormatTable {
+  std::mutex mutex;
+  std::map<std::uint16_t, std::string> names;
+};
+
+FormatTable& formats() {
+  static FormatTable table;
+  return table;
+}
+
 }  // namespace
 
-const char* format_name(FormatId id) {
-  switch (id) {
-    case FormatId::fl:
-      return "fl";
-    case FormatId::rle:
-      return "rle";
-    case FormatId::lz77:
-      return "lz77";
-    case FormatId::nvcomp:
-      return "nvcomp";
+void register_container_format(const ContainerFormat& format) {
+  const std::string name = format.name;
+  if (format.id == 0 || name.empty()) {
+    throw std::logic_error("container format '" + name + "' (id " + std::to_string(format.id) +
+                           "): a format needs an id above 0 and a name");
   }
-  return "unknown";
+  FormatTable& table = formats();
+  const std::lock_guard lock(table.mutex);
+  for (const auto& [id, registered] : table.names) {
+    if ((id == format.id) != (registered == name)) {
+      throw std::logic_error("container format '" + name + "' (id " + std::to_string(format.id) +
+                             ") clashes with the registered format '" + registered + "' (id " +
+                             std::to_string(id) + ")");
+    }
+  }
+  table.names.emplace(format.id, name);
+}
+
+std::string format_name(std::uint16_t id) {
+  FormatTable& table = formats();
+  const std::lock_guard lock(table.mutex);
+  const auto found = table.names.find(id);
+  return found != table.names.end() ? found->second : "format " + std::to_string(id);
 }
 
 DecodeLimit decode_limit() {
@@ -78,7 +103,7 @@ Bytes make_container(const ContainerHeader& header, ByteSpan payload) {
   Bytes out(kContainerHeaderSize + payload.size());
   std::copy(kMagic, kMagic + 4, out.begin());
   store_le<std::uint16_t>(&out[4], kContainerVersion);
-  store_le<std::uint16_t>(&out[6], static_cast<std::uint16_t>(header.codec));
+  store_le<std::uint16_t>(&out[6], header.format_id);
   store_le<std::uint64_t>(&out[8], header.original_size);
   store_le<std::uint64_t>(&out[16], payload.size());
   store_le<std::uint32_t>(&out[24], header.original_crc);
@@ -87,11 +112,11 @@ Bytes make_container(const ContainerHeader& header, ByteSpan payload) {
   return out;
 }
 
-Bytes wrap_container(FormatId codec, ByteSpan original, ByteSpan payload) {
-  return make_container({codec, original.size(), payload.size(), crc32_of(original)}, payload);
+Bytes wrap_container(const ContainerFormat& format, ByteSpan original, ByteSpan payload) {
+  return make_container({format.id, original.size(), payload.size(), crc32_of(original)}, payload);
 }
 
-OpenedContainer open_container(ByteSpan container, FormatId expected) {
+OpenedContainer open_container(ByteSpan container, const ContainerFormat& expected) {
   if (container.size() < kContainerHeaderSize) {
     throw DecodeError("not a gcbench container: " + std::to_string(container.size()) +
                       " bytes is shorter than the 32-byte header");
@@ -102,9 +127,8 @@ OpenedContainer open_container(ByteSpan container, FormatId expected) {
   ByteReader r(container);
   r.take(4, "magic");
   auto version = r.read<std::uint16_t>("version");
-  auto codec = r.read<std::uint16_t>("codec id");
   OpenedContainer c;
-  c.header.codec = static_cast<FormatId>(codec);
+  c.header.format_id = r.read<std::uint16_t>("format id");
   c.header.original_size = r.read<std::uint64_t>("original size");
   c.header.payload_size = r.read<std::uint64_t>("payload size");
   c.header.original_crc = r.read<std::uint32_t>("checksum");
@@ -115,9 +139,10 @@ OpenedContainer open_container(ByteSpan container, FormatId expected) {
   if (version != kContainerVersion) {
     throw DecodeError("unsupported container version " + std::to_string(version));
   }
-  if (c.header.codec != expected) {
-    throw DecodeError(std::string("wrong codec: container holds ") + format_name(c.header.codec) +
-                      " (id " + std::to_string(codec) + "), expected " + format_name(expected));
+  if (c.header.format_id != expected.id) {
+    throw DecodeError("wrong codec: container holds " + format_name(c.header.format_id) + " (id " +
+                      std::to_string(c.header.format_id) + "), expected " + expected.name +
+                      " (id " + std::to_string(expected.id) + ")");
   }
   if (c.header.original_size > kMaxOriginalSize) {
     throw DecodeError("absurd original size " + std::to_string(c.header.original_size));

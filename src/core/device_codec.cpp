@@ -10,7 +10,7 @@ namespace gcbench {
 DecodePlan make_plan(ByteSpan container, std::uint64_t original_size, std::size_t temp_bytes,
                      std::any detail) {
   // The plan sizes the caller's output buffer: the claim is held to the decode limit first.
-  const auto id = static_cast<FormatId>(container[6] | container[7] << 8);
+  const auto id = static_cast<std::uint16_t>(container[6] | container[7] << 8);
   check_decode_limit(format_name(id), "decoded size", original_size, container.size());
   DecodePlan plan;
   plan.container_size = container.size();

@@ -27,13 +27,10 @@ namespace {
 
 #if defined(GCBENCH_FUZZ_fl)
 const gcbench::CodecPtr codec = gcbench::fl::make_cpu_codec();
-constexpr auto kFormat = gcbench::FormatId::fl;
 #elif defined(GCBENCH_FUZZ_rle)
 const gcbench::CodecPtr codec = gcbench::rle::make_cpu_codec();
-constexpr auto kFormat = gcbench::FormatId::rle;
 #elif defined(GCBENCH_FUZZ_lz77)
 const gcbench::CodecPtr codec = gcbench::lz77::make_cpu_codec();
-constexpr auto kFormat = gcbench::FormatId::lz77;
 #elif defined(GCBENCH_FUZZ_zlib)
 const gcbench::CodecPtr codec = gcbench::zlib::make_codec();
 #elif defined(GCBENCH_FUZZ_gzip)
@@ -77,7 +74,8 @@ DecoderCall as_decoder_call(gcbench::ByteSpan data) {
   if (data.size() < kSizeBytes) return {{data.begin(), data.end()}, {}};
   std::uint64_t original_size = 0;
   for (std::size_t i = 0; i < kSizeBytes; ++i) original_size |= std::uint64_t{data[i]} << (8 * i);
-  return {gcbench::make_container({kFormat, original_size, 0, 0}, data.subspan(kSizeBytes)), {}};
+  const std::uint16_t format = codec->info().container_format.id;
+  return {gcbench::make_container({format, original_size, 0, 0}, data.subspan(kSizeBytes)), {}};
 #endif
 }
 

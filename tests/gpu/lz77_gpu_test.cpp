@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "codecs/lz77/format.hpp"
 #include "codecs/lz77/lz77.hpp"
 #include "codecs/lz77/payload.hpp"
 #include "corpora/synthetic.hpp"
@@ -253,7 +254,7 @@ TEST_F(Lz77Gpu, DeviceFindsOffsetBeforeWindow) {
   const Bytes input = long_repeats(256);
   const Params p = params(*gpu_, {{"chunk", "128"}, {"window_scope", "chunk"}});
   Bytes packed = gpu_->compress(input, p);
-  const auto opened = open_container(packed, FormatId::lz77);
+  const auto opened = open_container(packed, lz77::kContainerFormat);
   const auto payload = lz77::parse_payload(opened.payload, input.size());
   // The first triple of chunk 1 is a literal; make it a 3-byte match 5 bytes back (chunk 0).
   // The header checksum covers only the header, so the edited container opens normally.
@@ -279,7 +280,7 @@ TEST_F(Lz77Gpu, OutputChecksumCoversFusedTilesAndTail) {
   const Bytes input = long_repeats(3 * 32768 + 5000);
   const Params p = params(*gpu_, {{"window_scope", "chunk"}});
   const Bytes packed = gpu_->compress(input, p);
-  const auto opened = open_container(packed, FormatId::lz77);
+  const auto opened = open_container(packed, lz77::kContainerFormat);
   const auto payload = lz77::parse_payload(opened.payload, input.size());
   // Chunk 1: part 1 of tile 0; chunk 23: part 7 of tile 2; chunk 24: the tail.
   for (const std::uint64_t chunk : {1, 23, 24}) {

@@ -10,6 +10,7 @@
 #include <random>
 #include <string>
 
+#include "baselines/nvcomp/nvcomp_format.hpp"
 #include "codecs/common/cuda_check.hpp"
 #include "codecs/common/device_buffer.hpp"
 #include "corpora/synthetic.hpp"
@@ -216,7 +217,7 @@ TEST_F(NvcompTest, ContainerLayout) {
   for (const Codec* c : codecs_) {
     SCOPED_TRACE(c->info().name);
     const Bytes container = c->compress(data, {{"chunk_size", 65536}});
-    const OpenedContainer opened = open_container(container, FormatId::nvcomp);
+    const OpenedContainer opened = open_container(container, nvcomp::format::kContainerFormat);
     const u8* p = opened.payload.data();
     EXPECT_EQ(p[1], 0);
     EXPECT_EQ(load_le<std::uint32_t>(p + 4), 65536u);

@@ -8,6 +8,8 @@
 #include <random>
 #include <string>
 
+#include "codecs/common/host_codec.hpp"
+#include "codecs/rle/format.hpp"
 #include "codecs/rle/rle.hpp"
 #include "codecs/rle/rle_encode.hpp"
 #include "codecs/rle/rle_gpu.hpp"
@@ -16,7 +18,6 @@
 #include "gcbench/container.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/errors.hpp"
-#include "src/gpu/host_codec.hpp"
 #include "support/codec_checks.hpp"
 #include "support/device_decode.hpp"
 #include "support/gpu_test.hpp"
@@ -138,7 +139,7 @@ TEST_F(RleGpu, LongRunsSplitLikeTheCpu) {
       SCOPED_TRACE("width " + std::to_string(width) + " limit " + std::to_string(limit));
       Bytes input = runs_of(50000, width, 12000, 4, 1, 9);
       Bytes want =
-          wrap_container(FormatId::rle, input, rle::encode_payload(input, width, 1, limit));
+          wrap_container(rle::kContainerFormat, input, rle::encode_payload(input, width, 1, limit));
       for (EncoderKind kind : {EncoderKind::fused, EncoderKind::cub}) {
         CodecPtr codec = gpu::make_host_codec(rle::gpu::make_device_codec(kind, limit));
         SCOPED_TRACE(codec->info().name);
@@ -188,7 +189,7 @@ TEST_F(RleGpu, BadCountsRejectedByBothVariants) {
     auto with_count = [&](std::size_t at, std::uint32_t count) {
       Bytes bad = payload;
       store_le<std::uint32_t>(bad.data() + at, count);
-      return wrap_container(FormatId::rle, input, bad);
+      return wrap_container(rle::kContainerFormat, input, bad);
     };
     const std::uint32_t first = load_le<std::uint32_t>(payload.data() + counts_at);
     const std::uint32_t mid = load_le<std::uint32_t>(payload.data() + middle);

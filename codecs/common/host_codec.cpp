@@ -1,4 +1,4 @@
-#include "src/gpu/host_codec.hpp"
+#include "codecs/common/host_codec.hpp"
 
 #include "codecs/common/device_buffer.hpp"
 #include "gcbench/container.hpp"
