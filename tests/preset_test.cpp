@@ -218,7 +218,8 @@ TEST(Presets, AnUnknownPresetListsThemAndAContradictionNamesThePreset) {
     }
     return "no error";
   };
-  EXPECT_NE(error({"--preset", "thesys"}).find("presets: thesis, kernels, quick"),
+  EXPECT_NE(error({"--preset", "thesys"})
+                .find("(did you mean thesis?) (presets: thesis, kernels, quick)"),
             std::string::npos);
   for (const auto& flags :
        std::vector<std::vector<std::string>>{{"--preset", "thesis", "--work-items", "2048"},

@@ -7,15 +7,17 @@
 #include <set>
 #include <stdexcept>
 
+#include "src/cli/suggest.hpp"
+
 namespace gcbench::driver {
 namespace {
 
 const std::string kTpchPrefix = "tpch-sf";
 
-std::string preset_names(const std::vector<Preset>& presets) {
+std::vector<std::string> preset_names(const std::vector<Preset>& presets) {
   std::vector<std::string> names;
   for (const Preset& p : presets) names.push_back(p.name);
-  return fmt::format("{}", fmt::join(names, ", "));
+  return names;
 }
 
 [[noreturn]] void contradiction(const Preset& preset, const std::string& what) {
@@ -51,8 +53,9 @@ const Preset& find_preset(const std::vector<Preset>& presets, const std::string&
   for (const Preset& p : presets) {
     if (p.name == name) return p;
   }
-  throw std::invalid_argument(
-      fmt::format("--preset: '{}' is not a preset (presets: {})", name, preset_names(presets)));
+  const std::vector<std::string> names = preset_names(presets);
+  throw std::invalid_argument(fmt::format("--preset: '{}' is not a preset{} (presets: {})", name,
+                                          cli::did_you_mean(name, names), fmt::join(names, ", ")));
 }
 
 void check_preset_options(const Preset& preset, const Options& options) {
