@@ -42,12 +42,13 @@ std::optional<Table> columns_table(const ResultSet& set, const Defaults& default
   std::map<std::string, std::map<std::string, std::pair<const Measurement*, const Measurement*>>>
       cells;
   std::map<std::string, std::string> width_of;
+  const bool by_model = gpu_models(set, corpus).size() > 1;
   for (const Measurement& m : set.cells) {
     if (m.id.device != "gpu" || m.id.corpus != corpus) continue;
     results::CellId id = m.id;
     if (const std::string* width = id.param(kWidthAxis)) width_of[id.file] = *width;
     std::erase_if(id.params, [](const auto& p) { return p.first == kWidthAxis; });
-    auto& pair = cells[m.id.file][variant_label(id, defaults)];
+    auto& pair = cells[m.id.file][variant_label(id, defaults) + gpu_model_axis(m, by_model)];
     (m.id.direction == "compress" ? pair.first : pair.second) = &m;
   }
   if (cells.empty()) return std::nullopt;
@@ -92,6 +93,12 @@ std::optional<Table> columns_table(const ResultSet& set, const Defaults& default
       "alone (CUDA events) on data in device memory; e2e: host memory to host memory through "
       "the pipeline (pinned); GB/s of original bytes. Codec: its axes that are not the "
       "defaults, the element width aside (its own column).";
+  if (by_model) {
+    t.caption += fmt::format(
+        " The cells were measured on several GPU models ({}): each codec names the model that "
+        "measured it (gpu_model).",
+        fmt::join(gpu_models(set, corpus), ", "));
+  }
   return t;
 }
 

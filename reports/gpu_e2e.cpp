@@ -64,6 +64,15 @@ std::string variant_label(const results::CellId& id, const Defaults& defaults) {
   return label;
 }
 
+std::string gpu_model_axis(const Measurement& m, bool by_model) {
+  return by_model && m.id.device == "gpu" ? "/gpu_model:" + gpu_model_of(m) : "";
+}
+
+bool own_ceilings(const ResultSet& set, const Measurement& m, bool by_model) {
+  const auto gpu = set.context.find("gpu");
+  return !by_model || (gpu != set.context.end() && gpu->second == gpu_model_of(m));
+}
+
 Value run_ceiling(const ResultSet& set, const std::string& key) {
   const auto it = set.context.find(key);
   if (it == set.context.end()) {
@@ -86,10 +95,11 @@ std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& default
   std::map<std::tuple<std::string, std::string, std::string>, Cells> rows;
   bool any_kernel_gbps = false;
   bool any_e2e = false;  // kernel-only runs (--timing kernel) record no end-to-end figure
+  const bool by_model = gpu_models(set, corpus).size() > 1;
   for (const Measurement& m : set.cells) {
     if (m.id.device != "gpu" || m.id.corpus != corpus) continue;
-    Cells& c =
-        rows[{variant_label(m.id, defaults), m.id.direction, results::format_params(m.id.params)}];
+    Cells& c = rows[{variant_label(m.id, defaults) + gpu_model_axis(m, by_model), m.id.direction,
+                     results::format_params(m.id.params)}];
     if (m.error) {
       c.failed.push_back(m.id.file);
       continue;
@@ -138,8 +148,11 @@ std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& default
     }
     const Value kernel = weighted_gbps(c.ok, "kernel_gbps");
     const Value e2e = weighted_gbps(c.ok, "e2e_gbps");
+    const Value other_model = Value::blank("the run's ceilings are another GPU model's");
+    const bool own = own_ceilings(set, *c.ok.front(), by_model);
     const std::vector<Value> all = {kernel, e2e, weighted_gbps(c.ok, "e2e_pageable_gbps"),
-                                    percent_of(kernel, copy), percent_of(e2e, h2d)};
+                                    own ? percent_of(kernel, copy) : other_model,
+                                    own ? percent_of(e2e, h2d) : other_model};
     Row row{label, {}, {direction}};
     for (std::size_t i : shown) row.values.push_back(all[i]);
     t.rows.push_back(std::move(row));
@@ -153,6 +166,14 @@ std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& default
       "device-to-device copy ({}); end-to-end % of pinned H2D = end-to-end (pinned) throughput "
       "/ the run's pinned host-to-device copy ({}). Codec: its axes that are not the defaults.",
       all_files.size(), ceiling_text(copy), ceiling_text(h2d));
+  if (by_model) {
+    t.caption += fmt::format(
+        " The cells were measured on several GPU models ({}): each row holds one model's cells "
+        "(gpu_model), over the files that model measured, and the ceilings are those of the "
+        "run context's GPU ({}).",
+        fmt::join(gpu_models(set, corpus), ", "),
+        set.context.count("gpu") ? set.context.at("gpu") : "unknown");
+  }
   if (!any_e2e) {
     t.caption +=
         " No end-to-end columns: the cells were timed kernel-only (--timing kernel), without "

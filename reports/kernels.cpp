@@ -91,9 +91,10 @@ std::optional<Table> kernels_table(const ResultSet& set, const Defaults& default
                                    const std::string& corpus,
                                    const std::vector<std::string>& files) {
   std::vector<Cell> cells;
+  const bool by_model = gpu_models(set, corpus).size() > 1;
   for (const Measurement& m : set.cells) {
     if (m.id.device == "gpu" && m.id.corpus == corpus)
-      cells.push_back({variant_label(m.id, defaults), &m});
+      cells.push_back({variant_label(m.id, defaults) + gpu_model_axis(m, by_model), &m});
   }
   if (std::none_of(cells.begin(), cells.end(),
                    [](const Cell& c) { return c.m->counter("kernel_gbps") >= 0; })) {
@@ -130,10 +131,17 @@ std::optional<Table> kernels_table(const ResultSet& set, const Defaults& default
     } else if (gbps <= 0) {
       row.values = {Value::blank("no kernel_gbps counter"), Value::blank("no kernel_gbps counter")};
     } else {
+      // The cell's own percentage, else one of the run's copy where that is its GPU model's.
       const double pct = m.counter("pct_copy");
-      row.values = {Value::of(gbps), pct >= 0     ? Value::of(pct)
-                                     : copy.value ? Value::of(100 * gbps / *copy.value)
-                                                  : Value::blank(copy.reason)};
+      Value pct_of_copy = Value::blank(copy.reason);
+      if (pct >= 0) {
+        pct_of_copy = Value::of(pct);
+      } else if (!own_ceilings(set, m, by_model)) {
+        pct_of_copy = Value::blank("the run's copy is another GPU model's");
+      } else if (copy.value) {
+        pct_of_copy = Value::of(100 * gbps / *copy.value);
+      }
+      row.values = {Value::of(gbps), pct_of_copy};
     }
     t.rows.push_back(std::move(row));
   }
@@ -149,6 +157,14 @@ std::optional<Table> kernels_table(const ResultSet& set, const Defaults& default
       "summed.",
       copy.value ? fmt::format("copy_gbps {:.2f} GB/s", *copy.value) : "n/a: " + copy.reason,
       warm > 0 ? fmt::format(" ({} of {} cells are warm)", warm, cells.size()) : "");
+  if (by_model) {
+    const auto gpu = set.context.find("gpu");
+    t.caption += fmt::format(
+        " The cells were measured on several GPU models ({}): each codec names the model that "
+        "measured it (gpu_model), totals are per model, and the device copy is that of {}.",
+        fmt::join(gpu_models(set, corpus), ", "),
+        gpu != set.context.end() ? gpu->second : "the run context's GPU");
+  }
   return t;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <stdexcept>
 
 #include "reports/columns.hpp"
@@ -73,6 +74,31 @@ std::string plots_section(const PlotOutcome& plots, const std::string& corpus) {
   return md.empty() ? md : "### Plots, " + corpus + "\n\n" + md;
 }
 
+// The GPU the results were measured on: the run context's, or every model that measured GPU
+// cells where there are several (each model's figures are kept apart).
+std::string gpu_text(const ResultSet& set) {
+  std::map<std::string, std::size_t> cells;  // model -> its GPU cells
+  for (const Measurement& m : set.cells) {
+    if (m.id.device == "gpu" && m.gpu) ++cells[gpu_model_of(m)];
+  }
+  if (cells.size() > 1) {
+    std::vector<std::string> models;
+    for (const auto& [model, count] : cells)
+      models.push_back(fmt::format("{} ({} cells)", model, count));
+    return fmt::format("several models, each kept apart in the tables: {}",
+                       fmt::join(models, ", "));
+  }
+  const auto gpu = set.context.find("gpu");
+  std::string text = gpu == set.context.end() ? "unknown" : gpu->second;
+  if (const auto differs = set.context.find("merged_differs:gpu"); differs != set.context.end()) {
+    text += fmt::format(
+        " (the merged shards ran on {}, and their cells do not record which: GPU figures may mix "
+        "models)",
+        differs->second);
+  }
+  return text;
+}
+
 std::string introduction(const ResultSet& set, std::size_t errors) {
   auto ctx = [&](const char* key) {
     auto it = set.context.find(key);
@@ -106,7 +132,7 @@ std::string introduction(const ResultSet& set, std::size_t errors) {
              "(`_s` seconds, `_gbps` GB/s, `_bytes`), an empty field for a blank and its reason in "
              "the "
              "last column, `reason`.\n\n",
-             set.cells.size(), errors, ctx("cpu_model"), ctx("hardware_threads"), ctx("gpu"),
+             set.cells.size(), errors, ctx("cpu_model"), ctx("hardware_threads"), gpu_text(set),
              ctx("git_revision"), ctx("zlib_version"), gzip_program(set)) +
          (set.replicas.empty()
               ? ""

@@ -154,11 +154,11 @@ void add_results(ResultSet& set, const json& doc) {
   for (const auto& [key, entry] : by_cell) {
     Measurement m = summarize(entry.first, entry.second);
     const results::CellId id = m.id;
+    if (id.device == "gpu") m.gpu = results::gpu_of(*entry.second.front());
     if (!key.second) {
       keep(set.cells, std::move(m), [&](const Measurement& c) { return c.id == id; });
       continue;
     }
-    m.gpu = results::gpu_of(*entry.second.front());
     const int gpu = m.gpu->index;
     keep(set.replicas, std::move(m),
          [&](const Measurement& c) { return c.id == id && c.gpu && c.gpu->index == gpu; });
@@ -211,6 +211,18 @@ ResultSet load_results(const std::vector<fs::path>& paths) {
                     ", none of them gcbench results");
   }
   return set;
+}
+
+std::string gpu_model_of(const Measurement& m) {
+  return m.gpu && !m.gpu->name.empty() ? m.gpu->name : "unknown GPU";
+}
+
+std::vector<std::string> gpu_models(const ResultSet& set, const std::string& corpus) {
+  std::set<std::string> models;
+  for (const Measurement& m : set.cells) {
+    if (m.id.device == "gpu" && m.id.corpus == corpus && m.gpu) models.insert(gpu_model_of(m));
+  }
+  return {models.begin(), models.end()};
 }
 
 std::vector<std::string> ResultSet::files_of(const std::string& corpus,

@@ -23,7 +23,7 @@ struct Measurement {
   double cv = 0;                     // spread: stddev / mean over repetitions (0 if one)
   std::size_t repetitions = 0;
   std::map<std::string, double> counters;  // medians over repetitions
-  std::optional<results::GpuRecord> gpu;   // the GPU of a GPU replica (ResultSet::replicas)
+  std::optional<results::GpuRecord> gpu;   // the GPU cell's GPU, where its entry records one
   double counter(const std::string& name, double fallback = -1) const;
   // Left out on purpose rather than failed: its error begins with results::kSkippedReasonPrefix
   // (a GPU cell whose buffers do not fit in device memory).
@@ -50,6 +50,14 @@ struct ResultSet {
                                     const std::vector<std::string>& order = {}) const;
   std::vector<std::string> corpora() const;
 };
+
+// The GPU model that measured `m` (its gpu record's name), or "unknown GPU" when its entry
+// records none (results of older gcbench versions).
+std::string gpu_model_of(const Measurement& m);
+
+// The GPU models recorded by the GPU cells of `corpus` (ResultSet::cells), sorted. Shards
+// merged from machines with different GPUs give several: the report keeps their figures apart.
+std::vector<std::string> gpu_models(const ResultSet& set, const std::string& corpus);
 
 // Adds one Google Benchmark JSON document. A cell seen again replaces the earlier one unless
 // the new one is an error and the old one is not; so does a replica on the same GPU. In a

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 namespace gcbench::reports {
@@ -12,6 +13,20 @@ std::string shorten(const std::string& text) {
   return text.size() <= 80 ? text : text.substr(0, 77) + "...";
 }
 
+// "NVIDIA H100 80GB HBM3" -> "nvidia_h100_80gb_hbm3": a model in a CSV column name.
+std::string slug(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!out.empty() && out.back() != '_') {
+      out += '_';
+    }
+  }
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  return out;
+}
+
 }  // namespace
 
 TableBuilder::TableBuilder(const ResultSet& set, Defaults defaults, std::string corpus,
@@ -19,16 +34,20 @@ TableBuilder::TableBuilder(const ResultSet& set, Defaults defaults, std::string 
     : set_(set),
       defaults_(std::move(defaults)),
       corpus_(std::move(corpus)),
-      files_(std::move(files)) {}
+      files_(std::move(files)) {
+  if (std::vector<std::string> models = gpu_models(set_, corpus_); models.size() > 1)
+    models_ = std::move(models);
+}
 
 const Measurement* TableBuilder::find(const std::string& file, const Query& query,
                                       bool errors) const {
   const auto defaults = defaults_.find(query.codec + "/" + query.device);
-  for (const Measurement& m : set_.cells) {
+  const auto matches = [&](const Measurement& m) {
     const results::CellId& id = m.id;
     if (id.codec != query.codec || id.device != query.device || id.direction != query.direction ||
-        id.corpus != corpus_ || id.file != file || m.error.has_value() != errors) {
-      continue;
+        id.corpus != corpus_ || id.file != file || m.error.has_value() != errors ||
+        (query.gpu_model && gpu_model_of(m) != *query.gpu_model)) {
+      return false;
     }
     bool match = std::all_of(query.fixed.begin(), query.fixed.end(), [&](const auto& f) {
       const std::string* v = id.param(f.first);
@@ -40,7 +59,16 @@ const Measurement* TableBuilder::find(const std::string& file, const Query& quer
       auto d = defaults->second.find(axis);
       match = d == defaults->second.end() || d->second == value;
     }
-    if (match) return &m;
+    return match;
+  };
+  for (const Measurement& m : set_.cells) {
+    if (matches(m)) return &m;
+  }
+  // A model's cell may be a GPU replica that `cells` holds on another GPU.
+  if (query.gpu_model) {
+    for (const Measurement& m : set_.replicas) {
+      if (matches(m)) return &m;
+    }
   }
   return nullptr;
 }
@@ -56,6 +84,13 @@ Value TableBuilder::value(const std::string& file, const Query& query) const {
   if (m == nullptr) {
     if (const Measurement* e = find(file, query, true))
       return Value::blank(e->skipped() ? *e->error : "error: " + shorten(*e->error));
+    if (query.gpu_model) {
+      Query any_model = query;
+      any_model.gpu_model.reset();
+      const Measurement* other = find(file, any_model, false);
+      if (other == nullptr) other = find(file, any_model, true);
+      if (other != nullptr) return Value::blank("measured on " + gpu_model_of(*other));
+    }
     if (query.device == "gpu" && !set_.gpu_present) return Value::blank("no device");
     if (one_launch_block(file, query)) {
       return Value::blank("one launch block: as at " +
@@ -156,10 +191,38 @@ Row TableBuilder::total_row(const std::vector<Column>& columns,
   return total;
 }
 
+std::vector<Column> TableBuilder::split_by_model(std::vector<Column> columns) const {
+  if (models_.empty()) return columns;
+  std::vector<Column> split;
+  for (Column& c : columns) {
+    if (c.query.device != "gpu") {
+      split.push_back(std::move(c));
+      continue;
+    }
+    for (const std::string& model : models_) {
+      Column of_model = c;
+      of_model.header += " (" + model + ")";
+      of_model.csv = slug(model) + "_" + c.csv;
+      of_model.query.gpu_model = model;
+      split.push_back(std::move(of_model));
+    }
+  }
+  return split;
+}
+
 Table TableBuilder::make(std::string id, std::string title, std::string caption,
                          std::vector<Column> columns, bool with_total) const {
-  Table t{std::move(id), std::move(title), std::move(caption), std::move(columns), {},
-          std::nullopt};
+  const bool gpu_columns = std::any_of(columns.begin(), columns.end(),
+                                       [](const Column& c) { return c.query.device == "gpu"; });
+  if (!models_.empty() && gpu_columns) {
+    caption += fmt::format(
+        " The GPU cells were measured on several GPU models: each GPU column is split into one "
+        "per model ({}).",
+        fmt::join(models_, ", "));
+  }
+  Table t{
+      std::move(id), std::move(title), std::move(caption), split_by_model(std::move(columns)), {},
+      std::nullopt};
   for (const std::string& file : files_) {
     Row row{file, {}};
     for (const Column& c : t.columns) row.values.push_back(value(file, c.query));

@@ -32,6 +32,8 @@ struct Query {
   std::string direction = "compress";
   std::map<std::string, std::string> fixed;  // other axes take the codec's defaults
   Quantity quantity = Quantity::time;
+  // Only a cell measured on this GPU model (set by TableBuilder::make's split by model).
+  std::optional<std::string> gpu_model = std::nullopt;
 };
 
 struct Value {
@@ -83,7 +85,10 @@ class TableBuilder {
   // The measurement a query names for `file`, or the reason there is none.
   Value value(const std::string& file, const Query& query) const;
 
-  // Rows for every file; a total row when `with_total`.
+  // Rows for every file; a total row when `with_total`. Where the corpus's GPU cells were
+  // measured on several GPU models (gpu_models), each GPU column becomes one per model (header
+  // "<header> (<model>)", CSV name "<model>_<csv>" in lower case), so that no value or total
+  // mixes models; a file measured on another model is a blank that names it.
   Table make(std::string id, std::string title, std::string caption, std::vector<Column> columns,
              bool with_total = true) const;
 
@@ -106,11 +111,13 @@ class TableBuilder {
   // default.
   bool one_launch_block(const std::string& file, const Query& query) const;
   Row total_row(const std::vector<Column>& columns, const std::vector<Row>& rows) const;
+  std::vector<Column> split_by_model(std::vector<Column> columns) const;
 
   const ResultSet& set_;
   Defaults defaults_;
   std::string corpus_;
   std::vector<std::string> files_;
+  std::vector<std::string> models_;  // the GPU models of the corpus's cells, when several
 };
 
 // A column and the query that fills it, in one call: the study tables' shorthands.

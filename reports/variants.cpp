@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 
+#include "reports/gpu_e2e.hpp"
+
 namespace gcbench::reports {
 namespace {
 
@@ -37,19 +39,26 @@ Value per_second(double bytes, double seconds) {
 Table variants_table(const ResultSet& set, const std::string& corpus) {
   // Which files every variant compressed without error: the totals are taken over those only,
   // so that every row sums the same inputs.
+  // GPU variants measured on several GPU models are split by model; each model's share of the
+  // files does not narrow the others' totals.
+  const bool by_model = gpu_models(set, corpus).size() > 1;
+  const auto label_of = [&](const Measurement& m) {
+    return variant_label(m.id) + gpu_model_axis(m, by_model);
+  };
   std::map<std::string, std::set<std::string>> files_of;
-  std::set<std::string> failed;
+  std::set<std::string> failed, split;
   // A cell skipped on purpose is not measured, not failed: its variant lacks that file.
   for (const Measurement& m : set.cells) {
     if (m.id.corpus != corpus || m.skipped()) continue;
-    const std::string label = variant_label(m.id);
+    const std::string label = label_of(m);
     if (m.error) failed.insert(label);
     if (!m.error && m.id.direction == "compress") files_of[label].insert(m.id.file);
+    if (by_model && m.id.device == "gpu") split.insert(label);
   }
   std::set<std::string> files;
   bool first = true;
   for (const auto& [label, f] : files_of) {
-    if (failed.count(label)) continue;
+    if (failed.count(label) || split.count(label)) continue;
     if (first) {
       files = f;
       first = false;
@@ -64,7 +73,7 @@ Table variants_table(const ResultSet& set, const std::string& corpus) {
   std::map<std::string, Totals> variants;
   for (const Measurement& m : set.cells) {
     if (m.id.corpus != corpus || m.skipped()) continue;
-    Totals& t = variants[variant_label(m.id)];
+    Totals& t = variants[label_of(m)];
     if (m.error) {
       t.failed = true;
       continue;
@@ -131,6 +140,13 @@ Table variants_table(const ResultSet& set, const std::string& corpus) {
   if (!partial_variants.empty()) {
     table.caption += fmt::format(" Left out (not compressed on all of these files): {}.",
                                  fmt::join(partial_variants, ", "));
+  }
+  if (by_model) {
+    table.caption += fmt::format(
+        " The GPU cells were measured on several GPU models ({}): each GPU variant is split by "
+        "the model that measured it (gpu_model), and kept only where that model measured every "
+        "one of these files.",
+        fmt::join(gpu_models(set, corpus), ", "));
   }
   return table;
 }

@@ -865,5 +865,23 @@ TEST(Context, CpuModelIsTheKernelsFullNameAndTheBuildTypeIsStated) {
   EXPECT_TRUE(context.count("cpu_family_model_stepping"));
 }
 
+// A Slurm task records its node (several nodes may share one host name) and its job.
+TEST(Context, SlurmTasksRecordTheirNodeAndJob) {
+  const auto lookup = [](std::map<std::string, std::string> env) {
+    return [env = std::move(env)](const char* name) -> const char* {
+      const auto it = env.find(name);
+      return it == env.end() ? nullptr : it->second.c_str();
+    };
+  };
+  EXPECT_TRUE(slurm_context(lookup({})).empty());
+  EXPECT_EQ(slurm_context(lookup({{"SLURMD_NODENAME", "node2"},
+                                  {"SLURM_JOB_ID", "20"},
+                                  {"SLURM_ARRAY_JOB_ID", "17"},
+                                  {"SLURM_ARRAY_TASK_ID", "3"}})),
+            (ContextEntries{{"slurm_node", "node2"}, {"slurm_job", "17_3 (job 20)"}}));
+  EXPECT_EQ(slurm_context(lookup({{"SLURMD_NODENAME", "n1"}, {"SLURM_JOB_ID", "5"}})),
+            (ContextEntries{{"slurm_node", "n1"}, {"slurm_job", "5"}}));
+}
+
 }  // namespace
 }  // namespace gcbench::driver

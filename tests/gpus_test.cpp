@@ -50,9 +50,10 @@ const std::vector<GpuIdentity> kTwoGpus = {{0, "GPU A", "0000:1B:00.0", "GPU-aaa
 
 TEST(Gpus, ParsesAllAndLists) {
   EXPECT_TRUE(parse_gpus("all").all);
-  EXPECT_EQ(parse_gpus("0,2").indices, (std::vector<int>{0, 2}));
-  EXPECT_EQ(parse_gpus("3").indices, (std::vector<int>{3}));
-  EXPECT_EQ(parse_options({"--gpus", "1,0"}).gpus->indices, (std::vector<int>{1, 0}));
+  EXPECT_EQ(parse_gpus("0,2").gpus, (std::vector<std::string>{"0", "2"}));
+  EXPECT_EQ(parse_gpus("3").gpus, (std::vector<std::string>{"3"}));
+  EXPECT_EQ(parse_gpus("GPU-AB12,1").gpus, (std::vector<std::string>{"GPU-ab12", "1"}));
+  EXPECT_EQ(parse_options({"--gpus", "1,0"}).gpus->gpus, (std::vector<std::string>{"1", "0"}));
   EXPECT_TRUE(parse_options({"--gpus=all"}).gpus->all);
   EXPECT_FALSE(parse_options({}).gpus);
 }
@@ -62,6 +63,10 @@ TEST(Gpus, BadRequestsSayWhatIsWrong) {
   EXPECT_NE(error_of([] { parse_gpus("x"); }).find("'x' is not a GPU index"), std::string::npos);
   EXPECT_NE(error_of([] { parse_gpus("1x"); }).find("'1x'"), std::string::npos);
   EXPECT_NE(error_of([] { parse_gpus("0,0"); }).find("GPU 0 is named twice"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_gpus("GPU-Ab,GPU-aB"); }).find("GPU GPU-aB is named twice"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_gpus("GPU-"); }).find("'GPU-' is not a GPU index or UUID"),
+            std::string::npos);
   EXPECT_NE(error_of([] { parse_gpus("0,"); }).find("empty item"), std::string::npos);
   EXPECT_NE(error_of([] { parse_options({"--gpus"}); }).find("--gpus needs a value"),
             std::string::npos);
@@ -86,9 +91,22 @@ TEST(Gpus, ChoosesTheNamedGpusOrSaysWhatExists) {
   EXPECT_EQ(second[0].uuid, "GPU-bbbb");
   const std::string error = error_of([] { choose_gpus(parse_gpus("0,7"), kTwoGpus); });
   EXPECT_NE(error.find("there is no GPU 7"), std::string::npos) << error;
-  EXPECT_NE(error.find("it has 2: 0 GPU A (0000:1B:00.0), 1 GPU B (0000:9C:00.0)"),
+  EXPECT_NE(error.find("it has 2: 0 GPU A (0000:1B:00.0, GPU-aaaa), 1 GPU B (0000:9C:00.0, "
+                       "GPU-bbbb)"),
             std::string::npos)
       << error;
+}
+
+TEST(Gpus, ChoosesGpusByUuidAndRefusesOneGpuNamedTwice) {
+  const std::vector<GpuIdentity> chosen = choose_gpus(parse_gpus("GPU-BBBB,0"), kTwoGpus);
+  EXPECT_EQ(chosen, (std::vector<GpuIdentity>{kTwoGpus[1], kTwoGpus[0]}));
+  const std::string twice = error_of([] { choose_gpus(parse_gpus("1,0,GPU-aaaa"), kTwoGpus); });
+  EXPECT_NE(twice.find("'0' and 'GPU-aaaa' name the same GPU, 0 GPU A (0000:1B:00.0, GPU-aaaa)"),
+            std::string::npos)
+      << twice;
+  const std::string unknown = error_of([] { choose_gpus(parse_gpus("GPU-cccc"), kTwoGpus); });
+  EXPECT_NE(unknown.find("no GPU of this host has UUID GPU-cccc; it has 2: "), std::string::npos)
+      << unknown;
 }
 
 TEST(Gpus, SplitsCoresBetweenGpuWorkersAndTheCpuWorker) {
@@ -343,7 +361,7 @@ class MergeWorkers : public ::testing::Test {
 
 TEST_F(MergeWorkers, IntoTheLayoutOfAPlainRun) {
   std::ostringstream err;
-  ASSERT_EQ(merge_workers(workers_, out_, false, false, err), 0) << err.str();
+  ASSERT_EQ(merge_workers(workers_, out_, {}, false, err), 0) << err.str();
   const json doc = json::parse(std::ifstream(out_ / "cant" / "x.txt.json"));
   std::vector<std::string> cells;
   for (const json& b : doc["benchmarks"]) cells.push_back(b["run_name"]);
@@ -359,7 +377,7 @@ TEST_F(MergeWorkers, IntoTheLayoutOfAPlainRun) {
   // What --benchmark_out gets: OUT's cells once, not the workers' as well.
   EXPECT_EQ(results::export_folder(out_)["benchmarks"].size(), 4u);
   // A rerun replaces the merged files.
-  ASSERT_EQ(merge_workers(workers_, out_, false, false, err), 0) << err.str();
+  ASSERT_EQ(merge_workers(workers_, out_, {}, false, err), 0) << err.str();
   EXPECT_EQ(results::export_folder(out_)["benchmarks"].size(), 4u);
 }
 
@@ -368,22 +386,36 @@ TEST_F(MergeWorkers, AMissingGpuCellFailsTheMergeUnlessAWorkerFailed) {
   fs::remove_all(out_);
   SetUp();
   std::ostringstream err;
-  EXPECT_EQ(merge_workers(workers_, out_, false, false, err), 2);
+  EXPECT_EQ(merge_workers(workers_, out_, {}, false, err), 2);
   EXPECT_NE(err.str().find("shard 2/2"), std::string::npos) << err.str();
   EXPECT_FALSE(fs::exists(out_ / "cant" / "x.txt.json"));
   std::ostringstream err2;
-  EXPECT_EQ(merge_workers(workers_, out_, true, false, err2), 0) << err2.str();
+  EXPECT_EQ(merge_workers(workers_, out_, {"gpu1"}, false, err2), 0) << err2.str();
   EXPECT_EQ(results::export_folder(out_)["benchmarks"].size(), 3u);
+  const fs::path list = out_ / "missing-cells.txt";
+  EXPECT_NE(err2.str().find("worker gpu1's cells not recorded (1 of its 1; every missing cell is "
+                            "listed in " +
+                            list.string() + "): " + gpu_cell("b") + "\n"),
+            std::string::npos)
+      << err2.str();
+  std::ifstream listed(list);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(listed), {}), gpu_cell("b") + " (2/2)\n");
+  // The cell recorded at last: a complete merge removes the list.
+  add(workers_[1], gpu_cell("b"), "GPU 2");
+  std::ostringstream err3;
+  EXPECT_EQ(merge_workers(workers_, out_, {}, false, err3), 0) << err3.str();
+  EXPECT_EQ(results::export_folder(out_)["benchmarks"].size(), 4u);
+  EXPECT_FALSE(fs::exists(list));
 }
 
 TEST_F(MergeWorkers, ReplicasKeepEveryGpusEntriesOfACell) {
   record_replicas();
   std::ostringstream err;
   // Read as shards, the same cell twice is a duplicate (and the plans are given twice).
-  EXPECT_EQ(merge_workers(workers_, out_, false, false, err), 2);
+  EXPECT_EQ(merge_workers(workers_, out_, {}, false, err), 2);
   EXPECT_NE(err.str().find("shard 1/1 is given twice"), std::string::npos) << err.str();
   EXPECT_NE(err.str().find("duplicated cell " + gpu_cell("a")), std::string::npos) << err.str();
-  ASSERT_EQ(merge_workers(workers_, out_, false, true, err), 0) << err.str();
+  ASSERT_EQ(merge_workers(workers_, out_, {}, true, err), 0) << err.str();
   const json doc = json::parse(std::ifstream(out_ / "cant" / "x.txt.json"));
   std::vector<std::pair<std::string, int>> cells;  // (cell, GPU index or -1)
   for (const json& b : doc["benchmarks"])
@@ -402,7 +434,7 @@ TEST_F(MergeWorkers, AReplicasMissingCellIsNamedWithItsWorker) {
   skipped_ = gpu_cell("b");
   record_replicas();
   std::ostringstream err;
-  EXPECT_EQ(merge_workers(workers_, out_, false, true, err), 2);
+  EXPECT_EQ(merge_workers(workers_, out_, {}, true, err), 2);
   EXPECT_NE(err.str().find(workers_[1].out_dir.string() + ": shard 1/1"), std::string::npos)
       << err.str();
   EXPECT_EQ(err.str().find(workers_[0].out_dir.string() + ": shard 1/1"), std::string::npos)
@@ -532,6 +564,74 @@ TEST_F(FakeHostRun, ShardsSplitTheGpuCellsAndAMissingHarnessLineIsSaid) {
   run({"--gpus", "1", "--codecs", "fl"});
   EXPECT_EQ(harness_lines().size(), 2u);
   EXPECT_NE(err_.str().find("worker gpu1 wrote no harness line"), std::string::npos) << err_.str();
+}
+
+// A GPU worker that fails midway: named with its GPU and its cells not recorded, the other
+// workers' cells merged; the same command then runs those cells alone. The fake workers record
+// each cell in a file of its own and skip the recorded ones, as gcbench resumes; while `fail`
+// exists (DIR/fail, three levels above a worker's DIR/out/.workers/<name>), the second GPU
+// worker exits 3 after its first cell.
+TEST_F(FakeHostRun, AFailedWorkerIsNamedWithItsCellsAndTheSameCommandRunsOnlyThose) {
+  const fs::path fail = dir_ / "fail";
+  std::ofstream(host_.program) << R"sh(#!/bin/sh
+while [ $# -gt 0 ]; do
+  case $1 in
+    --out-dir) out=$2; shift ;;
+    --harness-file) harness=$2; shift ;;
+    --device) device=$2; shift ;;
+    --shard) shard=$2; shift ;;
+  esac
+  shift
+done
+mkdir -p "$out/cant"
+cell() { echo "fl/$1/compress/cant/$2/element_width:1/frame_size:1024"; }
+record() {
+  [ -e "$out/cant/$2.json" ] && return 0
+  echo "ran $(cell "$1" "$2")"
+  printf '{"context": {"git_revision": "abc"}, "benchmarks": [{"name": "%s", "run_name": "%s", "real_time": 1.0%s}]}\n' \
+    "$(cell "$1" "$2")" "$(cell "$1" "$2")" "$3" >"$out/cant/$2.json"
+}
+if [ "$device" = gpu ]; then
+  k=${shard%/*}
+  printf '{"format": "gcbench shard plan 1", "shard": %s, "shards": 2, "cells": [["%s", 1], ["%s", 2], ["%s", 1], ["%s", 2]]}\n' \
+    "$k" "$(cell gpu a.txt)" "$(cell gpu b.txt)" "$(cell gpu c.txt)" "$(cell gpu d.txt)" >"$out/gcbench.plan"
+  gpu=", \"gpu\": {\"index\": $GCBENCH_GPU_INDEX, \"name\": \"G\", \"pci_bus_id\": \"b\", \"uuid\": \"$CUDA_VISIBLE_DEVICES\"}"
+  if [ "$k" = 1 ]; then files="a.txt c.txt"; else files="b.txt d.txt"; fi
+  for f in $files; do
+    record gpu "$f" "$gpu"
+    if [ "$k" = 2 ] && [ -e "$out/../../../fail" ]; then exit 3; fi
+  done
+else
+  record cpu e.txt ""
+fi
+echo "timed_s=1 wall_s=1 setup_s=0 cells=1 peak_rss_bytes=1 largest_input_bytes=1" >"$harness"
+)sh";
+  const auto cell = [](const std::string& device, const std::string& file) {
+    return "fl/" + device + "/compress/cant/" + file + "/element_width:1/frame_size:1024";
+  };
+  std::ofstream{fail};
+  EXPECT_EQ(run({"--gpus", "all", "--codecs=fl"}), 2);
+  const fs::path out = dir_ / "out";
+  EXPECT_NE(err_.str().find("[gcbench] worker gpu1 (GPU B, 0000:9C:00.0, cores "),
+            std::string::npos)
+      << err_.str();
+  EXPECT_NE(err_.str().find("failed: exit status 3"), std::string::npos) << err_.str();
+  EXPECT_NE(err_.str().find("worker gpu1's cells not recorded (1 of its 2; every missing cell is "
+                            "listed in " +
+                            (out / "missing-cells.txt").string() + "): " + cell("gpu", "d.txt")),
+            std::string::npos)
+      << err_.str();
+  // The other workers' cells and the failed one's first are kept.
+  EXPECT_EQ(results::export_folder(out)["benchmarks"].size(), 4u);
+  EXPECT_TRUE(fs::exists(out / "missing-cells.txt"));
+
+  fs::remove(fail);
+  out_.str("");
+  err_.str("");
+  EXPECT_EQ(run({"--gpus", "all", "--codecs=fl"}), 0) << err_.str();
+  EXPECT_EQ(out_.str(), "[gpu1] ran " + cell("gpu", "d.txt") + "\n");
+  EXPECT_EQ(results::export_folder(out)["benchmarks"].size(), 5u);
+  EXPECT_FALSE(fs::exists(out / "missing-cells.txt"));
 }
 
 TEST(Gpus, SaysSoWhenNoGpuIsUsable) {

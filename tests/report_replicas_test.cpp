@@ -76,7 +76,8 @@ TEST(GpuReplicas, WithoutTheContextKeyRepeatedEntriesAreOneCell) {
   const ResultSet set = set_of(doc);
   EXPECT_TRUE(set.replicas.empty());
   EXPECT_EQ(set.cells.size(), 3u);
-  EXPECT_FALSE(set.cells[0].gpu);
+  ASSERT_TRUE(set.cells[0].gpu);  // a GPU cell records its GPU: its first entry's
+  EXPECT_EQ(set.cells[0].gpu->index, 0);
   EXPECT_FALSE(gpu_replicas_table(set, kDefaults, "cant"));
   EXPECT_FALSE(gpu_replicas_summary(set, kDefaults, "cant"));
 }

@@ -5,6 +5,7 @@
 // nothing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -110,6 +111,28 @@ TEST_F(ShardMerge, WritesOneResultSetInThePlansOrder) {
   EXPECT_NE(r.notes.front().find("differ in gpu"), std::string::npos) << r.notes.front();
 }
 
+// Shards of a job array on several nodes: the merged context and a note say which ran where.
+TEST_F(ShardMerge, SaysWhichNodeRanEachShard) {
+  const std::vector<fs::path> inputs = {shard(1, "s1"), shard(2, "s2")};
+  for (int k : {1, 2}) {
+    for (const char* file : {"a.txt", "b.txt"}) {
+      const fs::path path =
+          inputs[static_cast<std::size_t>(k - 1)] / "cant" / (file + std::string(".json"));
+      json doc = json::parse(std::ifstream(path));
+      doc["context"]["slurm_node"] = "node" + std::to_string(k);
+      doc["context"]["host_name"] = "vm";
+      std::ofstream(path) << doc.dump();
+    }
+  }
+  const results::ShardMergeResult r = results::merge_shards(inputs, out(), {});
+  EXPECT_EQ(merged("a.txt")["context"]["merged_differs:slurm_node"], "node1 | node2");
+  EXPECT_FALSE(merged("a.txt")["context"].contains("merged_differs:host_name"));
+  const std::string note = "the inputs differ in slurm_node: 'node1' in " + inputs[0].string() +
+                           "; 'node2' in " + inputs[1].string();
+  EXPECT_NE(std::find(r.notes.begin(), r.notes.end(), note), r.notes.end())
+      << ::testing::PrintToString(r.notes);
+}
+
 TEST_F(ShardMerge, RefusesDifferentRevisionsUnlessAllowed) {
   const std::vector<fs::path> in{shard(1, "s1", "abc"), shard(2, "s2", "def")};
   const std::string e = refusal(in);
@@ -155,6 +178,16 @@ TEST_F(ShardMerge, NamesMissingShardsAndCells) {
   allow.allow_missing = true;
   const results::ShardMergeResult r = results::merge_shards({s1}, out(), allow);
   EXPECT_EQ(r.missing_cells.size(), 3u);
+  // Per shard: the one that ran part of its cells names its input, the other none.
+  ASSERT_EQ(r.missing_shards.size(), 2u);
+  EXPECT_EQ(r.missing_shards[0].shard, (results::Shard{1, 2}));
+  EXPECT_EQ(r.missing_shards[0].input, s1);
+  EXPECT_EQ(r.missing_shards[0].planned, 2u);
+  EXPECT_EQ(r.missing_shards[0].cells, (std::vector<std::string>{cell("b.txt", "compress")}));
+  EXPECT_EQ(r.missing_shards[1].shard, (results::Shard{2, 2}));
+  EXPECT_FALSE(r.missing_shards[1].input);
+  EXPECT_EQ(r.missing_shards[1].cells,
+            (std::vector<std::string>{cell("a.txt", "compress"), cell("b.txt", "decompress")}));
   EXPECT_TRUE(fs::exists(out() / "missing-cells.txt"));
   EXPECT_NE(merged("a.txt")["context"].value("merge_missing_cells", "").find("3"),
             std::string::npos);

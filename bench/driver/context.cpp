@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -150,6 +151,21 @@ ColdL2Plan plan_cold_l2(bool requested, std::size_t gpu_cells, const std::string
           "--cold-l2: " + why + "; nothing to flush, the other cells run as asked"};
 }
 
+ContextEntries slurm_context(const std::function<const char*(const char*)>& env) {
+  ContextEntries c;
+  if (const char* node = env("SLURMD_NODENAME")) c.emplace_back("slurm_node", node);
+  const char* job = env("SLURM_JOB_ID");
+  const char* array = env("SLURM_ARRAY_JOB_ID");
+  const char* task = env("SLURM_ARRAY_TASK_ID");
+  if (array != nullptr && task != nullptr) {
+    c.emplace_back("slurm_job", fmt::format("{}_{}{}", array, task,
+                                            job != nullptr ? fmt::format(" (job {})", job) : ""));
+  } else if (job != nullptr) {
+    c.emplace_back("slurm_job", job);
+  }
+  return c;
+}
+
 ContextEntries host_context(const Inputs& inputs, const std::vector<std::string>& corpora) {
   ContextEntries c;
   c.emplace_back("gcbench_version", GCBENCH_VERSION);
@@ -161,6 +177,8 @@ ContextEntries host_context(const Inputs& inputs, const std::vector<std::string>
   c.emplace_back("cpu_affinity",
                  fmt::format("{} ({} cores)", format_core_list(affinity_cores()), usable_cores()));
   c.emplace_back("zlib_version", zlibVersion());
+  for (auto& entry : slurm_context([](const char* name) { return std::getenv(name); }))
+    c.push_back(std::move(entry));
   c.emplace_back("corpora", fmt::format("{}", fmt::join(corpora, ",")));
   if (!inputs.manifest_digest.empty())
     c.emplace_back("corpus_manifest_sha256", inputs.manifest_digest);

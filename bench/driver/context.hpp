@@ -4,6 +4,7 @@
 // and the provenance each recorded cell carries.
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -77,8 +78,14 @@ std::string git_revision();
 ContextEntries cuda_versions();
 #endif
 
-// Everything but the GPU: versions, CPU, the corpora and their missing files, the codecs.
+// Everything but the GPU: versions, CPU, the corpora and their missing files, the codecs, and
+// slurm_context's entries inside a Slurm job.
 ContextEntries host_context(const Inputs& inputs, const std::vector<std::string>& corpora);
+
+// Inside a Slurm job: "slurm_node", the node's name in Slurm (SLURMD_NODENAME, which tells
+// nodes apart that share a host name), and "slurm_job", the array job and task ("17_3 (job
+// 20)") or the job id. Nothing outside Slurm. `env`: std::getenv in the driver, a map in tests.
+ContextEntries slurm_context(const std::function<const char*(const char*)>& env);
 
 // What this run records its cells under: the source's revision, this binary's build type,
 // the registered codecs' versions and the GPU's UUID.

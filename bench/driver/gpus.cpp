@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <set>
@@ -16,6 +17,27 @@
 
 namespace gcbench::driver {
 
+namespace {
+
+constexpr std::string_view kUuidPrefix = "GPU-";
+
+bool is_uuid(std::string_view item) {
+  return item.size() > kUuidPrefix.size() && item.substr(0, kUuidPrefix.size()) == kUuidPrefix;
+}
+
+// nvidia-smi writes a UUID's hex in lower case; CUDA_VISIBLE_DEVICES takes either.
+std::string lower_case(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+std::string describe(const GpuIdentity& gpu) {
+  return fmt::format("{} {} ({}, {})", gpu.index, gpu.name, gpu.pci_bus_id, gpu.uuid);
+}
+
+}  // namespace
+
 GpuRequest parse_gpus(std::string_view text) {
   GpuRequest request;
   if (text == "all") {
@@ -24,19 +46,25 @@ GpuRequest parse_gpus(std::string_view text) {
   }
   const std::string quoted = fmt::format("--gpus '{}'", text);
   for (const std::string& item : cli::split_list(std::string(text))) {
-    int index = -1;
-    const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), index);
-    if (error != std::errc() || end != item.data() + item.size() || index < 0) {
-      throw std::invalid_argument(
-          fmt::format("{}: '{}' is not a GPU index (expected all, or indices from 0 as "
-                      "nvidia-smi numbers the GPUs, e.g. --gpus 0,2)",
-                      quoted, item));
+    std::string name = item;
+    if (is_uuid(item)) {
+      name = std::string(kUuidPrefix) + lower_case(item.substr(kUuidPrefix.size()));
+    } else {
+      int index = -1;
+      const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), index);
+      if (error != std::errc() || end != item.data() + item.size() || index < 0) {
+        throw std::invalid_argument(
+            fmt::format("{}: '{}' is not a GPU index or UUID (expected all, or indices from 0 "
+                        "as nvidia-smi numbers the GPUs, e.g. --gpus 0,2, or UUIDs as "
+                        "nvidia-smi -L prints them, GPU-...)",
+                        quoted, item));
+      }
     }
-    if (std::find(request.indices.begin(), request.indices.end(), index) != request.indices.end()) {
+    if (std::find(request.gpus.begin(), request.gpus.end(), name) != request.gpus.end()) {
       throw std::invalid_argument(
-          fmt::format("{}: GPU {} is named twice (one worker per GPU)", quoted, index));
+          fmt::format("{}: GPU {} is named twice (one worker per GPU)", quoted, item));
     }
-    request.indices.push_back(index);
+    request.gpus.push_back(name);
   }
   return request;
 }
@@ -53,17 +81,40 @@ std::vector<GpuIdentity> number_by_bus(std::vector<GpuIdentity> gpus) {
 std::vector<GpuIdentity> choose_gpus(const GpuRequest& request,
                                      const std::vector<GpuIdentity>& present) {
   if (request.all) return present;
+  const auto what_it_has = [&] {
+    std::vector<std::string> names;
+    for (const GpuIdentity& gpu : present) names.push_back(describe(gpu));
+    return fmt::format("it has {}: {}", present.size(), fmt::join(names, ", "));
+  };
   std::vector<GpuIdentity> chosen;
-  for (int index : request.indices) {
-    if (index >= static_cast<int>(present.size())) {
-      std::vector<std::string> names;
-      for (const GpuIdentity& gpu : present)
-        names.push_back(fmt::format("{} {} ({})", gpu.index, gpu.name, gpu.pci_bus_id));
-      throw std::invalid_argument(
-          fmt::format("--gpus: there is no GPU {} on this host; it has {}: {}", index,
-                      present.size(), fmt::join(names, ", ")));
+  std::vector<std::string> named_as;  // how the request named each chosen GPU
+  for (const std::string& name : request.gpus) {
+    std::optional<GpuIdentity> gpu;
+    if (is_uuid(name)) {
+      const auto it = std::find_if(present.begin(), present.end(), [&](const GpuIdentity& g) {
+        return lower_case(g.uuid) == lower_case(name);
+      });
+      if (it == present.end()) {
+        throw std::invalid_argument(
+            fmt::format("--gpus: no GPU of this host has UUID {}; {}", name, what_it_has()));
+      }
+      gpu = *it;
+    } else {
+      const std::size_t index = std::stoul(name);
+      if (index >= present.size()) {
+        throw std::invalid_argument(
+            fmt::format("--gpus: there is no GPU {} on this host; {}", name, what_it_has()));
+      }
+      gpu = present[index];
     }
-    chosen.push_back(present[static_cast<std::size_t>(index)]);
+    const auto twice = std::find(chosen.begin(), chosen.end(), *gpu);
+    if (twice != chosen.end()) {
+      throw std::invalid_argument(fmt::format(
+          "--gpus: '{}' and '{}' name the same GPU, {} (one worker per GPU)",
+          named_as[static_cast<std::size_t>(twice - chosen.begin())], name, describe(*gpu)));
+    }
+    chosen.push_back(*gpu);
+    named_as.push_back(name);
   }
   return chosen;
 }

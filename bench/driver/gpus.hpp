@@ -20,13 +20,15 @@ struct Options;
 
 namespace gcbench::driver {
 
-// --gpus's value: "all", or distinct GPU indices as nvidia-smi numbers them.
+// --gpus's value: "all", or distinct GPUs, each named by its index as nvidia-smi numbers them
+// or by its UUID ("GPU-<hex>", as nvidia-smi -L prints it).
 struct GpuRequest {
   bool all = false;
-  std::vector<int> indices;  // in the order given
+  std::vector<std::string> gpus;  // indices ("2") and UUIDs (hex in lower case), in the order given
 };
 
-// Throws std::invalid_argument naming the problem: not a number, negative, named twice.
+// Throws std::invalid_argument naming the problem: neither an index nor a UUID, negative, the
+// same index or UUID twice.
 GpuRequest parse_gpus(std::string_view text);
 
 // `gpus` (as the CUDA runtime lists them) ordered by PCI bus id and numbered from 0 in that
@@ -34,7 +36,8 @@ GpuRequest parse_gpus(std::string_view text);
 std::vector<GpuIdentity> number_by_bus(std::vector<GpuIdentity> gpus);
 
 // The GPUs of `present` (numbered) that `request` names, in its order. Throws
-// std::invalid_argument for an index this host does not have, naming what it has.
+// std::invalid_argument for an index or a UUID this host does not have, naming what it has,
+// and for one GPU named twice (by its index and by its UUID).
 std::vector<GpuIdentity> choose_gpus(const GpuRequest& request,
                                      const std::vector<GpuIdentity>& present);
 

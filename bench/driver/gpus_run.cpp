@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <stdexcept>
 
 #include "bench/driver/benchmark_out.hpp"
@@ -61,10 +62,45 @@ std::vector<HarnessSummary> read_harness_lines(const std::vector<Worker>& worker
   return lines;
 }
 
+// The cells of failed worker workers[at] that no worker recorded, from the merge's missing
+// shards: the k-th GPU worker runs shard k (plan_workers); with replicas each its folder's.
+void name_missing_cells(const std::vector<Worker>& workers, std::size_t at,
+                        const std::vector<results::MissingShard>& missing, bool replicas,
+                        const fs::path& out_dir, std::ostream& err) {
+  const Worker& w = workers[at];
+  if (!w.gpu) {
+    err << "[gcbench] --gpus: the CPU worker's cells not recorded are not known (it runs without "
+           "a shard plan); the same command runs them\n";
+    return;
+  }
+  const results::Shard shard{
+      static_cast<int>(at) + 1,
+      static_cast<int>(std::count_if(workers.begin(), workers.end(),
+                                     [](const Worker& o) { return o.gpu.has_value(); }))};
+  const auto of_worker = std::find_if(missing.begin(), missing.end(), [&](const auto& m) {
+    return replicas ? m.input == w.out_dir : m.scope.empty() && m.shard == shard;
+  });
+  if (of_worker == missing.end()) {
+    err << (fs::exists(w.out_dir / results::kPlanFileName)
+                ? fmt::format("[gcbench] --gpus: worker {} recorded every cell of its shard "
+                              "before it failed\n",
+                              w.name)
+                : fmt::format("[gcbench] --gpus: worker {} failed before writing its shard plan: "
+                              "its cells not recorded are not known; the same command runs them\n",
+                              w.name));
+    return;
+  }
+  err << fmt::format(
+      "[gcbench] --gpus: worker {}'s cells not recorded ({} of its {}; every missing cell is "
+      "listed in {}): {}\n",
+      w.name, of_worker->cells.size(), of_worker->planned,
+      (out_dir / results::kMissingCellsFile).string(), fmt::join(of_worker->cells, ", "));
+}
+
 }  // namespace
 
-int merge_workers(const std::vector<Worker>& workers, const fs::path& out_dir, bool allow_missing,
-                  bool replicas, std::ostream& err) {
+int merge_workers(const std::vector<Worker>& workers, const fs::path& out_dir,
+                  const std::set<std::string>& failed, bool replicas, std::ostream& err) {
   std::vector<fs::path> inputs;
   std::vector<std::string> names;
   for (const Worker& w : workers) {
@@ -79,7 +115,7 @@ int merge_workers(const std::vector<Worker>& workers, const fs::path& out_dir, b
   const fs::path staging = workers_dir(out_dir) / ".merged";
   fs::remove_all(staging);
   results::ShardMergeOptions merge;
-  merge.allow_missing = allow_missing;
+  merge.allow_missing = !failed.empty();
   merge.gpu_replicas = replicas;
   merge.mark_merged_from = false;
   merge.context["gpus_workers"] =
@@ -92,10 +128,18 @@ int merge_workers(const std::vector<Worker>& workers, const fs::path& out_dir, b
     return 2;
   }
   for (const std::string& note : merged.notes) err << "[gcbench] merge: " << note << "\n";
-  for (const fs::path& file : results::json_files_under(staging)) {
+  std::vector<fs::path> files = results::json_files_under(staging);
+  const fs::path missing_list = staging / results::kMissingCellsFile;
+  if (fs::exists(missing_list)) files.push_back(missing_list);
+  fs::remove(out_dir / missing_list.filename());  // an earlier run's
+  for (const fs::path& file : files) {
     const fs::path to = out_dir / file.lexically_relative(staging);
     fs::create_directories(to.parent_path());
     fs::rename(file, to);  // one file system: a reader sees the old file or the new one whole
+  }
+  for (std::size_t i = 0; i < workers.size(); ++i) {
+    if (failed.count(workers[i].name))
+      name_missing_cells(workers, i, merged.missing_shards, replicas, out_dir, err);
   }
   fs::remove_all(staging);
   err << fmt::format("[gcbench] --gpus: {} cells of {} workers merged into {}\n", merged.cells,
@@ -166,8 +210,10 @@ int run_on_gpus(const std::vector<std::string>& base_args, const Options& option
   const std::vector<ProcessExit> exits = run_processes(specs, out, err);
 
   int status = 0;
+  std::set<std::string> failed;
   for (std::size_t i = 0; i < exits.size(); ++i) {
     if (exits[i].status == 0) continue;
+    failed.insert(workers[i].name);
     err << fmt::format(
         "[gcbench] worker {} failed: {}; its finished cells stay in {}, and the same command "
         "resumes it\n",
@@ -175,7 +221,7 @@ int run_on_gpus(const std::vector<std::string>& base_args, const Options& option
     status = std::max(status, exits[i].status > 2 ? 2 : exits[i].status);
   }
   const int merge_status =
-      merge_workers(workers, *options.out_dir, status != 0, options.gpu_replicas, err);
+      merge_workers(workers, *options.out_dir, failed, options.gpu_replicas, err);
   if (merge_status == 0 && merged_out) write_export(*options.out_dir, *merged_out, err);
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
   const HarnessSummary summary = combine_workers(read_harness_lines(workers, err), took.count());

@@ -133,7 +133,8 @@ job's completions) runs its own shard and says so; --shard 1/1 runs all)");
   cli::add_value(
       app, "--gpus", "all|LIST", [&o](const std::string& v) { o.gpus = parse_gpus(v); },
       R"(every GPU of this host at once (LIST: indices as nvidia-smi numbers
-them, PCI bus order, e.g. 0,2): one worker process per GPU runs its
+them, PCI bus order, e.g. 0,2, or UUIDs as nvidia-smi -L prints them;
+naming one GPU twice is an error): one worker process per GPU runs its
 share of the GPU cells (--shard k/N over them) and one more the CPU
 cells, each pinned to its own cores (a GPU worker gets cores/(GPUs+1),
 at most 10; the CPU worker the rest, so CPU cells see fewer threads

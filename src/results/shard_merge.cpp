@@ -34,10 +34,11 @@ bool is_build_key(const std::string& key) {
          key.starts_with("codec:") || key.starts_with("defaults:");
 }
 
-// Context keys that name the machine or its run-time choices: said when they vary.
+// Context keys that name the machine, where it ran (host, Slurm node) or its run-time choices:
+// said when they vary.
 bool is_machine_key(const std::string& key) {
-  return key == "gpu" || key == "cpu_model" || key == "hardware_threads" ||
-         key.starts_with("auto:");
+  return key == "gpu" || key == "cpu_model" || key == "hardware_threads" || key == "host_name" ||
+         key == "slurm_node" || key.starts_with("auto:");
 }
 
 struct Input {
@@ -326,6 +327,15 @@ class Merger {
         const std::vector<std::string>& cells = absent[k];
         const std::string shard = fmt::format("{}shard {}/{}", prefix(scope), k, count);
         auto holder = s.holder.find(k);
+        if (holder == s.holder.end() || !cells.empty()) {
+          result_.missing_shards.push_back(
+              {scope,
+               {k, count},
+               holder == s.holder.end() ? std::nullopt
+                                        : std::optional<fs::path>(inputs_[holder->second].root),
+               planned[k],
+               cells});
+        }
         if (holder == s.holder.end()) {
           missing.push_back(
               fmt::format("{} is missing (no input holds its plan): its {} cells "
@@ -358,6 +368,7 @@ class Merger {
       return;
     }
     result_.missing_cells.clear();
+    result_.missing_shards.clear();
     for (std::string& m : missing) problems_.push_back(std::move(m));
     problems_.push_back(
         "  (a missing shard is never left out silently; --allow-missing merges what there is, "
@@ -441,7 +452,7 @@ class Merger {
       write_json_file(out_dir_ / rel, {{"context", merged_context(sources)}, {"benchmarks", rows}});
     }
     if (!result_.missing_cells.empty()) {
-      write_file_atomically(out_dir_ / "missing-cells.txt",
+      write_file_atomically(out_dir_ / kMissingCellsFile,
                             fmt::format("{}\n", fmt::join(result_.missing_cells, "\n")));
     }
   }

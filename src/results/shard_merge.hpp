@@ -8,11 +8,18 @@
 #include <cstddef>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "src/results/shard_plan.hpp"
+
 namespace gcbench::results {
+
+// Where a merge with missing cells lists them (ShardMergeOptions::allow_missing), in its output
+// folder.
+inline constexpr const char* kMissingCellsFile = "missing-cells.txt";
 
 struct ShardMergeOptions {
   bool allow_different_revisions = false;  // merge anyway; the merged context says so
@@ -34,12 +41,22 @@ struct ShardMergeError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A shard of which cells are missing (ShardMergeOptions::allow_missing).
+struct MissingShard {
+  std::string scope;  // the plan's folder under the inputs; with GPU replicas, the input's too
+  Shard shard;
+  std::optional<std::filesystem::path> input;  // the input holding its plan; none: no input does
+  std::size_t planned = 0;                     // its cells in the plan
+  std::vector<std::string> cells;              // those missing, in the plan's order
+};
+
 struct ShardMergeResult {
-  std::size_t files = 0;                   // result files written
-  std::size_t cells = 0;                   // cells written
-  std::vector<std::string> shards;         // "<scope>: K/N" of every plan merged
-  std::vector<std::string> missing_cells;  // only with allow_missing: "<scope>: <cell> (K/N)"
-  std::vector<std::string> notes;          // what the caller should print: varying machines...
+  std::size_t files = 0;                     // result files written
+  std::size_t cells = 0;                     // cells written
+  std::vector<std::string> shards;           // "<scope>: K/N" of every plan merged
+  std::vector<std::string> missing_cells;    // only with allow_missing: "<scope>: <cell> (K/N)"
+  std::vector<MissingShard> missing_shards;  // only with allow_missing: the same, per shard
+  std::vector<std::string> notes;            // what the caller should print: varying machines...
 };
 
 // Reads every *.json and gcbench.plan under `inputs` (directories) and writes the merged
