@@ -74,8 +74,9 @@ def cell(value, text, reason=""):
 
 
 def gpu_name(context):
+    """The GPU, or "none (why)" from the context's "none: why"."""
     gpu = context.get("gpu", "unknown")
-    return "no GPU" if gpu.startswith("none") else gpu
+    return f"none ({gpu.split(':', 1)[1].strip()})" if gpu.startswith("none:") else gpu
 
 
 def page_title(data):
@@ -98,6 +99,48 @@ def missing_note(corpus):
     )
 
 
+def headline_columns(reference):
+    """The headline's numeric columns: header, the row's value, its text, why it is blank."""
+
+    def ratio(key, blank):
+        return (lambda r: r[key], lambda v: f"{v:.3f}", lambda r: blank or "; ".join(r["reasons"]))
+
+    def gbps(direction, key):
+        def why(r):
+            if key == "kernel_gbps" and r["device"] == "cpu":
+                return "CPU: wall time, in the end-to-end column"
+            return "; ".join(r["reasons"])
+
+        return (lambda r: r[direction][key], significant, why)
+
+    def speedup(direction, key):
+        def why(r):
+            if key == "vs_all_cores" and r["device"] == "cpu":
+                return "a CPU row"
+            return "; ".join(r["reasons"])
+
+        return (lambda r: r[direction][key], lambda v: significant(v) + "×", why)
+
+    return [
+        ("ratio", *ratio("ratio", "")),
+        ("LZ77 entropy-coded ratio", *ratio("entropy_ratio", "no entropy stage")),
+        ("compress, kernel [GB/s]", *gbps("compress", "kernel_gbps")),
+        ("compress, end to end [GB/s]", *gbps("compress", "e2e_gbps")),
+        ("decompress, kernel [GB/s]", *gbps("decompress", "kernel_gbps")),
+        ("decompress, end to end [GB/s]", *gbps("decompress", "e2e_gbps")),
+        (f"× {reference}, compress", *speedup("compress", "vs_reference")),
+        (f"× {reference}, decompress", *speedup("decompress", "vs_reference")),
+        ("× all-core CPU, compress", *speedup("compress", "vs_all_cores")),
+        ("× all-core CPU, decompress", *speedup("decompress", "vs_all_cores")),
+        (
+            "noise",
+            lambda r: r["noise_pct"],
+            lambda v: f"{significant(v, 2)}%",
+            lambda r: "one repetition: no spread to show",
+        ),
+    ]
+
+
 def headline_section(data, corpus):
     headline = corpus["headline"]
     rows = headline["rows"]
@@ -106,47 +149,26 @@ def headline_section(data, corpus):
             corpus
         )
     reference = headline["reference"] or "gzip"
-    with_entropy = any(r["entropy_ratio"] is not None for r in rows)
-    heads = ["codec", "device", "ratio"]
-    heads += ["LZ77 entropy-coded ratio"] if with_entropy else []
-    heads += [
-        "compress, kernel [GB/s]",
-        "compress, end to end [GB/s]",
-        "decompress, kernel [GB/s]",
-        "decompress, end to end [GB/s]",
-        f"× {reference}, compress",
-        f"× {reference}, decompress",
-        "× all-core CPU, compress",
-        "× all-core CPU, decompress",
-        "noise",
-    ]
+    columns, empty = [], []
+    for column in headline_columns(reference):
+        (columns if any(column[1](r) is not None for r in rows) else empty).append(column)
     out = [f'<table class="sortable headline" id="headline-{esc(corpus["name"])}"><thead><tr>']
-    out += [f"<th>{esc(h)}</th>" for h in heads]
+    out += [f"<th>{esc(h)}</th>" for h in ["codec", "device"] + [c[0] for c in columns]]
     out.append("</tr></thead><tbody>")
     for r in rows:
-        why = "; ".join(r["reasons"])
         tds = [f"<td>{esc(r['codec'])}</td>", f"<td>{esc(r['device'].upper())}</td>"]
-        ratio = r["ratio"]
-        tds.append(cell(ratio, f"{ratio:.3f}" if ratio else "", why))
-        if with_entropy:
-            e = r["entropy_ratio"]
-            tds.append(cell(e, f"{e:.3f}" if e else "", "no entropy stage"))
-        for direction in DIRECTIONS:
-            d = r[direction]
-            kernel_why = "CPU: wall time, in the end-to-end column" if r["device"] == "cpu" else why
-            tds.append(cell(d["kernel_gbps"], significant(d["kernel_gbps"] or 0), kernel_why))
-            tds.append(cell(d["e2e_gbps"], significant(d["e2e_gbps"] or 0), why))
-        for key in ("vs_reference", "vs_all_cores"):
-            for direction in DIRECTIONS:
-                v = r[direction][key]
-                no = why if key == "vs_reference" or r["device"] == "gpu" else "a CPU row"
-                tds.append(cell(v, significant(v or 0) + "×", no))
-        noise = r["noise_pct"]
-        tds.append(
-            cell(noise, f"{significant(noise or 0, 2)}%", "one repetition: no spread to show")
-        )
+        for _, value, text, why in columns:
+            v = value(r)
+            tds.append(cell(v, text(v) if v is not None else "", why(r)))
         out.append("<tr>" + "".join(tds) + "</tr>")
     out.append("</tbody></table>")
+    if empty:
+        by_reason = {}
+        for header, _, _, why in empty:
+            reason = "; ".join(sorted({why(r) for r in rows} - {""})) or "not measured"
+            by_reason.setdefault(reason, []).append(header)
+        groups = "; ".join(f"{', '.join(h)} ({why})" for why, h in by_reason.items())
+        out.append(f'<p class="note">Left out, no row has a value: {esc(groups)}.</p>')
     files = headline["files"]
     left_out = headline["left_out"]
     caption = (
@@ -216,7 +238,10 @@ def tables_section(corpus):
 
 def machine_section(ctx):
     rows = []
+    no_gpu = ctx.get("gpu", "").startswith("none")
     for key, label in MACHINE_KEYS:
+        if no_gpu and key.startswith(("gpu_", "cuda_")):
+            continue
         if key in ctx:
             value = ctx[key]
             if key == "gpu_memory_bytes" and value.isdigit():
@@ -241,6 +266,13 @@ def machine_section(ctx):
         + (f", {len(missing)} missing corpus files not listed" if missing else "")
         + f')</summary><table class="context">{full}</table></details>'
     )
+
+
+def failed_section(failed):
+    if not failed:
+        return ""
+    items = "".join(f"<li><code>{esc(f)}</code></li>" for f in failed)
+    return f'<section id="failed"><h2>Failed cells</h2><ul>{items}</ul></section>'
 
 
 def chart_data(data):
@@ -280,16 +312,18 @@ def render(data, css, page_js, plotly_js):
     first = default_corpus(data)
     corpora = [c["name"] for c in data["corpora"]]
     corpus_options = sorted([(n, n) for n in corpora], key=lambda o: o[0] != first)
-    failed = data["failed"]
     summary = (
         f"{data['cells_total']} cells ({data['cells_failed']} failed) · GPU: {gpu_name(ctx)} · "
         f"CPU: {ctx.get('cpu_model', 'unknown')} ({ctx.get('hardware_threads', '?')} threads) · "
         f"git {ctx.get('git_revision', 'unknown')}"
     )
-    per_corpus = lambda fn: "".join(  # noqa: E731 (one line per use below)
-        f'<div class="corpus-part" data-corpus="{esc(c["name"])}">{fn(c)}</div>'
-        for c in data["corpora"]
-    )
+
+    def per_corpus(part):
+        return "".join(
+            f'<div class="corpus-part" data-corpus="{esc(c["name"])}">{part(c)}</div>'
+            for c in data["corpora"]
+        )
+
     body = f"""
 <header>
 <h1>gcbench report</h1>
@@ -297,7 +331,8 @@ def render(data, css, page_js, plotly_js):
 <div class="pickers">{picker("corpus", "Corpus", corpus_options)}</div>
 </header>
 <main>
-<section id="headline"><h2>Headline: every codec at its defaults, <span class="corpus-name"></span></h2>
+<section id="headline">
+<h2>Headline: every codec at its defaults, <span class="corpus-name"></span></h2>
 {per_corpus(lambda c: headline_section(data, c))}
 </section>
 <section id="charts">
@@ -331,7 +366,9 @@ the measured decompress throughput (the headline's total); serial, no overlap of
 and decoding, as the end-to-end measurement itself. The time to deliver the corpus is its
 bytes / the effective rate (hover a line). A GPU's end-to-end rate includes its own
 host-device copies: for data arriving over PCIe or NVLink into the GPU, the kernel rate is
-the fairer D. Link speeds are nominal per direction.</p>
+the fairer D. Link speeds are nominal per direction; the table gives the same at each
+link (headers: the chart's tags, hover for the link's name), green where compressing beats
+moving the data raw.</p>
 <div class="scroll" id="link-table"></div>
 </div>
 </section>
@@ -339,7 +376,7 @@ the fairer D. Link speeds are nominal per direction.</p>
 <section id="tables"><h2>Tables, <span class="corpus-name"></span></h2>
 {per_corpus(tables_section)}
 </section>
-{'<section id="failed"><h2>Failed cells</h2><ul>' + "".join(f"<li><code>{esc(f)}</code></li>" for f in failed) + "</ul></section>" if failed else ""}
+{failed_section(data["failed"])}
 <footer>Written by gcbench-report with Plotly {esc(plotly.__version__)} (plotly.js inlined).
 Sort a table by clicking its header; tables' numbers are also in the CSV files.</footer>
 </main>"""

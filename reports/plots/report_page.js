@@ -41,7 +41,8 @@
     rows.sort((a, b) => {
       const x = key(a), y = key(b);
       if (x === null || y === null) return (x === null) - (y === null);
-      const order = typeof x === "number" ? x - y : x.localeCompare(y, undefined, { numeric: true });
+      const order =
+        typeof x === "number" ? x - y : x.localeCompare(y, undefined, { numeric: true });
       return ascending ? order : -order;
     });
     for (const row of rows) body.appendChild(row);
@@ -150,17 +151,25 @@
       });
     }
     const timingName = timing === "kernel" ? "kernel (CPU: wall)" : "end to end";
+    const where = file ? `${corpus}/${file}` : corpus;
     Plotly.react($("chart-ratio"), traces, {
-      title: { text: `${corpus}${file ? "/" + file : ""}: ${direction}, ${timingName}<br>GPU: ${data.gpu}`, ...TITLE },
-      xaxis: { type: "log", dtick: 1, title: `${direction} throughput, ${timingName} [GB/s of original bytes]` },
+      title: { text: `${where}: ${direction}, ${timingName}<br>GPU: ${data.gpu}`, ...TITLE },
+      xaxis: {
+        type: "log",
+        title: `${direction} throughput, ${timingName} [GB/s of original bytes]`,
+      },
       yaxis: { title: "container ratio (original / compressed)" },
       legend: { x: 1.02, y: 1, xanchor: "left" },
       margin: { t: 60, r: 10 },
       hovermode: "closest",
     }, plotConfig);
-    $("chart-ratio-note").textContent = points.length === 0
-      ? `Nothing measured for ${corpus} ${direction} with this timing on this device.`
-      : leftOut.length ? `Left out of the total (measured on fewer files): ${leftOut.join("; ")}.` : "";
+    let note = "";
+    if (points.length === 0) {
+      note = `Nothing measured for ${where} ${direction} with this timing on this device.`;
+    } else if (leftOut.length) {
+      note = `Left out of the total (measured on fewer files): ${leftOut.join("; ")}.`;
+    }
+    $("chart-ratio-note").textContent = note;
   }
 
   // Effective throughput of moving the data compressed over a link of speed L and decoding it:
@@ -175,7 +184,10 @@
     for (const r of headline ? headline.rows : []) {
       const d = r.decompress;
       const rate = timing === "kernel" && r.device === "gpu" ? d.kernel_gbps : d.e2e_gbps;
-      if (rate && r.ratio) out.push({ name: `${r.codec} (${r.device.toUpperCase()})`, codec: r.codec, device: r.device, ratio: r.ratio, rate });
+      if (rate && r.ratio) {
+        const name = `${r.codec} (${r.device.toUpperCase()})`;
+        out.push({ name, codec: r.codec, device: r.device, ratio: r.ratio, rate });
+      }
     }
     return { codecs: out, bytes: headline ? totalBytes(corpus, headline.files) : 0 };
   }
@@ -193,7 +205,9 @@
     const timing = $("link-timing").value;
     const { codecs, bytes } = linkCodecs(corpus, timing);
     const speeds = Array.from({ length: 121 }, (_, i) => Math.pow(10, -1 + i / 30));
-    const seconds = (rate) => (bytes > 0 ? `, ${significant(bytes / rate / 1e9, 3)} s for the ${significant(bytes / 1e6, 3)} MB` : "");
+    const megabytes = significant(bytes / 1e6, 3);
+    const seconds = (rate) =>
+      bytes > 0 ? `, ${significant(bytes / rate / 1e9, 3)} s for the ${megabytes} MB` : "";
     const traces = [{
       type: "scatter", mode: "lines", name: "raw (no compression)", x: speeds, y: speeds,
       line: { color: "#000", dash: "dash", width: 1.5 },
@@ -204,7 +218,8 @@
       traces.push({
         type: "scatter", mode: "lines", name: c.name, x: speeds, y,
         line: { color: data.colors[c.codec], width: 2, dash: c.device === "gpu" ? "solid" : "dot" },
-        text: speeds.map((s, i) => `${c.name} over ${significant(s, 3)} GB/s: ${significant(y[i], 3)} GB/s${seconds(y[i])}`),
+        text: speeds.map((s, i) =>
+          `${c.name} over ${significant(s, 3)} GB/s: ${significant(y[i], 3)} GB/s${seconds(y[i])}`),
         hoverinfo: "text",
       });
     }
@@ -228,8 +243,12 @@
         bgcolor: "rgba(255,255,255,0.85)",
       };
     });
+    const rateName = timing === "kernel" ? "kernel" : "end-to-end";
     Plotly.react($("chart-link"), traces, {
-      title: { text: `${corpus}: decompress after a link, ${timing === "kernel" ? "kernel" : "end-to-end"} rate<br>GPU: ${data.gpu}`, ...TITLE },
+      title: {
+        text: `${corpus}: decompress after a link, ${rateName} rate<br>GPU: ${data.gpu}`,
+        ...TITLE,
+      },
       xaxis: { type: "log", dtick: 1, title: "link speed L [GB/s]" },
       yaxis: { type: "log", dtick: 1, title: "effective throughput [GB/s of original bytes]" },
       legend: { x: 1.02, y: 1, xanchor: "left" },
@@ -239,34 +258,38 @@
     linkTable(codecs, marks);
   }
 
-  // The same at the named links, as a table: effective GB/s and the gain over moving raw.
+  // The same at the named links, as a table: a row per codec, the effective GB/s at each link
+  // (green where it beats moving the data raw; hover for the gain).
   function linkTable(codecs, marks) {
     const box = $("link-table");
     box.textContent = "";
     if (codecs.length === 0) return;
     const table = document.createElement("table");
     const head = table.createTHead().insertRow();
-    for (const h of ["link [GB/s]", ...codecs.map((c) => c.name)]) {
-      const th = document.createElement("th");
-      th.textContent = h;
-      head.appendChild(th);
+    head.appendChild(document.createElement("th")).textContent = "effective GB/s at";
+    for (const [tag, name, gbps] of marks) {
+      const th = head.appendChild(document.createElement("th"));
+      th.textContent = `${tag} ${significant(gbps, 3)}`;
+      th.title = name;
     }
     const body = table.createTBody();
-    for (const [tag, name, gbps] of marks) {
+    for (const c of codecs) {
       const row = body.insertRow();
-      row.insertCell().textContent = `${name} [${tag}]: ${significant(gbps, 3)}`;
-      for (const c of codecs) {
+      row.insertCell().textContent = c.name;
+      for (const [, name, gbps] of marks) {
         const e = effective(gbps, c.ratio, c.rate);
         const td = row.insertCell();
         td.className = "num" + (e > gbps ? " gain" : "");
-        td.textContent = `${significant(e, 3)} (${significant(e / gbps, 2)}× raw)`;
+        td.textContent = significant(e, 3);
+        td.title = `${c.name} over ${name}: ${significant(e / gbps, 3)}× moving it raw`;
       }
     }
     box.appendChild(table);
   }
 
   function fillFiles(corpus) {
-    const files = [...new Set(data.cells.filter((c) => c.corpus === corpus).map((c) => c.file))].sort();
+    const files = [...new Set(data.cells.filter((c) => c.corpus === corpus).map((c) => c.file))];
+    files.sort();
     const select = $("file");
     select.textContent = "";
     for (const [value, text] of [["", "all files (total)"], ...files.map((f) => [f, f])]) {
