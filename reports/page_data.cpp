@@ -146,7 +146,8 @@ json row_json(const std::string& codec, const std::string& device, const ByDirec
 
 }  // namespace
 
-json headline_json(const ResultSet& set, const Defaults& defaults, const std::string& corpus) {
+json headline_json(const ResultSet& set, const Defaults& defaults, const std::string& corpus,
+                   const std::vector<std::string>& references) {
   std::map<std::pair<std::string, std::string>, ByDirection> rows;  // (codec, device)
   std::map<std::string, ByDirection> all_cores;                     // codec
   for (const Measurement& m : set.cells) {
@@ -187,9 +188,8 @@ json headline_json(const ResultSet& set, const Defaults& defaults, const std::st
     left_out.push_back(fmt::format("{} (not compressed by {})", file, fmt::join(lacking, ", ")));
   }
 
-  // The gzip program where it was measured, else zlib's deflate -6 in its stead.
   std::string reference;
-  for (const char* codec : {"gzip", "zlib"}) {
+  for (const std::string& codec : references) {
     if (reference.empty() && rows.count({codec, "cpu"})) reference = codec;
   }
   std::vector<std::pair<std::string, std::string>> order;

@@ -3,6 +3,7 @@
 // ceilings, each corpus's headline rows and its tables as the report shows them, and every
 // cell's sizes and times for the charts.
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -15,11 +16,11 @@ namespace gcbench::reports {
 // total over the files every row compressed (so that the rows compare the same bytes): the
 // container ratio (and LZ77's entropy-coded ratio), compress and decompress throughput, kernel
 // (GPU) and end to end (GPU: the whole call from host memory; CPU: wall time), speedups over
-// the gzip reference and over the same codec on all CPU cores (threads:0), end to end, and the
-// noise: the median spread (CV) of the row's cells. A figure that cannot be had is null, with
-// its reason in the row's "reasons".
+// the reference (the first of `references` measured on the CPU) and over the same codec on all
+// CPU cores (threads:0), end to end, and the noise: the median spread (CV) of the row's cells.
+// A figure that cannot be had is null, with its reason in the row's "reasons".
 nlohmann::json headline_json(const ResultSet& set, const Defaults& defaults,
-                             const std::string& corpus);
+                             const std::string& corpus, const std::vector<std::string>& references);
 
 // A table as shown (measured_part): its display headers, and per cell the text people read and
 // the stored number to sort by (null for a blank).

@@ -129,7 +129,12 @@ std::string introduction(const ResultSet& set, std::size_t errors) {
 // What report.html shows (page_data.hpp).
 nlohmann::json page_data(const ResultSet& set, const Defaults& defaults,
                          const std::vector<std::string>& corpora,
-                         const std::map<std::string, CorpusReport>& parts, std::size_t errors) {
+                         const std::map<std::string, CorpusReport>& parts, std::size_t errors,
+                         const std::vector<StudyTables>& studies) {
+  std::vector<std::string> references;
+  for (const StudyTables& study : studies) {
+    if (references.empty()) references = study.references;
+  }
   nlohmann::json failed = nlohmann::json::array();
   for (const Measurement& m : set.cells) {
     if (m.error) failed.push_back(results::format_cell_name(m.id) + ": " + *m.error);
@@ -144,7 +149,7 @@ nlohmann::json page_data(const ResultSet& set, const Defaults& defaults,
     }
     out_corpora.push_back({{"name", corpus},
                            {"missing_files", missing},
-                           {"headline", headline_json(set, defaults, corpus)},
+                           {"headline", headline_json(set, defaults, corpus, references)},
                            {"tables", part.tables},
                            {"not_measured", part.not_measured}});
   }
@@ -219,8 +224,9 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
   std::size_t errors = 0;
   for (const Measurement& m : set.cells) errors += m.error ? 1 : 0;
   if (options.page) {
-    const PageOutcome page = write_page(*options.page, options.out_dir,
-                                        page_data(set, defaults, corpora, parts, errors));
+    const PageOutcome page =
+        write_page(*options.page, options.out_dir,
+                   page_data(set, defaults, corpora, parts, errors, options.studies));
     written.page_note = page.note;
     written.page_failed = page.failed;
   }

@@ -28,6 +28,9 @@ struct StudyTables {
   // study that has one gives it.
   std::function<Table(const TableBuilder&)> headline = nullptr;
   std::function<std::vector<TableSection>(const TableBuilder&)> sections = nullptr;
+  // The codecs report.html's headline measures speedups against, in order of preference: the
+  // first study that names any gives them.
+  std::vector<std::string> references = {};
 };
 
 struct ReportOptions {

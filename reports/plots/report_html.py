@@ -148,7 +148,7 @@ def headline_section(data, corpus):
         return f'<p class="note">No cell of {esc(corpus["name"])} has numbers.</p>' + missing_note(
             corpus
         )
-    reference = headline["reference"] or "gzip"
+    reference = headline["reference"] or "reference"
     columns, empty = [], []
     for column in headline_columns(reference):
         (columns if any(column[1](r) is not None for r in rows) else empty).append(column)
