@@ -30,9 +30,11 @@ its cells are in the directory's files). Writes DIR/report.md (default DIR: repo
 corpus, the study tables (studies/) that hold a value as Markdown, CSV and LaTeX, and plots
 drawn by matplotlib from the CSVs (plot_results.py beside this program, run by the first of
 $GCBENCH_PYTHON, python3, /usr/bin/python3 that imports matplotlib; without one the tables are
-still written). --print-summary prints the GPU vs CPU vs gzip table of every corpus. RESULTS
-that hold no gcbench result (no JSON file, or only other programs' Google Benchmark JSON) are
-refused in one line, writing nothing (exit status 2).
+still written), and DIR/report.html, one self-contained page with the headline, sortable
+tables and interactive charts (report_html.py, run the same way by a Python that imports
+plotly; its data is DIR/report.page). --print-summary prints the GPU vs CPU vs gzip table of
+every corpus. RESULTS that hold no gcbench result (no JSON file, or only other programs' Google
+Benchmark JSON) are refused in one line, writing nothing (exit status 2).
 )";
 
 constexpr const char* kCompareAndMerge =
@@ -75,18 +77,18 @@ gcbench::reports::Defaults registry_defaults() {
   return d;
 }
 
-// plot_results.py beside this executable; the Pythons to try, $GCBENCH_PYTHON alone when set.
-gcbench::reports::PlotSetup plot_setup() {
-  gcbench::reports::PlotSetup setup;
+// A script beside this executable.
+std::filesystem::path beside_executable(const std::string& name) {
   std::error_code ec;
-  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  setup.script = exe.parent_path() / "plot_results.py";
+  return std::filesystem::read_symlink("/proc/self/exe", ec).parent_path() / name;
+}
+
+// The Pythons to try, $GCBENCH_PYTHON alone when set.
+std::vector<std::string> pythons() {
   if (const char* python = std::getenv("GCBENCH_PYTHON"); python != nullptr && *python != 0) {
-    setup.pythons = {python};
-  } else {
-    setup.pythons = {"python3", "/usr/bin/python3"};
+    return {python};
   }
-  return setup;
+  return {"python3", "/usr/bin/python3"};
 }
 
 std::map<std::string, std::vector<std::string>> manifest_order() {
@@ -100,7 +102,12 @@ std::map<std::string, std::vector<std::string>> manifest_order() {
 
 int main(int argc, char** argv) {
   gcbench::reports::ReportOptions options{
-      "report", registry_defaults(), {}, plot_setup(), gcbench::studies::report_tables()};
+      "report",
+      registry_defaults(),
+      {},
+      gcbench::reports::PlotSetup{beside_executable("plot_results.py"), pythons()},
+      gcbench::studies::report_tables(),
+      gcbench::reports::PageSetup{beside_executable("report_html.py"), pythons()}};
   gcbench::reports::CompareOptions compare_options;
   std::optional<std::filesystem::path> out_dir;
   std::vector<std::filesystem::path> inputs;
@@ -173,8 +180,12 @@ int main(int argc, char** argv) {
       (written.plots_failed ? std::cerr : std::cout)
           << "\ngcbench-report: " << written.plot_note << "\n";
     }
+    if (!written.page_note.empty()) {
+      (written.page_failed ? std::cerr : std::cout)
+          << "\ngcbench-report: " << written.page_note << "\n";
+    }
     std::cout << "\nreport written to " << written.index.string() << "\n";
-    if (written.plots_failed) return 1;
+    if (written.plots_failed || written.page_failed) return 1;
   } catch (const gcbench::reports::NoResults& e) {
     std::cerr << "gcbench-report: " << e.what() << "; no report written\n";
     return 2;

@@ -1,45 +1,17 @@
 #include "reports/plots.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-
 #include <fmt/format.h>
 
-#include <cerrno>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
-extern char** environ;
+#include "reports/python.hpp"
 
 namespace gcbench::reports {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 namespace {
-
-// Runs a program found on PATH and returns its exit status, or -1 when it could not be run.
-// `quiet` sends its output to /dev/null; otherwise it shares ours.
-int run_program(const std::vector<std::string>& argv, bool quiet) {
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  if (quiet) {
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  }
-  pid_t pid = 0;
-  const int rc = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return -1;
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return -1;
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 fs::path manifest_of(const fs::path& report_dir, const std::string& corpus) {
   return report_dir / corpus / "plots" / "plots.manifest";
@@ -70,10 +42,7 @@ void remove_earlier_plots(const fs::path& report_dir, const std::string& corpus)
 }  // namespace
 
 std::optional<std::string> find_python_with_matplotlib(const std::vector<std::string>& candidates) {
-  for (const std::string& python : candidates) {
-    if (run_program({python, "-c", "import matplotlib"}, true) == 0) return python;
-  }
-  return std::nullopt;
+  return find_python_with(candidates, "matplotlib");
 }
 
 PlotOutcome draw_plots(const PlotSetup& setup, const fs::path& report_dir,

@@ -70,12 +70,6 @@ DisplayUnit column_unit(const Table& t, std::size_t column) {
   return display_unit(t.columns[column].unit, values);
 }
 
-std::vector<DisplayUnit> column_units(const Table& t) {
-  std::vector<DisplayUnit> units;
-  for (std::size_t c = 0; c < t.columns.size(); ++c) units.push_back(column_unit(t, c));
-  return units;
-}
-
 std::string spread_text(double cv) {
   return fmt::format("{:.{}f}%", 100 * cv, 100 * cv < 10 ? 1 : 0);
 }
@@ -99,6 +93,12 @@ std::string reason_of(const Table& t, const Row& r) {
 }
 
 }  // namespace
+
+std::vector<DisplayUnit> column_units(const Table& t) {
+  std::vector<DisplayUnit> units;
+  for (std::size_t c = 0; c < t.columns.size(); ++c) units.push_back(column_unit(t, c));
+  return units;
+}
 
 std::string display_value(const Value& v, Unit unit, const DisplayUnit& shown) {
   if (!v.value) return "n/a (" + v.reason + ")";

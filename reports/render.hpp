@@ -5,6 +5,7 @@
 // for programs: numbers only, in the stored units its column names say (_s, _gbps, _bytes),
 // an empty field for a blank and the blanks' reasons in a last column, "reason".
 #include <string>
+#include <vector>
 
 #include "reports/tables.hpp"
 #include "reports/units.hpp"
@@ -13,6 +14,8 @@ namespace gcbench::reports {
 
 // Quoted when it holds a comma, a quote or a newline.
 std::string csv_field(const std::string& s);
+// Each column's display unit, chosen from its rows' values.
+std::vector<DisplayUnit> column_units(const Table& t);
 // A value for people, in `shown` units: "12.3", "12.3 ±2.1%", "n/a (no device)".
 std::string display_value(const Value& v, Unit unit, const DisplayUnit& shown);
 // A value for programs, in stored units: "0.01234", "" for a blank.

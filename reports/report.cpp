@@ -12,6 +12,7 @@
 #include "reports/gpu_replicas.hpp"
 #include "reports/kernels.hpp"
 #include "reports/measured.hpp"
+#include "reports/page_data.hpp"
 #include "reports/render.hpp"
 #include "reports/variants.hpp"
 
@@ -36,10 +37,14 @@ void write_file(const fs::path& path, const std::string& text) {
 
 const char* const kFormats[] = {".md", ".csv", ".tex"};
 
-// One corpus's part of report.md, before and after its plots, and its tables with no value.
+// One corpus's part of report.md, before and after its plots, and its tables with no value;
+// its tables as report.html shows them, each under the heading of its section ("" before the
+// plots).
 struct CorpusReport {
   std::string head, tail;
   std::vector<std::string> not_measured;  // "T1: ... (no device)"
+  nlohmann::json tables = nlohmann::json::array();
+  std::string section;  // the heading of the section tables are added to now
 };
 
 // A table with a value: its files and its section of report.md. Without one: its earlier files
@@ -59,6 +64,11 @@ void add_table(const Table& t, const fs::path& dir, const std::string& rel, Corp
   write_file(dir / (t.id + ".tex"), to_latex(shown.table));
   corpus.*part += fmt::format("### {}\n\n{} ([CSV]({}/{}.csv), [LaTeX]({}/{}.tex))\n\n{}{}\n",
                               t.title, t.caption, rel, t.id, rel, t.id, note, md);
+  nlohmann::json page = table_json(shown.table, shown.note);
+  page["section"] = corpus.section;
+  page["csv"] = rel + "/" + t.id + ".csv";
+  page["tex"] = rel + "/" + t.id + ".tex";
+  corpus.tables.push_back(std::move(page));
 }
 
 std::string plots_section(const PlotOutcome& plots, const std::string& corpus) {
@@ -142,10 +152,42 @@ std::string introduction(const ResultSet& set, std::size_t errors) {
                             ctx(results::kGpuReplicasKey.data())));
 }
 
+// What report.html shows (page_data.hpp).
+nlohmann::json page_data(const ResultSet& set, const Defaults& defaults,
+                         const std::vector<std::string>& corpora,
+                         const std::map<std::string, CorpusReport>& parts, std::size_t errors,
+                         const std::vector<StudyTables>& studies) {
+  std::vector<std::string> references;
+  for (const StudyTables& study : studies) {
+    if (references.empty()) references = study.references;
+  }
+  nlohmann::json failed = nlohmann::json::array();
+  for (const Measurement& m : set.cells) {
+    if (m.error) failed.push_back(results::format_cell_name(m.id) + ": " + *m.error);
+  }
+  nlohmann::json out_corpora = nlohmann::json::array();
+  for (const std::string& corpus : corpora) {
+    const CorpusReport& part = parts.at(corpus);
+    nlohmann::json missing = nlohmann::json::array();
+    for (const auto& [key, reason] : set.missing_files) {
+      if (key.starts_with(corpus + "/"))
+        missing.push_back({{"file", key.substr(corpus.size() + 1)}, {"reason", reason}});
+    }
+    out_corpora.push_back({{"name", corpus},
+                           {"missing_files", missing},
+                           {"headline", headline_json(set, defaults, corpus, references)},
+                           {"tables", part.tables},
+                           {"not_measured", part.not_measured}});
+  }
+  return {{"context", set.context}, {"cells_total", set.cells.size()},
+          {"cells_failed", errors}, {"failed", failed},
+          {"corpora", out_corpora}, {"cells", cells_json(set, defaults)}};
+}
+
 }  // namespace
 
 WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
-  WrittenReport written{options.out_dir / "report.md", {}, "", false};
+  WrittenReport written{options.out_dir / "report.md", {}, "", false, "", false};
   // The measuring gcbench's defaults win over this build's (which may lack the GPU codecs).
   Defaults defaults = options.defaults;
   for (const auto& [codec_device, axes] : set.defaults) {
@@ -192,6 +234,7 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
       if (!study.sections) continue;
       for (const TableSection& section : study.sections(b)) {
         part.tail += "## " + corpus + ": " + section.heading + "\n\n";
+        part.section = section.heading;
         for (const Table& t : section.tables) add_table(t, dir, corpus, part, &CorpusReport::tail);
       }
     }
@@ -206,7 +249,21 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
 
   std::size_t errors = 0;
   for (const Measurement& m : set.cells) errors += m.error ? 1 : 0;
+  if (options.page) {
+    const PageOutcome page =
+        write_page(*options.page, options.out_dir,
+                   page_data(set, defaults, corpora, parts, errors, options.studies));
+    written.page_note = page.note;
+    written.page_failed = page.failed;
+  }
   std::string md = introduction(set, errors);
+  if (options.page && written.page_note.empty()) {
+    md +=
+        "The same report as one page, with sortable tables and interactive charts: "
+        "[report.html](report.html).\n\n";
+  } else if (!written.page_note.empty()) {
+    md += "Page: " + written.page_note + ".\n\n";
+  }
   if (!written.plot_note.empty()) md += "Plots: " + written.plot_note + ".\n\n";
   for (const std::string& corpus : corpora) {
     const CorpusReport& part = parts[corpus];

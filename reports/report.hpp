@@ -1,6 +1,7 @@
 #pragma once
 // Writes a whole report: per corpus, every table that holds a value as Markdown, CSV and LaTeX,
-// matplotlib plots drawn from the CSVs, and an index report.md that shows them all.
+// matplotlib plots drawn from the CSVs, an index report.md that shows them all, and report.html,
+// the same on one page with the headline and interactive charts.
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "reports/page.hpp"
 #include "reports/plots.hpp"
 #include "reports/results.hpp"
 #include "reports/tables.hpp"
@@ -26,6 +28,9 @@ struct StudyTables {
   // study that has one gives it.
   std::function<Table(const TableBuilder&)> headline = nullptr;
   std::function<std::vector<TableSection>(const TableBuilder&)> sections = nullptr;
+  // The codecs report.html's headline measures speedups against, in order of preference: the
+  // first study that names any gives them.
+  std::vector<std::string> references = {};
 };
 
 struct ReportOptions {
@@ -34,6 +39,7 @@ struct ReportOptions {
   std::map<std::string, std::vector<std::string>> file_order;  // corpus -> manifest order
   std::optional<PlotSetup> plots = std::nullopt;               // none: no plots
   std::vector<StudyTables> studies = {};                       // studies::report_tables()
+  std::optional<PageSetup> page = std::nullopt;                // none: no report.html
 };
 
 struct WrittenReport {
@@ -41,6 +47,8 @@ struct WrittenReport {
   std::map<std::string, std::string> summaries;  // corpus -> its headline table (Markdown)
   std::string plot_note;                         // why there are no plots, or how they failed
   bool plots_failed = false;                     // the plot script ran and failed
+  std::string page_note;                         // why there is no report.html, or how it failed
+  bool page_failed = false;                      // the page script ran and failed
 };
 
 WrittenReport write_report(const ResultSet& set, const ReportOptions& options);

@@ -54,6 +54,9 @@ int run_shard_merge(const std::vector<fs::path>& inputs, const fs::path& out_dir
   if (!written.plot_note.empty()) {
     (written.plots_failed ? err : out) << "\ngcbench-report: " << written.plot_note << "\n";
   }
+  if (!written.page_note.empty()) {
+    (written.page_failed ? err : out) << "\ngcbench-report: " << written.page_note << "\n";
+  }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out << fmt::format(
@@ -65,7 +68,7 @@ int run_shard_merge(const std::vector<fs::path>& inputs, const fs::path& out_dir
       merged.missing_cells.empty() ? ""
                                    : fmt::format(", {} cells MISSING", merged.missing_cells.size()),
       seconds, written.index.string());
-  return written.plots_failed ? 1 : 0;
+  return written.plots_failed || written.page_failed ? 1 : 0;
 }
 
 }  // namespace gcbench::reports

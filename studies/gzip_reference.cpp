@@ -18,7 +18,7 @@ std::vector<Column> reference_cols(const TableBuilder& b, const std::string& dir
                                    Quantity quantity, Unit unit, const std::string& suffix,
                                    const std::string& csv) {
   std::vector<std::string> codecs;
-  for (const std::string codec : {"gzip", "zlib"}) {
+  for (const std::string& codec : kGzipReferences) {
     if (b.has_codec(codec)) codecs.push_back(codec);
   }
   if (codecs.empty()) codecs.push_back("gzip");

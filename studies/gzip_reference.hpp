@@ -9,6 +9,9 @@
 
 namespace gcbench::studies {
 
+// The reference codecs in order of preference: the gzip program, then zlib's deflate -6.
+inline const std::vector<std::string> kGzipReferences = {"gzip", "zlib"};
+
 // The reference's columns for `direction` and `quantity`: headers "<codec><suffix>", CSV names
 // "<codec>_<csv>".
 std::vector<reports::Column> reference_cols(const reports::TableBuilder& b,

@@ -48,7 +48,7 @@ Table summary_table(const TableBuilder& b) {
 // The main job's sweep is bench/run_suite.sh's (a plain sweep, not a preset): its flags narrow
 // or widen it as a user's do.
 Study main_job_study() {
-  return Study{"main", std::nullopt, {.headline = summary_table}};
+  return Study{"main", std::nullopt, {.headline = summary_table, .references = kGzipReferences}};
 }
 
 }  // namespace gcbench::studies

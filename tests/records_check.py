@@ -8,8 +8,9 @@ Two checks over the tree:
 1. Links. Every relative link in a committed report under bench/results (`*.md`: Markdown
    links and images `[text](target)`; `*.html`: `href=` and `src=`), and in README.md,
    docs/*.md, bench/NOTES.md and bench/notes/*.md, names a file or folder that exists,
-   relative to the page. Links with a scheme (http:, https:, mailto:, data:)
-   and in-page anchors (#...) are not files and are skipped; an anchor after a path is cut off.
+   relative to the page; a page's inline scripts are not read (report.html inlines Plotly,
+   whose strings are no links). Links with a scheme (http:, https:, mailto:, data:) and in-page
+   anchors (#...) are not files and are skipped; an anchor after a path is cut off.
 
 2. Repository paths. README.md, docs/*.md, bench/NOTES.md, bench/notes/*.md and the READMEs
    under bench/results name files of the repository; each must exist. What counts as a path:
@@ -35,6 +36,13 @@ import sys
 LINK_MD = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 LINK_HTML = re.compile(r"""(?:href|src)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
 SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+SCRIPT_BODY = re.compile(r"(<script\b[^>]*>)(.*?)(</script>)", re.IGNORECASE | re.DOTALL)
+
+
+def without_script_bodies(text):
+    """A page with the code of its inline scripts blanked (a library's strings are no links),
+    its lines kept where they were."""
+    return SCRIPT_BODY.sub(lambda m: m.group(1) + "\n" * m.group(2).count("\n") + m.group(3), text)
 
 
 def tracked_files(root):
@@ -79,6 +87,8 @@ def check_links(root, files, exists):
             continue
         text = open(os.path.join(root, f), encoding="utf-8", errors="replace").read()
         pattern = LINK_MD if f.endswith(".md") else LINK_HTML
+        if f.endswith(".html"):
+            text = without_script_bodies(text)
         for m in pattern.finditer(text):
             target = m.group(1)
             if target.startswith("#") or SCHEME.match(target):

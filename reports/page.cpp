@@ -1,0 +1,45 @@
+#include "reports/page.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <stdexcept>
+
+#include "reports/python.hpp"
+
+namespace gcbench::reports {
+namespace fs = std::filesystem;
+
+PageOutcome write_page(const PageSetup& setup, const fs::path& report_dir,
+                       const nlohmann::json& data) {
+  const fs::path page = report_dir / "report.html", page_data = report_dir / "report.page";
+  fs::remove(page);
+  fs::create_directories(report_dir);
+  {
+    std::ofstream out(page_data, std::ios::trunc);
+    out << data.dump() << "\n";
+    if (!out) throw std::runtime_error("cannot write " + page_data.string());
+  }
+  PageOutcome outcome;
+  const auto python = find_python_with(setup.pythons, "plotly");
+  if (!python) {
+    outcome.note = fmt::format(
+        "no report.html: no Python with plotly (tried {}; Debian: apt-get install python3-plotly)",
+        fmt::join(setup.pythons, ", "));
+    return outcome;
+  }
+  if (!fs::exists(setup.script)) {
+    outcome.note = "no report.html: the page script " + setup.script.string() + " is missing";
+    outcome.failed = true;
+    return outcome;
+  }
+  const int status = run_program({*python, setup.script.string(), report_dir.string()}, false);
+  if (status != 0 || !fs::exists(page)) {
+    outcome.note = fmt::format("report.html failed: {} {} exited with status {}", *python,
+                               setup.script.string(), status);
+    outcome.failed = true;
+  }
+  return outcome;
+}
+
+}  // namespace gcbench::reports

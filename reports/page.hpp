@@ -1,0 +1,30 @@
+#pragma once
+// report.html: one self-contained page per report, drawn by reports/plots/report_html.py with
+// Plotly (its JavaScript inlined) from report.page, the page's data as JSON beside report.md
+// (page_data.hpp; not named *.json: the report often lies inside the results it reads, and
+// every *.json there is read as a result file). Python is found at run time; without a python3
+// that imports plotly the report goes on without the page and says so.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gcbench::reports {
+
+struct PageSetup {
+  std::filesystem::path script;      // report_html.py
+  std::vector<std::string> pythons;  // candidates: the first that imports plotly runs it
+};
+
+struct PageOutcome {
+  std::string note;     // why there is no page, or how drawing it failed ("" when written)
+  bool failed = false;  // the script ran and failed
+};
+
+// Writes `data` to <report_dir>/report.page, removes an earlier report.html, and draws a new
+// one.
+PageOutcome write_page(const PageSetup& setup, const std::filesystem::path& report_dir,
+                       const nlohmann::json& data);
+
+}  // namespace gcbench::reports
