@@ -1,5 +1,6 @@
 // The codec table, the layer above codecs/ and baselines/. Adding a codec: a folder under
-// codecs/ (or baselines/) and one line here; one of an optional library: also one
+// codecs/ (or baselines/) and two lines here, its factory's include and its push_back
+// (docs/adding-a-codec.md lists the rest); one of an optional library: also one
 // gcbench_optional_library() call where CMake looks for the library. Codecs of out-of-tree
 // plugins (include/gcbench/plugin.h) join the table when they are loaded.
 #include "gcbench/registry.hpp"
