@@ -203,8 +203,16 @@ TEST(Gpus, WorkersGetTheirShardDeviceFolderAndGpu) {
   EXPECT_EQ(workers[2].name, "cpu");
   EXPECT_FALSE(workers[2].gpu);
   EXPECT_EQ(workers[2].cores, range(20, 32));
-  expect_args(workers[2], {"--device", "cpu"});
+  expect_args(workers[2], {"--device", "cpu", "--claim-dir", "res/.workers/.cpu-claims"});
   EXPECT_EQ(workers[2].env, (Env{{"CUDA_VISIBLE_DEVICES", ""}}));
+  // The helper that takes CPU cells on gpu1's cores once its GPU cells are done.
+  const Worker helper = queue_helper(base, workers[1], workers[2], "res");
+  EXPECT_EQ(helper.name, "cpu-gpu1");
+  EXPECT_FALSE(helper.gpu);
+  EXPECT_EQ(helper.cores, workers[1].cores);
+  expect_args(helper, {"--device", "cpu", "--claim-dir", "res/.workers/.cpu-claims",
+                       "--also-recorded", "res/.workers/cpu"});
+  EXPECT_EQ(helper.env, (Env{{"CUDA_VISIBLE_DEVICES", ""}}));
   // A list in its order, without a CPU worker.
   const std::vector<Worker> one =
       plan_workers(base, choose_gpus(parse_gpus("1"), kTwoGpus), split_cores(range(0, 4), 1, false),
@@ -218,7 +226,7 @@ TEST(Gpus, WorkersGetTheirShardDeviceFolderAndGpu) {
   ASSERT_EQ(replicas.size(), 3u);
   expect_args(replicas[0], {"--device", "gpu", "--shard", "1/1"});
   expect_args(replicas[1], {"--device", "gpu", "--shard", "1/1"});
-  expect_args(replicas[2], {"--device", "cpu"});
+  expect_args(replicas[2], {"--device", "cpu", "--claim-dir", "res/.workers/.cpu-claims"});
 }
 
 TEST(Gpus, RefusesFlagsItCannotGoWith) {
@@ -282,6 +290,27 @@ TEST(Gpus, ChildProcessesRunSideBySideWithPrefixedLines) {
   EXPECT_NE(e.find("[one] err1\n"), std::string::npos) << e;
   EXPECT_NE(o.find("[two] set\n"), std::string::npos) << o;
   EXPECT_NE(o.find("[pinned] Cpus_allowed_list:\t0\n"), std::string::npos) << o;
+}
+
+TEST(Gpus, AProcessThatEndsCanStartOthers) {
+  const std::vector<ProcessSpec> specs = {{"first", {"/bin/sh", "-c", "exit 4"}, {}, {}},
+                                          {"slow", {"/bin/sh", "-c", "sleep 0.3"}, {}, {}}};
+  std::ostringstream out, err;
+  std::vector<std::string> ended;
+  const std::vector<ProcessExit> exits =
+      run_processes(specs, out, err, [&](const ProcessExit& e) -> std::vector<ProcessSpec> {
+        ended.push_back(e.name);
+        if (e.name != "first") return {};
+        return {{"next", {"/bin/sh", "-c", "echo after $0", e.description}, {}, {}}};
+      });
+  ASSERT_EQ(exits.size(), 3u);
+  EXPECT_EQ(exits[0].status, 4);
+  EXPECT_EQ(exits[2].name, "next");
+  EXPECT_EQ(exits[2].status, 0);
+  EXPECT_EQ(out.str(), "[next] after exit status 4\n");
+  EXPECT_GE(exits[2].started_s, exits[0].ended_s);
+  EXPECT_GE(exits[1].ended_s, 0.3);
+  EXPECT_EQ(ended.size(), 3u);
 }
 
 TEST(Gpus, ResultReadersSkipTheHiddenWorkersFolder) {
@@ -482,10 +511,15 @@ while [ $# -gt 0 ]; do
     --out-dir) out=$2; shift ;;
     --harness-file) harness=$2; shift ;;
     --device) device=$2; shift ;;
+    --also-recorded) helper=$2; shift ;;
     *) echo "arg $1" ;;
   esac
   shift
 done
+if [ -n "$helper" ]; then  # a helper on a freed GPU worker's cores: the CPU worker has every cell
+  echo "timed_s=0 wall_s=0 setup_s=0 cells=0 peak_rss_bytes=0 largest_input_bytes=0" > "$harness"
+  exit 0
+fi
 mkdir -p "$out/cant"
 if [ "$device" = gpu ]; then
   cell=fl/gpu/compress/cant/x.txt/element_width:1/frame_size:1024
@@ -580,9 +614,14 @@ while [ $# -gt 0 ]; do
     --harness-file) harness=$2; shift ;;
     --device) device=$2; shift ;;
     --shard) shard=$2; shift ;;
+    --also-recorded) helper=$2; shift ;;
   esac
   shift
 done
+if [ -n "$helper" ]; then
+  echo "timed_s=0 wall_s=0 setup_s=0 cells=0 peak_rss_bytes=0 largest_input_bytes=0" >"$harness"
+  exit 0
+fi
 mkdir -p "$out/cant"
 cell() { echo "fl/$1/compress/cant/$2/element_width:1/frame_size:1024"; }
 record() {
@@ -632,6 +671,69 @@ echo "timed_s=1 wall_s=1 setup_s=0 cells=1 peak_rss_bytes=1 largest_input_bytes=
   EXPECT_EQ(out_.str(), "[gpu1] ran " + cell("gpu", "d.txt") + "\n");
   EXPECT_EQ(results::export_folder(out)["benchmarks"].size(), 5u);
   EXPECT_FALSE(fs::exists(out / "missing-cells.txt"));
+}
+
+// The CPU cells as a queue: as each GPU worker ends, a helper on its cores takes CPU cells too
+// (given the claim folder and the CPU worker's folder), its results are folded into the CPU
+// worker's folder, and the run says which worker bounded it. The fake CPU worker waits until
+// both helpers have started, so that the run is the same every time.
+TEST_F(FakeHostRun, FreedGpuWorkersCoresTakeCpuCellsFromTheQueue) {
+  std::ofstream(host_.program) << R"sh(#!/bin/sh
+while [ $# -gt 0 ]; do
+  case $1 in
+    --out-dir) out=$2; shift ;;
+    --harness-file) harness=$2; shift ;;
+    --device) device=$2; shift ;;
+    --claim-dir) echo "claims $2"; shift ;;
+    --also-recorded) helper=$2; echo "also $2"; shift ;;
+  esac
+  shift
+done
+name=${out##*/}
+record() {
+  mkdir -p "$out/cant"
+  cell="fl/$1/compress/cant/$2/element_width:1/frame_size:1024"
+  printf '{"context": {"git_revision": "abc"}, "benchmarks": [{"name": "%s", "run_name": "%s", "real_time": 1.0%s}]}\n' \
+    "$cell" "$cell" "$3" >"$out/cant/$2.json"
+}
+if [ "$device" = gpu ]; then
+  record gpu "$name.txt" ", \"gpu\": {\"index\": $GCBENCH_GPU_INDEX, \"name\": \"G\", \"pci_bus_id\": \"b\", \"uuid\": \"$CUDA_VISIBLE_DEVICES\"}"
+elif [ -n "$helper" ]; then
+  record cpu "$name.txt" ""
+else
+  for i in $(seq 200); do
+    [ -d "${out%/*}/cpu-gpu0" ] && [ -d "${out%/*}/cpu-gpu1" ] && break
+    sleep 0.05
+  done
+  record cpu "$name.txt" ""
+fi
+echo "timed_s=1 wall_s=1 setup_s=0 cells=1 peak_rss_bytes=1 largest_input_bytes=1" >"$harness"
+)sh";
+  ASSERT_EQ(run({"--gpus", "all", "--codecs=fl"}), 0) << err_.str();
+  const fs::path out = dir_ / "out", workers = out / ".workers";
+  const std::string o = out_.str(), e = err_.str();
+  for (const char* worker : {"cpu", "cpu-gpu0", "cpu-gpu1"}) {
+    EXPECT_NE(o.find(fmt::format("[{}] claims {}\n", worker, (workers / ".cpu-claims").string())),
+              std::string::npos)
+        << o;
+  }
+  for (const char* helper : {"cpu-gpu0", "cpu-gpu1"}) {
+    EXPECT_NE(o.find(fmt::format("[{}] also {}\n", helper, (workers / "cpu").string())),
+              std::string::npos)
+        << o;
+    EXPECT_FALSE(fs::exists(workers / helper)) << "folded into the CPU worker's folder";
+    EXPECT_TRUE(fs::exists(workers / "cpu/cant" / (std::string(helper) + ".txt.json")));
+  }
+  EXPECT_NE(e.find("[gcbench] --gpus: gpu0 done at "), std::string::npos) << e;
+  EXPECT_NE(e.find("; cpu-gpu0 (cores "), std::string::npos) << e;
+  EXPECT_NE(e.find("takes CPU cells on its cores"), std::string::npos) << e;
+  EXPECT_NE(e.find("; the last, cpu, bounded the run"), std::string::npos) << e;
+  // Two GPU cells, the CPU worker's and each helper's.
+  EXPECT_EQ(results::export_folder(out)["benchmarks"].size(), 5u);
+  // Five harness lines summed: every worker that ran.
+  const std::optional<HarnessSummary> line = parse_harness_line(harness_lines().at(0));
+  ASSERT_TRUE(line);
+  EXPECT_EQ(line->cells, 5);
 }
 
 TEST(Gpus, SaysSoWhenNoGpuIsUsable) {

@@ -11,6 +11,10 @@
 
 namespace gcbench::driver {
 
+// The host cores of the machine the rates come from: plans that several processes compute
+// alike (shards, the --gpus CPU queue) estimate at this fixed count, never the machine's own.
+inline constexpr unsigned kPlanThreads = 16;
+
 // Seconds for one cell on an input of `input_bytes`; kernel_only: a GPU cell without its
 // end-to-end paths (--timing kernel).
 double estimate_cell_s(const CellSpec& cell, std::uint64_t input_bytes, unsigned cpu_threads,

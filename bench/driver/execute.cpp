@@ -11,6 +11,7 @@
 #include "bench/driver/device_cells.hpp"
 #endif
 #include "bench/driver/verify.hpp"
+#include "gcbench/cores.hpp"
 #include "gcbench/device_codec.hpp"
 
 namespace gcbench::driver {
@@ -66,6 +67,10 @@ void set_counters(benchmark::State& state, const CellSpec& cell, const Totals& t
   if (cell.codec->info().device == Device::gpu) {
     c["kernel_s"] = Counter(totals.kernel_s, Counter::kAvgIterations);
     c["transfer_s"] = Counter(totals.transfer_s, Counter::kAvgIterations);
+  } else {
+    // What "all cores" (threads:0) meant for this cell: --gpus workers run on fewer cores than
+    // the host has, and their CPU cells may run on different workers' cores.
+    c["cpu_cores"] = Counter(static_cast<double>(usable_cores()));
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * input_bytes));
 }
@@ -303,9 +308,18 @@ void run_cell(benchmark::State& state, const CellSpec& cell, Workspace& workspac
 }
 
 benchmark::internal::Benchmark* register_cell(const CellSpec& cell, Workspace& workspace,
-                                              int gpu_iterations) {
-  auto* b =
-      benchmark::RegisterBenchmark(cell.name.c_str(), [&cell, &workspace](benchmark::State& s) {
+                                              int gpu_iterations, CellQueue* queue) {
+  auto* b = benchmark::RegisterBenchmark(
+      cell.name.c_str(), [&cell, &workspace, queue](benchmark::State& s) {
+        try {
+          if (queue != nullptr && !queue->mine(cell)) {
+            s.SkipWithError(std::string(kClaimedElsewhere).c_str());
+            return;
+          }
+        } catch (const std::exception& e) {
+          s.SkipWithError(e.what());
+          return;
+        }
         run_cell(s, cell, workspace);
         if (!cell.label.empty()) s.SetLabel(cell.label);
       });

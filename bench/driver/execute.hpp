@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/driver/cell_queue.hpp"
 #include "bench/driver/cells.hpp"
 #include "bench/driver/inputs.hpp"
 
@@ -109,9 +110,10 @@ Params reference_params(const Codec& reference, const Params& gpu_params);
 void run_cell(benchmark::State& state, const CellSpec& cell, Workspace& workspace);
 
 // Registers `cell` with Google Benchmark (its body run_cell, times in nanoseconds; what it
-// times: see the definition). `cell` and `workspace` must outlive the run. GPU cells of a codec
-// without a device API run `gpu_iterations` timed calls.
+// times: see the definition). `cell`, `workspace` and `queue` must outlive the run. GPU cells of
+// a codec without a device API run `gpu_iterations` timed calls. With a `queue`, a cell whose
+// unit another worker claimed is skipped with kClaimedElsewhere.
 benchmark::internal::Benchmark* register_cell(const CellSpec& cell, Workspace& workspace,
-                                              int gpu_iterations);
+                                              int gpu_iterations, CellQueue* queue = nullptr);
 
 }  // namespace gcbench::driver

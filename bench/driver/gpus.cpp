@@ -174,8 +174,9 @@ std::filesystem::path workers_dir(const std::filesystem::path& out_dir) {
 
 std::vector<std::string> worker_base_args(const Options& options,
                                           const std::vector<std::string>& benchmark_args) {
-  static const std::set<std::string> kParents{"--gpus", "--gpu-replicas", "--out-dir", "--device",
-                                              "--harness-file"};
+  static const std::set<std::string> kParents{"--gpus",         "--gpu-replicas", "--out-dir",
+                                              "--device",       "--harness-file", "--claim-dir",
+                                              "--also-recorded"};
   std::vector<std::string> args = benchmark_args;
   for (const cli::GivenFlag& given : options.given_flags) {
     if (!kParents.count(given.flag)) args.push_back(given.argument());
@@ -186,23 +187,54 @@ std::vector<std::string> worker_base_args(const Options& options,
   return args;
 }
 
+std::filesystem::path claims_dir(const std::filesystem::path& out_dir) {
+  return workers_dir(out_dir) / ".cpu-claims";
+}
+
+std::string queue_helper_name(const std::string& gpu_worker) {
+  return "cpu-" + gpu_worker;
+}
+
+namespace {
+
+Worker make_worker(std::string name, std::optional<GpuIdentity> gpu, std::vector<int> cores,
+                   const std::vector<std::string>& base_args,
+                   const std::vector<std::string>& own_args, const std::filesystem::path& out_dir) {
+  Worker w{std::move(name), std::move(gpu), std::move(cores), {}, {}, base_args, {}};
+  w.out_dir = workers_dir(out_dir) / w.name;
+  w.harness_file = workers_dir(out_dir) / (w.name + ".harness");
+  w.args.insert(w.args.end(), own_args.begin(), own_args.end());
+  w.args.insert(w.args.end(),
+                {"--out-dir", w.out_dir.string(), "--harness-file", w.harness_file.string()});
+  // By UUID: the worker's CUDA sees that GPU alone, whatever order it would number them in.
+  w.env.emplace_back("CUDA_VISIBLE_DEVICES", w.gpu ? w.gpu->uuid : "");
+  if (w.gpu) w.env.emplace_back(kGpuIndexVariable, std::to_string(w.gpu->index));
+  return w;
+}
+
+std::vector<std::string> cpu_queue_args(const std::filesystem::path& out_dir) {
+  return {"--device", "cpu", "--claim-dir", claims_dir(out_dir).string()};
+}
+
+}  // namespace
+
+Worker queue_helper(const std::vector<std::string>& base_args, const Worker& freed,
+                    const Worker& cpu, const std::filesystem::path& out_dir) {
+  std::vector<std::string> own = cpu_queue_args(out_dir);
+  own.insert(own.end(), {"--also-recorded", cpu.out_dir.string()});
+  return make_worker(queue_helper_name(freed.name), std::nullopt, freed.cores, base_args, own,
+                     out_dir);
+}
+
 std::vector<Worker> plan_workers(const std::vector<std::string>& base_args,
                                  const std::vector<GpuIdentity>& gpus, const CoreSplit& split,
                                  const std::filesystem::path& out_dir, bool cpu_worker,
                                  bool replicas) {
   std::vector<Worker> workers;
   const auto add = [&](std::string name, std::optional<GpuIdentity> gpu, std::vector<int> cores,
-                       std::vector<std::string> own_args) {
-    Worker w{std::move(name), std::move(gpu), std::move(cores), {}, {}, base_args, {}};
-    w.out_dir = workers_dir(out_dir) / w.name;
-    w.harness_file = workers_dir(out_dir) / (w.name + ".harness");
-    w.args.insert(w.args.end(), own_args.begin(), own_args.end());
-    w.args.insert(w.args.end(),
-                  {"--out-dir", w.out_dir.string(), "--harness-file", w.harness_file.string()});
-    // By UUID: the worker's CUDA sees that GPU alone, whatever order it would number them in.
-    w.env.emplace_back("CUDA_VISIBLE_DEVICES", w.gpu ? w.gpu->uuid : "");
-    if (w.gpu) w.env.emplace_back(kGpuIndexVariable, std::to_string(w.gpu->index));
-    workers.push_back(std::move(w));
+                       const std::vector<std::string>& own_args) {
+    workers.push_back(make_worker(std::move(name), std::move(gpu), std::move(cores), base_args,
+                                  own_args, out_dir));
   };
   const int count = static_cast<int>(gpus.size());
   for (int k = 0; k < count; ++k) {
@@ -211,7 +243,7 @@ std::vector<Worker> plan_workers(const std::vector<std::string>& base_args,
     add(fmt::format("gpu{}", gpu.index), gpu, split.gpu_workers.at(static_cast<std::size_t>(k)),
         {"--device", "gpu", "--shard", shard});
   }
-  if (cpu_worker) add("cpu", std::nullopt, split.cpu_worker, {"--device", "cpu"});
+  if (cpu_worker) add("cpu", std::nullopt, split.cpu_worker, cpu_queue_args(out_dir));
   return workers;
 }
 

@@ -3,6 +3,8 @@
 // itself once per GPU (named by UUID in CUDA_VISIBLE_DEVICES, --shard k/N over the GPU cells) and
 // once for the CPU cells, each worker on its own share of the cores and recording into
 // OUT/.workers/<name>, then merges them into OUT (gpus_run.hpp); this file holds the pure parts.
+// The CPU cells are a queue (cell_queue.hpp): as each GPU worker ends, a helper worker on its
+// cores takes CPU cells from it too, so no core idles while CPU cells wait.
 // With --gpu-replicas every GPU worker runs all GPU cells, to measure GPU-to-GPU spread, and the
 // merge keeps each GPU's entries (src/results/shard_merge.hpp).
 #include <filesystem>
@@ -84,9 +86,23 @@ std::filesystem::path workers_dir(const std::filesystem::path& out_dir);
 std::vector<std::string> worker_base_args(const Options& options,
                                           const std::vector<std::string>& benchmark_args);
 
+// Where the workers that run CPU cells claim them (cell_queue.hpp): OUT/.workers/.cpu-claims.
+std::filesystem::path claims_dir(const std::filesystem::path& out_dir);
+
+// The name of the worker that takes CPU cells on `gpu_worker`'s cores once its GPU cells are
+// done: "cpu-" + its name.
+std::string queue_helper_name(const std::string& gpu_worker);
+
+// That worker, for the GPU worker `freed` of plan_workers: `base_args` and the CPU worker's
+// device and claim folder, its own --out-dir and --harness-file, and --also-recorded the CPU
+// worker's folder (`cpu`), into which its results are folded at the end of the run.
+Worker queue_helper(const std::vector<std::string>& base_args, const Worker& freed,
+                    const Worker& cpu, const std::filesystem::path& out_dir);
+
 // One worker per GPU in `gpus` (shard k of gpus.size(), or with `replicas` each --shard 1/1:
 // all GPU cells), then the CPU worker when `cpu_worker`, each with its cores from `split` and
-// `base_args` (worker_base_args) before its own.
+// `base_args` (worker_base_args) before its own. The CPU worker takes its cells from the queue
+// in claims_dir, which queue_helper workers share.
 std::vector<Worker> plan_workers(const std::vector<std::string>& base_args,
                                  const std::vector<GpuIdentity>& gpus, const CoreSplit& split,
                                  const std::filesystem::path& out_dir, bool cpu_worker,

@@ -16,6 +16,7 @@
 #include "bench/driver/harness.hpp"
 #include "bench/driver/processes.hpp"
 #include "gcbench/registry.hpp"
+#include "src/results/fold_results.hpp"
 #include "src/results/result_files.hpp"
 #include "src/results/shard_merge.hpp"
 
@@ -95,6 +96,34 @@ void name_missing_cells(const std::vector<Worker>& workers, std::size_t at,
       "listed in {}): {}\n",
       w.name, of_worker->cells.size(), of_worker->planned,
       (out_dir / results::kMissingCellsFile).string(), fmt::join(of_worker->cells, ", "));
+}
+
+// Folds every queue helper's folder under `workers` into the CPU worker's folder `cpu`.
+void fold_helpers(const fs::path& workers, const fs::path& cpu, std::ostream& err) {
+  if (!fs::is_directory(workers)) return;
+  for (const fs::directory_entry& entry : fs::directory_iterator(workers)) {
+    const std::string name = entry.path().filename().string();
+    if (!entry.is_directory() || !name.starts_with(queue_helper_name(""))) continue;
+    try {
+      results::fold_results(entry.path(), cpu);
+    } catch (const std::runtime_error& e) {
+      err << "[gcbench] --gpus: " << name << "'s results stay in " << entry.path().string() << " ("
+          << e.what() << "); the next run with this --out-dir folds them\n";
+    }
+  }
+}
+
+// Each worker's span and which ended last: what bounded the run's wall time.
+std::string bounding_line(const std::vector<ProcessExit>& exits) {
+  if (exits.empty()) return "";
+  std::vector<std::string> spans;
+  const ProcessExit* last = &exits.front();
+  for (const ProcessExit& e : exits) {
+    spans.push_back(fmt::format("{} {:.1f}-{:.1f}", e.name, e.started_s, e.ended_s));
+    if (e.ended_s > last->ended_s) last = &e;
+  }
+  return fmt::format("[gcbench] --gpus: workers' seconds {}; the last, {}, bounded the run\n",
+                     fmt::join(spans, ", "), last->name);
 }
 
 }  // namespace
@@ -199,32 +228,60 @@ int run_on_gpus(const std::vector<std::string>& base_args, const Options& option
     err << "[gcbench] --gpus: fewer cores than workers: they share every core, and the CPU "
            "cells disturb the GPU cells' timings\n";
   }
-  std::vector<ProcessSpec> specs;
-  for (const Worker& w : workers) {
+  const Worker* cpu = cpu_worker ? &workers.back() : nullptr;
+  if (cpu != nullptr) {
+    // A run killed before its end left helpers' folders: theirs are CPU cells like the CPU
+    // worker's, which resumes them. The queue starts empty: what is recorded is skipped.
+    fold_helpers(workers_dir(*options.out_dir), cpu->out_dir, err);
+    fs::remove_all(claims_dir(*options.out_dir));
+  }
+  const auto spec_of = [&host](const Worker& w) {
     fs::create_directories(w.harness_file.parent_path());
     fs::remove(w.harness_file);  // this run's line alone
     ProcessSpec spec{w.name, {host.program.string()}, w.env, w.cores};
     spec.argv.insert(spec.argv.end(), w.args.begin(), w.args.end());
-    specs.push_back(std::move(spec));
-  }
-  const std::vector<ProcessExit> exits = run_processes(specs, out, err);
+    return spec;
+  };
+  std::vector<ProcessSpec> specs;
+  for (const Worker& w : workers) specs.push_back(spec_of(w));
+  // Every worker that ran, helpers included, in the order they started (as run_processes
+  // returns their exits).
+  std::vector<Worker> ran = workers;
+  bool cpu_done = false;
+  const auto on_exit = [&](const ProcessExit& e) -> std::vector<ProcessSpec> {
+    if (cpu == nullptr || cpu_done) return {};
+    if (e.name == cpu->name) {
+      cpu_done = true;  // the queue is empty: every CPU cell is claimed
+      return {};
+    }
+    const auto freed = std::find_if(workers.begin(), workers.end(),
+                                    [&](const Worker& w) { return w.name == e.name && w.gpu; });
+    if (freed == workers.end()) return {};
+    ran.push_back(queue_helper(base_args, *freed, *cpu, *options.out_dir));
+    err << fmt::format("[gcbench] --gpus: {} done at {:.1f} s; {} takes CPU cells on its cores\n",
+                       e.name, e.ended_s, describe(ran.back()));
+    return {spec_of(ran.back())};
+  };
+  const std::vector<ProcessExit> exits = run_processes(specs, out, err, on_exit);
 
   int status = 0;
   std::set<std::string> failed;
   for (std::size_t i = 0; i < exits.size(); ++i) {
     if (exits[i].status == 0) continue;
-    failed.insert(workers[i].name);
+    failed.insert(ran[i].name);
     err << fmt::format(
         "[gcbench] worker {} failed: {}; its finished cells stay in {}, and the same command "
         "resumes it\n",
-        describe(workers[i]), exits[i].description, workers[i].out_dir.string());
+        describe(ran[i]), exits[i].description, ran[i].out_dir.string());
     status = std::max(status, exits[i].status > 2 ? 2 : exits[i].status);
   }
+  err << bounding_line(exits);
+  if (cpu != nullptr) fold_helpers(workers_dir(*options.out_dir), cpu->out_dir, err);
   const int merge_status =
       merge_workers(workers, *options.out_dir, failed, options.gpu_replicas, err);
   if (merge_status == 0 && merged_out) write_export(*options.out_dir, *merged_out, err);
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-  const HarnessSummary summary = combine_workers(read_harness_lines(workers, err), took.count());
+  const HarnessSummary summary = combine_workers(read_harness_lines(ran, err), took.count());
   err << format_summary(summary, {});
   if (options.harness_file) append_harness_line(*options.harness_file, summary);
   err << fmt::format("[gcbench] --gpus: {} workers done in {:.1f} s wall\n", workers.size(),

@@ -283,6 +283,13 @@ int run(int argc, char** argv) {
     recorder = std::make_unique<Recorder>(*options.out_dir, std::move(provenance));
     if (plan) results::write_plan(*options.out_dir, *plan);  // under the recorder's lock
     skip_recorded(cells, *recorder, std::cerr);
+    if (options.also_recorded)
+      skip_recorded_in(cells, *options.also_recorded, recorder->provenance(), std::cerr);
+  }
+  std::optional<CellQueue> queue;
+  if (options.claim_dir) {
+    order_for_queue(cells, inputs.present);
+    queue.emplace(*options.claim_dir, fmt::format("pid {}", getpid()));
   }
   if (cells.empty()) {
     std::cerr << "[gcbench] no cells to run" << (options.allow_empty ? " (--allow-empty)" : "")
@@ -340,7 +347,7 @@ int run(int argc, char** argv) {
   std::map<std::string, double> weights;
   std::uint64_t largest_input = 0;
   for (const CellSpec& cell : cells) {
-    register_cell(cell, workspace, options.gpu_iterations);
+    register_cell(cell, workspace, options.gpu_iterations, queue ? &*queue : nullptr);
     if (filter_accepts(filter, cell.name)) {
       // The estimate's seconds, so that "left" follows the slow cells (the thread design's).
       weights[cell.name] = estimate_cell_s(cell, inputs.present[cell.input].size,

@@ -137,8 +137,11 @@ them, PCI bus order, e.g. 0,2, or UUIDs as nvidia-smi -L prints them;
 naming one GPU twice is an error): one worker process per GPU runs its
 share of the GPU cells (--shard k/N over them) and one more the CPU
 cells, each pinned to its own cores (a GPU worker gets cores/(GPUs+1),
-at most 10; the CPU worker the rest, so CPU cells see fewer threads
-than in a plain run: the context's cpu_affinity says how many). Needs
+at most 10; the CPU worker the rest). The CPU cells are a queue: as
+each GPU worker ends, a worker on its cores takes CPU cells too, so CPU
+cells see fewer threads than in a plain run (each cell's cpu_cores
+counter says how many). The run ends naming the worker that bounded
+it. Needs
 --out-dir DIR: workers record into DIR/.workers/<gpuI|cpu>, their lines
 prefixed with the name, and are merged into DIR at the end (each GPU
 cell's entry names its GPU: index, name, PCI bus id, UUID); the same
@@ -151,6 +154,15 @@ share of them), to measure GPU-to-GPU spread; CPU cells run once. Each
 GPU's entries of a cell are kept, told apart by their gpu record, and
 gcbench-report shows each GPU's kernel and end-to-end GB/s per cell
 and their spread (max/min - 1). Takes GPUs x the GPU cells' time)");
+  cli::add_value(
+      app, "--claim-dir", "DIR", [&o](const std::string& v) { o.claim_dir = v; },
+      R"(set by --gpus for the workers that share its CPU cells: each (file,
+codec) unit is claimed in DIR before its first cell runs, the costliest
+first, and a unit another worker claimed is left to it)");
+  cli::add_value(
+      app, "--also-recorded", "DIR", [&o](const std::string& v) { o.also_recorded = v; },
+      R"(set by --gpus for its CPU workers: the cells recorded in DIR under
+this run's provenance are skipped, as those in --out-dir are)");
   cli::add_choice(app, "--timing", o.timing, {"all", "kernel"},
                   R"(what GPU cells time: all (default: the device call alone, then the
 end-to-end paths from pinned and pageable host memory and the

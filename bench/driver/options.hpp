@@ -61,6 +61,10 @@ struct Options {
   std::optional<results::Shard> shard;  // --shard K/N (shard.hpp); else from the environment
   std::optional<GpuRequest> gpus;       // --gpus all|LIST: one worker per GPU (gpus.hpp)
   bool gpu_replicas = false;  // with --gpus: every GPU runs all of the GPU cells (gpus.hpp)
+  // Set by --gpus for the workers that share its CPU cells (cell_queue.hpp): the claim folder,
+  // and the folder whose recorded cells this worker skips besides its own.
+  std::optional<std::filesystem::path> claim_dir;
+  std::optional<std::filesystem::path> also_recorded;
   // The gcbench flags given, with their values: presets check them, --gpus passes them on.
   std::vector<cli::GivenFlag> given_flags;
 

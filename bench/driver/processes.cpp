@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <stdexcept>
@@ -115,24 +116,41 @@ ProcessExit wait_for(const Child& child) {
 }  // namespace
 
 std::vector<ProcessExit> run_processes(const std::vector<ProcessSpec>& specs, std::ostream& out,
-                                       std::ostream& err) {
-  std::vector<Child> children;
+                                       std::ostream& err, const OnExit& on_exit) {
+  const auto began = std::chrono::steady_clock::now();
+  const auto now_s = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  };
+  struct Running {
+    Child child;
+    int open_streams = 2;
+    ProcessExit exit;
+  };
+  std::vector<Running> running;
   std::vector<Stream> streams;
-  std::string failed;
-  for (const ProcessSpec& spec : specs) {
-    int out_fd = -1, err_fd = -1;
-    try {
-      children.push_back(start(spec, out_fd, err_fd));
-    } catch (const std::exception& e) {
-      failed = e.what();
-      break;
-    }
-    const std::string prefix = "[" + spec.name + "] ";
-    streams.push_back({out_fd, prefix, &out, {}});
-    streams.push_back({err_fd, prefix, &err, {}});
-  }
   std::vector<pollfd> fds;
-  for (const Stream& s : streams) fds.push_back({s.fd, POLLIN, 0});
+  std::vector<std::size_t> owner;  // per stream: its index in `running`
+  std::string failed;
+  const auto launch = [&](const std::vector<ProcessSpec>& batch) {
+    for (const ProcessSpec& spec : batch) {
+      if (!failed.empty()) return;
+      int out_fd = -1, err_fd = -1;
+      try {
+        running.push_back({start(spec, out_fd, err_fd), 2, {}});
+      } catch (const std::exception& e) {
+        failed = e.what();
+        return;
+      }
+      running.back().exit.started_s = now_s();
+      const std::string prefix = "[" + spec.name + "] ";
+      for (const auto& [fd, to] : {std::pair{out_fd, &out}, std::pair{err_fd, &err}}) {
+        streams.push_back({fd, prefix, to, {}});
+        fds.push_back({fd, POLLIN, 0});
+        owner.push_back(running.size() - 1);
+      }
+    }
+  };
+  launch(specs);
   std::size_t open = fds.size();
   char buffer[4096];
   while (open > 0) {
@@ -153,10 +171,22 @@ std::vector<ProcessExit> run_processes(const std::vector<ProcessSpec>& specs, st
       close(fds[i].fd);
       fds[i].fd = -1;  // poll skips it from now on
       --open;
+      Running& r = running[owner[i]];
+      if (--r.open_streams > 0) continue;
+      // Both of its streams ended: it has exited (or is about to).
+      const double started = r.exit.started_s;
+      r.exit = wait_for(r.child);
+      r.exit.started_s = started;
+      r.exit.ended_s = now_s();
+      if (on_exit) {
+        const std::size_t before = fds.size();
+        launch(on_exit(r.exit));  // may grow `running` and `fds`: `r` is not used after this
+        open += fds.size() - before;
+      }
     }
   }
   std::vector<ProcessExit> exits;
-  for (const Child& child : children) exits.push_back(wait_for(child));
+  for (const Running& r : running) exits.push_back(r.exit);
   if (!failed.empty()) throw std::runtime_error(failed);
   return exits;
 }

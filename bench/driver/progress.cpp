@@ -96,6 +96,13 @@ void Progress::cell_done_at(const std::string& name, double elapsed) {
   }
 }
 
+void Progress::drop(const std::string& name) {
+  auto it = weights_.find(name);
+  if (it == weights_.end() || done_.count(name) > 0) return;
+  total_weight_ -= it->second;
+  weights_.erase(it);
+}
+
 void Progress::clear() {
   if (!drawn_) return;
   out_ << "\r\033[K" << std::flush;

@@ -35,6 +35,8 @@ class Progress {
   void cell_done(const std::string& name);
   // The same, `elapsed_s` into the sweep (cell_done reads the clock).
   void cell_done_at(const std::string& name, double elapsed_s);
+  // A cell that will not run here after all (another worker took it): no longer counted.
+  void drop(const std::string& name);
 
   // The seconds left, `elapsed_s` into the sweep, when the estimate is to be trusted: after
   // kMinCells cells and kMinShare of the expected work, the rate measured when half of the work

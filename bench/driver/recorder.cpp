@@ -151,25 +151,13 @@ Recorder::Recorder(fs::path dir, RunProvenance now, std::ostream* log)
       if (results::is_folder_export(doc)) continue;  // --benchmark_out written inside it
       json kept = json::array();
       for (const json& b : doc["benchmarks"]) {
-        if (b.value("error_occurred", false)) continue;
-        kept.push_back(b);
-        const std::optional<results::CellId> id = results::cell_of(b);
-        if (!id) continue;
-        const std::string name = results::format_cell_name(*id);
-        const std::optional<Provenance> then = provenance_of(b);
-        if (!then) {
-          stale_.emplace(name, "recorded without provenance (by an older gcbench)");
-        } else if (const std::string change = describe_change(*then, now_.of(*id));
-                   !change.empty()) {
-          stale_.emplace(name, change);
-        } else {
-          recorded_.insert(name);
-        }
+        if (!b.value("error_occurred", false)) kept.push_back(b);
       }
+      classify_entries(kept, now_, cells_);
       benchmarks_[path] = std::move(kept);
     }
     // A cell with any entry recorded under another provenance is measured again, whole.
-    for (const auto& [name, change] : stale_) recorded_.erase(name);
+    for (const auto& [name, change] : cells_.stale) cells_.recorded.erase(name);
   } catch (...) {
     unlock();
     throw;
@@ -178,6 +166,40 @@ Recorder::Recorder(fs::path dir, RunProvenance now, std::ostream* log)
 
 Recorder::~Recorder() {
   unlock();
+}
+
+void classify_entries(const json& entries, const RunProvenance& now, RecordedCells& into) {
+  for (const json& b : entries) {
+    if (b.value("error_occurred", false)) continue;
+    const std::optional<results::CellId> id = results::cell_of(b);
+    if (!id) continue;
+    const std::string name = results::format_cell_name(*id);
+    const std::optional<Provenance> then = provenance_of(b);
+    if (!then) {
+      into.stale.emplace(name, "recorded without provenance (by an older gcbench)");
+    } else if (const std::string change = describe_change(*then, now.of(*id)); !change.empty()) {
+      into.stale.emplace(name, change);
+    } else {
+      into.recorded.insert(name);
+    }
+  }
+}
+
+RecordedCells read_recorded(const fs::path& dir, const RunProvenance& now) {
+  RecordedCells cells;
+  if (!fs::is_directory(dir)) return cells;
+  for (const fs::path& path : results::json_files_under(dir)) {
+    json doc;
+    try {
+      doc = results::read_json_file(path);
+    } catch (const std::runtime_error&) {
+      continue;  // unreadable: its cells count as not recorded
+    }
+    if (results::fault_of(doc) || results::is_folder_export(doc)) continue;
+    classify_entries(doc["benchmarks"], now, cells);
+  }
+  for (const auto& [name, change] : cells.stale) cells.recorded.erase(name);
+  return cells;
 }
 
 fs::path Recorder::file_for(const std::string& cell_name) const {

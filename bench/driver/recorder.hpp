@@ -21,6 +21,20 @@
 
 namespace gcbench::driver {
 
+struct RecordedCells {
+  std::set<std::string> recorded;            // without error, under the provenance asked about
+  std::map<std::string, std::string> stale;  // under another: cell -> what changed since
+};
+
+// Adds the cells of `entries` (a result file's "benchmarks") to `into`, as recorded under `now`
+// or stale; entries of failed cells count as neither.
+void classify_entries(const nlohmann::json& entries, const RunProvenance& now, RecordedCells& into);
+
+// The cells recorded in the result files under `dir` (none when it does not exist), read without
+// its lock (files are replaced whole, so a run writing there is no harm); a cell with any stale
+// entry is not recorded. Unreadable and damaged files count as holding nothing.
+RecordedCells read_recorded(const std::filesystem::path& dir, const RunProvenance& now);
+
 // A file's context is that of the last run that wrote to it, corrected where the file also
 // holds cells of earlier runs: "cells_from_earlier_runs" counts them, and git_revision,
 // build_type, gpu_uuid and codec:<name>/<device> list every value the file's cells were
@@ -57,9 +71,9 @@ class Recorder {
   const RunProvenance& provenance() const { return now_; }
 
   // Cell names (format_cell_name) with a result that is not an error, recorded under `now`.
-  const std::set<std::string>& recorded() const { return recorded_; }
+  const std::set<std::string>& recorded() const { return cells_.recorded; }
   // Cell names with a result recorded under another provenance -> what changed since.
-  const std::map<std::string, std::string>& stale() const { return stale_; }
+  const std::map<std::string, std::string>& stale() const { return cells_.stale; }
 
   // Appends `runs` (one cell's runs or aggregates) to their file, each entry with its
   // provenance, and rewrites the file. A cell's first runs of this run replace its entries
@@ -87,8 +101,7 @@ class Recorder {
   RunProvenance now_;
   int lock_fd_ = -1;
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>> set_aside_;
-  std::set<std::string> recorded_;
-  std::map<std::string, std::string> stale_;
+  RecordedCells cells_;
   std::set<std::string> measured_;                              // cells this run has recorded
   std::map<std::filesystem::path, nlohmann::json> benchmarks_;  // per file: kept entries
   std::map<std::filesystem::path, nlohmann::json> contexts_;    // per file written: its context

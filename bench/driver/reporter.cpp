@@ -4,6 +4,7 @@
 #include <sstream>
 #include <string>
 
+#include "bench/driver/cell_queue.hpp"
 #include "bench/driver/run_status.hpp"
 
 namespace gcbench::driver {
@@ -55,6 +56,12 @@ bool SweepReporter::ReportContext(const Context& context) {
 }
 
 void SweepReporter::ReportRuns(const std::vector<Run>& runs) {
+  if (!runs.empty() && run_failed(runs.front()) && run_message(runs.front()) == kClaimedElsewhere) {
+    // Another worker of the queue measures it: nothing to show, record or count here.
+    if (progress_) progress_->drop(runs.front().run_name.function_name);
+    last_ = std::chrono::steady_clock::now();
+    return;
+  }
   if (progress_) progress_->clear();  // a live progress line must not mix with the table
   std::ostream& out = console_.GetOutputStream();
   for (const Run& run : runs) out << table_.row(run);

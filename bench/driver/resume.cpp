@@ -27,4 +27,15 @@ void skip_recorded(std::vector<CellSpec>& cells, const Recorder& recorder, std::
   }
 }
 
+void skip_recorded_in(std::vector<CellSpec>& cells, const std::filesystem::path& dir,
+                      const RunProvenance& now, std::ostream& log) {
+  const RecordedCells there = read_recorded(dir, now);
+  const auto skipped =
+      std::erase_if(cells, [&](const CellSpec& c) { return there.recorded.count(c.name) > 0; });
+  if (skipped > 0) {
+    log << "[gcbench] " << skipped << " cells already recorded in " << dir.string()
+        << " under this run's provenance: skipped\n";
+  }
+}
+
 }  // namespace gcbench::driver

@@ -1,5 +1,6 @@
 #pragma once
 // Resuming a sweep into an --out-dir that already holds results.
+#include <filesystem>
 #include <ostream>
 #include <vector>
 
@@ -13,5 +14,10 @@ namespace gcbench::driver {
 // be measured again; and, when this run's git revision is unknown, that recorded cells were not
 // compared by revision (provenance.hpp: describe_change).
 void skip_recorded(std::vector<CellSpec>& cells, const Recorder& recorder, std::ostream& log);
+
+// Removes from `cells` those recorded under `now` in `dir` (read_recorded: another run's folder,
+// which may be in use), saying how many on `log`.
+void skip_recorded_in(std::vector<CellSpec>& cells, const std::filesystem::path& dir,
+                      const RunProvenance& now, std::ostream& log);
 
 }  // namespace gcbench::driver

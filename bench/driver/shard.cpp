@@ -12,10 +12,6 @@
 namespace gcbench::driver {
 namespace {
 
-// The host cores of the machine estimate.cpp's rates come from: any fixed number keeps the
-// plan independent of the machine computing it.
-constexpr unsigned kPlanThreads = 16;
-
 std::optional<int> to_int(std::string_view text) {
   int value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
