@@ -8,12 +8,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 jobs=$(nproc)
+# Each stage's heading says when it began (seconds since this script started).
+stage() { echo "== $1 (at ${SECONDS} s)"; }
 
-echo "== release build and tests"
+stage "release build and tests"
 bash scripts/build.sh build -DGCBENCH_WERROR=ON
 ctest --test-dir build --output-on-failure -j"$jobs" --timeout 900
 
-echo "== sanitizer build (ASan+UBSan, host code) and CPU tests"
+stage "sanitizer build (ASan+UBSan, host code) and CPU tests"
 # -O1 -g1: line tables are all a sanitizer report needs, and the build takes about half of
 # -O2 -g's time.
 bash scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGCBENCH_SANITIZE=ON \
@@ -22,24 +24,41 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" -L cpu --timeout 1800
 
 if command -v clang++ >/dev/null; then
-  echo "== libFuzzer smoke (each decoder ${GCBENCH_FUZZ_SECONDS:-10} s)"
+  stage "libFuzzer smoke (each decoder ${GCBENCH_FUZZ_SECONDS:-10} s)"
   bash scripts/build.sh build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DGCBENCH_FUZZ=ON \
     -DGCBENCH_WITH_CUDA=OFF -DGCBENCH_BUILD_TESTS=OFF -DGCBENCH_BUILD_BENCH=OFF
   # Allocation limits make an unbounded allocation a finding; the committed seeds (valid
   # containers, tests/fuzz/corpus/<decoder>) are read, new inputs go to a scratch directory.
+  # One fuzzer per core at a time; each one's last lines are printed in name order.
   scratch=$(mktemp -d)
-  for fuzzer in build-fuzz/tests/fuzz/fuzz_*; do
-    [[ -x $fuzzer ]] || continue
+  fuzz_one() {
+    local fuzzer=$1 name seeds=()
     name=$(basename "$fuzzer")
-    seeds=()
     [[ -d tests/fuzz/corpus/${name#fuzz_} ]] && seeds=("tests/fuzz/corpus/${name#fuzz_}")
     mkdir -p "$scratch/$name"
-    echo "$name:"
     "$fuzzer" -max_total_time="${GCBENCH_FUZZ_SECONDS:-10}" -rss_limit_mb=2048 \
-      -malloc_limit_mb=1024 "$scratch/$name" "${seeds[@]}" 2>&1 |
-      grep -E "DONE|ERROR|SUMMARY|finding" | tail -n 2
+      -malloc_limit_mb=1024 "$scratch/$name" "${seeds[@]}" >"$scratch/$name.log" 2>&1
+    echo "$? $name" >"$scratch/$name.status"
+  }
+  export -f fuzz_one
+  export scratch GCBENCH_FUZZ_SECONDS
+  find build-fuzz/tests/fuzz -maxdepth 1 -type f -executable -name "fuzz_*" |
+    xargs -P "$jobs" -I{} bash -c 'fuzz_one "$1"' _ {}
+  fuzz_failed=0
+  for log in "$scratch"/fuzz_*.log; do
+    name=$(basename "$log" .log)
+    echo "$name:"
+    grep -E "DONE|ERROR|SUMMARY|finding" "$log" | tail -n 2
+    read -r status _ <"$scratch/$name.status"
+    if [[ $status != 0 ]]; then
+      echo "$name failed (exit status $status):"
+      tail -n 40 "$log"
+      fuzz_failed=1
+    fi
   done
   rm -rf "$scratch"
+  [[ $fuzz_failed == 0 ]] || exit 1
 else
   echo "== libFuzzer smoke skipped: clang++ not found"
 fi
+stage "tests done"
