@@ -1,5 +1,8 @@
 // gcbench-report: regenerates the thesis-style tables from gcbench result JSON files, compares
 // two runs (--compare), or merges the shard folders of a sweep into one (--merge-shards).
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -12,12 +15,14 @@
 #include "reports/compare_run.hpp"
 #include "reports/report.hpp"
 #include "reports/shard_merge_run.hpp"
+#include "reports/table_pick.hpp"
 #include "src/cli/command_line.hpp"
 #include "studies/study.hpp"
 
 namespace {
 
 constexpr const char* kUsage = R"(usage: gcbench-report [--out DIR] [--print-summary] RESULTS...
+       gcbench-report --table NAME RESULTS...
        gcbench-report --compare BASE NEW [--threshold PCT] [--allow-different-inputs] [--out DIR]
        gcbench-report --merge-shards OUT_DIR IN_DIR... [--allow-different-revisions]
                       [--allow-missing] [--out DIR] [--print-summary]
@@ -33,7 +38,9 @@ $GCBENCH_PYTHON, python3, /usr/bin/python3 that imports matplotlib; without one 
 still written), and DIR/report.html, one self-contained page with the headline, sortable
 tables and interactive charts (report_html.py, run the same way by a Python that imports
 plotly; its data is DIR/report.page). --print-summary prints the GPU vs CPU vs gzip table of
-every corpus. RESULTS that hold no gcbench result (no JSON file, or only other programs' Google
+every corpus. --table NAME prints one table of every corpus that has it (NAME: its file stem,
+e.g. lz77_t5, or the number its title begins with, e.g. T5) and writes nothing. RESULTS that
+hold no gcbench result (no JSON file, or only other programs' Google
 Benchmark JSON) are refused in one line, writing nothing (exit status 2).
 )";
 
@@ -98,6 +105,28 @@ std::map<std::string, std::vector<std::string>> manifest_order() {
   return order;
 }
 
+// --table: the report's tables written to a scratch folder (no plots, no page), the one named
+// printed from it.
+int print_table(const gcbench::reports::ResultSet& set, gcbench::reports::ReportOptions options,
+                const std::string& name) {
+  namespace fs = std::filesystem;
+  const fs::path scratch =
+      fs::temp_directory_path() / ("gcbench-report-table-" + std::to_string(::getpid()));
+  options.out_dir = scratch;
+  options.plots.reset();
+  options.page.reset();
+  gcbench::reports::write_report(set, options);
+  const gcbench::reports::PickedTables picked = gcbench::reports::pick_tables(scratch, name);
+  fs::remove_all(scratch);
+  if (picked.markdown.empty()) {
+    std::cerr << fmt::format("gcbench-report: no table {} in these results; they have: {}\n", name,
+                             fmt::join(picked.names, ", "));
+    return 2;
+  }
+  std::cout << picked.markdown;
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -114,6 +143,7 @@ int main(int argc, char** argv) {
   gcbench::results::ShardMergeOptions merge_options;
   std::optional<std::filesystem::path> merge_dir;
   bool print_summary = false, compare = false;
+  std::optional<std::string> table_name;
   const auto app = gcbench::cli::make_app("gcbench-report", kUsage, kReport, 30);
   app->footer(kCompareAndMerge);
   app->add_option("RESULTS", inputs, "result files or directories (--merge-shards: the IN_DIRs)")
@@ -122,6 +152,8 @@ int main(int argc, char** argv) {
   app->add_option("--out", out_dir, "where the report (or --compare's files) go")
       ->option_text("DIR");
   app->add_flag("--print-summary", print_summary, "print the GPU vs CPU vs gzip table");
+  app->add_option("--table", table_name, "print this table (lz77_t5, T5) and write nothing")
+      ->option_text("NAME");
   app->add_flag("--compare", compare, "compare two runs, BASE and NEW (RESULTS)");
   app->add_option("--threshold", compare_options.threshold_pct,
                   "--compare: a change within this percent is SAME (default 5)")
@@ -170,6 +202,7 @@ int main(int argc, char** argv) {
   try {
     options.file_order = manifest_order();
     const gcbench::reports::ResultSet set = gcbench::reports::load_results(inputs);
+    if (table_name) return print_table(set, options, *table_name);
     const auto written = gcbench::reports::write_report(set, options);
     if (print_summary) {
       for (const auto& [corpus, table] : written.summaries) {

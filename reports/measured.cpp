@@ -9,6 +9,11 @@
 namespace gcbench::reports {
 namespace {
 
+// A column with values in at most one row in kSparseShare, of a table of kSparseMinRows rows or
+// more, is named under the table instead of filling it with blanks.
+constexpr std::size_t kSparseMinRows = 5;
+constexpr std::size_t kSparseShare = 10;
+
 // Distinct reasons in order of first appearance.
 void add_reason(std::vector<std::string>& reasons, const std::string& reason) {
   if (std::find(reasons.begin(), reasons.end(), reason) == reasons.end()) reasons.push_back(reason);
@@ -60,20 +65,36 @@ MeasuredPart measured_part(const Table& t) {
   out.any = true;
 
   std::vector<std::size_t> kept;
+  // Columns with a value in a few rows only: row labels -> the columns, their blanks' reasons.
+  std::map<std::string, std::vector<std::string>> sparse_columns;
+  std::map<std::string, std::vector<std::string>> sparse_reasons;
+  std::vector<std::string> sparse_order;
+  std::vector<std::size_t> sparse;
+  const std::size_t rows = out.table.rows.size();
   for (std::size_t c = 0; c < t.columns.size(); ++c) {
-    std::vector<std::string> reasons;
+    std::vector<std::string> reasons, with_value;
     for (const Row& r : out.table.rows) {
       if (r.values[c].value) {
-        reasons.clear();
-        break;
+        with_value.push_back(r.label);
+      } else {
+        add_reason(reasons, r.values[c].reason);
       }
-      add_reason(reasons, r.values[c].reason);
     }
-    if (reasons.empty()) {
-      kept.push_back(c);
-    } else {
+    if (with_value.empty()) {
       left_out.emplace_back(t.columns[c].header, fmt::format("{}", fmt::join(reasons, ", ")));
+    } else if (rows >= kSparseMinRows && with_value.size() * kSparseShare <= rows) {
+      const std::string where = fmt::format("{}", fmt::join(with_value, ", "));
+      if (sparse_columns[where].empty()) sparse_order.push_back(where);
+      sparse_columns[where].push_back(t.columns[c].header);
+      for (const std::string& reason : reasons) add_reason(sparse_reasons[where], reason);
+      sparse.push_back(c);
+    } else {
+      kept.push_back(c);
     }
+  }
+  if (kept.empty()) {  // every column is sparse: a table of them beats an empty one
+    kept = sparse;
+    sparse_order.clear();
   }
   auto select = [&](Row& r) {
     std::vector<Value> values;
@@ -84,7 +105,14 @@ MeasuredPart measured_part(const Table& t) {
   for (std::size_t c : kept) out.table.columns.push_back(t.columns[c]);
   for (Row& r : out.table.rows) select(r);
   if (out.table.total) select(*out.table.total);
-  if (!left_out.empty()) out.note = "Not shown, no value: " + grouped(left_out) + ".";
+  std::vector<std::string> notes;
+  if (!left_out.empty()) notes.push_back("Not shown, no value: " + grouped(left_out) + ".");
+  for (const std::string& where : sparse_order) {
+    notes.push_back(fmt::format("Not shown, a value for {} only (the others: {}), in the CSV: {}.",
+                                where, fmt::join(sparse_reasons[where], ", "),
+                                fmt::join(sparse_columns[where], ", ")));
+  }
+  out.note = fmt::format("{}", fmt::join(notes, " "));
   return out;
 }
 

@@ -62,12 +62,18 @@ void for_each_row(const Table& t, Fn&& fn) {
   if (t.total) fn(*t.total, true);
 }
 
+// One unit per quantity per table: every column of the column's kind (times, throughputs)
+// shows its values in the unit chosen over all of them.
 DisplayUnit column_unit(const Table& t, std::size_t column) {
+  const Unit kind = t.columns[column].unit;
   std::vector<double> values;
-  for (const Row& r : t.rows) {
-    if (r.values[column].value) values.push_back(*r.values[column].value);
+  for (std::size_t c = 0; c < t.columns.size(); ++c) {
+    if (t.columns[c].unit != kind) continue;
+    for (const Row& r : t.rows) {
+      if (r.values[c].value) values.push_back(*r.values[c].value);
+    }
   }
-  return display_unit(t.columns[column].unit, values);
+  return display_unit(kind, values);
 }
 
 std::string spread_text(double cv) {

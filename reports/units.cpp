@@ -22,7 +22,10 @@ std::string fixed_significant(double value, int significant) {
 }
 
 DisplayUnit display_unit(Unit unit, const std::vector<double>& values) {
-  const bool small = !values.empty() && stats::median(values) < 1;
+  // The smaller unit when most values are below one of the larger, unless the largest would
+  // then need five digits or more (a GPU's 160 GB/s beside a CPU's 0.05 GB/s stays in GB/s).
+  const bool small = !values.empty() && stats::median(values) < 1 &&
+                     *std::max_element(values.begin(), values.end()) < 10;
   switch (unit) {
     case Unit::seconds:
       return small ? DisplayUnit{"ms", 1e3} : DisplayUnit{"s", 1};

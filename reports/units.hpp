@@ -1,7 +1,8 @@
 #pragma once
 // Numbers for people and for machines: fixed notation (never an exponent) with a given number
-// of significant digits, and the display unit of a table column (ms or s, MB/s or GB/s), chosen
-// from the column's own values so that most of them read as ordinary numbers.
+// of significant digits, and the display unit of a table's times or throughputs (ms or s, MB/s
+// or GB/s), one per quantity per table, chosen from all of its values so that most of them read
+// as ordinary numbers.
 #include <string>
 #include <vector>
 
@@ -18,7 +19,7 @@ struct DisplayUnit {
 };
 
 // Times are stored in seconds, throughputs in GB/s: the smaller display unit when the
-// median of `values` is below one of the larger.
+// median of `values` is below one of the larger and none reaches ten of it.
 DisplayUnit display_unit(Unit unit, const std::vector<double>& values);
 
 }  // namespace gcbench::reports

@@ -389,11 +389,37 @@ TEST(Variants, TotalsCoverOnlyTheFilesEveryVariantCompressed) {
   ResultSet set;
   add_results(set, doc);
   const Table t = variants_table(set, "cant");
-  EXPECT_NE(t.caption.find("Over the 2 file(s) every variant compressed: a.txt, b.txt."),
+  EXPECT_NE(t.caption.find("Over the 2 file(s) every variant measured on most of the corpus "
+                           "compressed: a.txt, b.txt."),
             std::string::npos)
       << t.caption;
   ASSERT_EQ(t.rows.size(), 3u);
   EXPECT_DOUBLE_EQ(*t.rows[2].values[0].value, 4000.0 / 1400.0);  // zlib without c2.txt
+}
+
+// A slow variant measured on the first file only (a preset's thread design) is left out and
+// named, instead of narrowing every other variant's total to that file.
+TEST(Variants, AVariantOfAFewFilesDoesNotNarrowTheOthersTotals) {
+  json doc = {{"context", {{"git_revision", "abc"}}}, {"benchmarks", json::array()}};
+  for (const char* file : {"a.txt", "b.txt", "c.txt", "d.txt"}) {
+    for (const char* codec : {"fl/cpu/compress/cant/", "zlib/cpu/compress/cant/"}) {
+      doc["benchmarks"].push_back(row(std::string(codec) + file + "/level:6", 1,
+                                      {{"input_bytes", 1000}, {"compressed_bytes", 500}}));
+    }
+  }
+  doc["benchmarks"].push_back(row("lz77/cpu/compress/cant/a.txt/finder:z", 9,
+                                  {{"input_bytes", 1000}, {"compressed_bytes", 700}}));
+  ResultSet set;
+  add_results(set, doc);
+  const Table t = variants_table(set, "cant");
+  EXPECT_NE(t.caption.find("compressed: a.txt, b.txt, c.txt, d.txt."), std::string::npos)
+      << t.caption;
+  EXPECT_NE(t.caption.find("Left out (not compressed on all of these files): "
+                           "lz77/cpu/finder:z."),
+            std::string::npos)
+      << t.caption;
+  ASSERT_EQ(t.rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(*t.rows[0].values[0].value, 2.0);
 }
 
 TEST(Tables, T2HasAColumnPerWorkItemCountAndT1IsBlankWithoutADevice) {
@@ -440,6 +466,57 @@ TEST(Render, TimesInTheColumnsUnitWithTheirSpread) {
   EXPECT_EQ(to_csv(t), "file,gzip_s,reason\nf_1,0.0123,\nf_2,0.5,\n");
   EXPECT_NE(to_latex(t).find("12.3 {\\footnotesize$\\pm$2.1\\%}"), std::string::npos)
       << to_latex(t);
+}
+
+// One unit per quantity per table: a column of fast times and one of slow times share theirs,
+// and a GPU's throughput beside a CPU's does not turn MB/s into five-digit numbers.
+TEST(Render, OneUnitPerQuantityPerTableChosenForTheRange) {
+  Table t{"x_t",
+          "title",
+          "cap",
+          {Column{"fast", "fast_s", Unit::seconds, {}}, Column{"slow", "slow_s", Unit::seconds, {}},
+           Column{"cpu", "cpu_gbps", Unit::gb_per_s, {}},
+           Column{"gpu", "gpu_gbps", Unit::gb_per_s, {}}},
+          {},
+          std::nullopt};
+  t.rows.push_back(Row{"f_1", {Value::of(0.002), Value::of(1.2), Value::of(0.05), Value::of(160)}});
+  t.rows.push_back(Row{"f_2", {Value::of(0.004), Value::of(2.5), Value::of(0.08), Value::of(150)}});
+  EXPECT_EQ(
+      to_markdown(t),
+      "| file | fast [ms] | slow [ms] | cpu [GB/s] | gpu [GB/s] |\n|---|---:|---:|---:|---:|\n"
+      "| f_1 | 2 | 1200 | 0.05 | 160 |\n| f_2 | 4 | 2500 | 0.08 | 150 |\n");
+  // All times above ten seconds' worth: seconds.
+  t.rows[1].values[1] = Value::of(12);
+  EXPECT_NE(to_markdown(t).find("| file | fast [s] | slow [s] |"), std::string::npos)
+      << to_markdown(t);
+}
+
+// A column with a value in one row of many is named under the table, not shown as a column of
+// blanks; the CSV keeps it.
+TEST(Measured, AColumnWithAValueInNearlyNoRowIsNamedUnderTheTable) {
+  Table t{"x_t",
+          "title",
+          "cap",
+          {Column{"hash", "hash_s", Unit::seconds, {}},
+           Column{"brute", "brute_s", Unit::seconds, {}}, Column{"z", "z_s", Unit::seconds, {}}},
+          {},
+          std::nullopt};
+  for (int i = 0; i < 10; ++i) {
+    const bool first = i == 0;
+    t.rows.push_back(Row{"f" + std::to_string(i),
+                         {Value::of(0.001), first ? Value::of(0.5) : Value::blank("not measured"),
+                          first ? Value::of(0.9) : Value::blank("not measured")}});
+  }
+  const MeasuredPart shown = measured_part(t);
+  ASSERT_TRUE(shown.any);
+  ASSERT_EQ(shown.table.columns.size(), 1u);
+  EXPECT_EQ(shown.table.columns[0].header, "hash");
+  EXPECT_EQ(shown.note,
+            "Not shown, a value for f0 only (the others: not measured), in the CSV: brute, z.");
+  EXPECT_NE(to_csv(t).find("f0,0.001,0.5,0.9,"), std::string::npos) << to_csv(t);
+  // A short table keeps such a column.
+  t.rows.resize(3);
+  EXPECT_EQ(measured_part(t).table.columns.size(), 3u);
 }
 
 TEST(Report, WritesIndexAndTheTablesThatHaveValues) {

@@ -4,8 +4,10 @@
 // CPU-only run (CI) sees it: GPU columns say "no device".
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +15,7 @@
 #include "reports/render.hpp"
 #include "reports/report.hpp"
 #include "reports/results.hpp"
+#include "reports/table_pick.hpp"
 #include "reports/tables.hpp"
 #include "studies/main_job.hpp"
 #include "studies/study.hpp"
@@ -95,6 +98,39 @@ TEST(ThesisReport, T1PerDesignAndItsOtherWorkItemsAreOneLaunchBlock) {
                                           {{"design", "thread"}, {"work_items", "2048"}},
                                           Quantity::time});
   EXPECT_EQ(display_value(v, Unit::seconds, {}), "n/a (one launch block: as at 1024)");
+}
+
+// Every table of a report has a title of its own; the thesis's numbers (T1..T7) are used once.
+TEST(ThesisReport, TableTitlesAreUniqueAndOnlyTheThesisTablesAreNumbered) {
+  ResultSet set;
+  add_results(set, fixture());
+  const std::vector<Table> tables = lz77_tables_of(set);
+  std::set<std::string> titles, numbers;
+  for (const Table& t : tables) {
+    EXPECT_TRUE(titles.insert(t.title).second) << t.title;
+    if (t.title.size() > 3 && t.title[0] == 'T' && t.title[2] == ':') {
+      EXPECT_TRUE(numbers.insert(t.title.substr(0, 2)).second) << t.title;
+    }
+  }
+  EXPECT_EQ(numbers, (std::set<std::string>{"T1", "T2", "T3", "T4", "T5", "T6", "T7"}));
+  EXPECT_EQ(table(tables, "lz77_t1_auto").title.find("T1"), std::string::npos);
+}
+
+// gcbench-report --table: one table of a written report, by its id or its thesis number.
+TEST(ThesisReport, OneTableIsPickedByIdOrNumber) {
+  ResultSet set;
+  add_results(set, fixture());
+  const fs::path dir = fs::temp_directory_path() / "gcbench_thesis_pick_test";
+  fs::remove_all(dir);
+  write_report(set, ReportOptions{dir, set.defaults, {}, std::nullopt, studies::report_tables()});
+  const PickedTables by_number = pick_tables(dir, "t7");
+  EXPECT_EQ(by_number.markdown.find("# calgary\n\n## T7: sizes, calgary\n"), 0u)
+      << by_number.markdown;
+  EXPECT_EQ(pick_tables(dir, "lz77_t7").markdown, by_number.markdown);
+  const PickedTables none = pick_tables(dir, "T9");
+  EXPECT_TRUE(none.markdown.empty());
+  EXPECT_NE(std::find(none.names.begin(), none.names.end(), "lz77_t5"), none.names.end());
+  fs::remove_all(dir);
 }
 
 TEST(ThesisReport, WithoutADeviceGpuColumnsSaySoAndTheReportIsWritten) {
