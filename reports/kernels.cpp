@@ -120,7 +120,7 @@ std::optional<Table> kernels_table(const ResultSet& set, const Defaults& default
   t.rows.push_back(Row{"(reference)",
                        {copy, copy.value ? Value::of(100) : Value::blank(copy.reason)},
                        {"device copy", "-", "-"}});
-  std::size_t warm = 0;
+  std::size_t warm = 0, primitives = 0;
   for (const Cell& c : cells) {
     const Measurement& m = *c.m;
     Row row{m.id.file, {}, {c.label, m.id.direction, l2_state(m)}};
@@ -144,6 +144,21 @@ std::optional<Table> kernels_table(const ResultSet& set, const Defaults& default
       row.values = {Value::of(gbps), pct_of_copy};
     }
     t.rows.push_back(std::move(row));
+    // A reference row: the bare library primitive the codec is built on, timed in the same
+    // cell on the same input (CodecInfo::reference_primitive), no container, no CRC.
+    const double primitive = m.counter("primitive_gbps");
+    if (!m.error && primitive > 0) {
+      const auto name = set.context.find("primitive:" + m.id.codec + "/gpu");
+      t.rows.push_back(
+          Row{m.id.file,
+              {Value::of(primitive), copy.value && own_ceilings(set, m, by_model)
+                                         ? Value::of(100 * primitive / *copy.value)
+                                         : Value::blank(copy.reason)},
+              {fmt::format("(reference) {}, bare, in the {} cell",
+                           name != set.context.end() ? name->second : "its primitive", c.label),
+               m.id.direction, l2_state(m)}});
+      ++primitives;
+    }
   }
   for (Row& total : total_rows(cells, copy)) t.rows.push_back(std::move(total));
   t.caption = fmt::format(
@@ -157,6 +172,11 @@ std::optional<Table> kernels_table(const ResultSet& set, const Defaults& default
       "summed.",
       copy.value ? fmt::format("copy_gbps {:.2f} GB/s", *copy.value) : "n/a: " + copy.reason,
       warm > 0 ? fmt::format(" ({} of {} cells are warm)", warm, cells.size()) : "");
+  if (primitives > 0) {
+    t.caption +=
+        " A (reference) row under a codec's: the bare library primitive that codec is built on, "
+        "timed in its cell on the same input and checked against it (no container, no CRC).";
+  }
   if (by_model) {
     const auto gpu = set.context.find("gpu");
     t.caption += fmt::format(

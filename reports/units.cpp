@@ -23,7 +23,7 @@ std::string fixed_significant(double value, int significant) {
 
 DisplayUnit display_unit(Unit unit, const std::vector<double>& values) {
   // The smaller unit when most values are below one of the larger, unless the largest would
-  // then need five digits or more (a GPU's 160 GB/s beside a CPU's 0.05 GB/s stays in GB/s).
+  // then need five digits or more (a GPU column beside a CPU one stays in GB/s).
   const bool small = !values.empty() && stats::median(values) < 1 &&
                      *std::max_element(values.begin(), values.end()) < 10;
   switch (unit) {

@@ -4,6 +4,8 @@
 // CSV on a fixture (skipped, with the reason, where no python3 imports matplotlib).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -108,6 +110,31 @@ TEST(ReportKernels, RowsPerInputBesideTheDeviceCopyMarkedColdOrWarm) {
       << csv;
   EXPECT_NE(t->caption.find("copy_gbps 1000.00 GB/s"), std::string::npos) << t->caption;
   EXPECT_NE(t->caption.find("(1 of 15 cells are warm)"), std::string::npos) << t->caption;
+}
+
+// A codec built on a library primitive (CodecInfo::reference_primitive) records the bare
+// primitive's time in its cell: a (reference) row under the codec's, named from the context.
+TEST(ReportKernels, ABarePrimitiveIsAReferenceRowUnderItsCodec) {
+  json context = kKernelsContext;
+  context["primitive:rle-cub/gpu"] = "cub::DeviceRunLengthEncode::Encode";
+  json doc = {{"context", context}, {"benchmarks", json::array()}};
+  doc["benchmarks"].push_back(row(
+      "rle-cub/gpu/compress/synthetic/runs-uni8-1MiB-w4/element_width:4/decode:scan",
+      {{"input_bytes", 1 << 20}, {"kernel_gbps", 800}, {"primitive_gbps", 1400}, {"cold_l2", 1}}));
+  doc["benchmarks"].push_back(
+      row("rle/gpu/compress/synthetic/runs-uni8-1MiB-w4/element_width:4/decode:scan",
+          {{"input_bytes", 1 << 20}, {"kernel_gbps", 1250}, {"cold_l2", 1}}));
+  const auto t = kernels_table(set_of(doc), kDefaults, "synthetic", {});
+  ASSERT_TRUE(t);
+  const std::string csv = to_csv(*t);
+  EXPECT_NE(csv.find("runs-uni8-1MiB-w4,rle-cub/element_width:4,compress,cold,800,80,\n"
+                     "runs-uni8-1MiB-w4,\"(reference) cub::DeviceRunLengthEncode::Encode, bare, "
+                     "in the rle-cub/element_width:4 cell\",compress,cold,1400,140,\n"),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(t->caption.find("the bare library primitive"), std::string::npos) << t->caption;
+  // Header, device copy, rle-cub and its reference, rle: the fused codec has no primitive.
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5) << csv;
 }
 
 TEST(ReportKernels, TotalRowsForACodecOnEveryFileBytesOverTimes) {

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # After a change to GPU code: every GPU test of a build with nvCOMP, compute-sanitizer memcheck
-# and racecheck on the FL, RLE and registry GPU tests, then FL and RLE kernel-only cells on 1 GiB
-# synthetic inputs (cold L2) to set beside bench/results/<gpu>/kernels/kernels.json.
+# and racecheck on the FL, RLE and registry GPU tests, then FL, RLE and rle-cub kernel-only cells on
+# 1 GiB synthetic inputs (cold L2) to set beside bench/results/<gpu>/kernels/kernels.json, rle-cub's
+# with the bare cub::DeviceRunLengthEncode beside it (primitive_gbps). Without .carry/nvcomp the
+# nvCOMP tests skip.
 # Usage (repository root, .carry carried): bash bench/device/run_gpu_tests.sh
 OUT=${OUT:-$PWD/out-gpu-tests}
 source "$(dirname "$0")/common.sh" gpu-tests
@@ -23,7 +25,7 @@ sanitize() {  # tool binary gtest-filter: appends to $OUT/<tool>.log
 (
   for tool in memcheck racecheck; do
     sanitize "$tool" "$T/gpu_fl_gpu_test" '*'
-    sanitize "$tool" "$T/gpu_rle_gpu_test" '*Hostile*:*BadCounts*:*Matches*'
+    sanitize "$tool" "$T/gpu_rle_gpu_test" '*Hostile*:*BadCounts*:*Matches*:*CubReference*'
     # Our codecs only: nvCOMP's decoders report shared-memory hazards inside the library.
     sanitize "$tool" "$T/gpu_registry_gpu_test" '*RejectsDamagedContainers*:*EdgeInputs*-*nvcomp*'
   done
@@ -36,8 +38,9 @@ for tool in memcheck racecheck; do
 done
 
 step "kernel cells"
-"$BUILD/bench/driver/gcbench" --codecs fl,rle --device gpu --timing kernel --cold-l2 \
-  --corpus synthetic:small_ints:1GiB:4,synthetic:runs-geo8:1GiB:4 --element-width 4 \
+"$BUILD/bench/driver/gcbench" --codecs fl,rle,rle-cub --device gpu --timing kernel --cold-l2 \
+  --corpus synthetic:small_ints:1GiB:4,synthetic:runs-geo8:1GiB:4,synthetic:runs-uni8:1GiB:4 \
+  --element-width 4 \
   --no-progress --benchmark_out="$OUT/kernels.json" > "$OUT/kernels.log" 2>&1
 echo "exit status $?"
 python3 - "$OUT/kernels.json" <<'PY'
@@ -46,5 +49,6 @@ d = json.load(open(sys.argv[1]))
 print("copy_gbps", d["context"].get("copy_gbps"))
 for b in d["benchmarks"]:
     if b.get("run_type") == "iteration" and "kernel_gbps" in b:
-        print(f'{b["name"][:90]:90s} {b["kernel_gbps"]:8.1f} GB/s')
+        bare = f' bare primitive {b["primitive_gbps"]:8.1f} GB/s' if "primitive_gbps" in b else ""
+        print(f'{b["name"][:90]:90s} {b["kernel_gbps"]:8.1f} GB/s{bare}')
 PY

@@ -202,6 +202,8 @@ ContextEntries host_context(const Inputs& inputs, const std::vector<std::string>
     const CodecInfo& info = codec->info();
     const std::string key = info.name + "/" + to_string(info.device);
     c.emplace_back("codec:" + key, info.version);
+    if (!info.reference_primitive.empty())
+      c.emplace_back("primitive:" + key, info.reference_primitive);
     // The defaults, written like cell names' axes: a report built elsewhere (say without
     // CUDA, so without the GPU codecs) still knows which cells are the default ones.
     std::vector<std::pair<std::string, std::string>> defaults;

@@ -60,6 +60,10 @@ struct DeviceCellState {
   // timed region, and must give the input back; counted in varied_outputs.
   std::function<std::optional<std::string>()> decode_varied_output;
   u64 varied_outputs = 0;
+  // The codec's reference primitive (CodecInfo::reference_primitive), checked at set-up: its
+  // call on the compression buffers, and its mean time once measured.
+  std::function<void()> primitive_call;
+  std::optional<double> primitive_s;
 };
 
 struct ResidentInput {
@@ -261,6 +265,15 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
   if (auto problem = check_reference(cell, workspace, container)) return problem;
   note_container(c, cell.codec->info(), container);
   arm_output_check(c, written, true);
+  if (!cell.codec->info().reference_primitive.empty()) {
+    const CompressBuffers buffers{device_input,   input.size(), c.temp.data(),
+                                  c.temp.bytes(), c.out.data(), c.size.data()};
+    dev.primitive_async(buffers, s);
+    if (auto problem = dev.check_primitive(buffers, input, s)) {
+      return "reference primitive " + cell.codec->info().reference_primitive + ": " + *problem;
+    }
+    c.primitive_call = [&c, &dev, buffers] { dev.primitive_async(buffers, c.stream.get()); };
+  }
   if (!cell.codec->info().reproducible) {
     c.decode_varied_output = [&c, &dev, device_input, n = input.size()] {
       u64 size = 0;
@@ -488,6 +501,20 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
     }
   }
   if (state.error_occurred()) return;
+  if (c.primitive_call && !c.primitive_s) {
+    // As many calls as this run timed of the codec (5 to 200), each as the codec's were: on
+    // the same resident input, the L2 flushed first when the codec's calls had it flushed.
+    const u64 calls = std::clamp<u64>(static_cast<u64>(state.iterations()), 5, 200);
+    double sum = 0;
+    for (u64 i = 0; i < calls; ++i) {
+      if (l2_flush_) l2_flush_->enqueue(c.stream.get());
+      c.start.record(c.stream.get());
+      c.primitive_call();
+      c.stop.record(c.stream.get());
+      sum += cuda::elapsed_s(c.start, c.stop);
+    }
+    c.primitive_s = sum / static_cast<double>(calls);
+  }
   const double kernel_s = c.kernel_s_sum / static_cast<double>(std::max<u64>(c.kernel_calls, 1));
   using benchmark::Counter;
   auto& k = state.counters;
@@ -507,6 +534,10 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
   k["kernel_gbps"] = Counter(gbps(n, kernel_s));
   if (ceilings_.copy_gbps > 0)
     k["pct_copy"] = Counter(100 * gbps(n, kernel_s) / ceilings_.copy_gbps);
+  if (c.primitive_s) {  // the bare primitive on the same input (CodecInfo::reference_primitive)
+    k["primitive_s"] = Counter(*c.primitive_s);
+    k["primitive_gbps"] = Counter(gbps(n, *c.primitive_s));
+  }
   // Kernel-only (--timing kernel): no end-to-end counter at all, rather than a 0 that reads
   // as a measurement.
   if (settings_.end_to_end) {

@@ -1,7 +1,7 @@
-// RLE on the GPU (format.hpp), byte-identical to rle_cpu.cpp. The host adapter: the device codec that both GPU RLE codecs
-// are, over the encoder (rle_gpu_encoder.cu, kernels in detail/encode_kernels.cuh; rle-cub's
-// run finder is rle_cub_gpu.cu) and the decoders (rle_gpu_decoder.cu, kernels in
-// detail/decode_kernels.cuh).
+// RLE on the GPU (format.hpp), byte-identical to rle_cpu.cpp. The host adapter: the device codec
+// that both GPU RLE codecs are, over the encoder (rle_gpu_encoder.cu, kernels in
+// detail/encode_kernels.cuh; rle-cub's run finder is rle_cub_gpu.cu) and the decoders
+// (rle_gpu_decoder.cu, kernels in detail/decode_kernels.cuh).
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -68,6 +68,7 @@ class RleDeviceCodec final : public TypedDeviceCodec<RleDeviceCodec> {
     info_.role = kind == EncoderKind::fused ? Role::studied : Role::baseline;
     info_.cpu_reference = std::string{"rle"};
     info_.container_format = kContainerFormat;
+    if (kind == EncoderKind::cub) info_.reference_primitive = "cub::DeviceRunLengthEncode::Encode";
   }
 
   using Typed = GpuParams;
@@ -94,6 +95,17 @@ class RleDeviceCodec final : public TypedDeviceCodec<RleDeviceCodec> {
     encode_async(b, p.format.element_width, kind_, max_count_, stream);
   }
 
+  // rle-cub's reference primitive (info_.reference_primitive), in rle-cub's compression temp.
+  void primitive_async(const CompressBuffers& b, const GpuParams& p, DeviceStream stream) const {
+    require_primitive();
+    cub_primitive_async(b, p.format.element_width, max_count_, stream);
+  }
+  std::optional<std::string> check_primitive(const CompressBuffers& b, const GpuParams& p,
+                                             ByteSpan input, DeviceStream stream) const {
+    require_primitive();
+    return check_cub_primitive(b, p.format.element_width, max_count_, input, stream);
+  }
+
   DecodePlan plan_decompress(ByteSpan container, const GpuParams& p) const {
     const OpenedContainer c = open_container(container, kContainerFormat);
     const PayloadLayout l = parse_payload(c.payload, c.header.original_size).layout;
@@ -112,6 +124,11 @@ class RleDeviceCodec final : public TypedDeviceCodec<RleDeviceCodec> {
   }
 
  private:
+  void require_primitive() const {
+    if (kind_ != EncoderKind::cub)
+      throw std::logic_error(info_.name + " has no reference primitive");
+  }
+
   EncoderKind kind_;
   u64 max_count_;
   CodecInfo info_;

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "codecs/rle/format.hpp"
@@ -37,6 +38,16 @@ std::size_t encode_temp_bytes(std::uint64_t input_size, std::uint32_t width, Enc
                               std::uint64_t max_count);
 void encode_async(const CompressBuffers& b, std::uint32_t width, EncoderKind kind,
                   std::uint64_t max_count, cudaStream_t stream);
+
+// rle-cub's reference primitive (CodecInfo::reference_primitive): cub::DeviceRunLengthEncode::
+// Encode alone on the compression buffers, its runs in the encoder's own places in b.temp (no
+// clamp, no payload, no container, no CRC); then its runs read back and compared with the
+// input's, counted on the host.
+void cub_primitive_async(const CompressBuffers& b, std::uint32_t width, std::uint64_t max_count,
+                         cudaStream_t stream);
+std::optional<std::string> check_cub_primitive(const CompressBuffers& b, std::uint32_t width,
+                                               std::uint64_t max_count, ByteSpan input,
+                                               cudaStream_t stream);
 
 // rle_gpu_decoder.cu: decodes the planned container (its payload `layout`, validated on the
 // host) into b.output, errors into *b.status; as above for temporary storage and the stream.

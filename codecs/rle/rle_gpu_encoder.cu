@@ -9,8 +9,13 @@
 // start). The input is read once, the runs written once, coalesced through shared memory.
 #include <array>
 #include <bit>
+#include <cstring>
 #include <cub/device/device_merge_sort.cuh>
+#include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_scan.cuh>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "codecs/common/container_device.cuh"
 #include "codecs/common/crc32.cuh"
@@ -188,6 +193,56 @@ void encode_async(const CompressBuffers& b, u32 w, EncoderKind kind, u64 max_cou
   cuda::crc32_async(b.input, b.input_size, t.crc.p, t.crc.bytes, {t.crc_value}, stream, crc_tiles);
   cuda::write_container_header_async(b.output, kContainerFormat, b.input_size, t.payload_size,
                                      t.crc_value, b.output_size, stream);
+}
+
+void cub_primitive_async(const CompressBuffers& b, u32 w, u64 max_count, cudaStream_t stream) {
+  const u64 n = b.input_size / w;
+  if (n == 0) return;
+  cuda::TempCarver carve(b.temp, b.temp_bytes);
+  const CompressTemp t(carve, b.input_size, w, EncoderKind::cub, max_count);
+  std::size_t cub_bytes = t.cub.bytes;  // CUB takes the size by reference
+  with_element_type(w, [&](auto tag) {
+    using T = decltype(tag);
+    GCB_CUDA(cub::DeviceRunLengthEncode::Encode(
+        t.cub.p, cub_bytes, reinterpret_cast<const T*>(b.input), reinterpret_cast<T*>(t.values),
+        t.counts, t.run_count, static_cast<int>(n), stream));
+  });
+}
+
+std::optional<std::string> check_cub_primitive(const CompressBuffers& b, u32 w, u64 max_count,
+                                               ByteSpan input, cudaStream_t stream) {
+  const u64 n = b.input_size / w;
+  if (n == 0) return std::nullopt;
+  cuda::TempCarver carve(b.temp, b.temp_bytes);
+  const CompressTemp t(carve, b.input_size, w, EncoderKind::cub, max_count);
+  u64 runs = 0;
+  GCB_CUDA(cudaMemcpyAsync(&runs, t.run_count, sizeof runs, cudaMemcpyDeviceToHost, stream));
+  GCB_CUDA(cudaStreamSynchronize(stream));
+  if (runs == 0 || runs > n)
+    return "run count " + std::to_string(runs) + " of " + std::to_string(n);
+  std::vector<u32> counts(runs);
+  std::vector<u8> values(runs * w);
+  GCB_CUDA(
+      cudaMemcpyAsync(counts.data(), t.counts, runs * sizeof(u32), cudaMemcpyDeviceToHost, stream));
+  GCB_CUDA(cudaMemcpyAsync(values.data(), t.values, runs * w, cudaMemcpyDeviceToHost, stream));
+  GCB_CUDA(cudaStreamSynchronize(stream));
+  // Each run: its value, then as many equal elements as it counts, the next element different.
+  u64 at = 0;
+  for (u64 r = 0; r < runs; ++r) {
+    const u8* value = values.data() + r * w;
+    if (counts[r] == 0 || at + counts[r] > n) return "run " + std::to_string(r) + " overruns";
+    for (u64 i = at; i < at + counts[r]; ++i) {
+      if (std::memcmp(input.data() + i * w, value, w) != 0)
+        return "run " + std::to_string(r) + " differs from the input at element " +
+               std::to_string(i);
+    }
+    at += counts[r];
+    if (at < n && std::memcmp(input.data() + at * w, value, w) == 0)
+      return "run " + std::to_string(r) + " ends before its value does";
+  }
+  if (at != n)
+    return "the runs cover " + std::to_string(at) + " of " + std::to_string(n) + " elements";
+  return std::nullopt;
 }
 
 }  // namespace gcbench::rle::gpu

@@ -58,6 +58,11 @@ struct CodecInfo {
   ContainerCounters container_counters{};  // empty: none
   // The gcbench container format it writes (codecs/<name>/format.hpp); id 0 when none.
   ContainerFormat container_format{};
+  // A GPU codec built on a library primitive (rle-cub: "cub::DeviceRunLengthEncode::Encode"):
+  // the driver times the bare primitive beside each compression cell, on the same device input
+  // (BoundDeviceCodec::primitive_async), so that a figure "against CUB" has the bare primitive
+  // as well as the codec that wraps it in a container. Empty: none.
+  std::string reference_primitive{};
 };
 
 // Where the time of one call went. GPU codecs fill kernel and transfer time from CUDA

@@ -101,6 +101,14 @@ class BoundDeviceCodec {
 
   // As BoundCodec::run_time_choice().
   virtual std::optional<RunTimeChoice> run_time_choice() const { return std::nullopt; }
+
+  // For a codec whose info().reference_primitive names one: that primitive alone, enqueued on
+  // the compression buffers, its output within `temp` (no container, no CRC); then its output
+  // read back and checked against the host `input` (nullopt when right, else what is wrong).
+  // The defaults throw std::logic_error: the driver calls them only for such codecs.
+  virtual void primitive_async(const CompressBuffers& buffers, DeviceStream stream) const;
+  virtual std::optional<std::string> check_primitive(const CompressBuffers& buffers, ByteSpan input,
+                                                     DeviceStream stream) const;
 };
 
 using BoundDeviceCodecPtr = std::unique_ptr<const BoundDeviceCodec>;

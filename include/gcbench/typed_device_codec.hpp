@@ -13,6 +13,10 @@
 //   void decompress_async(const DecodePlan&, const DecompressBuffers&, const Typed&,
 //                         DeviceStream) const;
 //   // optional: std::optional<RunTimeChoice> run_time_choice(const Typed&) const;
+//   // optional, with info().reference_primitive:
+//   //   void primitive_async(const CompressBuffers&, const Typed&, DeviceStream) const;
+//   //   std::optional<std::string> check_primitive(const CompressBuffers&, const Typed&,
+//   //                                              ByteSpan input, DeviceStream) const;
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -59,6 +63,22 @@ class TypedDeviceCodec : public DeviceCodec {
         return impl_.run_time_choice(typed_);
       } else {
         return std::nullopt;
+      }
+    }
+
+    void primitive_async(const CompressBuffers& buffers, DeviceStream stream) const override {
+      if constexpr (requires { impl_.primitive_async(buffers, typed_, stream); }) {
+        impl_.primitive_async(buffers, typed_, stream);
+      } else {
+        BoundDeviceCodec::primitive_async(buffers, stream);
+      }
+    }
+    std::optional<std::string> check_primitive(const CompressBuffers& buffers, ByteSpan input,
+                                               DeviceStream stream) const override {
+      if constexpr (requires { impl_.check_primitive(buffers, typed_, input, stream); }) {
+        return impl_.check_primitive(buffers, typed_, input, stream);
+      } else {
+        return BoundDeviceCodec::check_primitive(buffers, input, stream);
       }
     }
 

@@ -1,6 +1,7 @@
 #include "gcbench/device_codec.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 #include "gcbench/container.hpp"
@@ -34,6 +35,15 @@ std::string describe_common(const char* codec, const DeviceStatus& status) {
       return std::string(codec) + ": device decoder error " + std::to_string(status.error) +
              " at " + std::to_string(status.detail);
   }
+}
+
+void BoundDeviceCodec::primitive_async(const CompressBuffers&, DeviceStream) const {
+  throw std::logic_error(codec().info().name + " has no reference primitive");
+}
+
+std::optional<std::string> BoundDeviceCodec::check_primitive(const CompressBuffers&, ByteSpan,
+                                                             DeviceStream) const {
+  throw std::logic_error(codec().info().name + " has no reference primitive");
 }
 
 std::string DeviceCodec::describe(const DeviceStatus& status) const {

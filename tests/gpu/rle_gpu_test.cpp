@@ -5,9 +5,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <random>
+#include <stdexcept>
 #include <string>
 
+#include "codecs/common/cuda_check.hpp"
+#include "codecs/common/device_buffer.hpp"
 #include "codecs/common/host_codec.hpp"
 #include "codecs/rle/format.hpp"
 #include "codecs/rle/rle.hpp"
@@ -158,6 +162,38 @@ TEST_F(RleGpu, CubRefusesMoreThanItsItemCount) {
   const BoundDeviceCodecPtr bound = codec->bind({{"element_width", 1}});
   EXPECT_THROW(bound->compress_temp_bytes(rle::gpu::kMaxCubItems + 1), ParamError);
   EXPECT_NO_THROW(bound->compress_temp_bytes(1 << 20));
+}
+
+// rle-cub's reference primitive: CUB's run-length encoder alone finds the input's runs (checked
+// against the host input), and the check says so when they are not the input's.
+TEST_F(RleGpu, CubReferencePrimitiveFindsTheInputsRuns) {
+  auto codec = rle::gpu::make_device_codec(rle::gpu::EncoderKind::cub);
+  EXPECT_EQ(codec->info().reference_primitive, "cub::DeviceRunLengthEncode::Encode");
+  EXPECT_TRUE(rle::gpu::make_device_codec(rle::gpu::EncoderKind::fused)
+                  ->info()
+                  .reference_primitive.empty());
+  for (std::uint32_t width : {1u, 2u, 4u, 8u}) {
+    SCOPED_TRACE("width " + std::to_string(width));
+    const Bytes input = runs_of(300000, width, 15, 7, 3, width);
+    const BoundDeviceCodecPtr bound = codec->bind({{"element_width", width}});
+    cuda::DeviceBuffer<std::uint8_t> in(input.size()),
+        out(bound->max_compressed_size(input.size()));
+    cuda::DeviceBuffer<std::uint8_t> temp(bound->compress_temp_bytes(input.size()));
+    cuda::DeviceBuffer<std::uint64_t> size(1);
+    GCB_CUDA(cudaMemcpy(in.data(), input.data(), input.size(), cudaMemcpyHostToDevice));
+    const CompressBuffers buffers{in.data(),    input.size(), temp.data(),
+                                  temp.bytes(), out.data(),   size.data()};
+    bound->primitive_async(buffers, nullptr);
+    EXPECT_EQ(bound->check_primitive(buffers, input, nullptr), std::nullopt);
+    Bytes other = input;
+    other[input.size() / 2] ^= 0x40;
+    const auto wrong = bound->check_primitive(buffers, other, nullptr);
+    ASSERT_TRUE(wrong.has_value());
+    EXPECT_NE(wrong->find("run "), std::string::npos) << *wrong;
+  }
+  const BoundDeviceCodecPtr fused =
+      rle::gpu::make_device_codec(rle::gpu::EncoderKind::fused)->bind({{"element_width", 1}});
+  EXPECT_THROW(fused->primitive_async({}, nullptr), std::logic_error);
 }
 
 TEST_F(RleGpu, Corpora) {
