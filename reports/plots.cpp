@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -45,8 +46,49 @@ std::optional<std::string> find_python_with_matplotlib(const std::vector<std::st
   return find_python_with(candidates, "matplotlib");
 }
 
+std::string plot_title_note(const ResultSet& set) {
+  const auto values = [&](const char* key) {
+    const auto it = set.context_values.find(key);
+    return it == set.context_values.end() ? std::set<std::string>{} : it->second;
+  };
+  // The models the GPU cells record; for older results, the contexts' (merged shards from
+  // several machines name them all in merged_differs:gpu).
+  std::set<std::string> models;
+  bool gpu_cells = false;
+  for (const Measurement& m : set.cells) {
+    if (m.id.device != "gpu") continue;
+    gpu_cells = true;
+    if (m.gpu) models.insert(gpu_model_of(m));
+  }
+  if (gpu_cells && models.empty()) {
+    for (const std::string& gpu : values("gpu")) {
+      if (!gpu.starts_with("none")) models.insert(gpu);
+    }
+    for (const std::string& differs : values("merged_differs:gpu")) {
+      std::size_t at = 0;
+      while (at < differs.size()) {
+        const std::size_t bar = std::min(differs.find(" | ", at), differs.size());
+        models.insert(differs.substr(at, bar - at));
+        at = bar + 3;
+      }
+    }
+  }
+  std::string note = !gpu_cells           ? "CPU only"
+                     : models.empty()     ? "unknown GPU"
+                     : models.size() == 1 ? *models.begin()
+                                          : fmt::format("{} GPU models", models.size());
+  // gcbench-report --merge-shards --allow-different-revisions records "mixed (...): a | b".
+  const std::set<std::string> revisions = values("git_revision");
+  if (revisions.size() > 1 || (revisions.size() == 1 && revisions.begin()->starts_with("mixed"))) {
+    note += ", mixed revisions";
+  } else if (revisions.size() == 1) {
+    note += ", rev " + *revisions.begin();
+  }
+  return note;
+}
+
 PlotOutcome draw_plots(const PlotSetup& setup, const fs::path& report_dir,
-                       const std::vector<std::string>& corpora) {
+                       const std::vector<std::string>& corpora, const std::string& title_note) {
   PlotOutcome outcome;
   for (const std::string& corpus : corpora) remove_earlier_plots(report_dir, corpus);
   const auto python = find_python_with_matplotlib(setup.pythons);
@@ -62,7 +104,10 @@ PlotOutcome draw_plots(const PlotSetup& setup, const fs::path& report_dir,
     outcome.failed = true;
     return outcome;
   }
-  std::vector<std::string> argv{*python, setup.script.string(), report_dir.string()};
+  std::vector<std::string> argv{*python, setup.script.string()};
+  // One argument, "=" joined: a note beginning with "-" is not read as an option.
+  if (!title_note.empty()) argv.push_back("--title-note=" + title_note);
+  argv.push_back(report_dir.string());
   argv.insert(argv.end(), corpora.begin(), corpora.end());
   const int status = run_program(argv, false);
   if (status != 0) {

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "reports/results.hpp"
+
 namespace gcbench::reports {
 
 struct PlotSetup {
@@ -33,8 +35,14 @@ struct PlotOutcome {
 // The first candidate that runs `import matplotlib` successfully.
 std::optional<std::string> find_python_with_matplotlib(const std::vector<std::string>& candidates);
 
-// Removes the plots an earlier report listed in the corpora's manifests, then draws new ones.
+// The second line of every plot's title: the GPU and the git revision the results were
+// measured with ("NVIDIA H100 80GB HBM3, rev 6723ce0"); "2 GPU models" or "mixed revisions"
+// where they differ, "CPU only" for results without GPU cells.
+std::string plot_title_note(const ResultSet& set);
+
+// Removes the plots an earlier report listed in the corpora's manifests, then draws new ones,
+// `title_note` under each title (none when empty).
 PlotOutcome draw_plots(const PlotSetup& setup, const std::filesystem::path& report_dir,
-                       const std::vector<std::string>& corpora);
+                       const std::vector<std::string>& corpora, const std::string& title_note = "");
 
 }  // namespace gcbench::reports

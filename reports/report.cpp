@@ -242,7 +242,7 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
 
   PlotOutcome plots;
   if (options.plots) {
-    plots = draw_plots(*options.plots, options.out_dir, corpora);
+    plots = draw_plots(*options.plots, options.out_dir, corpora, plot_title_note(set));
     written.plot_note = plots.note;
     written.plots_failed = plots.failed;
   }

@@ -131,6 +131,7 @@ void add_results(ResultSet& set, const json& doc) {
           set.gpu_present = true;
         }
       }
+      set.context_values[key].insert(text);
       set.context[key] = text;
     }
   }

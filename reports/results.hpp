@@ -35,6 +35,8 @@ struct ResultSet {
   std::map<std::string, std::string> missing_files;  // "corpus/file" -> reason
   std::set<std::string> typed_corpora;         // corpora of typed inputs (results::kTypedCorpusKey)
   std::map<std::string, std::string> context;  // the last file's gcbench context
+  // Every value each context key had across the files (e.g. two git revisions).
+  std::map<std::string, std::set<std::string>> context_values;
   // "<codec>/<device>" -> axis -> default, as the measuring gcbench recorded them.
   std::map<std::string, std::map<std::string, std::string>> defaults;
   // GPU cells of files measured on several GPUs (gcbench --gpu-replicas): one measurement per

@@ -1,8 +1,9 @@
 // The report's plots: drawn by matplotlib (reports/plots/plot_results.py) from the CSVs the
 // report wrote, linked from report.md; a plot without data is skipped with a note, never drawn
 // empty; without matplotlib the tables are still written and the report says why there are no
-// plots. The tests that draw skip, with the reason, where no python3 imports matplotlib (CI
-// installs it: scripts/install-deps.sh).
+// plots. Every title names the GPU and the git revision the results were measured with, or says
+// that they differ. The tests that draw skip, with the reason, where no python3 imports
+// matplotlib (CI installs it: scripts/install-deps.sh).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -63,7 +64,8 @@ json sample(bool gpu) {
       }
     }
   }
-  json context = {{"gpu", gpu ? "NVIDIA H100" : "none: built without CUDA"}};
+  json context = {{"gpu", gpu ? "NVIDIA H100" : "none: built without CUDA"},
+                  {"git_revision", "abc1234"}};
   if (gpu) {
     context["copy_gbps"] = "1500.0";
     context["h2d_pinned_gbps"] = "55.0";
@@ -127,10 +129,50 @@ TEST(ReportPlots, AreDrawnByMatplotlibFromTheCsvsAndLinked) {
   // The Pareto front is marked, and its points are named by the axes that vary.
   const std::string compress = read(w.dir / "cant" / "plots" / "ratio_vs_throughput_compress.svg");
   EXPECT_NE(compress.find("Pareto front"), std::string::npos);
+  // The title's second line names the GPU and the revision (matplotlib writes each line of
+  // text into the SVG as a comment); the ratio axis says which ratio it draws.
+  for (const std::string name : {"ratio_vs_throughput_compress", "pct_of_copy"}) {
+    EXPECT_NE(
+        read(w.dir / "cant" / "plots" / (name + ".svg")).find("<!-- NVIDIA H100, rev abc1234 -->"),
+        std::string::npos)
+        << name;
+  }
+  EXPECT_NE(compress.find("container ratio (original / container bytes)"), std::string::npos);
   EXPECT_EQ(w.index.find("Plots not drawn"), std::string::npos) << w.index;
   // Nothing the report writes is read back as a result file when it lies inside the results.
   EXPECT_THROW(load_results({w.dir}), std::runtime_error);
   fs::remove_all(w.dir);
+}
+
+TEST(ReportPlots, TheTitleNoteNamesTheGpuAndRevisionOrSaysTheyDiffer) {
+  ResultSet one;
+  add_results(one, sample(true));
+  EXPECT_EQ(plot_title_note(one), "NVIDIA H100, rev abc1234");
+  ResultSet cpu;
+  add_results(cpu, sample(false));
+  EXPECT_EQ(plot_title_note(cpu), "CPU only, rev abc1234");
+  // Two files of different revisions, GPU cells recording two models.
+  ResultSet mixed;
+  for (const std::string model : {"NVIDIA A100", "NVIDIA H100"}) {
+    json doc = sample(true);
+    doc["context"]["git_revision"] = model == "NVIDIA A100" ? "abc1234" : "def5678";
+    for (json& b : doc["benchmarks"]) {
+      const std::string name = b["name"];
+      if (name.starts_with("fl/gpu/") && model == "NVIDIA A100") {
+        b["name"] = b["run_name"] = "fl/gpu/" + name.substr(7) + "/element_width:2";
+      }
+      b["gpu"] = {{"index", 0}, {"name", model}};
+    }
+    add_results(mixed, doc);
+  }
+  EXPECT_EQ(plot_title_note(mixed), "2 GPU models, mixed revisions");
+  // Shards merged with --allow-different-revisions: one context saying so.
+  ResultSet merged;
+  json doc = sample(true);
+  doc["context"]["git_revision"] = "mixed (--allow-different-revisions): abc1234 | def5678";
+  doc["context"]["merged_differs:gpu"] = "NVIDIA A100 | NVIDIA H100";
+  add_results(merged, doc);
+  EXPECT_EQ(plot_title_note(merged), "2 GPU models, mixed revisions");
 }
 
 TEST(ReportPlots, APlotWithoutDataIsSkippedWithANoteNotDrawnEmpty) {

@@ -1,34 +1,44 @@
 #!/usr/bin/env python3
 """Plots of a gcbench report, drawn by matplotlib from the CSV tables gcbench-report wrote.
 
-usage: plot_results.py REPORT_DIR CORPUS...
+usage: plot_results.py [--title-note TEXT] REPORT_DIR CORPUS...
+
+--title-note TEXT: a second line under every plot's title, e.g. the GPU and git revision the
+results were measured with ("NVIDIA H100 80GB HBM3, rev 6723ce0"), as gcbench-report passes it.
 
 For each corpus, reads REPORT_DIR/CORPUS/variants.csv (every codec variant over the corpus
 total) and gpu_e2e.csv (GPU kernel vs end-to-end throughput) and writes to
 REPORT_DIR/CORPUS/plots/, each as SVG and PNG:
-  ratio_vs_throughput_compress, ratio_vs_throughput_decompress: container ratio versus
-      end-to-end throughput per variant, the Pareto front marked;
+  ratio_vs_throughput_compress, ratio_vs_throughput_decompress: container ratio (original /
+      container bytes; LZ77's before its untimed entropy stage, so not the entropy-coded ratio
+      the headline quotes, as a note under the plot says) versus end-to-end throughput per
+      variant, the Pareto front marked;
   throughput_vs_work_items, throughput_vs_frame_size: throughput along the swept axis, one
       line per codec, device and the other axes' values;
   pct_of_copy: each GPU kernel's throughput as % of the device's copy, and end-to-end as %
-      of its pinned host-to-device copy;
+      of its pinned host-to-device copy, one row per codec variant and direction;
   kernel_throughput_vs_run_length, kernel_throughput_vs_element_width (from kernels.csv, the
       kernels section): each GPU kernel and its peers per synthetic input, against the mean
       run length of runs-geo<m>/runs-uni<m> inputs (geometric solid, uniform dashed) and
-      against the element width of runs-geo8 and small_ints inputs, the device copy as a
-      dotted line; a warm (L2 not flushed) line says so in its label;
+      against the element width of runs-geo8 (solid) and small_ints (dashed) inputs, the
+      device copy as a dotted line; a warm (L2 not flushed) line says so in its label;
   kernel_throughput_per_file (from kernels.csv): each GPU kernel and its peers on every file
       of a corpus (text and binary side by side), so that the files where one overtakes
       another show; synthetic inputs are left to the two plots above;
   columns_ratio_vs_throughput_compress, columns_ratio_vs_throughput_decompress (from
       columns.csv, the column table of a typed corpus): one point per column and GPU codec
-      variant, ratio against kernel throughput.
+      variant, container ratio against kernel throughput.
+Every codec has one colour (and, where the device does not set the marker, one marker) in
+every plot, plot_style.codec_style; series of one codec in one plot differ by marker, fill or
+line style. Legends sit right of the axes, never over the data. Log axes are labelled at
+1, 2, 5 per decade over up to three decades, at decades only over more.
 A plot with nothing measured is skipped with a printed note, never drawn empty. plots.manifest
 (JSON, but not named *.json: gcbench-report reads every *.json under its inputs, and the
 report often lies inside them) lists the plots made (title, svg, png) and those skipped
 (plot, why).
 """
 
+import argparse
 import csv
 import json
 import math
@@ -41,11 +51,25 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402 (the backend is chosen first)
 from matplotlib import ticker  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from plot_style import codec_color, series_marker  # noqa: E402
 
 # Reproducible files: the same CSVs give the same SVG bytes.
 plt.rcParams["svg.hashsalt"] = "gcbench"
 SVG_METADATA = {"Date": None}
 DEVICE_MARKERS = {"cpu": "o", "gpu": "^"}
+# Series of one codec, device and direction that differ in another axis: by the marker's fill.
+FILLS = ["full", "none", "left", "bottom", "right", "top"]
+LEGEND = {"loc": "upper left", "bbox_to_anchor": (1.02, 1), "borderaxespad": 0, "fontsize": 8}
+CONTAINER_RATIO = "container ratio (original / container bytes)"
+# The second line of every title (--title-note): the GPU and revision of the results.
+title_note = ""
+
+
+def titled(title):
+    return f"{title}\n{title_note}" if title_note else title
 
 
 def read_csv(path):
@@ -102,11 +126,16 @@ def needs_log(values, span=20):
     return len(positive) > 1 and max(positive) / min(positive) >= span
 
 
-def log_scale(axis_setter, axis):
-    """A log axis labelled 0.01, 0.02, 0.05, 0.1 ... rather than powers of ten."""
+def log_scale(axis_setter, axis, values, unit=""):
+    """A log axis labelled 0.01, 0.02, 0.05, 0.1 ... rather than powers of ten; at decades
+    only where the values span more than three (1-2-5 labels would then run together).
+    `unit` follows each label ("%")."""
+    positive = [v for v in values if v and v > 0]
+    decades = math.log10(max(positive) / min(positive)) if positive else 0
     axis_setter("log")
-    axis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
-    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    subs = (1.0,) if decades > 3 else (1.0, 2.0, 5.0)
+    axis.set_major_locator(ticker.LogLocator(base=10, subs=subs))
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}{unit}"))
     axis.set_minor_formatter(ticker.NullFormatter())
 
 
@@ -127,11 +156,6 @@ def pareto_front(points):
     return sorted(front, key=lambda p: p["x"])
 
 
-def codec_colors(codecs):
-    cmap = plt.get_cmap("tab10" if len(codecs) <= 10 else "tab20")
-    return {c: cmap(i % cmap.N) for i, c in enumerate(sorted(codecs))}
-
-
 def save(fig, plots_dir, name, title, made):
     for ext in ("svg", "png"):
         fig.savefig(
@@ -144,17 +168,54 @@ def save(fig, plots_dir, name, title, made):
     made.append({"name": name, "title": title, "svg": f"{name}.svg", "png": f"{name}.png"})
 
 
-def finish_ratio_plot(fig, ax, throughputs, ratios, xlabel, ylabel, title, plots_dir, name, made):
-    """A ratio-versus-throughput scatter's scales, labels, grid and legend; then saves it."""
+def text_box(label, renderer):
+    """An annotation's text's box where it is now (its own box includes its leader line)."""
+    label.update_positions(renderer)
+    return Text.get_window_extent(label, renderer)
+
+
+def name_points(fig, ax, points):
+    """Names `points` ((x, y, text)) beside them, each label moved up or down off the labels
+    already placed; those right of the middle named to their left, off the legend."""
+    if not points:
+        return
+    fig.canvas.draw()  # the scales' final limits, and a renderer to measure the labels with
+    renderer = fig.canvas.get_renderer()
+    middle = ax.get_window_extent(renderer).x0 + ax.get_window_extent(renderer).width / 2
+    placed = []
+    for x, y, text in sorted(points):
+        right = ax.transData.transform((x, y))[0] > middle
+        dx = -4 if right else 4
+        label = ax.annotate(text, (x, y), textcoords="offset points", xytext=(dx, 4), fontsize=7,
+                            ha="right" if right else "left",
+                            arrowprops={"arrowstyle": "-", "linewidth": 0.4, "color": "0.5"})
+        box = text_box(label, renderer)
+        step = box.height * 72 / fig.dpi + 1  # points
+        for i in range(1, 41):
+            if not any(box.overlaps(b) for b in placed):
+                break
+            label.xyann = (dx, 4 + step * ((i + 1) // 2) * (1 if i % 2 else -1))
+            box = text_box(label, renderer)
+        placed.append(box)
+
+
+def finish_ratio_plot(fig, ax, throughputs, ratios, xlabel, ylabel, title, plots_dir, name, made,
+                      note="", named=()):
+    """A ratio-versus-throughput scatter's scales, labels, grid and legend, `note` under it and
+    the points `named` ((x, y, text)) named; then saves it."""
     if needs_log(throughputs):
-        log_scale(ax.set_xscale, ax.xaxis)
+        log_scale(ax.set_xscale, ax.xaxis, throughputs)
     if needs_log(ratios, span=10):
-        log_scale(ax.set_yscale, ax.yaxis)
+        log_scale(ax.set_yscale, ax.yaxis, ratios)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.set_title(title)
+    ax.set_title(titled(title))
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0, fontsize=8)
+    ax.legend(**LEGEND)
+    if note:
+        ax.annotate(note, (0, 0), xycoords="axes fraction", xytext=(0, -42),
+                    textcoords="offset points", va="top", fontsize=8, style="italic")
+    name_points(fig, ax, named)
     save(fig, plots_dir, name, title, made)
 
 
@@ -179,23 +240,25 @@ def ratio_vs_throughput(corpus, variants, direction, plots_dir, made, skipped):
         p["x"] *= scale
     title = f"Container ratio vs {direction}ion throughput (end-to-end), {corpus}"
     fig, ax = plt.subplots(figsize=(8, 5))
-    colors = codec_colors({p["codec"] for p in points})
+    # One legend entry per codec and device, in name order (the points are in the CSV's).
     seen = set()
-    for p in points:
+    for p in sorted(points, key=lambda p: (p["codec"], p["device"])):
         key = (p["codec"], p["device"])
-        ax.scatter(p["x"], p["y"], color=colors[p["codec"]], marker=DEVICE_MARKERS.get(
+        ax.scatter(p["x"], p["y"], color=codec_color(p["codec"]), marker=DEVICE_MARKERS.get(
             p["device"], "s"), s=36, alpha=0.8,
             label=f"{p['codec']} {p['device'].upper()}" if key not in seen else None)
         seen.add(key)
     front = pareto_front(points)
     ax.plot([p["x"] for p in front], [p["y"] for p in front], color="black", linestyle="--",
             linewidth=1, drawstyle="steps-post", label="Pareto front")
-    for p in front:
-        ax.annotate(p["label"], (p["x"], p["y"]), textcoords="offset points", xytext=(4, 4),
-                    fontsize=7)
+    # LZ77's container holds its triples before the entropy stage, which is not timed: say
+    # that its points are not at the entropy-coded ratio the headline table quotes.
+    note = ("LZ77: the container before its entropy stage (not timed), not the entropy-coded "
+            "ratio of the headline table" if any(p["codec"] == "lz77" for p in points) else "")
     finish_ratio_plot(fig, ax, [p["x"] for p in points], [p["y"] for p in points],
                       f"{direction}ion throughput, end-to-end [{unit} of original bytes]",
-                      "container ratio (original / compressed)", title, plots_dir, name, made)
+                      CONTAINER_RATIO, title, plots_dir, name, made, note,
+                      [(p["x"], p["y"], p["label"]) for p in front])
 
 
 def throughput_vs_axis(corpus, variants, axis, plots_dir, made, skipped):
@@ -221,11 +284,16 @@ def throughput_vs_axis(corpus, variants, axis, plots_dir, made, skipped):
     lines = {k: [(x, y * scale) for x, y in xy] for k, xy in lines.items()}
     title = f"Throughput vs {axis.replace('_', ' ')}, {corpus}"
     fig, ax = plt.subplots(figsize=(8, 5))
-    colors = codec_colors({k[0] for k in lines})
+    # The codec sets the colour, the device the marker, the direction the line; the other
+    # axes' values of one codec and device, the marker's fill.
+    fills = {}
+    for codec, device, others, _ in sorted(lines):
+        mine = fills.setdefault((codec, device), {})
+        mine.setdefault(others, FILLS[len(mine) % len(FILLS)])
     for (codec, device, others, direction), xy in sorted(lines.items()):
         label = short_label(codec, device, dict(others), varying, leave_out=(axis,))
-        ax.plot([p[0] for p in xy], [p[1] for p in xy], color=colors[codec],
-                marker=DEVICE_MARKERS.get(device, "s"),
+        ax.plot([p[0] for p in xy], [p[1] for p in xy], color=codec_color(codec),
+                marker=DEVICE_MARKERS.get(device, "s"), fillstyle=fills[(codec, device)][others],
                 linestyle="-" if direction == "compress" else "--",
                 label=f"{label}, {direction}")
     xs = [p[0] for xy in lines.values() for p in xy]
@@ -234,13 +302,14 @@ def throughput_vs_axis(corpus, variants, axis, plots_dir, made, skipped):
     ax.set_xticks(sorted(set(xs)))
     ax.set_xticklabels([f"{x:g}" for x in sorted(set(xs))])
     ax.xaxis.set_minor_locator(ticker.NullLocator())
-    if needs_log([p[1] for xy in lines.values() for p in xy]):
-        log_scale(ax.set_yscale, ax.yaxis)
+    ys = [p[1] for xy in lines.values() for p in xy]
+    if needs_log(ys):
+        log_scale(ax.set_yscale, ax.yaxis, ys)
     ax.set_xlabel(axis.replace("_", " "))
     ax.set_ylabel(f"throughput [{unit} of original bytes]\n(GPU: kernel time; CPU: wall time)")
-    ax.set_title(title)
+    ax.set_title(titled(title))
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0, fontsize=8)
+    ax.legend(**LEGEND)
     save(fig, plots_dir, name, title, made)
 
 
@@ -255,7 +324,8 @@ def pct_of_copy(corpus, e2e_rows, plots_dir, made, skipped):
         skipped.append({"plot": name, "why": "no GPU cell with pct_copy or pct_h2d"})
         return
     title = f"GPU throughput as % of the machine's copy, {corpus}"
-    fig, ax = plt.subplots(figsize=(8, 0.45 * len(bars) + 1.5))
+    # The height grows with the rows, so that their labels never run together.
+    fig, ax = plt.subplots(figsize=(8, 0.45 * len(bars) + 1.8))
     height = 0.4
     for i, (label, kernel, e2e) in enumerate(bars):
         if kernel:
@@ -266,15 +336,17 @@ def pct_of_copy(corpus, e2e_rows, plots_dir, made, skipped):
                plt.Rectangle((0, 0), 1, 1, color="tab:orange")]
     ax.legend(handles, ["kernel, % of device-to-device copy",
                         "end-to-end (pinned), % of pinned host-to-device copy"],
-              loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0, fontsize=8)
+              **LEGEND)
     ax.set_yticks(range(len(bars)))
     ax.set_yticklabels([b[0] for b in bars], fontsize=8)
-    ax.invert_yaxis()
+    ax.set_ylim(len(bars) - 0.4, -0.6)  # first row on top, no empty band above or below
     values = [v for b in bars for v in b[1:] if v]
     if needs_log(values):
-        log_scale(ax.set_xscale, ax.xaxis)
+        log_scale(ax.set_xscale, ax.xaxis, values, unit="%")
+    else:
+        ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}%"))
     ax.set_xlabel("% of the copy ceiling measured in the same run")
-    ax.set_title(title)
+    ax.set_title(titled(title))
     ax.grid(True, axis="x", which="both", alpha=0.3)
     save(fig, plots_dir, name, title, made)
 
@@ -292,6 +364,11 @@ def kernel_rows(rows):
     return cells, copy
 
 
+def codec_of_label(label):
+    """"fl/frame_size:256 (warm)" -> "fl"."""
+    return label.split("/")[0].split(" ")[0]
+
+
 def kernel_label(row):
     """The codec variant without its element width (the width is what the axis varies)."""
     label = re.sub(r"/element_width:\d+", "", row["codec"])
@@ -303,15 +380,25 @@ def kernel_panels(title, lines, copy, xlabel, log2_x, plots_dir, name, made, nam
     x ticks' labels (x -> text), else the numbers."""
     directions = [d for d in ("compress", "decompress") if any(k[1] == d for k in lines)]
     fig, axes = plt.subplots(1, len(directions), figsize=(7 * len(directions), 5), squeeze=False)
-    colors = codec_colors({k[0] for k in lines})
+    # The codec sets the colour, each of its variants (labels) a marker, the input or the
+    # distribution the line style; the same in both panels, which share one legend.
+    markers, per_codec = {}, {}
+    for label in sorted({k[0] for k in lines}):
+        codec = codec_of_label(label)
+        markers[label] = series_marker(codec, per_codec.get(codec, 0))
+        per_codec[codec] = per_codec.get(codec, 0) + 1
+    handles = {}
     for ax, direction in zip(axes[0], directions):
         for (label, d, style), xy in sorted(lines.items()):
             if d != direction:
                 continue
-            ax.plot([p[0] for p in xy], [p[1] for p in xy], color=colors[label], marker="o",
-                    linestyle=style[0], label=f"{label}{style[1]}")
+            (line,) = ax.plot([p[0] for p in xy], [p[1] for p in xy], color=codec_color(label),
+                              marker=markers[label], linestyle=style[0],
+                              label=f"{label}{style[1]}")
+            handles.setdefault(line.get_label(), line)
         if copy:
-            ax.axhline(copy, color="black", linestyle=":", linewidth=1, label="device copy")
+            handles["device copy"] = ax.axhline(copy, color="black", linestyle=":", linewidth=1,
+                                                label="device copy")
         xs = sorted({p[0] for (_, d, _), xy in lines.items() if d == direction for p in xy})
         if log2_x:
             ax.set_xscale("log", base=2)
@@ -323,13 +410,15 @@ def kernel_panels(title, lines, copy, xlabel, log2_x, plots_dir, name, made, nam
         ax.xaxis.set_minor_locator(ticker.NullLocator())
         ys = [p[1] for (_, d, _), xy in lines.items() if d == direction for p in xy]
         if needs_log(ys + ([copy] if copy else [])):
-            log_scale(ax.set_yscale, ax.yaxis)
+            log_scale(ax.set_yscale, ax.yaxis, ys + ([copy] if copy else []))
         ax.set_xlabel(xlabel)
         ax.set_ylabel("kernel throughput [GB/s of original bytes]")
         ax.set_title(direction)
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7)
-    fig.suptitle(title)
+    # Right of the last panel, off the data: the series in name order, the copy last.
+    order = sorted(k for k in handles if k != "device copy") + (["device copy"] if copy else [])
+    axes[0][-1].legend([handles[k] for k in order], order, **{**LEGEND, "fontsize": 7})
+    fig.suptitle(titled(title), y=1.0, va="bottom")
     save(fig, plots_dir, name, title, made)
 
 
@@ -374,7 +463,8 @@ def kernels_vs_element_width(corpus, rows, plots_dir, made, skipped):
     for r in cells:
         m = WIDTH_FILE.match(r["file"])
         if m:
-            key = (kernel_label(r), r["direction"], ("-", f", {m.group(1)}"))
+            style = "-" if m.group(1) == "runs-geo8" else "--"
+            key = (kernel_label(r), r["direction"], (style, f", {m.group(1)}"))
             lines.setdefault(key, []).append((float(m.group(2) or 1), r["kernel_gbps"]))
     kernel_plot(name, f"GPU kernels vs element width, {corpus}", "element width [bytes]", lines,
                 copy, "no GPU kernel measured on runs-geo8 or small_ints inputs of two or more "
@@ -404,17 +494,20 @@ def columns_ratio_vs_throughput(corpus, rows, direction, plots_dir, made, skippe
     if not points:
         skipped.append({"plot": name, "why": f"no column with {column} and ratio"})
         return
-    title = f"Ratio vs {direction}ion kernel throughput per column, {corpus}"
+    title = f"Container ratio vs {direction}ion kernel throughput per column, {corpus}"
     fig, ax = plt.subplots(figsize=(8, 5))
-    colors = codec_colors({r["codec"] for r in points})
-    markers = "o^sDv<>pP*X"
-    for i, codec in enumerate(sorted(colors)):
-        mine = [r for r in points if r["codec"] == codec]
-        ax.scatter([r[column] for r in mine], [r["ratio"] for r in mine], color=colors[codec],
-                   marker=markers[i % len(markers)], s=30, alpha=0.8, label=codec)
+    # The variant labels ("fl/frame_size:256") of one codec share its colour, each its marker.
+    per_codec = {}
+    for variant in sorted({r["codec"] for r in points}):
+        codec = codec_of_label(variant)
+        marker = series_marker(codec, per_codec.get(codec, 0))
+        per_codec[codec] = per_codec.get(codec, 0) + 1
+        mine = [r for r in points if r["codec"] == variant]
+        ax.scatter([r[column] for r in mine], [r["ratio"] for r in mine],
+                   color=codec_color(variant), marker=marker, s=30, alpha=0.8, label=variant)
     finish_ratio_plot(fig, ax, [r[column] for r in points], [r["ratio"] for r in points],
                       f"{direction}ion kernel throughput [GB/s of original bytes]",
-                      "ratio (original / compressed)", title, plots_dir, name, made)
+                      CONTAINER_RATIO, title, plots_dir, name, made)
 
 
 def plot_corpus(report_dir, corpus):
@@ -446,11 +539,17 @@ def plot_corpus(report_dir, corpus):
 
 
 def main(argv):
-    if len(argv) < 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    for corpus in argv[2:]:
-        plot_corpus(argv[1], corpus)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--title-note", default="",
+                        help="a second title line for every plot (the GPU and revision)")
+    parser.add_argument("report_dir")
+    parser.add_argument("corpora", nargs="+", metavar="corpus")
+    args = parser.parse_args(argv[1:])
+    global title_note
+    title_note = args.title_note
+    for corpus in args.corpora:
+        plot_corpus(args.report_dir, corpus)
     return 0
 
 

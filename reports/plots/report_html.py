@@ -19,10 +19,12 @@ import pathlib
 import sys
 
 import plotly
-from plotly.colors import qualitative
 from plotly.offline import get_plotlyjs
 
 HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from plot_style import codec_color  # noqa: E402 (beside this script)
+
 DIRECTIONS = ("compress", "decompress")
 
 # Context keys shown in the machine section, in order, with their labels; the rest are in
@@ -278,12 +280,12 @@ def failed_section(failed):
 def chart_data(data):
     """What the charts need, for report_page.js: cells, headline rows, ceilings, colours."""
     codecs = sorted({c["codec"] for c in data["cells"]})
-    palette = qualitative.Dark24
     ctx = data["context"]
     return {
         "gpu": gpu_name(ctx),
         "ceilings": {k: float(ctx[k]) for k, _ in CEILINGS if k in ctx},
-        "colors": {codec: palette[i % len(palette)] for i, codec in enumerate(codecs)},
+        # Each codec's colour of the static plots, whatever else the report holds.
+        "colors": {codec: codec_color(codec) for codec in codecs},
         "cells": data["cells"],
         "headline": {c["name"]: c["headline"] for c in data["corpora"]},
     }
