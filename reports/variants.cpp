@@ -15,6 +15,8 @@ namespace {
 struct Totals {
   std::set<std::string> files;
   double input = 0, compressed = 0;
+  double entropy = 0;          // the entropy-coded size (entropy_bytes), where a codec has one
+  bool all_entropy = true;     // every compression cell recorded it
   double compress_s = 0, compress_e2e_s = 0;
   double decompress_s = 0, decompress_e2e_s = 0;
   bool compress_kernel_only = false, decompress_kernel_only = false;  // a cell lacks e2e_s
@@ -92,6 +94,9 @@ Table variants_table(const ResultSet& set, const std::string& corpus) {
       t.files.insert(m.id.file);
       t.input += m.counter("input_bytes", 0);
       t.compressed += m.counter("compressed_bytes", 0);
+      const double entropy = m.counter("entropy_bytes", 0);
+      t.entropy += entropy;
+      t.all_entropy = t.all_entropy && entropy > 0;
       t.compress_s += m.time_s;
       t.compress_e2e_s += std::max(e2e, 0.0);
       t.compress_kernel_only = t.compress_kernel_only || e2e < 0;
@@ -110,6 +115,7 @@ Table variants_table(const ResultSet& set, const std::string& corpus) {
     return Column{header, csv, unit, {}};
   };
   table.columns = {column("container ratio", "container_ratio", Unit::ratio),
+                   column("entropy-coded ratio", "entropy_ratio", Unit::ratio),
                    column("compress, kernel or CPU", "compress_gbps", Unit::gb_per_s),
                    column("compress, end-to-end", "compress_e2e_gbps", Unit::gb_per_s),
                    column("decompress, kernel or CPU", "decompress_gbps", Unit::gb_per_s),
@@ -124,6 +130,8 @@ Table variants_table(const ResultSet& set, const std::string& corpus) {
         {label,
          {t.compressed > 0 ? Value{t.input / t.compressed, {}, t.input, t.compressed}
                            : Value::blank("no compressed_bytes"),
+          t.all_entropy && t.entropy > 0 ? Value{t.input / t.entropy, {}, t.input, t.entropy}
+                                         : Value::blank("no entropy stage"),
           per_second(t.input, t.compress_s),
           t.compress_kernel_only ? Value::blank(kKernelOnly)
                                  : per_second(t.input, t.compress_e2e_s),
@@ -135,7 +143,8 @@ Table variants_table(const ResultSet& set, const std::string& corpus) {
   table.caption = fmt::format(
       "Over the {} file(s) every variant measured on most of the corpus compressed: {}. "
       "Container ratio = total original / "
-      "total container bytes (LZ77: before the entropy stage); throughput = total original "
+      "total container bytes (a codec with an entropy stage: before it); entropy-coded ratio "
+      "= total original / total entropy-coded bytes, for a codec that records them; throughput = total original "
       "bytes / total time: kernel or CPU = GPU kernel time (CUDA events) or CPU wall time; "
       "end-to-end = the whole call with transfers and host work (CPU: wall time again).",
       files.size(), fmt::join(files, ", "));

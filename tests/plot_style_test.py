@@ -18,9 +18,9 @@ sys.path.insert(0, PLOTS_DIR)
 import plot_style  # noqa: E402
 from plot_style import codec_color, codec_style, series_marker  # noqa: E402
 
-KNOWN = ["fl", "rle", "rle-cub", "lz77", "zlib", "gzip", "libdeflate", "lz4", "zstd", "copy",
-         "nvcomp-cascaded", "nvcomp-bitcomp", "nvcomp-lz4", "nvcomp-snappy", "nvcomp-deflate",
-         "nvcomp-gdeflate", "nvcomp-zstd", "nvcomp-ans"]
+# The studies' table (studies/codec_styles.json), read by plot_style from the source tree here.
+KNOWN = sorted(plot_style.CODEC_STYLES)
+assert {"fl", "rle", "lz77", "gzip", "zlib"} <= set(KNOWN), KNOWN
 
 
 def lab(color):

@@ -10,9 +10,9 @@ For each corpus, reads REPORT_DIR/CORPUS/variants.csv (every codec variant over 
 total) and gpu_e2e.csv (GPU kernel vs end-to-end throughput) and writes to
 REPORT_DIR/CORPUS/plots/, each as SVG and PNG:
   ratio_vs_throughput_compress, ratio_vs_throughput_decompress: container ratio (original /
-      container bytes; LZ77's before its untimed entropy stage, so not the entropy-coded ratio
-      the headline quotes, as a note under the plot says) versus end-to-end throughput per
-      variant, the Pareto front marked;
+      container bytes; for a codec with an entropy stage, the container before that untimed
+      stage, so not the entropy-coded ratio the tables quote, as a note under the plot says)
+      versus end-to-end throughput per variant, the Pareto front marked;
   throughput_vs_work_items, throughput_vs_frame_size: throughput along the swept axis, one
       line per codec, device and the other axes' values;
   pct_of_copy: each GPU kernel's throughput as % of the device's copy, and end-to-end as %
@@ -230,7 +230,7 @@ def ratio_vs_throughput(corpus, variants, direction, plots_dir, made, skipped):
             label = short_label(codec, device, axes, varying)
             points.append(
                 {"x": row[column], "y": row["container_ratio"], "codec": codec,
-                 "device": device, "label": label}
+                 "device": device, "label": label, "entropy": bool(row.get("entropy_ratio"))}
             )
     if not points:
         skipped.append({"plot": name, "why": f"no variant with {column} and container_ratio"})
@@ -251,10 +251,11 @@ def ratio_vs_throughput(corpus, variants, direction, plots_dir, made, skipped):
     front = pareto_front(points)
     ax.plot([p["x"] for p in front], [p["y"] for p in front], color="black", linestyle="--",
             linewidth=1, drawstyle="steps-post", label="Pareto front")
-    # LZ77's container holds its triples before the entropy stage, which is not timed: say
-    # that its points are not at the entropy-coded ratio the headline table quotes.
-    note = ("LZ77: the container before its entropy stage (not timed), not the entropy-coded "
-            "ratio of the headline table" if any(p["codec"] == "lz77" for p in points) else "")
+    # A codec with an entropy stage (variants.csv has its entropy_ratio) is drawn at its
+    # container ratio, before that stage: say so, and name it.
+    staged = sorted({p["codec"] for p in points if p["entropy"]})
+    note = (f"{', '.join(staged)}: the container before the entropy stage (not timed), not the "
+            "entropy-coded ratio of the tables" if staged else "")
     finish_ratio_plot(fig, ax, [p["x"] for p in points], [p["y"] for p in points],
                       f"{direction}ion throughput, end-to-end [{unit} of original bytes]",
                       CONTAINER_RATIO, title, plots_dir, name, made, note,
@@ -365,7 +366,7 @@ def kernel_rows(rows):
 
 
 def codec_of_label(label):
-    """"fl/frame_size:256 (warm)" -> "fl"."""
+    """A variant label's codec: its name before "/axis:value" parts and any note."""
     return label.split("/")[0].split(" ")[0]
 
 
