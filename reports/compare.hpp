@@ -82,6 +82,8 @@ ResultSet load_side(const std::filesystem::path& path, const std::string& label)
 // corpus manifest digest) unless options.allow_different_inputs.
 Comparison compare(const ResultSet& base, const ResultSet& now, const CompareOptions& options);
 
+// What was compared and how the verdicts are reached, one paragraph.
+std::string compare_method(const Comparison& c, const CompareOptions& options);
 std::string to_markdown(const Comparison& c, const CompareOptions& options);
 std::string cells_csv(const Comparison& c);
 std::string groups_csv(const Comparison& c);

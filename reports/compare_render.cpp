@@ -28,11 +28,8 @@ std::string csv(std::optional<double> v) {
 
 }  // namespace
 
-std::string to_markdown(const Comparison& c, const CompareOptions& o) {
-  const bool gpu = std::any_of(c.cells.begin(), c.cells.end(), [](const auto& x) {
-    return x.kernel_change_pct || x.e2e_change_pct;
-  });
-  std::string out = fmt::format(
+std::string compare_method(const Comparison& c, const CompareOptions& o) {
+  return fmt::format(
       "Comparing {} with {}: {} cells in both, {} only in {}, {} only in {}.\n\n"
       "Times are medians over repetitions (GPU cells: kernel time); IQR is the interquartile "
       "range as % of the median, a side's noise; p is the two-sided Mann-Whitney U test over "
@@ -40,10 +37,17 @@ std::string to_markdown(const Comparison& c, const CompareOptions& o) {
       "Verdicts: SAME within {}%; SLOWER or FASTER beyond it, beyond {} x the larger IQR and "
       "with p adj. < {}; UNCLEAR otherwise (the result says why). Groups: the geometric mean of "
       "their cells' time ratios, a sign test over those cells (corrected for the {} groups, "
-      "Holm) and the median of their cells' noise, judged alike. Only SLOWER fails.\n\n",
+      "Holm) and the median of their cells' noise, judged alike. Only SLOWER fails.",
       o.base_label, o.new_label, c.cells.size(), c.only_base, o.base_label, c.only_new, o.new_label,
       std::count_if(c.cells.begin(), c.cells.end(), [](const auto& x) { return x.p_value; }),
       o.threshold_pct, o.noise_factor, o.alpha, c.groups.size());
+}
+
+std::string to_markdown(const Comparison& c, const CompareOptions& o) {
+  const bool gpu = std::any_of(c.cells.begin(), c.cells.end(), [](const auto& x) {
+    return x.kernel_change_pct || x.e2e_change_pct;
+  });
+  std::string out = compare_method(c, o) + "\n\n";
   if (!c.input_note.empty()) out += "**Different inputs** (allowed): " + c.input_note + ".\n\n";
   out += fmt::format("| cell | {} | {} | time | IQR {} | IQR {} | reps | p | p adj. | ratio |",
                      o.base_label, o.new_label, o.base_label, o.new_label);

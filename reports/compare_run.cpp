@@ -4,6 +4,8 @@
 
 #include <fstream>
 
+#include "reports/compare_page.hpp"
+
 namespace gcbench::reports {
 namespace fs = std::filesystem;
 
@@ -18,7 +20,8 @@ void write_file(const fs::path& path, const std::string& text) {
 }  // namespace
 
 int run_compare(const fs::path& base, const fs::path& now, const CompareOptions& options,
-                const std::optional<fs::path>& out_dir, std::ostream& out, std::ostream& err) {
+                const std::optional<fs::path>& out_dir, std::ostream& out, std::ostream& err,
+                const std::optional<PageSetup>& page) {
   try {
     const ResultSet b = load_side(base, options.base_label);
     const ResultSet n = load_side(now, options.new_label);
@@ -32,6 +35,11 @@ int run_compare(const fs::path& base, const fs::path& now, const CompareOptions&
       write_file(*out_dir / "compare.md", md);
       write_file(*out_dir / "compare.csv", cells_csv(c));
       write_file(*out_dir / "compare_groups.csv", groups_csv(c));
+      if (page) {
+        const PageOutcome written =
+            write_page(*page, *out_dir, compare_page_data(c, options, base, now), "compare");
+        if (!written.note.empty()) (written.failed ? err : out) << "\n" << written.note << "\n";
+      }
     }
     return c.slower() ? 1 : 0;
   } catch (const std::exception& e) {

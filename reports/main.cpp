@@ -192,7 +192,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     return gcbench::reports::run_compare(inputs[0], inputs[1], compare_options, out_dir, std::cout,
-                                         std::cerr);
+                                         std::cerr, options.page);
   }
   if (inputs.empty()) {
     std::cerr << app->help();

@@ -11,8 +11,8 @@ namespace gcbench::reports {
 namespace fs = std::filesystem;
 
 PageOutcome write_page(const PageSetup& setup, const fs::path& report_dir,
-                       const nlohmann::json& data) {
-  const fs::path page = report_dir / "report.html", page_data = report_dir / "report.page";
+                       const nlohmann::json& data, const std::string& stem) {
+  const fs::path page = report_dir / (stem + ".html"), page_data = report_dir / (stem + ".page");
   fs::remove(page);
   fs::create_directories(report_dir);
   {
@@ -24,18 +24,19 @@ PageOutcome write_page(const PageSetup& setup, const fs::path& report_dir,
   const auto python = find_python_with(setup.pythons, "plotly");
   if (!python) {
     outcome.note = fmt::format(
-        "no report.html: no Python with plotly (tried {}; Debian: apt-get install python3-plotly)",
-        fmt::join(setup.pythons, ", "));
+        "no {}.html: no Python with plotly (tried {}; Debian: apt-get install python3-plotly)",
+        stem, fmt::join(setup.pythons, ", "));
     return outcome;
   }
   if (!fs::exists(setup.script)) {
-    outcome.note = "no report.html: the page script " + setup.script.string() + " is missing";
+    outcome.note = "no " + stem + ".html: the page script " + setup.script.string() + " is missing";
     outcome.failed = true;
     return outcome;
   }
-  const int status = run_program({*python, setup.script.string(), report_dir.string()}, false);
+  const int status =
+      run_program({*python, setup.script.string(), report_dir.string(), stem}, false);
   if (status != 0 || !fs::exists(page)) {
-    outcome.note = fmt::format("report.html failed: {} {} exited with status {}", *python,
+    outcome.note = fmt::format("{}.html failed: {} {} exited with status {}", stem, *python,
                                setup.script.string(), status);
     outcome.failed = true;
   }

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reports/compare.hpp"
+#include "reports/compare_page.hpp"
 #include "reports/compare_run.hpp"
 #include "reports/stats.hpp"
 
@@ -204,6 +205,36 @@ TEST(Compare, ASlowdownBeyondTheThresholdIsSlowerAndExitsOne) {
   CompareOptions lenient;
   lenient.threshold_pct = 25;
   EXPECT_EQ(run(d, lenient).status, 0);
+}
+
+// compare.html's data: the sides, the verdict counts, and the groups and cells as the page's
+// sortable tables take them ([text, number] per cell; a cell's verdict with its reason).
+TEST(Compare, PageDataHoldsVerdictsGroupsAndCells) {
+  json base = new_doc(), now = new_doc();
+  add_cell(base, kFl, kBase);
+  add_cell(now, kFl, scaled(kBase, 1.2));
+  add_cell(base, kRle, kBase);
+  add_cell(now, kRle, kBase);
+  const CompareOptions options;
+  const json page = compare_page_data(compare_docs(base, now), options, "runs/a", "runs/b");
+  EXPECT_EQ(page["kind"], "compare");
+  EXPECT_EQ(page["sides"], json::parse(R"([["BASE", "runs/a"], ["NEW", "runs/b"]])"));
+  EXPECT_EQ(page["verdicts"]["cells"]["SLOWER"], 1);
+  EXPECT_EQ(page["verdicts"]["cells"]["SAME"], 1);
+  EXPECT_TRUE(page["slower"].get<bool>());
+  const json& cells = page["cells"];
+  ASSERT_EQ(cells["rows"].size(), 2u);
+  EXPECT_EQ(cells["headers"].size(), cells["rows"][0]["cells"].size());
+  const json* fl = nullptr;
+  for (const json& row : cells["rows"]) {
+    if (row["label"] == kFl) fl = &row;
+  }
+  ASSERT_NE(fl, nullptr);
+  EXPECT_EQ((*fl)["texts"], json::array({"SLOWER"}));
+  EXPECT_EQ((*fl)["cells"][2][0], "+20.0%");
+  EXPECT_NEAR((*fl)["cells"][2][1].get<double>(), 20.0, 1e-9);
+  EXPECT_EQ(page["groups"]["rows"].size(), 2u);
+  EXPECT_TRUE(page["groups"]["rows"][0]["cells"].is_array());
 }
 
 TEST(Compare, NoiseAndImprovementsDoNotFail) {

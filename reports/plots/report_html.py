@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """report.html of a gcbench report: one self-contained page, opened from disk with no network.
 
-usage: report_html.py REPORT_DIR
+usage: report_html.py REPORT_DIR [STEM]
 
-Reads REPORT_DIR/report.page (JSON that gcbench-report writes beside report.md: the run's
-context, each corpus's headline rows and tables as shown, every cell's sizes and times) and
-writes REPORT_DIR/report.html: the headline as lzbench-style rows, the ratio-versus-throughput
-chart with its Pareto front and the effective-throughput-over-a-link chart (Plotly, its
-JavaScript inlined), the machine's context and ceilings, and every table of the report,
-sortable by clicking a header. The stylesheet and the page's own JavaScript, report_page.css
-and report_page.js, are read from beside this script.
+Reads REPORT_DIR/STEM.page (default STEM: report; JSON that gcbench-report writes beside
+report.md: the run's context, each corpus's headline rows and tables as shown, every cell's
+sizes and times) and writes REPORT_DIR/STEM.html: the headline as lzbench-style rows, the
+ratio-versus-throughput chart with its Pareto front and the effective-throughput-over-a-link
+chart (Plotly, its JavaScript inlined), the machine's context and ceilings, and every table of
+the report, sortable by clicking a header. A page of kind "compare" (gcbench-report --compare
+--out DIR: compare.page) becomes the comparison's page instead: its verdicts, then the groups
+and the cells as sortable tables. The stylesheet and the pages' JavaScript, report_page.css,
+report_sort.js and report_page.js, are read from beside this script.
 """
 
 import html
@@ -412,19 +414,77 @@ window.addEventListener("error", (e) => {{
 """
 
 
+VERDICTS = ("SLOWER", "FASTER", "UNCLEAR", "SAME")
+
+
+def render_compare(data, css, sort_js):
+    """The comparison's page: what was compared, the verdict counts, the groups and the cells."""
+    counts = data["verdicts"]
+    summary = " · ".join(
+        f"{what}: " + ", ".join(f"{counts[what].get(v, 0)} {v}" for v in VERDICTS)
+        for what in ("cells", "groups"))
+    status = ("exit status 1: something is SLOWER" if data["slower"]
+              else "exit status 0: nothing is SLOWER")
+    sides = "".join(f"<li><strong>{esc(label)}</strong>: {esc(path)}</li>"
+                    for label, path in data["sides"])
+    notes = "".join(f'<p class="note">{esc(n)}</p>' for n in data["notes"])
+    body = f"""
+<header>
+<h1>gcbench comparison</h1>
+<ul>{sides}</ul>
+<p class="summary">{esc(summary)} · {esc(status)} · <a href="compare.md">compare.md</a></p>
+</header>
+<main>
+<section id="method"><p class="caption">{esc(data["method"])}</p>{notes}</section>
+<section id="groups"><h2>Groups: corpus, codec, device, direction</h2>
+<p class="caption">(<a href="compare_groups.csv">CSV</a>)</p>
+<div class="scroll">{data_table(data["groups"], "compare-groups")}</div></section>
+<section id="cells"><h2>Cells</h2>
+<p class="caption">(<a href="compare.csv">CSV</a>)</p>
+<div class="scroll">{data_table(data["cells"], "compare-cells")}</div></section>
+<footer>Written by gcbench-report --compare. Sort a table by clicking its header.</footer>
+</main>"""
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>gcbench comparison: {esc(summary)}</title>
+<script>
+window.gcbenchErrors = [];
+window.addEventListener("error", (e) => {{
+  window.gcbenchErrors.push(String(e.message));
+  document.documentElement.dataset.pageErrors = window.gcbenchErrors.join(" | ");
+}});
+</script>
+<style>
+{css}
+</style>
+</head>
+<body>
+{body}
+<script>
+{sort_js}
+</script>
+</body>
+</html>
+"""
+
+
 def main(argv):
-    if len(argv) != 2:
+    if len(argv) not in (2, 3):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     report_dir = pathlib.Path(argv[1])
-    data = json.loads((report_dir / "report.page").read_text())
-    page = render(
-        data,
-        (HERE / "report_page.css").read_text(),
-        (HERE / "report_page.js").read_text(),
-        get_plotlyjs(),
-    )
-    (report_dir / "report.html").write_text(page)
+    stem = argv[2] if len(argv) == 3 else "report"
+    data = json.loads((report_dir / f"{stem}.page").read_text())
+    css = (HERE / "report_page.css").read_text()
+    sort_js = (HERE / "report_sort.js").read_text()
+    if data.get("kind") == "compare":
+        page = render_compare(data, css, sort_js)
+    else:
+        page = render(data, css, sort_js + (HERE / "report_page.js").read_text(), get_plotlyjs())
+    (report_dir / f"{stem}.html").write_text(page)
     return 0
 
 

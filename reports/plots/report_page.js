@@ -1,5 +1,5 @@
-// report.html's interactive part: the corpus picker, sortable tables, and the Plotly charts
-// drawn from the page's data (#gcbench-data, written by report_html.py).
+// report.html's interactive part: the corpus picker and the Plotly charts drawn from the page's
+// data (#gcbench-data, written by report_html.py); report_sort.js sorts the tables.
 (function () {
   "use strict";
   const data = JSON.parse(document.getElementById("gcbench-data").textContent);
@@ -23,40 +23,6 @@
     const decimals = Math.max(0, Math.min(15, digits - 1 - Math.floor(Math.log10(value))));
     const text = value.toFixed(decimals);
     return text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
-  }
-
-  // Tables: a click on a header sorts by that column, again reverses; blanks stay last and a
-  // total row (in <tfoot>) stays at the bottom.
-  function sortTable(table, column, header) {
-    const ascending = header.getAttribute("aria-sort") !== "ascending";
-    for (const th of table.tHead.rows[0].cells) th.removeAttribute("aria-sort");
-    header.setAttribute("aria-sort", ascending ? "ascending" : "descending");
-    const key = (row) => {
-      const td = row.cells[column];
-      if (td.dataset.sort === undefined) return td.textContent;
-      return td.dataset.sort === "" ? null : Number(td.dataset.sort);
-    };
-    const body = table.tBodies[0];
-    const rows = Array.from(body.rows);
-    rows.sort((a, b) => {
-      const x = key(a), y = key(b);
-      if (x === null || y === null) return (x === null) - (y === null);
-      const order =
-        typeof x === "number" ? x - y : x.localeCompare(y, undefined, { numeric: true });
-      return ascending ? order : -order;
-    });
-    for (const row of rows) body.appendChild(row);
-  }
-
-  for (const table of document.querySelectorAll("table.sortable")) {
-    Array.from(table.tHead.rows[0].cells).forEach((th, column) => {
-      th.tabIndex = 0;
-      th.title = "sort by this column";
-      th.addEventListener("click", () => sortTable(table, column, th));
-      th.addEventListener("keydown", (e) => {
-        if (e.key === "Enter") sortTable(table, column, th);
-      });
-    });
   }
 
   // Ratio versus throughput: one point per codec variant (device, codec and its non-default
