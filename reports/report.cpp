@@ -184,6 +184,13 @@ nlohmann::json page_data(const ResultSet& set, const Defaults& defaults,
           {"corpora", out_corpora}, {"cells", cells_json(set, defaults)}};
 }
 
+nlohmann::json appendix_json(const std::vector<ReportAppendix>& appendix) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ReportAppendix& a : appendix)
+    out.push_back({{"heading", a.heading}, {"text", a.text}, {"items", a.items}});
+  return out;
+}
+
 }  // namespace
 
 WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
@@ -250,9 +257,9 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
   std::size_t errors = 0;
   for (const Measurement& m : set.cells) errors += m.error ? 1 : 0;
   if (options.page) {
-    const PageOutcome page =
-        write_page(*options.page, options.out_dir,
-                   page_data(set, defaults, corpora, parts, errors, options.studies));
+    nlohmann::json data = page_data(set, defaults, corpora, parts, errors, options.studies);
+    data["appendix"] = appendix_json(options.appendix);
+    const PageOutcome page = write_page(*options.page, options.out_dir, data);
     written.page_note = page.note;
     written.page_failed = page.failed;
   }
@@ -279,6 +286,10 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
     for (const Measurement& m : set.cells) {
       if (m.error) md += fmt::format("- `{}`: {}\n", results::format_cell_name(m.id), *m.error);
     }
+  }
+  for (const ReportAppendix& a : options.appendix) {
+    md += "\n## " + a.heading + "\n\n" + a.text + "\n\n";
+    for (const std::string& item : a.items) md += "- " + item + "\n";
   }
   write_file(written.index, md);
   return written;

@@ -33,6 +33,14 @@ struct StudyTables {
   std::vector<std::string> references = {};
 };
 
+// A section the caller adds at the end of report.md and report.html (a shard merge's account of
+// what it merged): a paragraph and a list.
+struct ReportAppendix {
+  std::string heading;
+  std::string text;
+  std::vector<std::string> items = {};
+};
+
 struct ReportOptions {
   std::filesystem::path out_dir;
   Defaults defaults;                                           // codec/device -> axis -> default
@@ -40,6 +48,7 @@ struct ReportOptions {
   std::optional<PlotSetup> plots = std::nullopt;               // none: no plots
   std::vector<StudyTables> studies = {};                       // studies::report_tables()
   std::optional<PageSetup> page = std::nullopt;                // none: no report.html
+  std::vector<ReportAppendix> appendix = {};                   // after everything else
 };
 
 struct WrittenReport {

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <fstream>
 
 #include "reports/results.hpp"
 
@@ -12,21 +11,23 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string merge_section(const std::vector<fs::path>& inputs,
-                          const results::ShardMergeResult& merged) {
-  std::string md = "## Merge\n\n";
-  md += fmt::format("{} cells in {} result files, merged from {} inputs:", merged.cells,
-                    merged.files, inputs.size());
-  for (const fs::path& in : inputs) md += " `" + in.string() + "`";
-  md += merged.shards.empty() ? " (no shard plans).\n\n"
-                              : fmt::format(" (shards {}).\n\n", fmt::join(merged.shards, ", "));
-  for (const std::string& note : merged.notes) md += "- " + note + "\n";
+ReportAppendix merge_section(const std::vector<fs::path>& inputs,
+                             const results::ShardMergeResult& merged) {
+  ReportAppendix section{"Merge", fmt::format("{} cells in {} result files, merged from {} inputs:",
+                                              merged.cells, merged.files, inputs.size())};
+  for (const fs::path& in : inputs) section.text += " `" + in.string() + "`";
+  section.text += merged.shards.empty()
+                      ? " (no shard plans)."
+                      : fmt::format(" (shards {}).", fmt::join(merged.shards, ", "));
   if (!merged.missing_cells.empty()) {
-    md += fmt::format("\n**{} cells missing** (merged with --allow-missing):\n\n",
-                      merged.missing_cells.size());
-    for (const std::string& cell : merged.missing_cells) md += "- `" + cell + "`\n";
+    section.text +=
+        fmt::format(" {} cells missing (merged with --allow-missing), listed below.",
+                    merged.missing_cells.size());
   }
-  return md;
+  section.items = merged.notes;
+  for (const std::string& cell : merged.missing_cells)
+    section.items.push_back("missing: `" + cell + "`");
+  return section;
 }
 
 }  // namespace
@@ -44,8 +45,9 @@ int run_shard_merge(const std::vector<fs::path>& inputs, const fs::path& out_dir
   }
   for (const std::string& note : merged.notes)
     err << "gcbench-report --merge-shards: " << note << "\n";
-  const WrittenReport written = write_report(load_results({out_dir}), report);
-  std::ofstream(written.index, std::ios::app) << "\n" << merge_section(inputs, merged);
+  ReportOptions with_merge = report;
+  with_merge.appendix.push_back(merge_section(inputs, merged));
+  const WrittenReport written = write_report(load_results({out_dir}), with_merge);
   if (print_summary) {
     for (const auto& [corpus, table] : written.summaries) {
       out << "\nGPU vs CPU vs gzip, " << corpus << " (compression):\n\n" << table;

@@ -172,15 +172,33 @@ struct Page {
 };
 
 Page page_of(const std::vector<fs::path>& results, const std::string& name,
-             const std::vector<std::string>& pythons) {
+             const std::vector<std::string>& pythons,
+             const std::vector<ReportAppendix>& appendix = {}) {
   const ResultSet set = load_results(results);
   const fs::path dir = fs::temp_directory_path() / ("gcbench_report_page_test_" + name);
   fs::remove_all(dir);
   ReportOptions options{dir, set.defaults, {}, std::nullopt, studies::report_tables()};
   options.page = PageSetup{GCBENCH_PAGE_SCRIPT, pythons};
+  options.appendix = appendix;
   const WrittenReport w = write_report(set, options);
   const fs::path html = dir / "report.html";
   return {dir, w, fs::exists(html) ? read(html) : ""};
+}
+
+// A caller's section (a shard merge's account) ends report.md and the page alike.
+TEST(ReportPage, AnAppendixEndsTheIndexAndThePage) {
+  if (!find_python_with(kPythons, "plotly")) {
+    GTEST_SKIP() << "no python3 that imports plotly (Debian: python3-plotly); CI installs it";
+  }
+  const Page p = page_of({fs::path(GCBENCH_TEST_DATA) / "thesis"}, "appendix", kPythons,
+                         {{"Merge", "3 cells merged from 2 inputs.", {"missing: `x`"}}});
+  const std::string md = read(p.report.index);
+  EXPECT_NE(md.find("\n## Merge\n\n3 cells merged from 2 inputs.\n\n- missing: `x`\n"),
+            std::string::npos)
+      << md.substr(md.size() > 300 ? md.size() - 300 : 0);
+  EXPECT_NE(p.html.find("<section><h2>Merge</h2><p>3 cells merged from 2 inputs.</p><ul><li>"
+                        "missing: `x`</li></ul></section>"),
+            std::string::npos);
 }
 
 TEST(ReportPage, IsOneSelfContainedPageWithEveryTableSortableAndTheChartsData) {

@@ -272,6 +272,16 @@ def machine_section(ctx):
     )
 
 
+def appendix_sections(appendix):
+    """The caller's sections after the tables (a shard merge's account of what it merged)."""
+    out = []
+    for a in appendix:
+        items = "".join(f"<li>{esc(i)}</li>" for i in a["items"])
+        out.append(f'<section><h2>{esc(a["heading"])}</h2><p>{esc(a["text"])}</p>'
+                   f'{"<ul>" + items + "</ul>" if items else ""}</section>')
+    return "".join(out)
+
+
 def failed_section(failed):
     if not failed:
         return ""
@@ -380,6 +390,7 @@ moving the data raw.</p>
 <section id="tables"><h2>Tables, <span class="corpus-name"></span></h2>
 {per_corpus(tables_section)}
 </section>
+{appendix_sections(data.get("appendix", []))}
 {failed_section(data["failed"])}
 <footer>Written by gcbench-report with Plotly {esc(plotly.__version__)} (plotly.js inlined).
 Sort a table by clicking its header; tables' numbers are also in the CSV files.</footer>
