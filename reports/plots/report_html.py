@@ -321,6 +321,26 @@ def picker(name, label, options):
     return f'<label>{esc(label)} <select id="{esc(name)}">{opts}</select></label>'
 
 
+def page_head(title, css):
+    """<head> of every page: its title, the stylesheet inlined, and the handler that records
+    uncaught errors on the page (tests/report_html_check.py reads them)."""
+    return f"""<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{esc(title)}</title>
+<script>
+window.gcbenchErrors = [];
+window.addEventListener("error", (e) => {{
+  window.gcbenchErrors.push(String(e.message));
+  document.documentElement.dataset.pageErrors = window.gcbenchErrors.join(" | ");
+}});
+</script>
+<style>
+{css}
+</style>
+</head>"""
+
+
 def render(data, css, page_js, plotly_js):
     ctx = data["context"]
     first = default_corpus(data)
@@ -398,21 +418,7 @@ Sort a table by clicking its header; tables' numbers are also in the CSV files.<
     chart_json = json.dumps(chart_data(data), separators=(",", ":")).replace("</", "<\\/")
     return f"""<!DOCTYPE html>
 <html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{esc(page_title(data))}</title>
-<script>
-window.gcbenchErrors = [];
-window.addEventListener("error", (e) => {{
-  window.gcbenchErrors.push(String(e.message));
-  document.documentElement.dataset.pageErrors = window.gcbenchErrors.join(" | ");
-}});
-</script>
-<style>
-{css}
-</style>
-</head>
+{page_head(page_title(data), css)}
 <body>
 {body}
 <script type="application/json" id="gcbench-data">{chart_json}</script>
@@ -457,21 +463,7 @@ def render_compare(data, css, sort_js):
 </main>"""
     return f"""<!DOCTYPE html>
 <html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>gcbench comparison: {esc(summary)}</title>
-<script>
-window.gcbenchErrors = [];
-window.addEventListener("error", (e) => {{
-  window.gcbenchErrors.push(String(e.message));
-  document.documentElement.dataset.pageErrors = window.gcbenchErrors.join(" | ");
-}});
-</script>
-<style>
-{css}
-</style>
-</head>
+{page_head("gcbench comparison: " + summary, css)}
 <body>
 {body}
 <script>
