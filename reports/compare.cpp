@@ -38,8 +38,21 @@ std::optional<double> iqr_pct(const Measurement& m) {
   return stats::iqr(m.times_s) / m.time_s * 100;
 }
 
+// A side whose cells' timing threads were on a CPU for less than this share of the other
+// side's on-CPU time ran on a busier machine.
+constexpr double kBusierShare = 0.75;
+
 void append_note(std::string& note, const std::string& text) {
   note += (note.empty() ? "" : "; ") + text;
+}
+
+// The side whose timing thread had much less of its wall time on a CPU than the other's (a
+// machine busy with other work slows every cell it shares the cores with), if either.
+std::optional<std::string> busier_side(const CellComparison& c, const CompareOptions& options) {
+  if (!c.base_on_cpu || !c.new_on_cpu) return std::nullopt;
+  if (*c.new_on_cpu < kBusierShare * *c.base_on_cpu) return options.new_label;
+  if (*c.base_on_cpu < kBusierShare * *c.new_on_cpu) return options.base_label;
+  return std::nullopt;
 }
 
 CellComparison compare_cell(const Measurement& b, const Measurement& n,
@@ -63,6 +76,14 @@ CellComparison compare_cell(const Measurement& b, const Measurement& n,
   if (b.id.device == "gpu") {
     c.kernel_change_pct = change_pct(counter_of(b, "kernel_s"), counter_of(n, "kernel_s"));
     c.e2e_change_pct = change_pct(counter_of(b, "e2e_s"), counter_of(n, "e2e_s"));
+  }
+  c.base_on_cpu = b.on_cpu;
+  c.new_on_cpu = n.on_cpu;
+  if (const std::optional<std::string> side = busier_side(c, options)) {
+    append_note(c.note, fmt::format("{}'s timing thread was on a CPU {:.0f}% of its wall time, "
+                                    "the other's {:.0f}%: its machine was busier",
+                                    *side, 100 * std::min(*b.on_cpu, *n.on_cpu),
+                                    100 * std::max(*b.on_cpu, *n.on_cpu)));
   }
   if (b.times_s.empty() || n.times_s.empty()) {
     // --benchmark_report_aggregates_only: medians, but no repetitions to test.
@@ -231,6 +252,29 @@ ResultSet load_side(const fs::path& path, const std::string& label) {
   return set;
 }
 
+// How many CPU cells ran on a busier machine on either side, with the median on-CPU shares of
+// those cells; "" when none did. Verdicts are left as they are: a busier machine is slower.
+std::string busy_note(const std::vector<CellComparison>& cells, const CompareOptions& options) {
+  std::string note;
+  for (const std::string& side : {options.base_label, options.new_label}) {
+    std::vector<double> busy, other;
+    for (const CellComparison& c : cells) {
+      if (busier_side(c, options) != side) continue;
+      const bool is_new = side == options.new_label;
+      busy.push_back(*(is_new ? c.new_on_cpu : c.base_on_cpu));
+      other.push_back(*(is_new ? c.base_on_cpu : c.new_on_cpu));
+    }
+    if (busy.empty()) continue;
+    note += fmt::format(
+        "{}{} of the CPU cells ran on a busier machine in {}: their timing threads were on a CPU "
+        "{:.0f}% of their wall time (median), against {:.0f}% in the other run. Their changes "
+        "may be the machine's, not the code's: compare runs on a quiet machine.",
+        note.empty() ? "" : " ", busy.size(), side, 100 * stats::median(busy),
+        100 * stats::median(other));
+  }
+  return note;
+}
+
 Comparison compare(const ResultSet& base, const ResultSet& now, const CompareOptions& options) {
   std::vector<std::pair<const Measurement*, const Measurement*>> pairs;
   Comparison out;
@@ -260,6 +304,7 @@ Comparison compare(const ResultSet& base, const ResultSet& now, const CompareOpt
             [](const auto& x, const auto& y) { return x.name < y.name; });
   judge_cells(out.cells, options);
   out.groups = judge_groups(out.cells, options);
+  out.busy_note = busy_note(out.cells, options);
   return out;
 }
 

@@ -46,6 +46,9 @@ struct CellComparison {
   std::optional<double> p_adjusted;  // Benjamini-Hochberg over the cells with a p-value
   std::optional<double> base_ratio, new_ratio, ratio_change_pct;
   std::optional<double> kernel_change_pct, e2e_change_pct;  // GPU cells' counters
+  // CPU cells: the share of wall time each side's timing thread was on a CPU (Measurement::
+  // on_cpu); one side's far below the other's says its machine was busier.
+  std::optional<double> base_on_cpu, new_on_cpu;
   Verdict verdict = Verdict::unclear;
   std::string note;
 };
@@ -66,6 +69,8 @@ struct Comparison {
   std::vector<GroupComparison> groups;
   std::size_t only_base = 0, only_new = 0;
   std::string input_note;  // what differs, when different inputs were allowed
+  // What the cells' on-CPU shares say of the machines, when one side's was busier ("" if not).
+  std::string busy_note;
   std::size_t count(Verdict v) const;
   std::size_t count_groups(Verdict v) const;
   // Whether the comparison fails: some cell or group is SLOWER.

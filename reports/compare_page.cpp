@@ -71,6 +71,7 @@ json compare_page_data(const Comparison& c, const CompareOptions& o,
   }
   std::vector<std::string> notes;
   if (!c.input_note.empty()) notes.push_back("Different inputs (allowed): " + c.input_note + ".");
+  if (!c.busy_note.empty()) notes.push_back("A busier machine: " + c.busy_note);
   return {
       {"kind", "compare"},
       {"sides", json::array({json::array({o.base_label, base.string()}),

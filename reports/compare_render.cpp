@@ -49,6 +49,7 @@ std::string to_markdown(const Comparison& c, const CompareOptions& o) {
   });
   std::string out = compare_method(c, o) + "\n\n";
   if (!c.input_note.empty()) out += "**Different inputs** (allowed): " + c.input_note + ".\n\n";
+  if (!c.busy_note.empty()) out += "**A busier machine**: " + c.busy_note + "\n\n";
   out += fmt::format("| cell | {} | {} | time | IQR {} | IQR {} | reps | p | p adj. | ratio |",
                      o.base_label, o.new_label, o.base_label, o.new_label);
   out += gpu ? " kernel_s | e2e_s | result |\n" : " result |\n";

@@ -54,7 +54,7 @@ bool is_counter(const std::string& key, const json& value) {
 // One cell's rows: repetitions (iteration rows), or only aggregates when the run used
 // --benchmark_report_aggregates_only.
 Measurement summarize(const results::CellId& id, const std::vector<const json*>& rows) {
-  Measurement m{id, std::nullopt, 0, {}, 0, 0, {}, std::nullopt};
+  Measurement m{id, std::nullopt, 0, {}, 0, 0, {}, std::nullopt, std::nullopt};
   std::vector<const json*> use;
   for (const json* r : rows) {
     if (r->value("error_occurred", false)) {
@@ -73,10 +73,12 @@ Measurement summarize(const results::CellId& id, const std::vector<const json*>&
     m.error = "no iteration or median rows";
     return m;
   }
-  std::vector<double> times;
+  std::vector<double> times, on_cpu;
   std::map<std::string, std::vector<double>> counters;
   for (const json* r : use) {
     times.push_back(to_seconds(r->at("real_time").get<double>(), r->value("time_unit", "ns")));
+    const double real = r->value("real_time", 0.0), cpu = r->value("cpu_time", -1.0);
+    if (real > 0 && cpu >= 0) on_cpu.push_back(cpu / real);
     for (const auto& [key, value] : r->items()) {
       if (is_counter(key, value)) counters[key].push_back(value.get<double>());
     }
@@ -86,6 +88,7 @@ Measurement summarize(const results::CellId& id, const std::vector<const json*>&
   m.repetitions = times.size();
   if (use.front()->value("run_type", "iteration") == "iteration") m.times_s = times;
   for (const auto& [key, values] : counters) m.counters[key] = stats::median(values);
+  if (m.id.device == "cpu" && on_cpu.size() == use.size()) m.on_cpu = stats::median(on_cpu);
   return m;
 }
 

@@ -23,7 +23,11 @@ struct Measurement {
   double cv = 0;                     // spread: stddev / mean over repetitions (0 if one)
   std::size_t repetitions = 0;
   std::map<std::string, double> counters;  // medians over repetitions
-  std::optional<results::GpuRecord> gpu;   // the GPU cell's GPU, where its entry records one
+  // A CPU cell's median over repetitions of cpu_time / real_time: the share of its wall time
+  // that its timing thread was on a CPU (near 1 on a machine that gives it its cores; lower
+  // when other work takes them). None for GPU cells, whose real time is the kernel's.
+  std::optional<double> on_cpu = std::nullopt;
+  std::optional<results::GpuRecord> gpu;  // the GPU cell's GPU, where its entry records one
   double counter(const std::string& name, double fallback = -1) const;
   // Left out on purpose rather than failed: its error begins with results::kSkippedReasonPrefix
   // (a GPU cell whose buffers do not fit in device memory).

@@ -102,7 +102,7 @@ const std::string kRle = "rle/cpu/compress/cant/a.txt/element_width:1";
 const std::string kGpu = "fl/gpu/compress/cant/a.txt/element_width:1";
 
 void add_cell(json& doc, const std::string& name, const std::vector<double>& times_ms,
-              json counters = json::object()) {
+              json counters = json::object(), double on_cpu = 1.0) {
   if (!counters.contains("input_bytes")) counters["input_bytes"] = 1000;
   if (!counters.contains("ratio")) counters["ratio"] = 2.0;
   for (std::size_t i = 0; i < times_ms.size(); ++i) {
@@ -113,7 +113,7 @@ void add_cell(json& doc, const std::string& name, const std::vector<double>& tim
               {"repetition_index", i},
               {"iterations", 10},
               {"real_time", times_ms[i]},
-              {"cpu_time", times_ms[i]},
+              {"cpu_time", times_ms[i] * on_cpu},
               {"time_unit", "ms"}};
     for (auto& [k, v] : counters.items()) r[k] = v;
     doc["benchmarks"].push_back(r);
@@ -235,6 +235,36 @@ TEST(Compare, PageDataHoldsVerdictsGroupsAndCells) {
   EXPECT_NEAR((*fl)["cells"][2][1].get<double>(), 20.0, 1e-9);
   EXPECT_EQ(page["groups"]["rows"].size(), 2u);
   EXPECT_TRUE(page["groups"]["rows"][0]["cells"].is_array());
+}
+
+// A run whose cells' timing threads were off the CPU much of the time (other work on the
+// machine) is named, cell by cell and in one line, with the shares; the verdicts stand.
+TEST(Compare, ABusierMachineIsNamedWithItsOnCpuShare) {
+  json base = new_doc(), now = new_doc();
+  add_cell(base, kFl, kBase);
+  add_cell(now, kFl, scaled(kBase, 3), {}, 0.4);  // 3x slower, its thread on a CPU 40% of it
+  add_cell(base, kRle, kBase);
+  add_cell(now, kRle, kBase, {}, 0.95);
+  const Comparison c = compare_docs(base, now);
+  const CellComparison& fl = cell(c, kFl);
+  EXPECT_EQ(fl.verdict, Verdict::slower);
+  EXPECT_NEAR(*fl.new_on_cpu, 0.4, 1e-9);
+  EXPECT_NE(fl.note.find("NEW's timing thread was on a CPU 40% of its wall time, the other's "
+                         "100%: its machine was busier"),
+            std::string::npos)
+      << fl.note;
+  EXPECT_EQ(cell(c, kRle).note.find("busier"), std::string::npos) << cell(c, kRle).note;
+  EXPECT_NE(c.busy_note.find("1 of the CPU cells ran on a busier machine in NEW: their timing "
+                             "threads were on a CPU 40% of their wall time (median), against "
+                             "100%"),
+            std::string::npos)
+      << c.busy_note;
+  EXPECT_NE(to_markdown(c, {}).find("**A busier machine**: 1 of the CPU cells"), std::string::npos);
+  // GPU cells' real time is the kernel's: no share.
+  json gb = new_doc(), gn = new_doc();
+  add_cell(gb, kGpu, kBase);
+  add_cell(gn, kGpu, kBase, {}, 0.2);
+  EXPECT_FALSE(cell(compare_docs(gb, gn), kGpu).new_on_cpu);
 }
 
 TEST(Compare, NoiseAndImprovementsDoNotFail) {
