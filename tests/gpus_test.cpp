@@ -551,6 +551,21 @@ echo "timed_s=2.500 wall_s=3.000 setup_s=0.200 cells=1 peak_rss_bytes=100 larges
     return lines;
   }
 
+  // The start of a fake worker that records cells itself: the arguments a gcbench worker is
+  // given, read into variables.
+  static constexpr const char* kReadArguments = R"sh(#!/bin/sh
+while [ $# -gt 0 ]; do
+  case $1 in
+    --out-dir) out=$2; shift ;;
+    --harness-file) harness=$2; shift ;;
+    --device) device=$2; shift ;;
+    --shard) shard=$2; shift ;;
+    --claim-dir) claims=$2; shift ;;
+    --also-recorded) helper=$2; shift ;;
+  esac
+  shift
+done)sh";
+
   fs::path dir_;
   WorkerHost host_;
   std::ostringstream out_, err_;
@@ -607,17 +622,7 @@ TEST_F(FakeHostRun, ShardsSplitTheGpuCellsAndAMissingHarnessLineIsSaid) {
 // worker exits 3 after its first cell.
 TEST_F(FakeHostRun, AFailedWorkerIsNamedWithItsCellsAndTheSameCommandRunsOnlyThose) {
   const fs::path fail = dir_ / "fail";
-  std::ofstream(host_.program) << R"sh(#!/bin/sh
-while [ $# -gt 0 ]; do
-  case $1 in
-    --out-dir) out=$2; shift ;;
-    --harness-file) harness=$2; shift ;;
-    --device) device=$2; shift ;;
-    --shard) shard=$2; shift ;;
-    --also-recorded) helper=$2; shift ;;
-  esac
-  shift
-done
+  std::ofstream(host_.program) << kReadArguments << R"sh(
 if [ -n "$helper" ]; then
   echo "timed_s=0 wall_s=0 setup_s=0 cells=0 peak_rss_bytes=0 largest_input_bytes=0" >"$harness"
   exit 0
@@ -678,17 +683,9 @@ echo "timed_s=1 wall_s=1 setup_s=0 cells=1 peak_rss_bytes=1 largest_input_bytes=
 // worker's folder, and the run says which worker bounded it. The fake CPU worker waits until
 // both helpers have started, so that the run is the same every time.
 TEST_F(FakeHostRun, FreedGpuWorkersCoresTakeCpuCellsFromTheQueue) {
-  std::ofstream(host_.program) << R"sh(#!/bin/sh
-while [ $# -gt 0 ]; do
-  case $1 in
-    --out-dir) out=$2; shift ;;
-    --harness-file) harness=$2; shift ;;
-    --device) device=$2; shift ;;
-    --claim-dir) echo "claims $2"; shift ;;
-    --also-recorded) helper=$2; echo "also $2"; shift ;;
-  esac
-  shift
-done
+  std::ofstream(host_.program) << kReadArguments << R"sh(
+if [ -n "$claims" ]; then echo "claims $claims"; fi
+if [ -n "$helper" ]; then echo "also $helper"; fi
 name=${out##*/}
 record() {
   mkdir -p "$out/cant"

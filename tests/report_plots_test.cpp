@@ -17,6 +17,7 @@
 #include "reports/report.hpp"
 #include "reports/results.hpp"
 #include "studies/study.hpp"
+#include "support/result_rows.hpp"
 
 namespace gcbench::reports {
 namespace {
@@ -26,12 +27,8 @@ using json = nlohmann::json;
 
 const std::vector<std::string> kPythons = {"python3", "/usr/bin/python3"};
 
-json row(const std::string& name, double time_ms, json counters) {
-  json r = {{"name", name},     {"run_name", name},     {"run_type", "iteration"},
-            {"iterations", 1},  {"real_time", time_ms}, {"cpu_time", time_ms},
-            {"time_unit", "ms"}};
-  for (auto& [k, v] : counters.items()) r[k] = v;
-  return r;
+json row(const std::string& name, double time_ms, const json& counters) {
+  return gcbench::testing::timed_row(name, time_ms, counters);
 }
 
 // Two files; LZ77 on the CPU at two work-item counts, FL on the CPU and the GPU at two frame

@@ -20,4 +20,14 @@ inline nlohmann::json result_row(const std::string& name, const nlohmann::json& 
   return r;
 }
 
+// An iteration entry of cell `name`, as named (one iteration of `time_ms`), with `counters`.
+inline nlohmann::json timed_row(const std::string& name, double time_ms,
+                                const nlohmann::json& counters) {
+  nlohmann::json r = {{"name", name},     {"run_name", name},     {"run_type", "iteration"},
+                      {"iterations", 1},  {"real_time", time_ms}, {"cpu_time", time_ms},
+                      {"time_unit", "ms"}};
+  for (const auto& [k, v] : counters.items()) r[k] = v;
+  return r;
+}
+
 }  // namespace gcbench::testing
