@@ -87,6 +87,9 @@ ResultSet load_side(const std::filesystem::path& path, const std::string& label)
 // corpus manifest digest) unless options.allow_different_inputs.
 Comparison compare(const ResultSet& base, const ResultSet& now, const CompareOptions& options);
 
+// A median time as the comparison shows it: three significant digits in s, ms or us.
+std::string human_time(double s);
+
 // What was compared and how the verdicts are reached, one paragraph.
 std::string compare_method(const Comparison& c, const CompareOptions& options);
 std::string to_markdown(const Comparison& c, const CompareOptions& options);

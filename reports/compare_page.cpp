@@ -6,8 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "reports/units.hpp"
-
 namespace gcbench::reports {
 namespace {
 
@@ -21,8 +19,7 @@ json number(std::optional<double> v, const char* spec) {
 
 json seconds(std::optional<double> s) {
   if (!s) return json::array({"", nullptr});
-  return json::array(
-      {*s < 1 ? fixed_significant(*s * 1e3, 3) + " ms" : fixed_significant(*s, 3) + " s", *s});
+  return json::array({human_time(*s), *s});
 }
 
 json table(std::string label_header, std::vector<std::string> text_headers,

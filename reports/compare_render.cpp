@@ -9,15 +9,6 @@
 namespace gcbench::reports {
 namespace {
 
-// Three significant digits in s, ms or us.
-std::string human_time(double s) {
-  const auto [value, unit] = s >= 1      ? std::pair{s, "s"}
-                             : s >= 1e-3 ? std::pair{s * 1e3, "ms"}
-                                         : std::pair{s * 1e6, "us"};
-  const int decimals = value < 10 ? 2 : value < 100 ? 1 : 0;
-  return fmt::format("{:.{}f} {}", value, decimals, unit);
-}
-
 std::string md(std::optional<double> v, const char* spec) {
   return v ? fmt::format(fmt::runtime(spec), *v) : "";
 }
@@ -27,6 +18,14 @@ std::string csv(std::optional<double> v) {
 }
 
 }  // namespace
+
+std::string human_time(double s) {
+  const auto [value, unit] = s >= 1      ? std::pair{s, "s"}
+                             : s >= 1e-3 ? std::pair{s * 1e3, "ms"}
+                                         : std::pair{s * 1e6, "us"};
+  const int decimals = value < 10 ? 2 : value < 100 ? 1 : 0;
+  return fmt::format("{:.{}f} {}", value, decimals, unit);
+}
 
 std::string compare_method(const Comparison& c, const CompareOptions& o) {
   return fmt::format(

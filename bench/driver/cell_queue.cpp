@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <numeric>
 #include <stdexcept>
 
 #include "bench/driver/estimate.hpp"
@@ -21,15 +22,22 @@ std::string queue_unit(const CellSpec& cell) {
 }
 
 void order_for_queue(std::vector<CellSpec>& cells, const std::vector<InputFile>& inputs) {
+  std::vector<std::string> units;
   std::map<std::string, double> unit_s;
-  for (const CellSpec& cell : cells)
-    unit_s[queue_unit(cell)] += estimate_cell_s(cell, inputs.at(cell.input).size, kPlanThreads);
-  std::stable_sort(cells.begin(), cells.end(), [&](const CellSpec& a, const CellSpec& b) {
-    const std::string ua = queue_unit(a), ub = queue_unit(b);
-    if (ua == ub) return false;
-    const double sa = unit_s.at(ua), sb = unit_s.at(ub);
-    return sa != sb ? sa > sb : ua < ub;
+  for (const CellSpec& cell : cells) {
+    units.push_back(queue_unit(cell));
+    unit_s[units.back()] += estimate_cell_s(cell, inputs.at(cell.input).size, kPlanThreads);
+  }
+  std::vector<std::size_t> order(cells.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const double sa = unit_s.at(units[a]), sb = unit_s.at(units[b]);
+    return sa != sb ? sa > sb : units[a] < units[b];
   });
+  std::vector<CellSpec> ordered;
+  ordered.reserve(cells.size());
+  for (std::size_t i : order) ordered.push_back(std::move(cells[i]));
+  cells = std::move(ordered);
 }
 
 CellQueue::CellQueue(fs::path dir, std::string worker)

@@ -269,10 +269,13 @@ int run_on_gpus(const std::vector<std::string>& base_args, const Options& option
   for (std::size_t i = 0; i < exits.size(); ++i) {
     if (exits[i].status == 0) continue;
     failed.insert(ran[i].name);
+    // A queue helper's cells are folded into the CPU worker's folder below.
+    const bool helper = cpu != nullptr && i >= workers.size();
     err << fmt::format(
-        "[gcbench] worker {} failed: {}; its finished cells stay in {}, and the same command "
+        "[gcbench] worker {} failed: {}; its finished cells {} {}, and the same command "
         "resumes it\n",
-        describe(ran[i]), exits[i].description, ran[i].out_dir.string());
+        describe(ran[i]), exits[i].description, helper ? "go to" : "stay in",
+        (helper ? cpu->out_dir : ran[i].out_dir).string());
     status = std::max(status, exits[i].status > 2 ? 2 : exits[i].status);
   }
   err << bounding_line(exits);
