@@ -80,6 +80,11 @@ std::string spread_text(double cv) {
   return fmt::format("{:.{}f}%", 100 * cv, 100 * cv < 10 ? 1 : 0);
 }
 
+// "*" when the noise stayed over the cell's target, "!" when its GPU was throttled.
+std::string marks(const Value& v) {
+  return std::string(v.over_target ? "*" : "") + (v.throttled ? "!" : "");
+}
+
 // One reason when all blanks of the row share it, else each reason with its columns.
 std::string reason_of(const Table& t, const Row& r) {
   std::vector<std::string> order;
@@ -123,7 +128,7 @@ std::string display_value(const Value& v, Unit unit, const DisplayUnit& shown) {
       text = fixed_significant(x, 3);
       break;
   }
-  if (v.spread) text += " ±" + spread_text(*v.spread);
+  if (v.spread) text += " ±" + spread_text(*v.spread) + marks(v);
   return text;
 }
 
@@ -207,7 +212,9 @@ std::string to_latex(const Table& t) {
       Value bare = v;
       bare.spread.reset();
       std::string cell = latex_escape(display_value(bare, t.columns[i].unit, units[i]));
-      if (v.spread) cell += " {\\footnotesize$\\pm$" + latex_escape(spread_text(*v.spread)) + "}";
+      if (v.spread) {
+        cell += " {\\footnotesize$\\pm$" + latex_escape(spread_text(*v.spread) + marks(v)) + "}";
+      }
       out += " & " + (v.value ? cell : "\\textit{" + cell + "}");
     }
     out += " \\\\\n";

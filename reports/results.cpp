@@ -77,8 +77,14 @@ Measurement summarize(const results::CellId& id, const std::vector<const json*>&
   std::map<std::string, std::vector<double>> counters;
   for (const json* r : use) {
     times.push_back(to_seconds(r->at("real_time").get<double>(), r->value("time_unit", "ns")));
+    // Recorded by the cell over its samples; results from before the stopping rule hold one
+    // timed call per iteration, whose cpu_time and real_time give the same share.
     const double real = r->value("real_time", 0.0), cpu = r->value("cpu_time", -1.0);
-    if (real > 0 && cpu >= 0) on_cpu.push_back(cpu / real);
+    if (r->contains("cpu_share")) {
+      on_cpu.push_back(r->at("cpu_share").get<double>());
+    } else if (real > 0 && cpu >= 0 && !r->contains("samples")) {
+      on_cpu.push_back(cpu / real);
+    }
     for (const auto& [key, value] : r->items()) {
       if (is_counter(key, value)) counters[key].push_back(value.get<double>());
     }
@@ -108,6 +114,18 @@ void keep(std::vector<Measurement>& into, Measurement m,
 double Measurement::counter(const std::string& name, double fallback) const {
   auto it = counters.find(name);
   return it == counters.end() ? fallback : it->second;
+}
+
+std::optional<double> Measurement::noise() const {
+  if (repetitions > 1 || cv > 0) return cv;
+  const double samples = counter("noise_pct");
+  if (samples >= 0) return samples / 100;
+  return std::nullopt;
+}
+
+bool Measurement::over_noise_target() const {
+  const double noise_pct = counter("noise_pct"), target = counter("max_noise_pct");
+  return noise_pct >= 0 && target > 0 && noise_pct > target;
 }
 
 void add_results(ResultSet& set, const json& doc) {

@@ -29,6 +29,14 @@ struct Measurement {
   std::optional<double> on_cpu = std::nullopt;
   std::optional<results::GpuRecord> gpu;  // the GPU cell's GPU, where its entry records one
   double counter(const std::string& name, double fallback = -1) const;
+  // The time's noise: its spread over repetitions (cv) when it was repeated, else its samples'
+  // relative standard deviation (the counter noise_pct, gcbench's stopping rule); none for a
+  // single measurement without samples.
+  std::optional<double> noise() const;
+  // The samples' noise stayed above the cell's target (the rule's cap stopped it).
+  bool over_noise_target() const;
+  // A GPU cell flagged throttled by its SM clock (the counter throttled).
+  bool throttled() const { return counter("throttled", 0) > 0; }
   // Left out on purpose rather than failed: its error begins with results::kSkippedReasonPrefix
   // (a GPU cell whose buffers do not fit in device memory).
   bool skipped() const { return error && results::is_skipped_reason(*error); }

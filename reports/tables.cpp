@@ -113,7 +113,9 @@ Value TableBuilder::value(const std::string& file, const Query& query) const {
   switch (query.quantity) {
     case Quantity::time: {
       Value v = Value::of(m->time_s);
-      if (m->repetitions > 1 || m->cv > 0) v.spread = m->cv;
+      v.spread = m->noise();
+      v.over_target = m->over_noise_target();
+      v.throttled = m->throttled();
       return v;
     }
     case Quantity::kernel:

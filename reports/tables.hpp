@@ -41,9 +41,11 @@ struct Value {
   std::string reason;  // why there is no value
   double num = 0;      // ratios: numerator and denominator, for the total row
   double den = 0;
-  // A measured time's coefficient of variation over repetitions (stddev / mean); none for
-  // one repetition, for counters and for totals.
+  // A measured time's noise (Measurement::noise: over repetitions, else over its samples);
+  // none for counters and totals. Marked when over the cell's target or throttled.
   std::optional<double> spread = std::nullopt;
+  bool over_target = false;
+  bool throttled = false;
 
   static Value of(double v) { return Value{v, {}, 0, 0}; }
   static Value blank(std::string why) { return Value{std::nullopt, std::move(why), 0, 0}; }

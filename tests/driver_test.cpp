@@ -568,19 +568,41 @@ TEST_F(DriverRun, GoodCellsReportVerifiedCounters) {
   EXPECT_EQ(cap.got[0].counters.at("input_bytes").value, 1000);
 }
 
+// The stopping rule in a cell: a codec whose calls alternate between fast and 2 ms slower
+// samples until the cap (0.01 s in this fixture) and records noise over its target.
+TEST_F(DriverRun, JitteredCellSamplesUntilItsCapAndSaysItIsNoisy) {
+  FakeCodec jittered("a", {.jitter_s = 2e-3});
+  Capture cap;
+  run({&jittered}, {&jittered}, cap, "compress");
+  ASSERT_EQ(cap.got.size(), 2u);
+  for (const auto& r : cap.got) {
+    ASSERT_FALSE(run_failed(r)) << run_message(r);
+    const auto& c = r.counters;
+    EXPECT_GT(c.at("samples").value, 5);  // past the minimum count
+    EXPECT_GT(c.at("noise_pct").value, c.at("max_noise_pct").value);
+    EXPECT_DOUBLE_EQ(c.at("max_noise_pct").value, 3);  // a CPU cell's target
+    // Within the cap, give or take the call that passed it.
+    EXPECT_LT(c.at("sampled_s").value, 0.01 + 4e-3);
+    EXPECT_GT(c.at("cpu_share").value, 0);
+    // The iteration's time is the samples' mean.
+    EXPECT_NEAR(r.real_accumulated_time, c.at("sampled_s").value / c.at("samples").value, 1e-9);
+  }
+}
+
 TEST_F(DriverRun, VerifiesOncePerCellAndComparesEveryTimedOutput) {
   FakeCodec cpu("a", {});
   Capture cap;
   run({&cpu}, {&cpu}, cap, "compress");
   ASSERT_EQ(cap.got.size(), 2u);
-  // Google Benchmark runs each cell's body once per trial (1, 10, 100... iterations until the
-  // min time): the container is decoded once per cell all the same, the untimed call's.
-  std::int64_t reported = 0;
+  // One Google Benchmark iteration per cell holds its samples (the stopping rule's timed
+  // calls): the container is decoded once per cell all the same, the untimed call's.
+  double sampled = 0;
   for (const auto& r : cap.got) {
     EXPECT_FALSE(run_failed(r)) << run_message(r);
-    reported += r.iterations;
+    EXPECT_EQ(r.iterations, 1);
+    sampled += r.counters.at("samples").value;
   }
-  EXPECT_GT(cpu.compress_calls, reported + 2);  // trial runs, and one untimed call per cell
+  EXPECT_EQ(cpu.compress_calls, static_cast<int>(sampled) + 2);  // and one untimed call per cell
   EXPECT_EQ(cpu.decompress_calls, 2);
   // Parameters are bound once per cell, not per body call or timed call.
   EXPECT_EQ(cpu.bind_calls, 2);

@@ -12,8 +12,8 @@ namespace {
 
 // Column widths; with the spaces between them the row is kConsoleWidth - 1 columns at most (a
 // line that fills the last column wraps on some terminals).
-constexpr std::size_t kCodec = 15, kDevice = 3, kDirection = 10, kInput = 36, kPoint = 42,
-                      kTime = 9, kGbps = 8, kRatio = 7, kCalls = 9;
+constexpr std::size_t kCodec = 15, kDevice = 3, kDirection = 10, kInput = 36, kPoint = 36,
+                      kTime = 9, kNoise = 6, kGbps = 8, kRatio = 7, kCalls = 9;
 constexpr std::size_t kNameColumns = kCodec + kDevice + kDirection + kInput + kPoint + 4;
 
 // Three significant digits, without a trailing point: 3.52, 35.2, 352, 3520.
@@ -46,6 +46,18 @@ std::string wrapped(const std::string& text, std::size_t indent, std::size_t wid
   for (std::size_t at = 0; at < text.size(); at += room)
     out += std::string(indent, ' ') + text.substr(at, room) + "\n";
   return out;
+}
+
+// The samples' relative noise, "*" after it when over the cell's target, "!" when the GPU's
+// clock was throttled; empty for results without samples.
+std::string noise_text(const benchmark::BenchmarkReporter::Run& run) {
+  const double noise = counter(run, "noise_pct");
+  if (noise < 0) return "";
+  const bool over = noise > counter(run, "max_noise_pct");
+  const bool throttled = counter(run, "throttled") > 0;
+  return fmt::format("{}%{}{}",
+                     noise < 10 ? fmt::format("{:.1f}", noise) : fmt::format("{:.0f}", noise),
+                     over ? "*" : "", throttled ? "!" : "");
 }
 
 }  // namespace
@@ -109,10 +121,11 @@ std::string ConsoleNames::line(const std::string& name, std::size_t width) const
 }
 
 std::string ConsoleTable::header() const {
-  const std::string titles = fmt::format(
-      "{:<{}} {:<{}} {:<{}} {:<{}} {:<{}} {:>{}} {:>{}} {:>{}} {:>{}} {:>{}}", "codec", kCodec,
-      "dev", kDevice, "direction", kDirection, "input", kInput, "point (axes off their defaults)",
-      kPoint, "time", kTime, "GB/s", kGbps, "e2e GB/s", kGbps, "ratio", kRatio, "calls", kCalls);
+  const std::string titles =
+      fmt::format("{:<{}} {:<{}} {:<{}} {:<{}} {:<{}} {:>{}} {:>{}} {:>{}} {:>{}} {:>{}} {:>{}}",
+                  "codec", kCodec, "dev", kDevice, "direction", kDirection, "input", kInput,
+                  "point (off defaults)", kPoint, "time", kTime, "noise", kNoise, "GB/s", kGbps,
+                  "e2e GB/s", kGbps, "ratio", kRatio, "calls", kCalls);
   return titles + "\n" + std::string(titles.size(), '-') + "\n";
 }
 
@@ -134,19 +147,25 @@ std::string ConsoleTable::row(const benchmark::BenchmarkReporter::Run& run) cons
     return line + "\n" + wrapped(skipped ? message : "error: " + message, 4, kConsoleWidth - 1);
   }
   const bool aggregate = run.run_type == benchmark::BenchmarkReporter::Run::RT_Aggregate;
-  const std::string calls = aggregate ? run.aggregate_name : std::to_string(run.iterations);
+  // A cell's timed calls are its samples (one Google Benchmark iteration holds them all).
+  const double samples = counter(run, "samples");
+  const std::string calls = aggregate      ? run.aggregate_name
+                            : samples >= 0 ? fmt::format("{:.0f}", samples)
+                                           : std::to_string(run.iterations);
   if (aggregate && run.aggregate_unit == benchmark::kPercentage) {  // cv: a share of the mean
     // The fraction itself, not scaled by a time unit or divided by the iterations.
     line += fmt::format(" {:>{}}", fmt::format("{:.1f}%", 100 * run.real_accumulated_time), kTime);
-    return line + fmt::format(" {:>{}}", calls, kGbps + kGbps + kRatio + kCalls + 3) + "\n";
+    return line + fmt::format(" {:>{}}", calls, kNoise + kGbps + kGbps + kRatio + kCalls + 4) +
+           "\n";
   }
   const double seconds =
       run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit);
   const double bytes_per_s = counter(run, "bytes_per_second");
   const double gbps = bytes_per_s >= 0 ? bytes_per_s / 1e9 : counter(run, "kernel_gbps");
   const double ratio = counter(run, "ratio");
-  line += fmt::format(" {:>{}} {:>{}} {:>{}} {:>{}} {:>{}}", format_seconds(seconds), kTime,
-                      format_gbps(gbps), kGbps, format_gbps(counter(run, "e2e_gbps")), kGbps,
+  line += fmt::format(" {:>{}} {:>{}} {:>{}} {:>{}} {:>{}} {:>{}}", format_seconds(seconds), kTime,
+                      noise_text(run), kNoise, format_gbps(gbps), kGbps,
+                      format_gbps(counter(run, "e2e_gbps")), kGbps,
                       ratio < 0 ? "" : fmt::format("{:.3f}", ratio), kRatio, calls, kCalls);
   return line + "\n";
 }

@@ -486,25 +486,40 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
     current_ = cell.name;
   }
   DeviceCellState& c = *cell_;
+  Sampler sampler(workspace.stopping_rule(), true);
+  std::optional<double> clock_before, clock_after;
   for (auto _ : state) {
-    if (l2_flush_) l2_flush_->enqueue(c.stream.get());
-    c.start.record(c.stream.get());
-    c.call();
-    c.stop.record(c.stream.get());
-    const double t = cuda::elapsed_s(c.start, c.stop);
-    state.SetIterationTime(t);
-    c.kernel_s_sum += t;
-    ++c.kernel_calls;
-    if (auto problem = check_iteration(c, c.kernel_calls)) {
-      state.SkipWithError(problem->c_str());
-      break;
+    const auto began = Clock::now();
+    while (!sampler.done()) {
+      if (l2_flush_) l2_flush_->enqueue(c.stream.get());
+      c.start.record(c.stream.get());
+      c.call();
+      c.stop.record(c.stream.get());
+      const double t = cuda::elapsed_s(c.start, c.stop);
+      c.kernel_s_sum += t;
+      ++c.kernel_calls;
+      // The SM clock while the cell runs: after its first timed call and after its last.
+      if (sampler.samples() == 0) clock_before = sm_clock_.share_of_max();
+      if (auto problem = check_iteration(c, c.kernel_calls)) {
+        state.SkipWithError(problem->c_str());
+        return;
+      }
+      sampler.add(t, std::chrono::duration<double>(Clock::now() - began).count());
     }
+    clock_after = sm_clock_.share_of_max();
+    state.SetIterationTime(sampler.mean_s());
+    add_sampling_counters(state, sampler, std::nullopt);
   }
-  if (state.error_occurred()) return;
+  if (clock_before && clock_after) {
+    // The lower of the two readings: a cell that ran throttled for part of its samples.
+    const double share = std::min(*clock_before, *clock_after);
+    state.counters["sm_clock_pct"] = benchmark::Counter(100 * share);
+    state.counters["throttled"] = benchmark::Counter(share < kThrottledBelow ? 1 : 0);
+  }
   if (c.primitive_call && !c.primitive_s) {
     // As many calls as this run timed of the codec (5 to 200), each as the codec's were: on
     // the same resident input, the L2 flushed first when the codec's calls had it flushed.
-    const u64 calls = std::clamp<u64>(static_cast<u64>(state.iterations()), 5, 200);
+    const u64 calls = std::clamp<u64>(sampler.samples(), 5, 200);
     double sum = 0;
     for (u64 i = 0; i < calls; ++i) {
       if (l2_flush_) l2_flush_->enqueue(c.stream.get());

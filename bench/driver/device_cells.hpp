@@ -17,11 +17,16 @@
 
 #include "bench/driver/cells.hpp"
 #include "bench/driver/context.hpp"
+#include "bench/driver/nvml.hpp"
 
 namespace gcbench::driver {
 
 class L2Flush;
 class Workspace;
+
+// A GPU cell whose SM clock read below this share of the maximum, after its first timed call
+// or after its last, is flagged throttled (its counters sm_clock_pct and throttled).
+constexpr double kThrottledBelow = 0.9;
 
 struct PipelineSettings {
   std::uint64_t chunk_bytes = std::uint64_t{32} << 20;  // bench/NOTES.md, "chunks of 32 MiB"
@@ -58,6 +63,7 @@ class DeviceCells {
   PipelineSettings settings_;
   GpuCeilings ceilings_;
   std::unique_ptr<L2Flush> l2_flush_;  // null: warm (no --cold-l2)
+  SmClock sm_clock_;                   // each cell's throttle check
   std::string current_;
   // The current input in device memory, uploaded once for the cells of that input.
   std::unique_ptr<ResidentInput> input_;

@@ -18,6 +18,9 @@ constexpr double kSyntheticBytesPerS = 1e9;
 constexpr double kHostCheckBytesPerS = 1e9;
 constexpr double kReferenceBytesPerS = 2e9;  // at 16 threads
 constexpr double kEndToEndSetupBytesPerS = 0.3e9;
+// The stopping rule's sampling of a cell whose calls are short: between the minimum timed
+// time (0.02 s, a quiet cell) and the wall cap (0.2 s, a noisy one); the middle.
+constexpr double kSamplingS = 0.1;
 
 // Seconds of one call of the cell's codec on `bytes`: the codec's own model, else a generic
 // rate.
@@ -37,15 +40,15 @@ double estimate_cell_s(const CellSpec& cell, std::uint64_t input_bytes, unsigned
   const double cpu_scale = std::max(1u, cpu_threads) / kMeasuredThreads;
   const double call = call_s(cell, bytes, cpu_scale);
   if (cell.id.device == "cpu") {
-    // Warm-up and verification, Google Benchmark's trial and timed calls (0.02 s at least).
-    return 0.04 + 2 * call + std::max(0.02, call);
+    // Warm-up and verification, then the sampling.
+    return 0.04 + call + std::max(kSamplingS, call);
   }
   // The device call verified in full (a container copied back and compared with the CPU
-  // reference's, compressed once per point), then Google Benchmark's timed calls.
+  // reference's, compressed once per point), then the sampling.
   double verify = bytes / kHostCheckBytesPerS;
   if (cell.id.direction == "compress" && cell.reference != nullptr)
     verify += bytes / (kReferenceBytesPerS * cpu_scale);
-  const double kernel = 0.2 + 2 * call + verify + std::max(0.02, call);
+  const double kernel = 0.2 + call + verify + std::max(kSamplingS, call);
   if (kernel_only) return kernel;
   // The pipelined path verified (a round trip), then timed pinned and pageable (0.2 s or 20
   // runs each, at least one), with their pinned and pageable host buffers.

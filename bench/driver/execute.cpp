@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <exception>
 #include <iostream>
 
@@ -25,30 +27,57 @@ struct Totals {
   double e2e_s = 0;
 };
 
-// One timed call; GPU cells report the kernel time (CUDA events) as the iteration time.
-// Returns false (after SkipWithError) when a GPU codec reports no kernel time: a zero would
-// be a number measured on nothing.
+// One timed call: its seconds (a GPU cell's kernel time from its codec, else wall time), or
+// nullopt after SkipWithError when a GPU codec reports no kernel time: a zero would be a
+// number measured on nothing.
 template <typename Call>
-bool timed_call(benchmark::State& state, bool gpu, Totals& totals, Call&& call) {
+std::optional<double> timed_call(benchmark::State& state, bool gpu, Totals& totals, Call&& call) {
   RunStats stats;
   const auto start = Clock::now();
   call(stats);
   const double e2e = std::chrono::duration<double>(Clock::now() - start).count();
-  if (gpu) {
-    if (stats.kernel_s <= 0) {
-      state.SkipWithError("GPU codec reported no kernel time");
-      return false;
-    }
-    state.SetIterationTime(stats.kernel_s);
+  if (gpu && stats.kernel_s <= 0) {
+    state.SkipWithError("GPU codec reported no kernel time");
+    return std::nullopt;
   }
   totals.kernel_s += stats.kernel_s;
   totals.transfer_s += stats.transfer_s;
   totals.e2e_s += e2e;
-  return true;
+  return gpu ? stats.kernel_s : e2e;
+}
+
+// The thread's CPU seconds so far.
+double thread_cpu_s() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// Google Benchmark's one iteration of a cell: `call` timed until the cell's stopping rule is
+// met, the iteration's time their mean. false when a call failed (the state says why).
+template <typename Call>
+bool sample(benchmark::State& state, const CellSpec& cell, Totals& totals, Sampler& sampler,
+            Call&& call) {
+  const bool gpu = cell.codec->info().device == Device::gpu;
+  for (auto _ : state) {
+    const auto began = Clock::now();
+    const double cpu_began = thread_cpu_s();
+    while (!sampler.done()) {
+      const std::optional<double> t = timed_call(state, gpu, totals, call);
+      if (!t) return false;
+      sampler.add(*t, std::chrono::duration<double>(Clock::now() - began).count());
+    }
+    state.SetIterationTime(sampler.mean_s());
+    const double wall = std::chrono::duration<double>(Clock::now() - began).count();
+    std::optional<double> cpu_share;
+    if (!gpu && wall > 0) cpu_share = (thread_cpu_s() - cpu_began) / wall;
+    add_sampling_counters(state, sampler, cpu_share);
+  }
+  return !state.error_occurred();
 }
 
 void set_counters(benchmark::State& state, const CellSpec& cell, const Totals& totals,
-                  std::uint64_t input_bytes, const Bytes& container) {
+                  std::uint64_t samples, std::uint64_t input_bytes, const Bytes& container) {
   const std::uint64_t compressed_bytes = container.size();
   using benchmark::Counter;
   auto& c = state.counters;
@@ -63,10 +92,11 @@ void set_counters(benchmark::State& state, const CellSpec& cell, const Totals& t
   if (const auto& own = cell.codec->info().container_counters) {
     for (const auto& [name, value] : own(container)) c[name] = Counter(value);
   }
-  c["e2e_s"] = Counter(totals.e2e_s, Counter::kAvgIterations);
+  const auto calls = static_cast<double>(std::max<std::uint64_t>(samples, 1));
+  c["e2e_s"] = Counter(totals.e2e_s / calls);
   if (cell.codec->info().device == Device::gpu) {
-    c["kernel_s"] = Counter(totals.kernel_s, Counter::kAvgIterations);
-    c["transfer_s"] = Counter(totals.transfer_s, Counter::kAvgIterations);
+    c["kernel_s"] = Counter(totals.kernel_s / calls);
+    c["transfer_s"] = Counter(totals.transfer_s / calls);
   } else {
     // What "all cores" (threads:0) meant for this cell: --gpus workers run on fewer cores than
     // the host has, and their CPU cells may run on different workers' cores.
@@ -128,9 +158,8 @@ namespace {
 // A CPU cell, or a GPU cell of a codec without a device API (its host calls are timed). Once
 // per cell, one untimed call warms up and its output is verified in full: a compressed
 // container round-trips and, for a GPU cell, equals the CPU reference's; a decompressed
-// output equals the input. Every call of the body after that (Google Benchmark's trial runs
-// and repetitions) compares the output of its timed calls with the verified bytes, and
-// verifies it in full if it differs.
+// output equals the input. Every call of the body after that (a repetition) compares the output of
+// its timed calls with the verified bytes, and verifies it in full if it differs.
 void run_compress(benchmark::State& state, const CellSpec& cell, Workspace& workspace) {
   const ByteSpan input = workspace.input(cell.input);
   const bool gpu = cell.codec->info().device == Device::gpu;
@@ -148,12 +177,11 @@ void run_compress(benchmark::State& state, const CellSpec& cell, Workspace& work
   }
   Totals totals;
   Bytes out;
-  for (auto _ : state) {
-    if (!timed_call(state, gpu, totals, [&](RunStats& s) { out = codec.compress(input, &s); })) {
-      break;
-    }
+  Sampler sampler(workspace.stopping_rule(*cell.codec), gpu);
+  if (!sample(state, cell, totals, sampler,
+              [&](RunStats& s) { out = codec.compress(input, &s); })) {
+    return;
   }
-  if (state.error_occurred()) return;
   // Other bytes than the verified ones (a codec need not be deterministic) are verified too.
   if (out != *verified) {
     if (auto problem = check_container(cell, workspace, input, out)) {
@@ -162,7 +190,7 @@ void run_compress(benchmark::State& state, const CellSpec& cell, Workspace& work
     }
     workspace.remember(*cell.codec, cell.params, out, true);
   }
-  set_counters(state, cell, totals, input.size(), out);
+  set_counters(state, cell, totals, sampler.samples(), input.size(), out);
 }
 
 void run_decompress(benchmark::State& state, const CellSpec& cell, Workspace& workspace) {
@@ -179,18 +207,16 @@ void run_decompress(benchmark::State& state, const CellSpec& cell, Workspace& wo
   }
   const Bytes& container = workspace.container(*cell.codec, cell.params);
   Totals totals;
-  for (auto _ : state) {
-    if (!timed_call(state, gpu, totals,
-                    [&](RunStats& s) { out = codec.decompress(container, &s); })) {
-      break;
-    }
+  Sampler sampler(workspace.stopping_rule(*cell.codec), gpu);
+  if (!sample(state, cell, totals, sampler,
+              [&](RunStats& s) { out = codec.decompress(container, &s); })) {
+    return;
   }
-  if (state.error_occurred()) return;
   if (auto diff = describe_difference(out, input, "decompressed output", "the input")) {
     state.SkipWithError(diff->c_str());
     return;
   }
-  set_counters(state, cell, totals, input.size(), container);
+  set_counters(state, cell, totals, sampler.samples(), input.size(), container);
 }
 
 }  // namespace
@@ -307,8 +333,27 @@ void run_cell(benchmark::State& state, const CellSpec& cell, Workspace& workspac
   }
 }
 
+StoppingRule Workspace::stopping_rule(const Codec& codec) const {
+  StoppingRule rule = rule_;
+  if (codec.info().device == Device::gpu && codec.device_codec() == nullptr) {
+    rule.fixed_samples = static_cast<std::uint64_t>(host_gpu_samples_);
+  }
+  return rule;
+}
+
+void add_sampling_counters(benchmark::State& state, const Sampler& sampler,
+                           std::optional<double> cpu_share) {
+  using benchmark::Counter;
+  auto& c = state.counters;
+  c["samples"] = Counter(static_cast<double>(sampler.samples()));
+  c["noise_pct"] = Counter(100 * sampler.noise());
+  c["max_noise_pct"] = Counter(100 * sampler.max_noise());
+  c["sampled_s"] = Counter(sampler.total_s());
+  if (cpu_share) c["cpu_share"] = Counter(*cpu_share);
+}
+
 benchmark::internal::Benchmark* register_cell(const CellSpec& cell, Workspace& workspace,
-                                              int gpu_iterations, CellQueue* queue) {
+                                              CellQueue* queue) {
   auto* b = benchmark::RegisterBenchmark(
       cell.name.c_str(), [&cell, &workspace, queue](benchmark::State& s) {
         try {
@@ -326,13 +371,9 @@ benchmark::internal::Benchmark* register_cell(const CellSpec& cell, Workspace& w
   // Nanoseconds, Google Benchmark's own unit: its compare.py prints whole units, so a coarser
   // one shows sub-unit cells as 0. Readers honor each entry's time_unit.
   b->Unit(benchmark::kNanosecond);
-  if (cell.codec->device_codec() != nullptr) {
-    b->UseManualTime();  // the device call alone, CUDA events; iterations by min time
-  } else if (cell.codec->info().device == Device::gpu) {
-    b->UseManualTime()->Iterations(gpu_iterations);
-  } else {
-    b->UseRealTime();
-  }
+  // The time of each call is the cell's own (CUDA events for a device call, a GPU codec's
+  // kernel time, else wall time); the stopping rule, not Google Benchmark's, ends the sampling.
+  b->UseManualTime()->Iterations(1);
   return b;
 }
 

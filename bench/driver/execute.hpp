@@ -15,6 +15,7 @@
 #include "bench/driver/cell_queue.hpp"
 #include "bench/driver/cells.hpp"
 #include "bench/driver/inputs.hpp"
+#include "bench/driver/sampler.hpp"
 
 namespace gcbench::driver {
 
@@ -58,6 +59,16 @@ class Workspace {
   void set_device_cells(DeviceCells* cells) { device_cells_ = cells; }
   DeviceCells* device_cells() const { return device_cells_; }
 
+  // When a cell has timed enough (sampler.hpp); GPU cells of a codec without a device API
+  // take `host_gpu_samples` samples instead.
+  void set_stopping_rule(const StoppingRule& rule, int host_gpu_samples) {
+    rule_ = rule;
+    host_gpu_samples_ = host_gpu_samples;
+  }
+  // The rule for a cell of `codec` timed through the host API.
+  StoppingRule stopping_rule(const Codec& codec) const;
+  const StoppingRule& stopping_rule() const { return rule_; }
+
  private:
   static constexpr std::size_t kCachedContainers = 6;
   static constexpr std::size_t kLargeInput = std::size_t{64} << 20;  // its load time is logged
@@ -82,7 +93,15 @@ class Workspace {
   std::string bound_cell_;
   BoundCodecPtr bound_;
   DeviceCells* device_cells_ = nullptr;
+  StoppingRule rule_;
+  int host_gpu_samples_ = 10;
 };
+
+// The counters of a cell's sampling: samples, noise_pct and max_noise_pct (its relative noise
+// and the target), sampled_s (the seconds of its timed calls, the harness share's), and for a
+// CPU cell cpu_share (its timing thread's CPU seconds over the sampling's wall seconds).
+void add_sampling_counters(benchmark::State& state, const Sampler& sampler,
+                           std::optional<double> cpu_share);
 
 // nullopt when `container` round-trips through the cell's codec and, for a GPU cell, equals
 // the CPU reference's container; else the reason it does not.
@@ -110,10 +129,11 @@ Params reference_params(const Codec& reference, const Params& gpu_params);
 void run_cell(benchmark::State& state, const CellSpec& cell, Workspace& workspace);
 
 // Registers `cell` with Google Benchmark (its body run_cell, times in nanoseconds; what it
-// times: see the definition). `cell`, `workspace` and `queue` must outlive the run. GPU cells of
-// a codec without a device API run `gpu_iterations` timed calls. With a `queue`, a cell whose
+// times: see the definition). `cell`, `workspace` and `queue` must outlive the run. One Google
+// Benchmark iteration per run: inside it the workspace's stopping rule decides how many timed
+// calls the cell makes, and the iteration's time is their mean. With a `queue`, a cell whose
 // unit another worker claimed is skipped with kClaimedElsewhere.
 benchmark::internal::Benchmark* register_cell(const CellSpec& cell, Workspace& workspace,
-                                              int gpu_iterations, CellQueue* queue = nullptr);
+                                              CellQueue* queue = nullptr);
 
 }  // namespace gcbench::driver

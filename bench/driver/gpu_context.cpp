@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "bench/driver/context.hpp"
+#include "bench/driver/nvml.hpp"
 #include "codecs/common/device_buffer.hpp"
 
 namespace gcbench::driver {
@@ -128,54 +129,6 @@ GpuCeilings measure_ceilings() {
   stream.sync();
   return c;
 }
-
-// "0000:1B:00.0": CUDA writes every field with a fixed number of hex digits.
-std::string pci_bus_id(int device) {
-  std::array<char, 64> bus_id{};
-  GCB_CUDA(cudaDeviceGetPCIBusId(bus_id.data(), static_cast<int>(bus_id.size()), device));
-  return bus_id.data();
-}
-
-// NVML, loaded at run time: a binary linked against libnvidia-ml.so.1 would not even start on
-// a machine without the NVIDIA driver (CI), and the toolkit may ship neither nvml.h nor its
-// link stub (CMake's CUDA::nvml needs both). Entry points are looked up by name and called
-// with the argument types of NVML's stable C ABI; one missing from an older driver costs only
-// its own field.
-class Nvml {
- public:
-  using Return = int;  // nvmlReturn_t; 0 is NVML_SUCCESS
-  using Device = struct nvmlDevice_st*;
-  static constexpr Return kFunctionNotFound = 13;  // NVML_ERROR_FUNCTION_NOT_FOUND
-
-  // Throws std::runtime_error with the reason when NVML cannot be loaded or initialized.
-  Nvml() : lib_(dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL), &dlclose_lib) {
-    if (!lib_) {
-      const char* why = dlerror();
-      throw std::runtime_error(why ? why : "cannot load libnvidia-ml.so.1");
-    }
-    if (const Return r = call("nvmlInit_v2"); r != 0)
-      throw std::runtime_error("nvmlInit: " + error(r));
-  }
-  ~Nvml() { call("nvmlShutdown"); }
-  Nvml(const Nvml&) = delete;
-  Nvml& operator=(const Nvml&) = delete;
-
-  template <typename... Args>
-  Return call(const char* name, Args... args) const {
-    void* fn = dlsym(lib_.get(), name);
-    if (fn == nullptr) return kFunctionNotFound;
-    return reinterpret_cast<Return (*)(Args...)>(fn)(args...);
-  }
-  std::string error(Return r) const {
-    void* fn = dlsym(lib_.get(), "nvmlErrorString");
-    return fn != nullptr ? reinterpret_cast<const char* (*)(Return)>(fn)(r)
-                         : "NVML error " + std::to_string(r);
-  }
-
- private:
-  static void dlclose_lib(void* lib) { dlclose(lib); }
-  std::unique_ptr<void, void (*)(void*)> lib_;
-};
 
 // NVML's fields (kNvmlFields) for CUDA device `device`, found by its PCI bus id (NVML's
 // indices need not be CUDA's): each its value, or "unavailable: <reason>".

@@ -29,7 +29,9 @@ std::string gib(std::uint64_t bytes) {
 
 double HarnessTally::timed_seconds(const Run& run, bool with_e2e) {
   if (run.run_type != Run::RT_Iteration || run_failed(run)) return 0;
-  double s = run.real_accumulated_time;  // manual time (CUDA events) for manual-time cells
+  // A cell's sampled_s: the seconds of all its timed calls (its iteration's time is their mean).
+  const auto sampled = run.counters.find("sampled_s");
+  double s = sampled != run.counters.end() ? sampled->second.value : run.real_accumulated_time;
   if (with_e2e) {
     if (auto it = run.counters.find("e2e_timed_s"); it != run.counters.end()) s += it->second.value;
   }

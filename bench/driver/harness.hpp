@@ -4,12 +4,11 @@
 //
 // Timed seconds (the one definition; --help repeats it): for every cell, the seconds inside
 // the timed regions whose measurements the cell reports, as the driver measured them:
-//   - the iterations Google Benchmark reports for it (each run's accumulated time: wall time
-//     for CPU cells, the kernel time from CUDA events for GPU cells), over all repetitions;
+//   - the timed calls of each run it reports (its counter sampled_s: wall time for CPU cells,
+//     the kernel time from CUDA events for GPU cells), over all repetitions;
 //   - plus, once per cell, its counter `e2e_timed_s` where it reports one: the summed wall
 //     time of the end-to-end runs whose median it reports.
-// Not timed: warm-up calls, Google Benchmark's trial runs that it discards while finding an
-// iteration count, set-up, verification, corpus fetching, the GPU probe, writing results.
+// Not timed: warm-up calls, set-up, verification, corpus fetching, the GPU probe, writing results.
 // Harness share = timed seconds / wall seconds of the whole run.
 #include <benchmark/benchmark.h>
 

@@ -190,8 +190,10 @@ int run(int argc, char** argv) {
   benchmark::Initialize(&count, args.data(), help_printer);
   const Options options =
       parse_options(std::vector<std::string>(args.begin() + 1, args.begin() + count));
-  const long repetitions = checked_repetitions(
-      given_args, [](const char* name) { return std::getenv(name); }, options.allow_empty);
+  const auto getenv = [](const char* name) -> const char* { return std::getenv(name); };
+  const long repetitions = checked_repetitions(given_args, getenv, options.allow_empty);
+  const StoppingRule stopping =
+      stopping_rule(given_args, getenv, "0.02", options.max_noise, options.max_time);
   if (options.export_from) {
     if (!export_file) throw std::invalid_argument("--export needs --benchmark_out=FILE");
     write_export(*options.export_from, *export_file, std::cerr);
@@ -329,6 +331,8 @@ int run(int argc, char** argv) {
   }
 
   Workspace workspace(inputs.present);
+  workspace.set_stopping_rule(stopping, options.gpu_iterations);
+  add_context("stopping_rule", describe(stopping));
 #if GCBENCH_HAVE_CUDA
   std::optional<DeviceCells> device_cells;
   if (gpu.usable) {
@@ -347,7 +351,7 @@ int run(int argc, char** argv) {
   std::map<std::string, double> weights;
   std::uint64_t largest_input = 0;
   for (const CellSpec& cell : cells) {
-    register_cell(cell, workspace, options.gpu_iterations, queue ? &*queue : nullptr);
+    register_cell(cell, workspace, queue ? &*queue : nullptr);
     if (filter_accepts(filter, cell.name)) {
       // The estimate's seconds, so that "left" follows the slow cells (the thread design's).
       weights[cell.name] = estimate_cell_s(cell, inputs.present[cell.input].size,

@@ -191,10 +191,22 @@ kernels preset uses kernel unless --timing is given)");
   cli::add_switch(app, "--no-progress", o.progress, false,
                   R"(no progress on stderr (on a terminal one line redrawn in place: cell k
 of N, elapsed, time left, the cell; otherwise a line per cell))");
+  app.add_option("--max-noise", o.max_noise,
+                 R"(a cell takes timed calls until their relative standard deviation is
+under this percentage (at least 5 calls and --benchmark_min_time of
+timed seconds), or until --max-time is spent: PCT for both devices, or
+GPU,CPU (default 1,3). Each cell records samples, noise_pct and
+max_noise_pct; reports mark the cells over their target)")
+      ->option_text("PCT[,PCT]");
+  app.add_option("--max-time", o.max_time,
+                 R"(wall seconds a cell may spend taking timed calls (default ten times
+--benchmark_min_time: 0.2); a call longer than it is taken once)")
+      ->check(CLI::PositiveNumber)
+      ->option_text("SECONDS");
   app.add_option("--gpu-iterations", o.gpu_iterations,
-                 R"(timed calls per GPU cell of a codec without a device API (nvCOMP;
-default 10). Codecs with one time their device call alone on
-resident buffers, as many times as Google Benchmark's min time asks)")
+                 R"(timed calls per GPU cell of a codec without a device API (a plugin's;
+default 10), whatever their noise. Codecs with one time their device
+call alone on resident buffers under the stopping rule (--max-noise))")
       ->check(CLI::Range(1, 1000000))
       ->option_text("N");
   cli::add_value(

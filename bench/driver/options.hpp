@@ -39,11 +39,13 @@ struct Options {
   bool download = true;  // false: corpus files in no mirror or cache are missing, not fetched
   // Appends one line with the run's harness figures (harness.hpp) when set.
   std::optional<std::filesystem::path> harness_file;
-  // GPU cells time only their kernels (manual time), far shorter than a call's wall time, so
-  // Google Benchmark's min-time rule would run thousands of calls: they run this many instead.
-  // GPU codecs with a device API time their device calls alone, adaptively; these settings
-  // shape their end-to-end (pipelined) measurement. gpu_iterations is for the others (nvCOMP).
+  // GPU cells of a codec without a device API (timed through its host calls) take this many
+  // samples. GPU codecs with a device API time their device calls alone under the stopping
+  // rule; the pipeline settings shape their end-to-end (pipelined) measurement.
   int gpu_iterations = 10;
+  // The stopping rule's flags (sampler.hpp), as given: "GPU[,CPU]" percent, wall seconds.
+  std::optional<std::string> max_noise;
+  std::optional<double> max_time;
   std::uint64_t pipeline_chunk = std::uint64_t{32} << 20;
   int pipeline_depth = 4;
   std::uint64_t gpu_memory_limit = 0;  // 0 = none

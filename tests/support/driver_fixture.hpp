@@ -6,8 +6,10 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench/driver/cells.hpp"
@@ -29,6 +31,7 @@ class FakeCodec final : public TypedCodec<FakeCodec> {
     bool corrupt_decode = false;
     double kernel_s = 1e-6;
     int change_after = -1;  // >= 0: compress calls after this many write another tag
+    double jitter_s = 0;    // every other compress call sleeps this long
   };
   FakeCodec(std::string name, Knobs knobs) : knobs_(knobs) {
     info_.name = std::move(name);
@@ -56,6 +59,8 @@ class FakeCodec final : public TypedCodec<FakeCodec> {
   std::uint64_t max_compressed_size(std::uint64_t n, const Typed&) const { return n + 1; }
   Bytes compress(ByteSpan in, const Typed&, RunStats* stats) const {
     ++compress_calls;
+    if (knobs_.jitter_s > 0 && compress_calls % 2 == 0)
+      std::this_thread::sleep_for(std::chrono::duration<double>(knobs_.jitter_s));
     const bool changed = knobs_.change_after >= 0 && compress_calls > knobs_.change_after;
     Bytes out(in.size() + 1, static_cast<std::uint8_t>(knobs_.tag + (changed ? 1 : 0)));
     std::copy(in.begin(), in.end(), out.begin() + 1);
@@ -128,7 +133,10 @@ class DriverRun : public ::testing::Test {
     o.direction = direction;
     o.axis_values = {{"work_items", {"1024"}}, {"element_width", {"2"}}};
     cells_ = enumerate_cells(selected, all, inputs_, o);
-    for (const CellSpec& cell : cells_) register_cell(cell, workspace_, 10);
+    StoppingRule quick;
+    quick.min_time_s = 0.001;  // and at most 0.01 s of sampling per cell
+    workspace_.set_stopping_rule(quick, 10);
+    for (const CellSpec& cell : cells_) register_cell(cell, workspace_);
     benchmark::RunSpecifiedBenchmarks(&reporter);
   }
 
