@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs gcbench's build dependencies from Debian packages, and tpchgen-cli from PyPI (run as
-# root on a fresh machine).
+# Installs gcbench's build dependencies from Debian packages, tpchgen-cli from PyPI (run as
+# root on a fresh machine) and, where CUDA is present, nvCOMP's wheel into .deps/nvcomp.
 # Does nothing when everything is already there. The CUDA toolkit is not a Debian package:
 # without nvcc the build leaves the GPU codecs out and says so.
 set -euo pipefail
@@ -43,4 +43,44 @@ if ! command -v tpchgen-cli >/dev/null 2>&1; then
   fi
   command -v tpchgen-cli >/dev/null 2>&1 ||
     echo "gcbench: tpchgen-cli installed but not on PATH (add pip's script directory)" >&2
+fi
+# nvCOMP, the GPU peers' library, where CUDA is present: the pinned nvidia-libnvcomp-cu13 wheel's
+# headers, libraries and licence (not its tools) unpacked into .deps/nvcomp, where
+# baselines/nvcomp/CMakeLists.txt finds them. Offline, the build leaves the nvCOMP peers out and
+# says so.
+nvcomp_wheel=nvidia-libnvcomp-cu13==6.0.0.12
+nvcomp_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.deps/nvcomp
+if command -v nvcc >/dev/null 2>&1 || [[ -x /usr/local/cuda/bin/nvcc ]]; then
+  if [[ ! -f $nvcomp_dir/include/nvcomp.h || ! -f $nvcomp_dir/lib64/libnvcomp.so.6 ]]; then
+    echo "gcbench: fetching $nvcomp_wheel (pip download) into .deps/nvcomp"
+    wheel_dir=$(mktemp -d)
+    rm -rf "$nvcomp_dir.new"
+    if out=$(python3 -m pip download --quiet --retries 2 --no-deps --only-binary=:all: \
+      -d "$wheel_dir" "$nvcomp_wheel" 2>&1 && python3 - "$wheel_dir" "$nvcomp_dir.new" 2>&1 <<'PY'
+# The wheel's nvidia/libnvcomp/{include,lib64,LICENSE,NOTICE}, with their modes, into argv[2].
+import glob, os, shutil, sys, zipfile
+(wheel,) = glob.glob(os.path.join(sys.argv[1], "*.whl"))
+prefix, keep = "nvidia/libnvcomp/", ("include/", "lib64/", "LICENSE", "NOTICE")
+with zipfile.ZipFile(wheel) as z:
+    for info in z.infolist():
+        name = info.filename[len(prefix):]
+        if (info.is_dir() or not info.filename.startswith(prefix) or not name.startswith(keep)
+                or ".." in name.split("/")):
+            continue
+        path = os.path.join(sys.argv[2], name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with z.open(info) as src, open(path, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+        os.chmod(path, info.external_attr >> 16 & 0o777 or 0o644)
+PY
+    ); then
+      rm -rf "$nvcomp_dir"
+      mv "$nvcomp_dir.new" "$nvcomp_dir"
+    else
+      rm -rf "$nvcomp_dir.new"
+      echo "gcbench: nvCOMP wheel not fetched ($(tail -n 1 <<<"$out")); the nvCOMP peers will be" \
+        "left out"
+    fi
+    rm -rf "$wheel_dir"
+  fi
 fi

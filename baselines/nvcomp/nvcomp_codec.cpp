@@ -10,13 +10,15 @@
 #include <nvcomp/snappy.h>
 #include <nvcomp/zstd.h>
 
-#include <atomic>
+#include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 
 #include "baselines/nvcomp/nvcomp_format.hpp"
 #include "baselines/nvcomp/nvcomp_kernels.hpp"
 #include "codecs/common/cuda_check.hpp"
+#include "codecs/common/device_buffer.hpp"
 #include "codecs/common/elements.hpp"
 #include "codecs/common/host_codec.hpp"
 #include "codecs/common/temp_storage.hpp"
@@ -28,8 +30,11 @@
 // nvCOMP's batched low-level API behind gcbench's device API (include/gcbench/device_codec.hpp).
 // Compression stays on the device; kernels pack nvCOMP's chunks into the container
 // (nvcomp_format.hpp). nvCOMP's decoders can fault on damaged input and poison the CUDA context, so
-// plan_decompress validates the whole host container first (each chunk's size and CRC-32) and the
-// device re-checks the header, the chunk table, nvCOMP's statuses and the output's CRC-32.
+// no chunk reaches them unchecked: plan_decompress validates the host container's header and
+// chunk table (O(chunks) work, no pass over the data), and on the device, before nvCOMP's
+// decoder, the header, the fixed fields and the table are checked again and every chunk's CRC-32
+// and zero padding against the table; a chunk failing any of these is swapped for a small valid
+// decoy chunk and reported. nvCOMP's statuses and the output's CRC-32 are checked after.
 
 namespace gcbench::nvcomp {
 namespace {
@@ -237,33 +242,20 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
       if (p[k] != 0) throw DecodeError("nvCOMP padding after the chunk table damaged");
     }
     const u64 data_bytes = p.size() - data_at;
-    std::vector<u64> offsets(n + 1, 0);
+    u64 padded_sum = 0;
     for (u64 i = 0; i < n; ++i) {
       const u64 size = load_le<u32>(p.data() + format::kSizesOffset + 4 * i);
       if (size == 0 || size > bound) throw DecodeError("nvCOMP chunk size outside its bound");
-      offsets[i + 1] = offsets[i] + format::padded(size);
+      padded_sum += format::padded(size);
     }
-    if (offsets[n] != data_bytes) {
+    if (padded_sum != data_bytes) {
       throw DecodeError("nvCOMP chunk sizes do not add up to the payload");
     }
-    // Every chunk's CRC-32 and padding, chunks in parallel; the first bad chunk is reported.
-    std::atomic<u64> first_bad{n};
-    const u8* data = p.data() + data_at;
-#pragma omp parallel for schedule(dynamic, 64) if (data_bytes > (u64{1} << 20))
-    for (u64 i = 0; i < n; ++i) {
-      const u64 size = load_le<u32>(p.data() + format::kSizesOffset + 4 * i);
-      const u32 want = load_le<u32>(p.data() + format::crcs_offset(n) + 4 * i);
-      bool ok = crc32_of(ByteSpan(data + offsets[i], size)) == want;
-      for (u64 k = offsets[i] + size; ok && k < offsets[i + 1]; ++k) ok = data[k] == 0;
-      if (!ok) {
-        u64 seen = first_bad.load();
-        while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
-        }
-      }
-    }
-    if (first_bad.load() < n) {
-      throw DecodeError("nvCOMP chunk " + std::to_string(first_bad.load()) +
-                        " damaged (checksum mismatch)");
+    // The decoy for the current device is made here, where synchronizing is allowed, so that
+    // decompress_async finds it.
+    if (n > 0) {
+      cuda::require_device();
+      decoy();
     }
     cuda::TempCarver carve;
     carve_decompress(carve, n, chunk, original);
@@ -278,12 +270,29 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     require_aligned(b.output, "output");
     cuda::TempCarver carve(b.temp, b.temp_bytes);
     const DecompressTemp t = carve_decompress(carve, l.chunks, l.chunk_size, plan.original_size);
-    const DecompressLayout layout{l.chunk_size, l.chunks, plan.original_size, l.data_bytes,
-                                  decode_bound(l.chunk_size)};
+    const DecompressLayout layout{.algorithm = static_cast<u8>(api_.id),
+                                  .chunk_size = l.chunk_size,
+                                  .chunks = l.chunks,
+                                  .original_size = plan.original_size,
+                                  .data_bytes = l.data_bytes,
+                                  .max_chunk_in = decode_bound(l.chunk_size)};
     const u8* payload = b.container + kContainerHeaderSize;
     begin_decompress_async(b.container, plan.header, b.status, stream);
     if (l.chunks > 0) {
+      // Made by plan_decompress; here only on a device that has planned nothing yet (once,
+      // synchronizing).
+      const Decoy& swap_in = decoy();
       prepare_decompress_async(payload, b.output, layout, t.batch, b.status, stream);
+      // Each chunk's CRC-32 as the device reads it, over the pointers and sizes just checked;
+      // the guard then lets only chunks matching the table through to nvCOMP's decoder.
+      nvcompBatchedCRC32Opts_t crc{};
+      crc.spec = nvcompCRC32;
+      crc.kernel_conf = crc_conf(l.chunks, layout.max_chunk_in);
+      check(nvcompBatchedCRC32Async(t.batch.in_ptrs, t.batch.in_bytes, l.chunks, t.chunk_crcs, crc,
+                                    nvcompCRC32OnlySegment, nullptr, stream),
+            "CRC-32");
+      guard_chunks_async(payload, layout, t.batch, t.chunk_crcs, t.lowest_bad,
+                         {swap_in.bytes.data(), swap_in.size}, b.status, stream);
       check(api_.decompress(t.batch.in_ptrs, t.batch.in_bytes, t.batch.out_bytes,
                             t.batch.actual_bytes, l.chunks, t.nvcomp_temp, t.nvcomp_temp_bytes,
                             t.batch.out_ptrs, api_.decompress_opts, t.batch.statuses, stream),
@@ -304,6 +313,8 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
       case kChunkTableChanged:
         return info_.name + ": the chunk table on the device differs from the planned one at" +
                chunk;
+      case kChunkDamaged:
+        return info_.name + ": nvCOMP" + chunk + " damaged (checksum or padding mismatch)";
       default:
         return describe_common(info_.name.c_str(), s);
     }
@@ -328,6 +339,18 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     std::size_t nvcomp_temp_bytes = 0;
     void* crc = nullptr;
     std::size_t crc_bytes = 0;
+    u32* chunk_crcs = nullptr;
+    u64* lowest_bad = nullptr;
+  };
+
+  // A chunk nvCOMP compressed from one zero byte with the default options, which
+  // decompress_async gives nvCOMP in place of a chunk that must not reach it. One byte fits
+  // any chunk's output (chunks are never empty), and the decoder reads everything else it
+  // needs from the chunk: the decompression options do not depend on the compression's (the
+  // element type of Cascaded and Bitcomp is in the chunk).
+  struct Decoy {
+    cuda::DeviceBuffer<u8> bytes;
+    u64 size = 0;
   };
 
   template <typename T>
@@ -421,35 +444,136 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     t.nvcomp_temp = carve.take<u8>(t.nvcomp_temp_bytes);
     t.crc_bytes = crc_temp_bytes(original_size);
     t.crc = carve.take<u8>(t.crc_bytes);
+    t.chunk_crcs = carve.take<u32>(n);
+    t.lowest_bad = carve.take<u64>(1);
     return t;
   }
 
   // nvCOMP's heuristic kernel configuration for the chunk CRCs: a host-only query (it reads
-  // the device's properties), kept for the last batch shape.
+  // the device's properties), kept per batch shape (compression and decompression ask for
+  // different ones) and device.
   nvcompCRC32KernelConf_t crc_conf(u64 n, u64 max_chunk) const {
     int device = 0;
     GCB_CUDA(cudaGetDevice(&device));
+    const std::tuple key{n, max_chunk, device};
     std::lock_guard lock(crc_mutex_);
-    if (!crc_cached_ || crc_key_[0] != n || crc_key_[1] != max_chunk ||
-        crc_key_[2] != static_cast<u64>(device)) {
-      nvcompCRC32KernelConf_t conf{};
-      check(nvcompBatchedCRC32GetHeuristicConf(nullptr, n, &conf, max_chunk, nullptr),
-            "CRC-32 configuration");
-      crc_conf_ = conf;
-      crc_key_[0] = n;
-      crc_key_[1] = max_chunk;
-      crc_key_[2] = static_cast<u64>(device);
-      crc_cached_ = true;
-    }
-    return crc_conf_;
+    if (const auto it = crc_confs_.find(key); it != crc_confs_.end()) return it->second;
+    nvcompCRC32KernelConf_t conf{};
+    check(nvcompBatchedCRC32GetHeuristicConf(nullptr, n, &conf, max_chunk, nullptr),
+          "CRC-32 configuration");
+    if (crc_confs_.size() >= kMaxCrcConfs) crc_confs_.clear();
+    crc_confs_.emplace(key, conf);
+    return conf;
   }
+
+  // The decoy for the current device, made the first time it is asked for there.
+  const Decoy& decoy() const {
+    int device = 0;
+    GCB_CUDA(cudaGetDevice(&device));
+    std::lock_guard lock(decoy_mutex_);
+    auto it = decoys_.find(device);
+    if (it == decoys_.end()) it = decoys_.emplace(device, make_decoy()).first;
+    return it->second;  // std::map keeps it in place while others are added
+  }
+
+  // Compresses one zero byte as compress_async would (a chunk of kMinChunk bytes at most, the
+  // default options), then decodes it once: a decoy nvCOMP cannot decode would give its
+  // decoder the very input it must not see. Synchronizes.
+  Decoy make_decoy() const {
+    const u64 chunk = kMinChunk;
+    const u64 bound = max_output_chunk(chunk, api_.compress_opts);
+    std::size_t compress_temp = 0, decompress_temp = 0;
+    check(api_.compress_temp(1, chunk, api_.compress_opts, &compress_temp, 1, nullptr),
+          "decoy compress temp size");
+    check(api_.decompress_temp(1, chunk, api_.decompress_opts, &decompress_temp, 1, nullptr),
+          "decoy decompress temp size");
+    struct Scratch {
+      BatchArrays batch;
+      u8* plain = nullptr;    // the one zero byte
+      u8* decoded = nullptr;  // the decoy decoded
+      u8* compressed = nullptr;
+      void* temp = nullptr;
+    };
+    const auto carve_scratch = [&](cuda::TempCarver& carve) {
+      Scratch s;
+      carve_batch(carve, 1, true, s.batch);
+      s.plain = carve.take<u8>(1);
+      s.decoded = carve.take<u8>(1);
+      s.compressed = carve.take<u8>(bound);
+      s.temp = carve.take<u8>(std::max(compress_temp, decompress_temp));
+      return s;
+    };
+    cuda::TempCarver sizing;
+    carve_scratch(sizing);
+    cuda::DeviceBuffer<u8> memory(sizing.bytes());
+    cuda::TempCarver carve(memory.data(), memory.bytes());
+    const Scratch s = carve_scratch(carve);
+    const BatchArrays& b = s.batch;
+    cuda::Stream stream;
+    const cudaStream_t st = stream.get();
+    // Pageable host values: the stream is synchronized before they go out of scope.
+    const void* in_ptr = s.plain;
+    void* out_ptr = s.compressed;
+    std::size_t in_bytes = 1, out_bytes = bound;
+    GCB_CUDA(cudaMemsetAsync(s.plain, 0, 1, st));
+    GCB_CUDA(cudaMemcpyAsync(b.in_ptrs, &in_ptr, sizeof in_ptr, cudaMemcpyHostToDevice, st));
+    GCB_CUDA(cudaMemcpyAsync(b.in_bytes, &in_bytes, sizeof in_bytes, cudaMemcpyHostToDevice, st));
+    GCB_CUDA(cudaMemcpyAsync(b.out_ptrs, &out_ptr, sizeof out_ptr, cudaMemcpyHostToDevice, st));
+    GCB_CUDA(
+        cudaMemcpyAsync(b.out_bytes, &out_bytes, sizeof out_bytes, cudaMemcpyHostToDevice, st));
+    check(api_.compress(b.in_ptrs, b.in_bytes, chunk, 1, s.temp, compress_temp, b.out_ptrs,
+                        b.out_bytes, api_.compress_opts, b.statuses, st),
+          "decoy compress");
+    nvcompStatus_t status = nvcompSuccess;
+    GCB_CUDA(
+        cudaMemcpyAsync(&out_bytes, b.out_bytes, sizeof out_bytes, cudaMemcpyDeviceToHost, st));
+    GCB_CUDA(cudaMemcpyAsync(&status, b.statuses, sizeof status, cudaMemcpyDeviceToHost, st));
+    stream.sync();
+    check(status, "decoy compress (chunk status)");
+    if (out_bytes == 0 || out_bytes > bound) {
+      throw std::runtime_error("nvCOMP decoy compress: " + std::to_string(out_bytes) +
+                               " bytes, outside (0, " + std::to_string(bound) + "]");
+    }
+    Decoy made{cuda::DeviceBuffer<u8>(out_bytes), out_bytes};
+    GCB_CUDA(
+        cudaMemcpyAsync(made.bytes.data(), s.compressed, out_bytes, cudaMemcpyDeviceToDevice, st));
+    // The round trip, from the decoy's own buffer as decompress_async will give it.
+    const void* decoy_ptr = made.bytes.data();
+    void* decoded_ptr = s.decoded;
+    std::size_t decoy_bytes = out_bytes, decoded_capacity = 1, decoded_bytes = 0;
+    u8 decoded = 1;
+    GCB_CUDA(cudaMemsetAsync(s.decoded, 1, 1, st));
+    GCB_CUDA(cudaMemcpyAsync(b.in_ptrs, &decoy_ptr, sizeof decoy_ptr, cudaMemcpyHostToDevice, st));
+    GCB_CUDA(
+        cudaMemcpyAsync(b.in_bytes, &decoy_bytes, sizeof decoy_bytes, cudaMemcpyHostToDevice, st));
+    GCB_CUDA(
+        cudaMemcpyAsync(b.out_ptrs, &decoded_ptr, sizeof decoded_ptr, cudaMemcpyHostToDevice, st));
+    GCB_CUDA(cudaMemcpyAsync(b.out_bytes, &decoded_capacity, sizeof decoded_capacity,
+                             cudaMemcpyHostToDevice, st));
+    check(api_.decompress(b.in_ptrs, b.in_bytes, b.out_bytes, b.actual_bytes, 1, s.temp,
+                          decompress_temp, b.out_ptrs, api_.decompress_opts, b.statuses, st),
+          "decoy decompress");
+    GCB_CUDA(cudaMemcpyAsync(&decoded_bytes, b.actual_bytes, sizeof decoded_bytes,
+                             cudaMemcpyDeviceToHost, st));
+    GCB_CUDA(cudaMemcpyAsync(&status, b.statuses, sizeof status, cudaMemcpyDeviceToHost, st));
+    GCB_CUDA(cudaMemcpyAsync(&decoded, s.decoded, 1, cudaMemcpyDeviceToHost, st));
+    stream.sync();
+    check(status, "decoy decompress (chunk status)");
+    if (decoded_bytes != 1 || decoded != 0) {
+      throw std::runtime_error("nvCOMP " + info_.name + ": the decoy chunk does not decode to " +
+                               "its one zero byte");
+    }
+    return made;
+  }
+
+  static constexpr std::size_t kMaxCrcConfs = 64;
 
   BatchedApi<COpts, DOpts> api_;
   CodecInfo info_;
   mutable std::mutex crc_mutex_;
-  mutable bool crc_cached_ = false;
-  mutable u64 crc_key_[3] = {0, 0, 0};
-  mutable nvcompCRC32KernelConf_t crc_conf_{};
+  mutable std::map<std::tuple<u64, u64, int>, nvcompCRC32KernelConf_t> crc_confs_;
+  mutable std::mutex decoy_mutex_;
+  mutable std::map<int, Decoy> decoys_;  // by device
 };
 
 // The integer type nvCOMP reads at the element_width axis (Cascaded's, Bitcomp's data type).

@@ -1,6 +1,7 @@
 #pragma once
 // The payload of an nvCOMP container (format kContainerFormat), version 3, written and read on the
-// device (nvcomp_kernels.cu) and validated on the host (nvcomp_codec.cpp):
+// device (nvcomp_kernels.cu) and read by nvcomp_codec.cpp (the header and table checked on the
+// host, each chunk against its CRC-32 and zero padding on the device):
 //
 //   offset      size  field
 //   0           1     algorithm (nvcomp::Algorithm)

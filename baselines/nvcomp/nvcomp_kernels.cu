@@ -1,6 +1,6 @@
 // The kernels around nvCOMP's batched calls (nvcomp_kernels.hpp): one thread per chunk for the
-// pointer and size arrays and the status checks, CUB's ExclusiveSum for the chunk offsets, and
-// a copy of each chunk from its slot into the container in 8-byte words.
+// pointer and size arrays, the chunk guard and the status checks, CUB's ExclusiveSum for the chunk
+// offsets, and a copy of each chunk from its slot into the container in 8-byte words.
 #include <algorithm>
 #include <cub/device/device_scan.cuh>
 
@@ -92,15 +92,19 @@ __global__ void set_fixed_payload_size_kernel(u64* payload_size, u64 value) {
 }
 
 // Sizes from the device's table; a size outside (0, bound] means the container changed since
-// it was planned (the plan checked every size): reported, and clamped to the bound. When the
-// header already differs from the planned one (begin_decompress_async, earlier in the stream),
-// nvCOMP is given no bytes at all of a container the host has not validated.
+// it was planned (the plan checked every size): reported, and clamped to the bound. The extra
+// thread compares the payload's fixed fields with the plan's.
 __global__ void decompress_sizes_kernel(const u8* payload, u8* output, DecompressLayout l,
                                         BatchArrays b, DeviceStatus* status) {
   const u64 i = thread_index();
   if (i > l.chunks) return;
   if (i == l.chunks) {
     b.padded[i] = 0;
+    if (payload[0] != l.algorithm || payload[1] != 0 || payload[2] != 0 || payload[3] != 0 ||
+        cuda::load_le<u32>(payload + 4) != l.chunk_size ||
+        cuda::load_le<u64>(payload + 8) != l.chunks) {
+      cuda::set_error(status, kChunkTableChanged, l.chunks);
+    }
     return;
   }
   u64 size = reinterpret_cast<const u32*>(payload + format::kSizesOffset)[i];
@@ -109,7 +113,6 @@ __global__ void decompress_sizes_kernel(const u8* payload, u8* output, Decompres
     size = min(size, l.max_chunk_in);
   }
   b.padded[i] = format::padded(size);
-  if (status->error == kHeaderMismatch) size = 0;
   b.in_bytes[i] = size;
   const u64 at = i * l.chunk_size;
   b.out_ptrs[i] = output + at;
@@ -133,6 +136,39 @@ __global__ void decompress_pointers_kernel(const u8* data, DecompressLayout l, B
     b.in_bytes[i] = min(size, l.data_bytes);
   }
   b.in_ptrs[i] = data + at;
+}
+
+// A chunk is trusted when no check before this one failed (the header, the fixed fields, the
+// table: the pointers are then data + offsets[i] and the padding ends within the chunk area),
+// its CRC-32 matches the table's and its padding is zeros. Any other chunk is swapped for the
+// decoy, so its bytes never reach nvCOMP's decoder; the lowest damaged one is kept.
+__global__ void guard_chunks_kernel(const u8* payload, DecompressLayout l, BatchArrays b,
+                                    const u32* chunk_crcs, u64* lowest_bad, DecoyChunk decoy,
+                                    const DeviceStatus* status) {
+  const u64 i = thread_index();
+  if (i >= l.chunks) return;
+  bool trusted = status->error == kDeviceOk;
+  if (trusted) {
+    const u32* table_crcs = reinterpret_cast<const u32*>(payload + format::crcs_offset(l.chunks));
+    trusted = chunk_crcs[i] == table_crcs[i];
+    const u8* data = payload + format::data_offset(l.chunks);
+    const u64 end = min(b.offsets[i + 1], l.data_bytes);
+    for (u64 k = b.offsets[i] + b.in_bytes[i]; trusted && k < end; ++k) trusted = data[k] == 0;
+    if (!trusted) {
+      atomicMin(reinterpret_cast<unsigned long long*>(lowest_bad),
+                static_cast<unsigned long long>(i));
+    }
+  }
+  if (!trusted) {
+    b.in_ptrs[i] = decoy.bytes;
+    b.in_bytes[i] = decoy.size;
+  }
+}
+
+// Before nvCOMP's decompression, so that this error is the first recorded: the decoys'
+// wrong sizes and the output's CRC-32 that follow are dropped.
+__global__ void report_damaged_kernel(u64 chunks, const u64* lowest_bad, DeviceStatus* status) {
+  if (*lowest_bad < chunks) cuda::set_error(status, kChunkDamaged, *lowest_bad);
 }
 
 __global__ void check_decompressed_kernel(DecompressLayout l, BatchArrays b, DeviceStatus* status) {
@@ -212,6 +248,17 @@ void prepare_decompress_async(const u8* payload, u8* output, const DecompressLay
   scan_async(l.chunks, b, stream);
   decompress_pointers_kernel<<<cuda::grid_for(l.chunks), kBlockThreads, 0, stream>>>(
       payload + format::data_offset(l.chunks), l, b, status);
+  GCB_CUDA_LAUNCHED();
+}
+
+void guard_chunks_async(const u8* payload, const DecompressLayout& l, const BatchArrays& b,
+                        const u32* chunk_crcs, u64* lowest_bad, DecoyChunk decoy,
+                        DeviceStatus* status, cudaStream_t stream) {
+  GCB_CUDA(cudaMemsetAsync(lowest_bad, 0xFF, sizeof *lowest_bad, stream));
+  guard_chunks_kernel<<<cuda::grid_for(l.chunks), kBlockThreads, 0, stream>>>(
+      payload, l, b, chunk_crcs, lowest_bad, decoy, status);
+  GCB_CUDA_LAUNCHED();
+  report_damaged_kernel<<<1, 1, 0, stream>>>(l.chunks, lowest_bad, status);
   GCB_CUDA_LAUNCHED();
 }
 

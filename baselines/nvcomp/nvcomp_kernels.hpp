@@ -2,7 +2,8 @@
 // The small kernels around nvCOMP's batched calls (nvcomp_kernels.cu): the per-chunk pointer
 // and size arrays nvCOMP takes, computed on the device into temporary storage, the scan of
 // the compressed sizes and the packing of the chunks into the container (nvcomp_format.hpp),
-// and the checks of nvCOMP's per-chunk statuses. All enqueue on `stream` and allocate nothing.
+// the check of each chunk's CRC-32 before nvCOMP reads it, and the checks of nvCOMP's
+// per-chunk statuses. All enqueue on `stream` and allocate nothing.
 #include <cuda_runtime.h>
 #include <nvcomp/shared_types.h>
 
@@ -19,6 +20,7 @@ enum NvcompDeviceError : std::uint32_t {
   kChunkDecodeFailed = kCodecError,      // nvCOMP's status for the chunk was not success
   kChunkWrongSize = kCodecError + 1,     // the chunk decoded to another size than planned
   kChunkTableChanged = kCodecError + 2,  // the device's chunk table is not the planned one
+  kChunkDamaged = kCodecError + 3,       // the chunk's CRC-32 or its zero padding is wrong
 };
 
 // Per-chunk arrays in temporary storage, n entries each (padded and offsets: n + 1).
@@ -68,6 +70,7 @@ void finish_compress_async(const std::uint8_t* input, std::uint64_t input_size,
                            std::uint64_t* output_size, cudaStream_t stream);
 
 struct DecompressLayout {
+  std::uint8_t algorithm = 0;
   std::uint32_t chunk_size = 0;
   std::uint64_t chunks = 0;
   std::uint64_t original_size = 0;
@@ -76,10 +79,28 @@ struct DecompressLayout {
 };
 
 // Before nvCOMP's decompression: pointers and sizes from the device's chunk table, checked
-// against the plan's bounds (kChunkTableChanged; the pointers stay inside the container).
+// against the plan's fixed fields and bounds (kChunkTableChanged; the pointers stay inside the
+// container).
 void prepare_decompress_async(const std::uint8_t* payload, std::uint8_t* output,
                               const DecompressLayout& l, const BatchArrays& b, DeviceStatus* status,
                               cudaStream_t stream);
+
+// A valid chunk of the codec's algorithm, in device memory, that decodes to fewer bytes than
+// any chunk holds: what nvCOMP is given in place of a chunk that must not reach it.
+struct DecoyChunk {
+  const void* bytes = nullptr;
+  std::uint64_t size = 0;
+};
+
+// After prepare_decompress_async and nvCOMP's batched CRC-32 of its chunks into `chunk_crcs`,
+// before nvCOMP's decompression: each chunk's CRC-32 against the container's table and its
+// padding against zeros. A chunk failing either (kChunkDamaged, detail: the lowest such
+// chunk), and every chunk once an earlier check has failed, is swapped for the decoy, so that
+// nvCOMP decodes only chunks that match their table. `lowest_bad`: one u64 of temporary storage.
+void guard_chunks_async(const std::uint8_t* payload, const DecompressLayout& l,
+                        const BatchArrays& b, const std::uint32_t* chunk_crcs,
+                        std::uint64_t* lowest_bad, DecoyChunk decoy, DeviceStatus* status,
+                        cudaStream_t stream);
 // After it: nvCOMP's statuses and decoded sizes into *status.
 void check_decompressed_async(const DecompressLayout& l, const BatchArrays& b, DeviceStatus* status,
                               cudaStream_t stream);

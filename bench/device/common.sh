@@ -11,6 +11,16 @@ export PATH=$root/.carry/bin:$PATH
 
 step() { echo "== $1 ($(date +%T))"; }
 
+# The carried nvCOMP (include/ and lib64/ of the nvidia-libnvcomp-cu13 wheel): .carry/nvcomp
+# (bench/device/make_carry.sh), else .deps/nvcomp (scripts/install-deps.sh); empty without either.
+nvcomp_root=
+for nvcomp_candidate in "$root/.carry/nvcomp" "$root/.deps/nvcomp"; do
+  if [[ -f $nvcomp_candidate/include/nvcomp.h ]]; then
+    nvcomp_root=$nvcomp_candidate
+    break
+  fi
+done
+
 # Extra CMake options for build, set by a script before calling it.
 cmake_options=()
 
@@ -29,7 +39,8 @@ build() {
 }
 
 # build_release DIR TARGET...: a Release build of this checkout as scripts/build.sh makes it
-# (no nvCOMP), with nvcc told C++20 explicitly (the device machine's CMake needs it).
+# (nvCOMP's peers only where .deps/nvcomp was carried), with nvcc told C++20 explicitly (the
+# device machine's CMake needs it).
 build_release() {
   local dir=$1
   shift
@@ -39,12 +50,12 @@ build_release() {
 }
 
 # build_release_with_nvcomp DIR TARGET...: build_release with the carried nvCOMP's peers where
-# .carry/nvcomp holds it.
+# .carry/nvcomp or .deps/nvcomp holds it.
 build_release_with_nvcomp() {
   local dir=$1
   shift
   cmake_options=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20
     -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20)
-  [[ -d $root/.carry/nvcomp/include ]] && cmake_options+=(-DGCBENCH_NVCOMP_ROOT="$root/.carry/nvcomp")
+  [[ -n $nvcomp_root ]] && cmake_options+=(-DGCBENCH_NVCOMP_ROOT="$nvcomp_root")
   build "$dir" . "$@"
 }

@@ -39,7 +39,8 @@ sed -e 's|^prefix=.*|prefix=${pcfiledir}/../..|' -e 's|^includedir=.*|includedir
 
 # nvCOMP is not rebuilt here: .carry/nvcomp holds include/ and lib64/ as unpacked from the
 # nvidia-libnvcomp-cu13 wheel (pip download nvidia-libnvcomp-cu13; unzip; copy both folders).
-[[ -d $carry/nvcomp/include ]] || echo "make_carry: no $carry/nvcomp: nvCOMP stays off on the device" >&2
+[[ -d $carry/nvcomp/include ]] || [[ -d .deps/nvcomp/include ]] ||
+  echo "make_carry: no $carry/nvcomp or .deps/nvcomp (carry it): nvCOMP stays off on the device" >&2
 
 rm -rf "$carry/corpora" && cp -r ../shared/corpora "$carry/corpora"
 snapshot_head

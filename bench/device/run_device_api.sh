@@ -62,7 +62,7 @@ e2e e2e_fl.json --corpus synthetic:small_ints:1GiB:4 --codecs fl --device gpu --
 e2e e2e_rle.json --corpus synthetic:runs:1GiB:4 --codecs rle,rle-cub --device gpu --element-width 4
 # The nvCOMP peers through the same device cells and pipeline, where nvCOMP was carried.
 lz_codecs=lz77
-[[ -d $root/.carry/nvcomp/include ]] &&
+[[ -n $nvcomp_root ]] &&
   lz_codecs+=,nvcomp-lz4,nvcomp-snappy,nvcomp-cascaded,nvcomp-deflate,nvcomp-zstd
 e2e e2e_lz77.json --corpus concat:silesia --codecs $lz_codecs --device gpu --design warp \
   --finder hash --work-items 1024

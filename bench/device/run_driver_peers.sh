@@ -10,7 +10,7 @@ B=/tmp/build-driver-device
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 step build
-cmake_options=(-DGCBENCH_NVCOMP_ROOT="$root/.carry/nvcomp")
+cmake_options=(-DGCBENCH_NVCOMP_ROOT="$nvcomp_root")
 build $B "$src" gcbench gcbench-report gpu_nvcomp_gpu_test
 grep "gcbench:" "$OUT/build.log"
 

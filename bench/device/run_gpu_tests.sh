@@ -2,8 +2,8 @@
 # After a change to GPU code: every GPU test of a build with nvCOMP, compute-sanitizer memcheck
 # and racecheck on the FL, RLE and registry GPU tests, then FL, RLE and rle-cub kernel-only cells on
 # 1 GiB synthetic inputs (cold L2) to set beside bench/results/<gpu>/kernels/kernels.json, rle-cub's
-# with the bare cub::DeviceRunLengthEncode beside it (primitive_gbps). Without .carry/nvcomp the
-# nvCOMP tests skip.
+# with the bare cub::DeviceRunLengthEncode beside it (primitive_gbps). Without .carry/nvcomp or
+# .deps/nvcomp the nvCOMP tests skip.
 # Usage (repository root, .carry carried): bash bench/device/run_gpu_tests.sh
 OUT=${OUT:-$PWD/out-gpu-tests}
 source "$(dirname "$0")/common.sh" gpu-tests

@@ -12,7 +12,7 @@ results=/tmp/kernels-results
 
 step build
 cmake_options=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20
-  -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20 -DGCBENCH_NVCOMP_ROOT="$root/.carry/nvcomp")
+  -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20 -DGCBENCH_NVCOMP_ROOT="$nvcomp_root")
 build "$BUILD" . gcbench gcbench-report
 grep "gcbench:" "$OUT/build.log"
 [[ ${BUILD_ONLY:-0} == 1 ]] && exit 0

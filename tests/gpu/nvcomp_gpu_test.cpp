@@ -1,7 +1,8 @@
 // nvCOMP peers through the device API (include/gcbench/device_codec.hpp): round trips on edge
 // sizes and the mirrored corpora, device-API containers equal to the host API's, the container
 // layout, the pipelined path, and damaged containers rejected with DecodeError (the host plan
-// validates every chunk before nvCOMP's decoders see it; a crash would end this binary).
+// validates the header and the chunk table, the device each chunk's CRC-32 before nvCOMP's
+// decoders see it; a crash would end this binary).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -309,8 +310,8 @@ TEST_F(NvcompTest, DamagedContainersRejected) {
   for (const Codec* c : codecs_) testing::expect_hostile_inputs_rejected(*c, data);
 }
 
-// Flipped bytes all over a container of several chunks: DecodeError from the host plan (the
-// device API) and from the host API, never a fault.
+// Flipped bytes all over a container of several chunks: DecodeError from the host plan or the
+// device's status (the device API) and from the host API, never a fault.
 TEST_F(NvcompTest, DamagedMultiChunkContainersRejected) {
   const Bytes data = synthetic::generate({.kind = synthetic::Kind::runs, .size_bytes = 200000});
   for (const Codec* c : codecs_) {
@@ -325,6 +326,62 @@ TEST_F(NvcompTest, DamagedMultiChunkContainersRejected) {
       SCOPED_TRACE("byte " + std::to_string(at));
       EXPECT_THROW(device_decompress(*c->device_codec(), bad, p), DecodeError);
       testing::expect_rejected_or_exact(*c, bad, data, "host API");
+    }
+  }
+}
+
+// A flipped byte in a chunk's compressed data or in its zero padding passes the host plan (it
+// reads no chunk data); the device finds it before nvCOMP's decoder reads the chunk, reports the
+// lowest damaged chunk, and the CUDA context stays usable: the intact container decodes after.
+TEST_F(NvcompTest, DamagedChunkDataIsReportedByTheDevice) {
+  const Bytes data = synthetic::generate({.kind = synthetic::Kind::runs, .size_bytes = 200000});
+  for (const Codec* c : codecs_) {
+    SCOPED_TRACE(c->info().name);
+    const DeviceCodec& d = *c->device_codec();
+    const Params p = resolve_params(c->info().axes, {{"chunk_size", 16384}});
+    const Bytes good = device_compress(d, data, p);
+    const u8* payload = good.data() + kContainerHeaderSize;
+    const u64 n = load_le<u64>(payload + 8);
+    ASSERT_GE(n, 5u);
+    // Each chunk's compressed size and where it starts in the container.
+    std::vector<u64> sizes(n), starts(n);
+    u64 at = kContainerHeaderSize + nvcomp::format::data_offset(n);
+    for (u64 i = 0; i < n; ++i) {
+      sizes[i] = load_le<std::uint32_t>(payload + nvcomp::format::kSizesOffset + 4 * i);
+      starts[i] = at;
+      at += nvcomp::format::padded(sizes[i]);
+    }
+    ASSERT_EQ(at, good.size());
+    const auto expect_chunk_reported = [&](const Bytes& bad, u64 chunk, const std::string& what) {
+      SCOPED_TRACE(what);
+      EXPECT_NO_THROW(d.bind(p)->plan_decompress(bad)) << "the host plan reads no chunk data";
+      const std::string want = "chunk " + std::to_string(chunk) + " damaged";
+      try {
+        device_decompress(d, bad, p);
+        ADD_FAILURE() << "accepted";
+      } catch (const DecodeError& e) {
+        EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+      }
+      try {
+        c->decompress(bad, p);
+        ADD_FAILURE() << "host API accepted";
+      } catch (const DecodeError& e) {
+        EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+      }
+      GCB_CUDA(cudaDeviceSynchronize());
+      EXPECT_EQ(device_decompress(d, good, p), data) << "the context after the damaged chunk";
+    };
+    Bytes bad = good;
+    bad[starts[3] + sizes[3] / 2] ^= 0x40;
+    expect_chunk_reported(bad, 3, "a byte in the middle of chunk 3");
+    bad[starts[1]] ^= 0x01;  // and chunk 1's first byte: the lowest damaged chunk is reported
+    expect_chunk_reported(bad, 1, "chunks 1 and 3");
+    for (u64 i = 0; i < n; ++i) {
+      if (sizes[i] % 16 == 0) continue;
+      Bytes padding = good;
+      padding[starts[i] + sizes[i]] = 0x80;
+      expect_chunk_reported(padding, i, "the padding after chunk " + std::to_string(i));
+      break;
     }
   }
 }
