@@ -10,6 +10,8 @@
 #include <nvcomp/snappy.h>
 #include <nvcomp/zstd.h>
 
+#include <algorithm>
+#include <array>
 #include <map>
 #include <mutex>
 #include <string>
@@ -214,7 +216,7 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
                           t.payload_size, b.output_size, stream);
   }
 
-  DecodePlan plan_decompress(ByteSpan container, const Typed&) const {
+  DecodePlan plan_decompress(ByteSpan container, const Typed& typed) const {
     const OpenedContainer c = open_container(container, format::kContainerFormat);
     const ByteSpan p = c.payload;
     const u64 original = c.header.original_size;
@@ -255,7 +257,7 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     // decompress_async finds it.
     if (n > 0) {
       cuda::require_device();
-      decoy();
+      decoy(typed, original);
     }
     cuda::TempCarver carve;
     carve_decompress(carve, n, chunk, original);
@@ -263,7 +265,7 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
                      Plan{static_cast<u32>(chunk), n, data_bytes});
   }
 
-  void decompress_async(const DecodePlan& plan, const DecompressBuffers& b, const Typed&,
+  void decompress_async(const DecodePlan& plan, const DecompressBuffers& b, const Typed& typed,
                         DeviceStream stream) const {
     const Plan& l = std::any_cast<const Plan&>(plan.detail);
     require_aligned(b.container, "container");
@@ -281,7 +283,7 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     if (l.chunks > 0) {
       // Made by plan_decompress; here only on a device that has planned nothing yet (once,
       // synchronizing).
-      const Decoy& swap_in = decoy();
+      const Decoy& swap_in = decoy(typed, plan.original_size);
       prepare_decompress_async(payload, b.output, layout, t.batch, b.status, stream);
       // Each chunk's CRC-32 as the device reads it, over the pointers and sizes just checked;
       // the guard then lets only chunks matching the table through to nvCOMP's decoder.
@@ -343,11 +345,12 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     u64* lowest_bad = nullptr;
   };
 
-  // A chunk nvCOMP compressed from one zero byte with the default options, which
-  // decompress_async gives nvCOMP in place of a chunk that must not reach it. One byte fits
-  // any chunk's output (chunks are never empty), and the decoder reads everything else it
-  // needs from the chunk: the decompression options do not depend on the compression's (the
-  // element type of Cascaded and Bitcomp is in the chunk).
+  // A chunk nvCOMP compressed from one zero element, which decompress_async gives nvCOMP in
+  // place of a chunk that must not reach it. The element is of the type the container's chunks
+  // hold (options_for: Bitcomp's decoder takes one type for a whole batch), and fits any
+  // chunk's output: chunks are never empty, and whole elements when the type is wider than a
+  // byte. The decompression options do not depend on the compression's (the element type of
+  // Cascaded and Bitcomp is in the chunk).
   struct Decoy {
     cuda::DeviceBuffer<u8> bytes;
     u64 size = 0;
@@ -466,30 +469,37 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     return conf;
   }
 
-  // The decoy for the current device, made the first time it is asked for there.
-  const Decoy& decoy() const {
+  // The decoy for the current device and the element width the chunks of an input of
+  // `original_size` bytes hold at `p`, made the first time it is asked for there.
+  const Decoy& decoy(const Typed& p, u64 original_size) const {
     int device = 0;
     GCB_CUDA(cudaGetDevice(&device));
+    const u64 width =
+        p.element_width > 1 && original_size % p.element_width == 0 ? p.element_width : 1;
     std::lock_guard lock(decoy_mutex_);
-    auto it = decoys_.find(device);
-    if (it == decoys_.end()) it = decoys_.emplace(device, make_decoy()).first;
+    auto it = decoys_.find({device, width});
+    if (it == decoys_.end()) {
+      it = decoys_
+               .emplace(std::pair{device, width}, make_decoy(options_for(p, original_size), width))
+               .first;
+    }
     return it->second;  // std::map keeps it in place while others are added
   }
 
-  // Compresses one zero byte as compress_async would (a chunk of kMinChunk bytes at most, the
-  // default options), then decodes it once: a decoy nvCOMP cannot decode would give its
-  // decoder the very input it must not see. Synchronizes.
-  Decoy make_decoy() const {
+  // Compresses one zero element of `width` bytes as compress_async would (a chunk of kMinChunk
+  // bytes at most, `options`), then decodes it once: a decoy nvCOMP cannot decode would give
+  // its decoder the very input it must not see. Synchronizes.
+  Decoy make_decoy(const COpts& options, u64 width) const {
     const u64 chunk = kMinChunk;
-    const u64 bound = max_output_chunk(chunk, api_.compress_opts);
+    const u64 bound = max_output_chunk(chunk, options);
     std::size_t compress_temp = 0, decompress_temp = 0;
-    check(api_.compress_temp(1, chunk, api_.compress_opts, &compress_temp, 1, nullptr),
+    check(api_.compress_temp(1, chunk, options, &compress_temp, width, nullptr),
           "decoy compress temp size");
-    check(api_.decompress_temp(1, chunk, api_.decompress_opts, &decompress_temp, 1, nullptr),
+    check(api_.decompress_temp(1, chunk, api_.decompress_opts, &decompress_temp, width, nullptr),
           "decoy decompress temp size");
     struct Scratch {
       BatchArrays batch;
-      u8* plain = nullptr;    // the one zero byte
+      u8* plain = nullptr;    // the zero element
       u8* decoded = nullptr;  // the decoy decoded
       u8* compressed = nullptr;
       void* temp = nullptr;
@@ -497,8 +507,8 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     const auto carve_scratch = [&](cuda::TempCarver& carve) {
       Scratch s;
       carve_batch(carve, 1, true, s.batch);
-      s.plain = carve.take<u8>(1);
-      s.decoded = carve.take<u8>(1);
+      s.plain = carve.take<u8>(width);
+      s.decoded = carve.take<u8>(width);
       s.compressed = carve.take<u8>(bound);
       s.temp = carve.take<u8>(std::max(compress_temp, decompress_temp));
       return s;
@@ -514,15 +524,15 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     // Pageable host values: the stream is synchronized before they go out of scope.
     const void* in_ptr = s.plain;
     void* out_ptr = s.compressed;
-    std::size_t in_bytes = 1, out_bytes = bound;
-    GCB_CUDA(cudaMemsetAsync(s.plain, 0, 1, st));
+    std::size_t in_bytes = width, out_bytes = bound;
+    GCB_CUDA(cudaMemsetAsync(s.plain, 0, width, st));
     GCB_CUDA(cudaMemcpyAsync(b.in_ptrs, &in_ptr, sizeof in_ptr, cudaMemcpyHostToDevice, st));
     GCB_CUDA(cudaMemcpyAsync(b.in_bytes, &in_bytes, sizeof in_bytes, cudaMemcpyHostToDevice, st));
     GCB_CUDA(cudaMemcpyAsync(b.out_ptrs, &out_ptr, sizeof out_ptr, cudaMemcpyHostToDevice, st));
     GCB_CUDA(
         cudaMemcpyAsync(b.out_bytes, &out_bytes, sizeof out_bytes, cudaMemcpyHostToDevice, st));
     check(api_.compress(b.in_ptrs, b.in_bytes, chunk, 1, s.temp, compress_temp, b.out_ptrs,
-                        b.out_bytes, api_.compress_opts, b.statuses, st),
+                        b.out_bytes, options, b.statuses, st),
           "decoy compress");
     nvcompStatus_t status = nvcompSuccess;
     GCB_CUDA(
@@ -540,9 +550,10 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     // The round trip, from the decoy's own buffer as decompress_async will give it.
     const void* decoy_ptr = made.bytes.data();
     void* decoded_ptr = s.decoded;
-    std::size_t decoy_bytes = out_bytes, decoded_capacity = 1, decoded_bytes = 0;
-    u8 decoded = 1;
-    GCB_CUDA(cudaMemsetAsync(s.decoded, 1, 1, st));
+    std::size_t decoy_bytes = out_bytes, decoded_capacity = width, decoded_bytes = 0;
+    std::array<u8, 8> decoded{};
+    decoded.fill(1);
+    GCB_CUDA(cudaMemsetAsync(s.decoded, 1, width, st));
     GCB_CUDA(cudaMemcpyAsync(b.in_ptrs, &decoy_ptr, sizeof decoy_ptr, cudaMemcpyHostToDevice, st));
     GCB_CUDA(
         cudaMemcpyAsync(b.in_bytes, &decoy_bytes, sizeof decoy_bytes, cudaMemcpyHostToDevice, st));
@@ -556,12 +567,13 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     GCB_CUDA(cudaMemcpyAsync(&decoded_bytes, b.actual_bytes, sizeof decoded_bytes,
                              cudaMemcpyDeviceToHost, st));
     GCB_CUDA(cudaMemcpyAsync(&status, b.statuses, sizeof status, cudaMemcpyDeviceToHost, st));
-    GCB_CUDA(cudaMemcpyAsync(&decoded, s.decoded, 1, cudaMemcpyDeviceToHost, st));
+    GCB_CUDA(cudaMemcpyAsync(decoded.data(), s.decoded, width, cudaMemcpyDeviceToHost, st));
     stream.sync();
     check(status, "decoy decompress (chunk status)");
-    if (decoded_bytes != 1 || decoded != 0) {
+    if (decoded_bytes != width ||
+        std::any_of(decoded.begin(), decoded.begin() + width, [](u8 v) { return v != 0; })) {
       throw std::runtime_error("nvCOMP " + info_.name + ": the decoy chunk does not decode to " +
-                               "its one zero byte");
+                               "its zero element");
     }
     return made;
   }
@@ -573,7 +585,7 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
   mutable std::mutex crc_mutex_;
   mutable std::map<std::tuple<u64, u64, int>, nvcompCRC32KernelConf_t> crc_confs_;
   mutable std::mutex decoy_mutex_;
-  mutable std::map<int, Decoy> decoys_;  // by device
+  mutable std::map<std::pair<int, u64>, Decoy> decoys_;  // by device and element width
 };
 
 // The integer type nvCOMP reads at the element_width axis (Cascaded's, Bitcomp's data type).
