@@ -118,14 +118,14 @@ double Measurement::counter(const std::string& name, double fallback) const {
 
 std::optional<double> Measurement::noise() const {
   if (repetitions > 1 || cv > 0) return cv;
-  const double samples = counter("noise_pct");
-  if (samples >= 0) return samples / 100;
+  const double error_pct = counter("error_pct");
+  if (error_pct >= 0) return error_pct / 100;
   return std::nullopt;
 }
 
 bool Measurement::over_noise_target() const {
-  const double noise_pct = counter("noise_pct"), target = counter("max_noise_pct");
-  return noise_pct >= 0 && target > 0 && noise_pct > target;
+  const double error_pct = counter("error_pct"), target = counter("max_noise_pct");
+  return error_pct >= 0 && target > 0 && error_pct > target;
 }
 
 void add_results(ResultSet& set, const json& doc) {

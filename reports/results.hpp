@@ -29,11 +29,11 @@ struct Measurement {
   std::optional<double> on_cpu = std::nullopt;
   std::optional<results::GpuRecord> gpu;  // the GPU cell's GPU, where its entry records one
   double counter(const std::string& name, double fallback = -1) const;
-  // The time's noise: its spread over repetitions (cv) when it was repeated, else its samples'
-  // relative standard deviation (the counter noise_pct, gcbench's stopping rule); none for a
-  // single measurement without samples.
+  // How sure the time is: its spread over repetitions (cv) when it was repeated, else the
+  // relative standard error of its samples' mean (the counter error_pct, gcbench's stopping
+  // rule); none for a single measurement of one sample.
   std::optional<double> noise() const;
-  // The samples' noise stayed above the cell's target (the rule's cap stopped it).
+  // The mean's error stayed above the cell's target (the rule's cap stopped it).
   bool over_noise_target() const;
   // A GPU cell flagged throttled by its SM clock (the counter throttled).
   bool throttled() const { return counter("throttled", 0) > 0; }

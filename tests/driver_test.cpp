@@ -8,6 +8,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -569,7 +570,7 @@ TEST_F(DriverRun, GoodCellsReportVerifiedCounters) {
 }
 
 // The stopping rule in a cell: a codec whose calls alternate between fast and 2 ms slower
-// samples until the cap (0.01 s in this fixture) and records noise over its target.
+// samples until the cap (0.01 s in this fixture) and records its mean's error over the target.
 TEST_F(DriverRun, JitteredCellSamplesUntilItsCapAndSaysItIsNoisy) {
   FakeCodec jittered("a", {.jitter_s = 2e-3});
   Capture cap;
@@ -579,7 +580,9 @@ TEST_F(DriverRun, JitteredCellSamplesUntilItsCapAndSaysItIsNoisy) {
     ASSERT_FALSE(run_failed(r)) << run_message(r);
     const auto& c = r.counters;
     EXPECT_GT(c.at("samples").value, 5);  // past the minimum count
-    EXPECT_GT(c.at("noise_pct").value, c.at("max_noise_pct").value);
+    EXPECT_GT(c.at("error_pct").value, c.at("max_noise_pct").value);
+    EXPECT_NEAR(c.at("error_pct").value, c.at("noise_pct").value / std::sqrt(c.at("samples").value),
+                1e-9);
     EXPECT_DOUBLE_EQ(c.at("max_noise_pct").value, 3);  // a CPU cell's target
     // Within the cap, give or take the call that passed it.
     EXPECT_LT(c.at("sampled_s").value, 0.01 + 4e-3);

@@ -1,7 +1,9 @@
 // The stopping rule (bench/driver/sampler.hpp): quiet samples stop at the minimums, noisy ones
-// at the wall cap, a fixed count is exact; and the rule read from the flags.
+// once their mean is known well enough or at the wall cap, a fixed count is exact; and the rule
+// read from the flags.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -41,15 +43,33 @@ TEST(Sampler, QuietCallsStopAtTheMinimums) {
 
 TEST(Sampler, JitteredCallsRunMoreSamplesThanQuietOnesWithinTheCap) {
   StoppingRule rule;
-  const Sampler quiet = run(rule, false, {1e-3, 1.001e-3});
-  const Sampler jittered = run(rule, false, {1e-3, 2e-3});  // about 33% noise
-  EXPECT_GT(jittered.samples(), quiet.samples());
-  EXPECT_TRUE(jittered.over_target());
+  const Sampler quiet = run(rule, false, {1e-2, 1.001e-2});
+  EXPECT_EQ(quiet.samples(), 5u);
+  // About 33% spread: the mean's error reaches 3% only past 120 samples, 0.18 s of them.
+  const Sampler jittered = run(rule, false, {1e-3, 2e-3});
+  EXPECT_GT(jittered.samples(), 100u);
+  EXPECT_FALSE(jittered.over_target());
   EXPECT_NEAR(100 * jittered.noise(), 33.5, 1);
-  // Stopped by the cap: 0.2 s of wall time, not a sample more than the one that passed it.
-  EXPECT_GE(jittered.total_s(), rule.cap_s() - 2e-3);
-  EXPECT_LE(jittered.total_s(), rule.cap_s() + 2e-3);
+  EXPECT_LE(jittered.error(), 0.03);
   EXPECT_NEAR(jittered.mean_s(), 1.5e-3, 1e-5);
+  // 50% spread needs about 280 samples, 0.56 s: the 0.2 s cap ends it first, the error over
+  // its target, not a sample later than the one that passed the cap.
+  const Sampler capped = run(rule, false, {1e-3, 3e-3});
+  EXPECT_TRUE(capped.over_target());
+  EXPECT_GE(capped.total_s(), rule.cap_s());
+  EXPECT_LE(capped.total_s(), rule.cap_s() + 3e-3);
+  EXPECT_NEAR(capped.error(), capped.noise() / std::sqrt(capped.samples()), 1e-12);
+}
+
+TEST(Sampler, SpreadStopsOnlyWhenTheMeanIsKnownWellEnough) {
+  StoppingRule rule;
+  rule.min_time_s = 1e-6;
+  rule.max_time_s = 1;
+  // 10% spread, GPU target 1%: about 100 samples, not the minimum 5.
+  const Sampler s = run(rule, true, {0.9e-4, 1.1e-4});
+  EXPECT_GE(s.samples(), 99u);
+  EXPECT_LE(s.samples(), 102u);
+  EXPECT_FALSE(s.over_target());
 }
 
 TEST(Sampler, TheCapCountsWallTimeNotJustTimedTime) {
@@ -74,10 +94,12 @@ TEST(Sampler, AFixedCountIsExactWhateverTheNoise) {
 
 TEST(Sampler, GpuAndCpuHaveTheirOwnTargets) {
   StoppingRule rule;
-  // 2% noise: over the GPU's 1%, under the CPU's 3%.
-  const std::vector<double> times = {0.98e-3, 1.02e-3};
-  EXPECT_TRUE(run(rule, true, times).over_target());
-  EXPECT_FALSE(run(rule, false, times).over_target());
+  rule.fixed_samples = 4;
+  // 20% spread over 4 samples: the mean's error about 10%, over both targets; 5% spread: 2.5%,
+  // over the GPU's 1% and under the CPU's 3%.
+  EXPECT_TRUE(run(rule, true, {0.8e-3, 1.2e-3}).over_target());
+  EXPECT_TRUE(run(rule, true, {0.95e-3, 1.05e-3}).over_target());
+  EXPECT_FALSE(run(rule, false, {0.95e-3, 1.05e-3}).over_target());
 }
 
 TEST(StoppingRule, ReadFromTheFlags) {
@@ -117,8 +139,8 @@ TEST(StoppingRule, BadValuesSayWhatTheFlagTakes) {
 
 TEST(StoppingRule, DescribedForTheContext) {
   EXPECT_EQ(describe(StoppingRule{}),
-            "timed calls until their relative standard deviation is under 1% (GPU) or 3% (CPU), "
-            "with at least 5 calls and 0.02 s timed, or until 0.2 s of wall time per cell");
+            "timed calls until the relative standard error of their mean is under 1% (GPU) or 3% "
+            "(CPU), with at least 5 calls and 0.02 s timed, or until 0.2 s of wall time per cell");
   StoppingRule fixed;
   fixed.fixed_samples = 4;
   EXPECT_EQ(describe(fixed), "4 timed calls per cell (--benchmark_min_time=4x)");

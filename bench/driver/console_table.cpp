@@ -48,10 +48,10 @@ std::string wrapped(const std::string& text, std::size_t indent, std::size_t wid
   return out;
 }
 
-// The samples' relative noise, "*" after it when over the cell's target, "!" when the GPU's
-// clock was throttled; empty for results without samples.
+// The mean's relative standard error over the samples, "*" after it when over the cell's
+// target, "!" when the GPU's clock was throttled; empty below two samples.
 std::string noise_text(const benchmark::BenchmarkReporter::Run& run) {
-  const double noise = counter(run, "noise_pct");
+  const double noise = counter(run, "error_pct");
   if (noise < 0) return "";
   const bool over = noise > counter(run, "max_noise_pct");
   const bool throttled = counter(run, "throttled") > 0;

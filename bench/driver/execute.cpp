@@ -346,9 +346,12 @@ void add_sampling_counters(benchmark::State& state, const Sampler& sampler,
   using benchmark::Counter;
   auto& c = state.counters;
   c["samples"] = Counter(static_cast<double>(sampler.samples()));
-  c["noise_pct"] = Counter(100 * sampler.noise());
   c["max_noise_pct"] = Counter(100 * sampler.max_noise());
   c["sampled_s"] = Counter(sampler.total_s());
+  if (sampler.samples() > 1) {  // one sample has no spread to measure
+    c["noise_pct"] = Counter(100 * sampler.noise());
+    c["error_pct"] = Counter(100 * sampler.error());
+  }
   if (cpu_share) c["cpu_share"] = Counter(*cpu_share);
 }
 

@@ -192,11 +192,12 @@ kernels preset uses kernel unless --timing is given)");
                   R"(no progress on stderr (on a terminal one line redrawn in place: cell k
 of N, elapsed, time left, the cell; otherwise a line per cell))");
   app.add_option("--max-noise", o.max_noise,
-                 R"(a cell takes timed calls until their relative standard deviation is
-under this percentage (at least 5 calls and --benchmark_min_time of
-timed seconds), or until --max-time is spent: PCT for both devices, or
-GPU,CPU (default 1,3). Each cell records samples, noise_pct and
-max_noise_pct; reports mark the cells over their target)")
+                 R"(a cell takes timed calls until the relative standard error of their
+mean is under this percentage (at least 5 calls and --benchmark_min_time
+of timed seconds), or until --max-time is spent: PCT for both devices,
+or GPU,CPU (default 1,3). Each cell records samples, error_pct,
+noise_pct (their spread) and max_noise_pct; reports mark the cells
+over their target)")
       ->option_text("PCT[,PCT]");
   app.add_option("--max-time", o.max_time,
                  R"(wall seconds a cell may spend taking timed calls (default ten times

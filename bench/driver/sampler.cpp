@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string_view>
@@ -82,8 +83,9 @@ std::string describe(const StoppingRule& rule) {
                        *rule.fixed_samples);
   }
   return fmt::format(
-      "timed calls until their relative standard deviation is under {:g}% (GPU) or {:g}% (CPU), "
-      "with at least {} calls and {:g} s timed, or until {:g} s of wall time per cell",
+      "timed calls until the relative standard error of their mean is under {:g}% (GPU) or "
+      "{:g}% (CPU), with at least {} calls and {:g} s timed, or until {:g} s of wall time per "
+      "cell",
       100 * rule.max_noise_gpu, 100 * rule.max_noise_cpu, rule.min_samples, rule.min_time_s,
       rule.cap_s());
 }
@@ -106,11 +108,15 @@ double Sampler::noise() const {
   return std::sqrt(m2_ / static_cast<double>(samples_ - 1)) / mean_;
 }
 
+double Sampler::error() const {
+  return noise() / std::sqrt(static_cast<double>(std::max<std::uint64_t>(samples_, 1)));
+}
+
 bool Sampler::done() const {
   if (rule_.fixed_samples) return samples_ >= *rule_.fixed_samples;
   if (samples_ == 0) return false;
   if (wall_s_ >= rule_.cap_s()) return true;
-  return samples_ >= rule_.min_samples && sum_ >= rule_.min_time_s && noise() <= max_noise_;
+  return samples_ >= rule_.min_samples && sum_ >= rule_.min_time_s && error() <= max_noise_;
 }
 
 }  // namespace gcbench::driver

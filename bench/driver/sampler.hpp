@@ -1,9 +1,11 @@
 #pragma once
-// When a cell has timed enough: nvbench's stopping rule in Google Benchmark's terms. A cell
-// takes samples (one timed call each) until their relative noise is under a target, with a
-// minimum count and a minimum of timed seconds, or until a wall-clock cap is spent; the cell
-// records how many it took, their noise and the target, so that a reader sees how sure each
-// time is (bench/NOTES.md, "Noise").
+// When a cell has timed enough, in the spirit of nvbench's stopping rule. A cell takes samples
+// (one timed call each) until the relative standard error of their mean is under a target,
+// with a minimum count and a minimum of timed seconds, or until a wall-clock cap is spent. The
+// error, not the samples' spread, is the target: the cell reports the mean, and a kernel whose
+// calls vary by 3% is timed to 0.3% by a hundred of them. The cell records how many samples it
+// took, their spread and the mean's error beside the target, so that a reader sees how sure
+// each time is.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -19,7 +21,7 @@ struct StoppingRule {
   // Wall seconds the sampling may spend (set-up excluded); 0: ten times min_time_s.
   double max_time_s = 0;
   std::uint64_t min_samples = 5;
-  double max_noise_gpu = 0.01;  // relative standard deviation a GPU cell stops under
+  double max_noise_gpu = 0.01;  // relative standard error of the mean a GPU cell stops under
   double max_noise_cpu = 0.03;  // and a CPU cell
 
   double cap_s() const { return max_time_s > 0 ? max_time_s : 10 * min_time_s; }
@@ -50,11 +52,13 @@ class Sampler {
   std::uint64_t samples() const { return samples_; }
   double total_s() const { return sum_; }
   double mean_s() const { return mean_; }
-  // Relative standard deviation of the samples (0 below two samples).
+  // Relative standard deviation of the samples, their spread (0 below two samples).
   double noise() const;
+  // Relative standard error of their mean: noise() / sqrt(samples) (0 below two samples).
+  double error() const;
   double max_noise() const { return max_noise_; }
-  // Stopped by the cap (or a fixed count) with the noise above the target.
-  bool over_target() const { return noise() > max_noise_; }
+  // Stopped by the cap (or a fixed count) with the mean's error above the target.
+  bool over_target() const { return error() > max_noise_; }
 
  private:
   StoppingRule rule_;

@@ -49,7 +49,10 @@ class ColdL2 : public ::testing::Test {
     device_cells_.emplace(settings, GpuCeilings{1000, 50, 50, 10}, cold_l2);
     made = &*device_cells_;
     workspace_.set_device_cells(made);
-    for (const CellSpec& cell : cells_) register_cell(cell, workspace_, 3);
+    StoppingRule quick;
+    quick.min_time_s = 0.001;
+    workspace_.set_stopping_rule(quick, 3);
+    for (const CellSpec& cell : cells_) register_cell(cell, workspace_);
     fixture::Capture capture;
     benchmark::RunSpecifiedBenchmarks(&capture);
     return capture.got;
@@ -80,6 +83,14 @@ TEST_F(ColdL2, CellsRunVerifiedAndRecordTheFlag) {
       EXPECT_EQ(r.counters.at("verified").value, 1) << r.benchmark_name();
       EXPECT_EQ(r.counters.at("cold_l2").value, cold ? 1 : 0) << r.benchmark_name();
       EXPECT_GT(r.counters.at("kernel_gbps").value, 0) << r.benchmark_name();
+      // The stopping rule's record, and the SM clock read through NVML with its throttle flag.
+      EXPECT_GE(r.counters.at("samples").value, 1) << r.benchmark_name();
+      EXPECT_GE(r.counters.at("noise_pct").value, 0) << r.benchmark_name();
+      EXPECT_DOUBLE_EQ(r.counters.at("max_noise_pct").value, 1) << r.benchmark_name();
+      ASSERT_EQ(r.counters.count("sm_clock_pct"), 1u) << r.benchmark_name() << ": no NVML?";
+      EXPECT_GT(r.counters.at("sm_clock_pct").value, 0);
+      EXPECT_EQ(r.counters.at("throttled").value,
+                r.counters.at("sm_clock_pct").value < 100 * kThrottledBelow ? 1 : 0);
     }
     const auto context = cells->l2_flush_context();
     EXPECT_EQ(context.has_value(), cold);
