@@ -66,7 +66,7 @@ How to run
 Google Benchmark flags (each one argument, with '=')
   --benchmark_filter=REGEX      only the cells whose names match
   --benchmark_repetitions=N     repeat each cell; results give the spread (cv)
-  --benchmark_min_time=SECONDS  time per cell (default 0.02{})
+  --benchmark_min_time=SECONDS  timed seconds per cell at least (default 0.02{}); Nx: N calls
   --benchmark_list_tests=true   print the cells' names and run nothing
 
 Information
@@ -104,23 +104,28 @@ Presets (--preset NAME):
 )" << describe_presets(presets)
       << R"(
 Timing: CPU cells report wall time; GPU cells report the kernel time from CUDA events as
-manual time. Counters: input_bytes, compressed_bytes, ratio (input/compressed), verified,
-e2e_s (wall time per call), kernel_s and transfer_s (GPU), entropy_bytes (LZ77, SPEC 1.4);
-GPU cells with a device API also kernel_gbps, pct_copy (of the run's copy_gbps) and cold_l2.
-Each cell makes one untimed call first: it warms up, and its output is verified in full
-(GPU cells with a device API: the device call, then the end-to-end path once). CPU cells
-also compare the output of their timed calls with the verified bytes. No warm-up time
-(the untimed call is the warm-up), and --benchmark_min_time=0.02)" GCBENCH_BENCHMARK_MIN_TIME_SUFFIX
-         R"( unless given.
+manual time. Each cell makes one untimed call first: it warms up, and its output is verified in
+full (GPU cells with a device API: the device call, then the end-to-end path once). Then it
+takes timed calls (samples) until the relative standard error of their mean is under
+--max-noise (1% GPU, 3% CPU), with at least 5 calls and --benchmark_min_time=0.02)" GCBENCH_BENCHMARK_MIN_TIME_SUFFIX
+         R"( of timed
+seconds, or until --max-time of wall time is spent; the cell's time is their mean (one Google
+Benchmark iteration). Every timed call's output is compared with the verified one.
+Counters: input_bytes, compressed_bytes, ratio (input/compressed), verified, samples,
+error_pct (the mean's relative standard error; the console's and reports' ±, "*" over
+max_noise_pct), noise_pct (the samples' spread), sampled_s, e2e_s (wall time per call),
+cpu_share (CPU cells), kernel_s and transfer_s (GPU), entropy_bytes (LZ77, SPEC 1.4); GPU cells
+with a device API also kernel_gbps, pct_copy (of the run's copy_gbps), cold_l2, and
+sm_clock_pct with throttled (the SM clock under 90% of its maximum after the first or the
+last timed call, "!").
 
 At its end a run prints its harness share, timed seconds / wall seconds, per codec, device
 and direction too, and its peak RSS (also recorded in the results' context as
 peak_rss_bytes, harness_timed_s, harness_wall_s). Timed seconds: for every cell, the
-seconds inside the timed regions whose measurements it reports - the iterations Google
-Benchmark reports (CPU: wall time; GPU: kernel time from CUDA events), plus its end-to-end
-runs where it reports their sum (counter e2e_timed_s). Warm-up calls, the trial runs Google
-Benchmark discards while it picks an iteration count, set-up, verification, corpus fetching
-and the GPU probe are not timed. Wall seconds: the whole run, start to results written.
+seconds inside the timed regions whose measurements it reports - its samples (sampled_s; CPU:
+wall time, GPU: kernel time from CUDA events), plus its end-to-end runs where it reports their
+sum (counter e2e_timed_s). Warm-up calls, set-up, verification, corpus fetching and the GPU
+probe are not timed. Wall seconds: the whole run, start to results written.
 
 The console shows one row per cell in human units (its codec, device, direction, input and
 the axes off their defaults); result files keep the full names and Google Benchmark's times in
