@@ -1,7 +1,10 @@
-// The optional CPU peers: what is particular to them (zstd's multi-threaded frames, the size
-// guard). Round trips, axis bounds and damaged streams: tests/registry_codecs_test.cpp, as for
+// The optional CPU peers: what is particular to them (zstd's multi-threaded frames, the decode
+// into a caller's buffer, the size guard). Round trips, axis bounds and damaged streams: tests/registry_codecs_test.cpp, as for
 // every registered codec.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
 
 #include "baselines/peers/peers.hpp"
 #include "corpora/synthetic.hpp"
@@ -20,6 +23,41 @@ TEST(ZstdPeer, MultiThreadedFramesRoundTrip) {
   Bytes multi = testing::expect_round_trip(zstd, data, {{"threads", 4}});
   EXPECT_LT(multi.size(), data.size() / 2);
   EXPECT_LT(single.size(), data.size() / 2);
+}
+
+// The peers decode into the caller's buffer (BoundCodec::decompress_into), one stream and
+// chunked, with what decompress() gives; a buffer of another size and a damaged stream are
+// DecodeErrors, and the thread's kept context decodes again after one. Codecs without their
+// own say so (the driver then times decompress()).
+TEST(Peers, DecodeIntoTheCallersBuffer) {
+  const Bytes data = synthetic::generate({.kind = synthetic::Kind::runs, .size_bytes = 3 << 20});
+  int checked = 0;
+  for (const Codec* codec : registered_codecs()) {
+    const bool peer = codec->info().role == Role::peer && codec->info().device == Device::cpu;
+    for (const std::int64_t threads : {1, 4}) {
+      if (!peer && threads != 1) continue;
+      SCOPED_TRACE(codec->info().name + " threads " + std::to_string(threads));
+      const Params params = peer ? Params{{"threads", threads}} : Params{};
+      const BoundCodecPtr bound = codec->bind(params);
+      EXPECT_EQ(bound->decodes_into(), peer);
+      if (!peer) continue;
+      const Bytes container = bound->compress(data);
+      Bytes out(data.size(), 0xA5);
+      bound->decompress_into(container, out);
+      EXPECT_EQ(out, data);
+      Bytes short_out(data.size() - 1);
+      EXPECT_THROW(bound->decompress_into(container, short_out), DecodeError);
+      Bytes damaged = container;
+      damaged[damaged.size() / 2] ^= 0x5A;
+      damaged.resize(damaged.size() - 3);
+      EXPECT_THROW(bound->decompress_into(damaged, out), DecodeError);
+      std::fill(out.begin(), out.end(), 0);
+      bound->decompress_into(container, out);
+      EXPECT_EQ(out, data);
+      ++checked;
+    }
+  }
+  if (checked == 0) GTEST_SKIP() << "no CPU peer was built (libdeflate, zstd, lz4)";
 }
 
 TEST(PeersSizeGuard, ClaimsBeyondTheExpansionLimitAreRefused) {

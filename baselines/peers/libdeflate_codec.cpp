@@ -35,10 +35,11 @@ Compressor make_compressor(std::int64_t level) {
   return c;
 }
 
-Decompressor make_decompressor() {
-  Decompressor d(libdeflate_alloc_decompressor(), libdeflate_free_decompressor);
+// The calling thread's decompressor, kept across calls as libdeflate's own benchmark keeps one.
+libdeflate_decompressor* thread_decompressor() {
+  thread_local const Decompressor d(libdeflate_alloc_decompressor(), libdeflate_free_decompressor);
   if (!d) throw std::bad_alloc();
-  return d;
+  return d.get();
 }
 
 std::size_t write_member(ByteSpan chunk, std::uint64_t total, std::span<std::uint8_t> room,
@@ -64,10 +65,10 @@ void read_member(ByteSpan member, std::span<std::uint8_t> out) {
     throw DecodeError("gzip member's ISIZE differs from its chunk's size");
   }
   ByteSpan deflate = member.subspan(kHeaderSize, member.size() - kHeaderSize - kTrailerSize);
-  Decompressor d = make_decompressor();
   std::size_t used = 0;
-  auto result = libdeflate_deflate_decompress_ex(d.get(), deflate.data(), deflate.size(),
-                                                 out.data(), out.size(), &used, nullptr);
+  auto result =
+      libdeflate_deflate_decompress_ex(thread_decompressor(), deflate.data(), deflate.size(),
+                                       out.data(), out.size(), &used, nullptr);
   if (result != LIBDEFLATE_SUCCESS) throw DecodeError("libdeflate: invalid deflate data");
   if (used != deflate.size()) throw DecodeError("bytes between deflate data and gzip trailer");
   if (libdeflate_crc32(0, out.data(), out.size()) != load_le<std::uint32_t>(trailer)) {
@@ -75,12 +76,20 @@ void read_member(ByteSpan member, std::span<std::uint8_t> out) {
   }
 }
 
-// Finds every member by the sizes in the headers; each header must be exactly ours, and all
-// must agree on the original size, which fixes the member count.
-Bytes read_members(ByteSpan in, int threads) {
-  ByteReader r(in);
-  std::vector<ByteSpan> members;
+// The members of a chunked stream, found by the sizes in their headers; each header must be
+// exactly ours, and all must agree on the original size, which fixes the member count.
+struct Members {
   std::uint64_t total = 0;
+  std::vector<ByteSpan> members;
+};
+
+bool is_chunked(ByteSpan in) {
+  return in.size() >= 4 && std::equal(in.begin(), in.begin() + 4, kMemberHeader.begin());
+}
+
+Members find_members(ByteSpan in) {
+  ByteReader r(in);
+  Members found;
   while (r.remaining() != 0) {
     const std::size_t begin = r.position();
     ByteSpan header = r.take(kHeaderSize, "gzip member header");
@@ -89,17 +98,26 @@ Bytes read_members(ByteSpan in, int threads) {
     }
     const std::uint32_t size = load_le<std::uint32_t>(header.data() + kMemberHeader.size());
     const std::uint64_t claimed = load_le<std::uint64_t>(header.data() + kMemberHeader.size() + 4);
-    if (members.empty()) {
+    if (found.members.empty()) {
       check_claimed_size(claimed, in.size(), "gzip");
-      total = claimed;
+      found.total = claimed;
     }
-    if (claimed != total) throw DecodeError("gzip members disagree on the original size");
-    if (members.size() == chunk_count(total)) throw DecodeError("more gzip members than chunks");
+    if (claimed != found.total) throw DecodeError("gzip members disagree on the original size");
+    if (found.members.size() == chunk_count(found.total)) {
+      throw DecodeError("more gzip members than chunks");
+    }
     if (size < kHeaderSize + kTrailerSize) throw DecodeError("gzip member size too small");
     r.take(size - kHeaderSize, "gzip member");
-    members.push_back(in.subspan(begin, size));
+    found.members.push_back(in.subspan(begin, size));
   }
-  return decompress_chunks(members, total, threads, read_member);
+  return found;
+}
+
+// One member's original size: the gzip trailer's ISIZE (mod 2^32: inputs of 4 GiB or more
+// are refused).
+std::uint64_t member_size(ByteSpan in) {
+  if (in.size() < 18) throw DecodeError("gzip stream shorter than its header and trailer");
+  return load_le<std::uint32_t>(in.data() + in.size() - 4);
 }
 
 class LibdeflateCodec final : public TypedCodec<LibdeflateCodec> {
@@ -134,23 +152,27 @@ class LibdeflateCodec final : public TypedCodec<LibdeflateCodec> {
     return out;
   }
 
-  // One member: the gzip trailer's ISIZE gives the size (mod 2^32: inputs of 4 GiB or more
-  // are refused). Several: see read_members.
-  Bytes decompress(ByteSpan in, const PeerParams& p, RunStats*) const {
-    if (in.size() >= 4 && std::equal(in.begin(), in.begin() + 4, kMemberHeader.begin())) {
-      return read_members(in, p.threads);
+  Bytes decompress(ByteSpan in, const PeerParams& p, RunStats* stats) const {
+    const std::uint64_t size = is_chunked(in) ? find_members(in).total : member_size(in);
+    return decode_to_bytes(size, in.size(), "gzip", [&](std::span<std::uint8_t> out) {
+      decompress_into(in, out, p, stats);
+    });
+  }
+
+  void decompress_into(ByteSpan in, std::span<std::uint8_t> out, const PeerParams& p,
+                       RunStats*) const {
+    if (is_chunked(in)) {
+      const Members found = find_members(in);
+      check_output_size(found.total, out.size(), "gzip");
+      decompress_chunks(found.members, out, p.threads, read_member);
+      return;
     }
-    if (in.size() < 18) throw DecodeError("gzip stream shorter than its header and trailer");
-    std::uint64_t size = load_le<std::uint32_t>(in.data() + in.size() - 4);
-    check_claimed_size(size, in.size(), "gzip");
-    Bytes out(size);
-    Decompressor d = make_decompressor();
+    check_output_size(member_size(in), out.size(), "gzip");
     std::size_t in_used = 0;
-    auto result = libdeflate_gzip_decompress_ex(d.get(), in.data(), in.size(), out.data(),
-                                                out.size(), &in_used, nullptr);
+    auto result = libdeflate_gzip_decompress_ex(thread_decompressor(), in.data(), in.size(),
+                                                out.data(), out.size(), &in_used, nullptr);
     if (result != LIBDEFLATE_SUCCESS) throw DecodeError("libdeflate: invalid gzip stream");
     if (in_used != in.size()) throw DecodeError("trailing bytes after the gzip member");
-    return out;
   }
 
  private:

@@ -2,7 +2,9 @@
 #include <lz4hc.h>
 
 #include <memory>
+#include <span>
 #include <utility>
+#include <vector>
 
 #include "baselines/peers/peers.hpp"
 #include "gcbench/errors.hpp"
@@ -43,17 +45,27 @@ std::uint64_t index_size(std::uint64_t frames) {
   return kIndexHeader + kIndexFixed + 4 * frames;
 }
 
+// The calling thread's LZ4 frame decompression context, kept across calls as `lz4 -b` keeps
+// its own, and reset for each frame (one that failed leaves it mid-frame).
+LZ4F_dctx* thread_context() {
+  using Context = std::unique_ptr<LZ4F_dctx, decltype(&LZ4F_freeDecompressionContext)>;
+  thread_local const Context context = [] {
+    LZ4F_dctx* raw = nullptr;
+    if (LZ4F_isError(LZ4F_createDecompressionContext(&raw, LZ4F_VERSION))) throw std::bad_alloc();
+    return Context(raw, LZ4F_freeDecompressionContext);
+  }();
+  LZ4F_resetDecompressionContext(context.get());
+  return context.get();
+}
+
 // One LZ4 frame from untrusted bytes: its header is read first, so that its content size is
 // known before anything is allocated, then decode() fills exactly that many bytes.
 class FrameDecoder {
  public:
-  explicit FrameDecoder(ByteSpan in) : in_(in), ctx_(nullptr, LZ4F_freeDecompressionContext) {
-    LZ4F_dctx* raw = nullptr;
-    if (LZ4F_isError(LZ4F_createDecompressionContext(&raw, LZ4F_VERSION))) throw std::bad_alloc();
-    ctx_.reset(raw);
+  explicit FrameDecoder(ByteSpan in) : in_(in), ctx_(thread_context()) {
     LZ4F_frameInfo_t frame{};
     header_ = in.size();
-    hint_ = LZ4F_getFrameInfo(ctx_.get(), &frame, in.data(), &header_);
+    hint_ = LZ4F_getFrameInfo(ctx_, &frame, in.data(), &header_);
     if (LZ4F_isError(hint_)) throw DecodeError(std::string("lz4: ") + LZ4F_getErrorName(hint_));
     content_size_ = frame.contentSize;
   }
@@ -68,8 +80,7 @@ class FrameDecoder {
     while (hint_ != 0) {
       std::size_t src = in_.size() - in_pos, dst = out.size() - out_pos;
       if (src == 0) throw DecodeError("truncated lz4 frame");
-      hint_ = LZ4F_decompress(ctx_.get(), out.data() + out_pos, &dst, in_.data() + in_pos, &src,
-                              nullptr);
+      hint_ = LZ4F_decompress(ctx_, out.data() + out_pos, &dst, in_.data() + in_pos, &src, nullptr);
       if (LZ4F_isError(hint_)) throw DecodeError(std::string("lz4: ") + LZ4F_getErrorName(hint_));
       if (src == 0 && dst == 0) throw DecodeError("lz4 frame makes no progress");
       in_pos += src;
@@ -81,10 +92,38 @@ class FrameDecoder {
 
  private:
   ByteSpan in_;
-  std::unique_ptr<LZ4F_dctx, decltype(&LZ4F_freeDecompressionContext)> ctx_;
+  LZ4F_dctx* ctx_;
   std::size_t header_ = 0, hint_ = 0;
   std::uint64_t content_size_ = 0;
 };
+
+// The index of a chunked stream: the original size and each chunk's frame.
+struct ChunkedIndex {
+  std::uint64_t total = 0;
+  std::vector<ByteSpan> frames;
+};
+
+bool is_chunked(ByteSpan in) {
+  return in.size() >= 4 && load_le<std::uint32_t>(in.data()) == kSkippableMagic;
+}
+
+ChunkedIndex read_index(ByteSpan in) {
+  ByteReader r(in.subspan(4));
+  std::uint64_t index_bytes = r.read<std::uint32_t>("lz4 index size");
+  ChunkedIndex index;
+  index.total = r.read<std::uint64_t>("lz4 content size");
+  std::uint64_t count = r.read<std::uint32_t>("lz4 frame count");
+  if (index_bytes != kIndexFixed + 4 * count) throw DecodeError("lz4 index of the wrong size");
+  check_claimed_size(index.total, in.size(), "lz4");
+  if (count != chunk_count(index.total)) {
+    throw DecodeError("lz4 frame count does not fit the size");
+  }
+  std::vector<std::uint32_t> sizes(count);  // count <= in.size() / 16 + 1: small
+  for (auto& size : sizes) size = r.read<std::uint32_t>("lz4 frame size");
+  for (std::uint32_t size : sizes) index.frames.push_back(r.take(size, "lz4 frame"));
+  if (r.remaining() != 0) throw DecodeError("trailing bytes after the last lz4 frame");
+  return index;
+}
 
 class Lz4Codec final : public TypedCodec<Lz4Codec> {
  public:
@@ -127,41 +166,35 @@ class Lz4Codec final : public TypedCodec<Lz4Codec> {
     return std::move(chunked.bytes);
   }
 
-  Bytes decompress(ByteSpan in, const PeerParams& p, RunStats*) const {
-    if (in.size() >= 4 && load_le<std::uint32_t>(in.data()) == kSkippableMagic) {
-      return decompress_chunked(in, p.threads);
+  Bytes decompress(ByteSpan in, const PeerParams& p, RunStats* stats) const {
+    const std::uint64_t size =
+        is_chunked(in) ? read_index(in).total : FrameDecoder(in).content_size();
+    return decode_to_bytes(size, in.size(), "lz4", [&](std::span<std::uint8_t> out) {
+      decompress_into(in, out, p, stats);
+    });
+  }
+
+  void decompress_into(ByteSpan in, std::span<std::uint8_t> out, const PeerParams& p,
+                       RunStats*) const {
+    if (!is_chunked(in)) {
+      FrameDecoder frame(in);
+      check_output_size(frame.content_size(), out.size(), "lz4");
+      frame.decode(out);
+      return;
     }
-    FrameDecoder frame(in);
-    check_claimed_size(frame.content_size(), in.size(), "lz4");
-    Bytes out(frame.content_size());
-    frame.decode(out);
-    return out;
+    const ChunkedIndex index = read_index(in);
+    check_output_size(index.total, out.size(), "lz4");
+    decompress_chunks(index.frames, out, p.threads,
+                      [](ByteSpan piece, std::span<std::uint8_t> chunk) {
+                        FrameDecoder frame(piece);
+                        if (frame.content_size() != chunk.size()) {
+                          throw DecodeError("lz4 frame's content size differs from its chunk's");
+                        }
+                        frame.decode(chunk);
+                      });
   }
 
  private:
-  static Bytes decompress_chunked(ByteSpan in, int threads) {
-    ByteReader r(in.subspan(4));
-    std::uint64_t index_bytes = r.read<std::uint32_t>("lz4 index size");
-    std::uint64_t total = r.read<std::uint64_t>("lz4 content size");
-    std::uint64_t count = r.read<std::uint32_t>("lz4 frame count");
-    if (index_bytes != kIndexFixed + 4 * count) throw DecodeError("lz4 index of the wrong size");
-    check_claimed_size(total, in.size(), "lz4");
-    if (count != chunk_count(total)) throw DecodeError("lz4 frame count does not fit the size");
-    std::vector<std::uint32_t> sizes(count);  // count <= in.size() / 16 + 1: small
-    for (auto& size : sizes) size = r.read<std::uint32_t>("lz4 frame size");
-    std::vector<ByteSpan> frames;
-    for (std::uint32_t size : sizes) frames.push_back(r.take(size, "lz4 frame"));
-    if (r.remaining() != 0) throw DecodeError("trailing bytes after the last lz4 frame");
-    return decompress_chunks(
-        frames, total, threads, [](ByteSpan piece, std::span<std::uint8_t> out) {
-          FrameDecoder frame(piece);
-          if (frame.content_size() != out.size()) {
-            throw DecodeError("lz4 frame's content size differs from its chunk's");
-          }
-          frame.decode(out);
-        });
-  }
-
   CodecInfo info_ = peer_info(
       "lz4", LZ4_versionString(), "LZ4 frame (level 0) or LZ4 HC",
       {level_axis(0, 0, LZ4HC_CLEVEL_MAX, "0 = fast, 1..12 = HC level"),

@@ -86,16 +86,21 @@ ChunkedOutput compress_chunks(ByteSpan input, int threads, std::size_t prefix,
   return out;
 }
 
-Bytes decompress_chunks(const std::vector<ByteSpan>& pieces, std::uint64_t total, int threads,
-                        const ChunkDecoder& decode) {
+void decompress_chunks(const std::vector<ByteSpan>& pieces, std::span<std::uint8_t> out,
+                       int threads, const ChunkDecoder& decode) {
+  const std::uint64_t total = out.size();
   if (pieces.size() != chunk_count(total)) {
     throw DecodeError("stream has " + std::to_string(pieces.size()) + " chunks, but " +
                       std::to_string(total) + " bytes make " + std::to_string(chunk_count(total)));
   }
-  Bytes out(total);
-  parallel_for(pieces.size(), threads,
-               [&](std::size_t i) { decode(pieces[i], chunk_of(std::span(out), i)); });
-  return out;
+  parallel_for(pieces.size(), threads, [&](std::size_t i) { decode(pieces[i], chunk_of(out, i)); });
+}
+
+void check_output_size(std::uint64_t size, std::size_t output_size, const char* format) {
+  if (size != output_size) {
+    throw DecodeError(std::string(format) + " container holds " + std::to_string(size) +
+                      " bytes, the output " + std::to_string(output_size));
+  }
 }
 
 }  // namespace gcbench::peers

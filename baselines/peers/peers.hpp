@@ -79,11 +79,24 @@ using ChunkEncoder = std::function<std::size_t(ByteSpan chunk, std::span<std::ui
 ChunkedOutput compress_chunks(ByteSpan input, int threads, std::size_t prefix,
                               const ChunkBound& bound, const ChunkEncoder& encode);
 
-// Decodes pieces[i] into chunk i of a `total`-byte output in parallel; decode must fill its
-// span exactly or throw DecodeError. The caller has checked `total` with check_claimed_size;
-// there must be chunk_count(total) pieces.
+// Decodes pieces[i] into chunk i of `out` in parallel; decode must fill its span exactly or
+// throw DecodeError. There must be chunk_count(out.size()) pieces.
 using ChunkDecoder = std::function<void(ByteSpan piece, std::span<std::uint8_t> out)>;
-Bytes decompress_chunks(const std::vector<ByteSpan>& pieces, std::uint64_t total, int threads,
-                        const ChunkDecoder& decode);
+void decompress_chunks(const std::vector<ByteSpan>& pieces, std::span<std::uint8_t> out,
+                       int threads, const ChunkDecoder& decode);
+
+// Throws DecodeError unless a container's original size, `size`, is the caller's output's.
+void check_output_size(std::uint64_t size, std::size_t output_size, const char* format);
+
+// A peer's decompress(): an output of `size` bytes (checked with check_claimed_size against the
+// container's, `input_size`) filled by its decompress_into, `into(output)`.
+template <typename Into>
+Bytes decode_to_bytes(std::uint64_t size, std::uint64_t input_size, const char* format,
+                      Into&& into) {
+  check_claimed_size(size, input_size, format);
+  Bytes out(size);
+  into(std::span<std::uint8_t>(out));
+  return out;
+}
 
 }  // namespace gcbench::peers

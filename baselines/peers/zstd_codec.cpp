@@ -1,6 +1,7 @@
 #include <zstd.h>
 
 #include <memory>
+#include <span>
 
 #include "baselines/peers/peers.hpp"
 #include "gcbench/errors.hpp"
@@ -40,22 +41,37 @@ class ZstdCodec final : public TypedCodec<ZstdCodec> {
   }
 
   // One frame whose header carries the content size (ZSTD_compress2 writes it).
-  Bytes decompress(ByteSpan in, const PeerParams&, RunStats*) const {
+  Bytes decompress(ByteSpan in, const PeerParams& p, RunStats* stats) const {
+    return decode_to_bytes(content_size(in), in.size(), "zstd", [&](std::span<std::uint8_t> out) {
+      decompress_into(in, out, p, stats);
+    });
+  }
+
+  // With a decompression context kept per thread, as `zstd -b` decodes.
+  void decompress_into(ByteSpan in, std::span<std::uint8_t> out, const PeerParams&,
+                       RunStats*) const {
+    const std::uint64_t size = content_size(in);
+    check_output_size(size, out.size(), "zstd");
+    thread_local const std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> dctx(ZSTD_createDCtx(),
+                                                                                 ZSTD_freeDCtx);
+    if (!dctx) throw std::bad_alloc();
+    std::size_t n = ZSTD_decompressDCtx(dctx.get(), out.data(), out.size(), in.data(), in.size());
+    if (ZSTD_isError(n)) throw DecodeError(std::string("zstd: ") + ZSTD_getErrorName(n));
+    if (n != size) throw DecodeError("zstd frame decoded to fewer bytes than its header says");
+  }
+
+ private:
+  // The frame's content size from its header, the frame checked to end the input.
+  static std::uint64_t content_size(ByteSpan in) {
     unsigned long long size = ZSTD_getFrameContentSize(in.data(), in.size());
     if (size == ZSTD_CONTENTSIZE_ERROR) throw DecodeError("not a zstd frame");
     if (size == ZSTD_CONTENTSIZE_UNKNOWN) throw DecodeError("zstd frame without content size");
     std::size_t frame = ZSTD_findFrameCompressedSize(in.data(), in.size());
     if (ZSTD_isError(frame)) throw DecodeError(std::string("zstd: ") + ZSTD_getErrorName(frame));
     if (frame != in.size()) throw DecodeError("trailing bytes after the zstd frame");
-    check_claimed_size(size, in.size(), "zstd");
-    Bytes out(size);
-    std::size_t n = ZSTD_decompress(out.data(), out.size(), in.data(), in.size());
-    if (ZSTD_isError(n)) throw DecodeError(std::string("zstd: ") + ZSTD_getErrorName(n));
-    if (n != size) throw DecodeError("zstd frame decoded to fewer bytes than its header says");
-    return out;
+    return size;
   }
 
- private:
   CodecInfo info_ = peer_info("zstd", ZSTD_versionString(), "Zstandard frame",
                               {level_axis(3, 1, 19, "compression level"),
                                peer_threads_axis("zstd's own worker threads (zstd -T): "

@@ -1,16 +1,19 @@
 #pragma once
 // The one interface every codec implements (lzbench-style descriptor + virtual calls), bound
 // to a parameter point once (typed_codec.hpp writes bind() for a codec's typed parameters).
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "gcbench/bytes.hpp"
 #include "gcbench/container.hpp"
+#include "gcbench/errors.hpp"
 #include "gcbench/params.hpp"
 
 namespace gcbench {
@@ -95,6 +98,23 @@ class BoundCodec {
   // Needs nothing but the container; the bound point carries speed-only axes (threads,
   // variant). Throws DecodeError for anything that is not a valid container of this codec.
   virtual Bytes decompress(ByteSpan container, RunStats* stats = nullptr) const = 0;
+
+  // Decodes into `output`, allocated by the caller beforehand with exactly the original size.
+  // Codecs whose library decodes into a caller's buffer override it (decodes_into()): a timed
+  // call then holds the library's decode alone, no allocation or first-touch page faults, as
+  // the library's own benchmark program times it. Throws DecodeError as decompress() does, and
+  // when the original size is not output.size(). This default decodes and copies.
+  virtual void decompress_into(ByteSpan container, std::span<std::uint8_t> output,
+                               RunStats* stats = nullptr) const {
+    const Bytes decoded = decompress(container, stats);
+    if (decoded.size() != output.size()) {
+      throw DecodeError("container holds " + std::to_string(decoded.size()) + " bytes, not " +
+                        std::to_string(output.size()));
+    }
+    std::copy(decoded.begin(), decoded.end(), output.begin());
+  }
+  // Whether decompress_into is the codec's own rather than the default above.
+  virtual bool decodes_into() const { return false; }
 
   // The choice this codec makes at run time for the point, if any. May run its calibration
   // (once per process); callers make it before timing, so that no timed call pays for it.

@@ -9,8 +9,14 @@
 //   std::uint64_t max_compressed_size(std::uint64_t input_size, const Typed&) const;
 //   Bytes compress(ByteSpan input, const Typed&, RunStats*) const;
 //   Bytes decompress(ByteSpan container, const Typed&, RunStats*) const;
+//
+// and, optionally, a decode into the caller's buffer (BoundCodec::decompress_into):
+//
+//   void decompress_into(ByteSpan container, std::span<std::uint8_t> output, const Typed&,
+//                        RunStats*) const;
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <utility>
 
 #include "gcbench/codec.hpp"
@@ -40,8 +46,22 @@ class TypedCodec : public Codec {
     Bytes decompress(ByteSpan container, RunStats* stats) const override {
       return impl_.decompress(container, typed_, stats);
     }
+    void decompress_into(ByteSpan container, std::span<std::uint8_t> output,
+                         RunStats* stats) const override {
+      if constexpr (kDecodesInto) {
+        impl_.decompress_into(container, output, typed_, stats);
+      } else {
+        BoundCodec::decompress_into(container, output, stats);
+      }
+    }
+    bool decodes_into() const override { return kDecodesInto; }
 
    private:
+    static constexpr bool kDecodesInto =
+        requires(const Impl& impl, ByteSpan c, std::span<std::uint8_t> out,
+                 const typename Impl::Typed& t, RunStats* s) {
+      impl.decompress_into(c, out, t, s);
+    };
     const Impl& impl_;
     const typename Impl::Typed typed_;
   };
