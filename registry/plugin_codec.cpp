@@ -118,16 +118,23 @@ class CpuPlugin final : public TypedCodec<CpuPlugin> {
     return output;
   }
 
-  Bytes decompress(ByteSpan container, const Typed& p, RunStats* /*stats*/) const {
-    return decode_guarded(info_.name, [&] {
-      u64 claimed = 0;
-      Call size_call(info_.name, "decompressed_size");
-      size_call.run([&] {
-        return cpu_.decompressed_size(container.data(), container.size(), &claimed,
-                                      size_call.message(), size_call.capacity());
-      });
-      check_decode_limit(info_.name, "decoded size", claimed, container.size());
-      Bytes output(claimed);
+  Bytes decompress(ByteSpan container, const Typed& p, RunStats* stats) const {
+    const u64 claimed = decode_guarded(info_.name, [&] { return claimed_size(container); });
+    check_decode_limit(info_.name, "decoded size", claimed, container.size());
+    Bytes output(claimed);
+    decompress_into(container, output, p, stats);
+    return output;
+  }
+
+  // The plugin decodes into gcbench's buffer: its decompress takes one.
+  void decompress_into(ByteSpan container, std::span<std::uint8_t> output, const Typed& p,
+                       RunStats* /*stats*/) const {
+    decode_guarded(info_.name, [&] {
+      const u64 claimed = claimed_size(container);
+      if (claimed != output.size()) {
+        throw DecodeError(fmt::format("{}: its container claims {} bytes, the output holds {}",
+                                      info_.name, claimed, output.size()));
+      }
       u64 written = 0;
       Call call(info_.name, "decompress");
       call.run([&] {
@@ -138,11 +145,21 @@ class CpuPlugin final : public TypedCodec<CpuPlugin> {
         throw DecodeError(fmt::format("{}: decoded {} bytes, its container claims {}", info_.name,
                                       written, claimed));
       }
-      return output;
     });
   }
 
  private:
+  // The decoded size the container claims, as the plugin reads it.
+  u64 claimed_size(ByteSpan container) const {
+    u64 claimed = 0;
+    Call size_call(info_.name, "decompressed_size");
+    size_call.run([&] {
+      return cpu_.decompressed_size(container.data(), container.size(), &claimed,
+                                    size_call.message(), size_call.capacity());
+    });
+    return claimed;
+  }
+
   const CodecInfo info_;
   const gcbench_plugin_cpu& cpu_;
 };

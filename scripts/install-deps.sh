@@ -12,6 +12,7 @@ packages=(cmake ninja-build g++ clang libomp-dev libclang-rt-dev pkg-config
 # Google Benchmark's compare.py and the Python it needs (tests/compare_py_test.sh).
 packages+=(libbenchmark-tools python3 python3-scipy)
 packages+=(python3-pip)  # installs tpchgen-cli (below)
+packages+=(lz4 zstd)     # their benchmark modes beside the peers (bench/peer_parity.sh)
 # report.html: Plotly draws its charts (reports/plots/report_html.py); CI opens the page in
 # Chromium's headless shell (tests/report_html_check.py).
 packages+=(python3-plotly chromium-headless-shell)

@@ -1,6 +1,6 @@
 // The optional CPU peers: what is particular to them (zstd's multi-threaded frames, the decode
-// into a caller's buffer, the size guard). Round trips, axis bounds and damaged streams: tests/registry_codecs_test.cpp, as for
-// every registered codec.
+// into a caller's buffer, the size guard). Round trips, axis bounds and damaged streams:
+// tests/registry_codecs_test.cpp, as for every registered codec.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -39,8 +39,15 @@ TEST(Peers, DecodeIntoTheCallersBuffer) {
       SCOPED_TRACE(codec->info().name + " threads " + std::to_string(threads));
       const Params params = peer ? Params{{"threads", threads}} : Params{};
       const BoundCodecPtr bound = codec->bind(params);
-      EXPECT_EQ(bound->decodes_into(), peer);
-      if (!peer) continue;
+      if (!peer) {
+        // gcbench's own CPU codecs return their output (a plugin's decodes into gcbench's).
+        const std::string& name = codec->info().name;
+        if (name == "fl" || name == "rle" || name == "lz77" || name == "zlib") {
+          EXPECT_FALSE(bound->decodes_into());
+        }
+        continue;
+      }
+      EXPECT_TRUE(bound->decodes_into());
       const Bytes container = bound->compress(data);
       Bytes out(data.size(), 0xA5);
       bound->decompress_into(container, out);
