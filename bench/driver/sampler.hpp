@@ -2,8 +2,8 @@
 // When a cell has timed enough, in the spirit of nvbench's stopping rule. A cell takes samples
 // (one timed call each) until the relative standard error of their mean is under a target,
 // with a minimum count and a minimum of timed seconds, or until a wall-clock cap is spent. The
-// error, not the samples' spread, is the target: the cell reports the mean, and a kernel whose
-// calls vary by 3% is timed to 0.3% by a hundred of them. The cell records how many samples it
+// error, not the samples' spread, is the target: the cell reports the mean, and the mean of n
+// calls is known sqrt(n) times better than any one call. The cell records how many samples it
 // took, their spread and the mean's error beside the target, so that a reader sees how sure
 // each time is.
 #include <cstdint>
