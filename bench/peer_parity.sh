@@ -4,6 +4,7 @@
 # after the other on this machine, compression and decompression MB/s and their ratio. The
 # differences that remain are the frames' work the tools' benchmarks skip: `lz4 -b` times raw
 # blocks, without the frame and its content checksum that the lz4 program (and gcbench) write.
+# The tools run 2 s per file (-i2), past their first, colder second.
 # Usage: bench/peer_parity.sh [--gcbench PATH] [--min-ratio R] FILE...
 # With --min-ratio, exits 1 when a row's gcbench / tool ratio is below R; 77 when neither tool
 # (or gcbench's peer) is there.
@@ -33,7 +34,7 @@ for t in "${tools[@]}"; do
   [[ $t == zstd ]] && level=3
   for f in "$@"; do
     # The tools redraw progress with carriage returns; their result is the last line.
-    "$t" -b$level -e$level "$f" 2>&1 | tr '\r' '\n' | grep -E "MB/s.*MB/s" | tail -n 1 |
+    "$t" -b$level -e$level -i2 "$f" 2>&1 | tr '\r' '\n' | grep -E "MB/s.*MB/s" | tail -n 1 |
       sed "s|^|$t $(basename "$f") |" >>"$work/tools.txt"
   done
 done
