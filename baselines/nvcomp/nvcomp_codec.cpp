@@ -136,7 +136,9 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
                     "." + std::to_string(NVCOMP_VER_PATCH);
     info_.device = Device::gpu;
     info_.role = Role::peer;
-    info_.description = std::string("NVIDIA nvCOMP batched ") + api.name;
+    info_.description = std::string("NVIDIA nvCOMP ") + api.name +
+                        " through its batched C API: chunk pointers, sizes and CRC-32s on the "
+                        "device, no host round trip; end to end in gcbench's pipeline";
     info_.reproducible = api.reproducible;
     info_.container_format = format::kContainerFormat;
     AxisSpec chunk;

@@ -202,6 +202,8 @@ ContextEntries host_context(const Inputs& inputs, const std::vector<std::string>
     const CodecInfo& info = codec->info();
     const std::string key = info.name + "/" + to_string(info.device);
     c.emplace_back("codec:" + key, info.version);
+    // What a peer or baseline is and how it is called (its API and path), for the report.
+    if (info.role != Role::studied) c.emplace_back("about:" + key, info.description);
     if (!info.reference_primitive.empty())
       c.emplace_back("primitive:" + key, info.reference_primitive);
     // The defaults, written like cell names' axes: a report built elsewhere (say without

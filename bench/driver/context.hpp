@@ -73,8 +73,9 @@ std::vector<GpuIdentity> list_cuda_gpus();  // gpu_context.cpp
 std::string git_revision();
 
 #if GCBENCH_HAVE_CUDA
-// "cuda_runtime_version" and, where a driver is installed, "cuda_driver_api_version" (the CUDA
-// API level it supports): cheap, no device is opened (gpu_context.cpp).
+// "cub_version" (compiled against), "cuda_runtime_version" and, where a driver is installed,
+// "cuda_driver_api_version" (the CUDA API level it supports): cheap, no device is opened
+// (gpu_context.cpp).
 ContextEntries cuda_versions();
 #endif
 

@@ -258,6 +258,9 @@ def machine_section(ctx):
     codecs = [f"{k[len('codec:'):]} {v}" for k, v in sorted(ctx.items()) if k.startswith("codec:")]
     if codecs:
         rows.append(f"<tr><th>codec versions</th><td>{esc(', '.join(codecs))}</td></tr>")
+    for key, about in sorted(ctx.items()):
+        if key.startswith("about:"):
+            rows.append(f"<tr><th>{esc(key[len('about:'):])}</th><td>{esc(about)}</td></tr>")
     missing = [k for k in ctx if k.startswith("missing_file:")]
     full = "".join(
         f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>"
