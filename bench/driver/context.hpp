@@ -77,6 +77,8 @@ std::string git_revision();
 // "cuda_driver_api_version" (the CUDA API level it supports): cheap, no device is opened
 // (gpu_context.cpp).
 ContextEntries cuda_versions();
+// "3.0.1": CUB_VERSION as nvcc saw it (cub_version.cu).
+std::string cub_version();
 #endif
 
 // Everything but the GPU: versions, CPU, the corpora and their missing files, the codecs, and

@@ -3,7 +3,6 @@
 // limit, ECC and persistence modes and PCIe link.
 #include <cuda_runtime.h>
 #include <dlfcn.h>
-#include <cub/version.cuh>
 
 #include <fmt/format.h>
 
@@ -237,8 +236,7 @@ std::vector<GpuIdentity> list_cuda_gpus() {
 ContextEntries cuda_versions() {
   ContextEntries versions;
   // The CUB the GPU codecs were compiled against (rle-cub's primitive, every codec's scans).
-  versions.emplace_back("cub_version", fmt::format("{}.{}.{}", CUB_VERSION / 100000,
-                                                   CUB_VERSION / 100 % 1000, CUB_VERSION % 100));
+  versions.emplace_back("cub_version", cub_version());
   int runtime = 0;
   if (cudaRuntimeGetVersion(&runtime) == cudaSuccess) {
     versions.emplace_back("cuda_runtime_version", version_text(runtime));
