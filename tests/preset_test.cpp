@@ -113,8 +113,10 @@ TEST(Presets, ThesisExpandsToItsDeclaredCells) {
     }
   }
   if (has("rle-cub", Device::gpu)) want["rle-cub/gpu/compress"] = columns;
-  if (has("nvcomp-cascaded", Device::gpu)) {
-    want["nvcomp-cascaded/gpu/compress"] = want["nvcomp-cascaded/gpu/decompress"] = columns;
+  for (const char* peer : {"nvcomp-cascaded", "nvcomp-bitcomp"}) {  // the columns' GPU peers
+    if (!has(peer, Device::gpu)) continue;
+    want[fmt::format("{}/gpu/compress", peer)] = want[fmt::format("{}/gpu/decompress", peer)] =
+        columns;
   }
   EXPECT_EQ(count(cells), want);
   // A column's cells take its element width; the other axes stay at their defaults.
@@ -318,6 +320,9 @@ std::vector<const Codec*> kernel_codecs() {
         std::vector{range_axis("chunk_size", 65536, 4096, 16777216), width_axis()}));
     s.push_back(std::make_unique<StandIn>(
         "nvcomp-lz4", std::vector{range_axis("chunk_size", 65536, 4096, 16777216)}));
+    s.push_back(std::make_unique<StandIn>(
+        "nvcomp-bitcomp",
+        std::vector{range_axis("chunk_size", 65536, 4096, 16777216), width_axis()}));
     return s;
   }();
   std::vector<const Codec*> codecs = registered_codecs();
@@ -400,6 +405,7 @@ TEST(Presets, KernelsExpandsToItsDeclaredCellsWithinEightMinutes) {
   for (const char* dir : {"compress", "decompress"}) {
     want[fmt::format("nvcomp-cascaded/gpu/{}", dir)] = synthetic + silesia + columns;
     want[fmt::format("nvcomp-lz4/gpu/{}", dir)] = synthetic + silesia + 1;  // and as one input
+    want[fmt::format("nvcomp-bitcomp/gpu/{}", dir)] = columns;
   }
   // Per file: block and warp designs, and the Z and brute finders (auto design, and on the CPU);
   // jump and block, then window_scope=chunk. As one input: warp; jump and window_scope=chunk.
