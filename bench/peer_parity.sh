@@ -20,8 +20,9 @@ while [[ $# -gt 0 && $1 == --* ]]; do
 done
 [[ $# -gt 0 ]] || { echo "usage: $0 [--gcbench PATH] [--min-ratio R] FILE..." >&2; exit 2; }
 tools=()
+codecs=$("$gcbench" --list)  # whole: grep -q on a pipe would end it early (SIGPIPE, pipefail)
 for t in lz4 zstd; do
-  command -v "$t" >/dev/null && "$gcbench" --list | grep -q "^$t " && tools+=("$t")
+  command -v "$t" >/dev/null && grep -q "^$t " <<<"$codecs" && tools+=("$t")
 done
 ((${#tools[@]})) || { echo "peer_parity: no lz4 or zstd program, or no such peer in gcbench" >&2; exit 77; }
 work=$(mktemp -d)
