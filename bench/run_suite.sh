@@ -69,7 +69,8 @@ done
 
 if [[ $ci == 1 ]]; then
   out=${out:-results/ci}
-  sweep=(--corpus canterbury,calgary --codecs fl,rle,lz77,gzip,zlib --device cpu)
+  # A smoke run of the sweep and its report: each cell samples for 0.05 s at most.
+  sweep=(--corpus canterbury,calgary --codecs fl,rle,lz77,gzip,zlib --device cpu --max-time 0.05)
 elif [[ -n $preset ]]; then
   out=${out:-results/$preset}
   sweep=()
