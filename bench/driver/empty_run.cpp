@@ -1,5 +1,7 @@
 #include "bench/driver/empty_run.hpp"
 
+#include "bench/driver/benchmark_flag.hpp"
+
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -46,27 +48,15 @@ void check_selection(const Selection& selection, bool allow_empty) {
 
 long checked_repetitions(const std::vector<std::string>& args,
                          const std::function<const char*(const char*)>& env, bool allow_empty) {
-  constexpr std::string_view kFlag = "--benchmark_repetitions=";
-  std::string given;
-  std::string source;
-  for (const std::string& arg : args) {
-    if (!arg.starts_with(kFlag)) continue;
-    given = arg.substr(kFlag.size());
-    source = arg;
-  }
-  if (source.empty()) {
-    const char* from_env = env("BENCHMARK_REPETITIONS");
-    if (from_env == nullptr) return 1;
-    given = from_env;
-    source = "BENCHMARK_REPETITIONS=" + given;
-  }
-  const std::optional<long> repetitions = parse_long(given);
+  const std::optional<GivenValue> flag = benchmark_flag(args, env, "repetitions");
+  if (!flag) return 1;
+  const std::optional<long> repetitions = parse_long(flag->value);
   if (!repetitions || *repetitions > 0) return repetitions.value_or(1);
   if (*repetitions < 0) {
-    throw std::invalid_argument(source + ": the number of repetitions must be at least 1");
+    throw std::invalid_argument(flag->source + ": the number of repetitions must be at least 1");
   }
   if (!allow_empty) {
-    throw std::invalid_argument(source + " runs no cell: give at least 1; " + kAllowEmpty);
+    throw std::invalid_argument(flag->source + " runs no cell: give at least 1; " + kAllowEmpty);
   }
   return 0;
 }

@@ -1,11 +1,12 @@
 #include "bench/driver/sampler.hpp"
 
+#include "bench/driver/benchmark_flag.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
-#include <string_view>
 
 namespace gcbench::driver {
 namespace {
@@ -45,19 +46,11 @@ StoppingRule stopping_rule(const std::vector<std::string>& args,
                            const std::string& min_time_default,
                            const std::optional<std::string>& max_noise_pct,
                            std::optional<double> max_time_s) {
-  constexpr std::string_view kFlag = "--benchmark_min_time=";
   StoppingRule rule;
-  std::string given = min_time_default, source = std::string(kFlag) + min_time_default;
-  if (const char* from_env = getenv("BENCHMARK_MIN_TIME")) {
-    given = from_env;
-    source = std::string("BENCHMARK_MIN_TIME=") + from_env;
-  }
-  for (const std::string& arg : args) {
-    if (!arg.starts_with(kFlag)) continue;
-    given = arg.substr(kFlag.size());
-    source = arg;
-  }
-  read_min_time(given, source, rule);
+  const GivenValue given =
+      benchmark_flag(args, getenv, "min_time")
+          .value_or(GivenValue{min_time_default, "--benchmark_min_time=" + min_time_default});
+  read_min_time(given.value, given.source, rule);
   if (max_noise_pct) {
     const std::string& text = *max_noise_pct;
     const std::size_t comma = text.find(',');
