@@ -13,7 +13,8 @@ import tokenize
 from pathlib import Path
 
 # Every tracked source is checked but these: results and notes are records, not code.
-SKIPPED_PREFIXES = ("bench/results/", "bench/notes/", "bench/NOTES.md")
+# third_party/ is others' code, vendored unchanged.
+SKIPPED_PREFIXES = ("bench/results/", "bench/notes/", "bench/NOTES.md", "third_party/")
 # Tests state their fixtures' figures (the inputs and the values they assert), not measurements.
 FIXTURE_PREFIXES = ("tests/",)
 

@@ -67,6 +67,44 @@ TEST(Peers, DecodeIntoTheCallersBuffer) {
   if (checked == 0) GTEST_SKIP() << "no CPU peer was built (libdeflate, zstd, lz4)";
 }
 
+// The peers compress into the caller's buffer (BoundCodec::compress_into) the bytes compress()
+// returns, one stream and chunked, again after a call at another level (the thread's kept
+// context carries nothing over); gcbench's own codecs take the default, which copies.
+TEST(Peers, CompressIntoTheCallersBuffer) {
+  const Bytes data = synthetic::generate({.kind = synthetic::Kind::runs, .size_bytes = 3 << 20});
+  auto compressed_into = [&](const BoundCodec& bound) {
+    Bytes room(bound.max_compressed_size(data.size()), 0xA5);
+    room.resize(bound.compress_into(data, room));
+    return room;
+  };
+  int checked = 0;
+  for (const Codec* codec : registered_codecs()) {
+    const CodecInfo& info = codec->info();
+    if (info.device != Device::cpu) continue;
+    if (info.role != Role::peer) {
+      if (info.name == "fl" || info.name == "rle" || info.name == "lz77") {
+        const BoundCodecPtr bound = codec->bind({});
+        EXPECT_FALSE(bound->compresses_into()) << info.name;
+        EXPECT_EQ(compressed_into(*bound), bound->compress(data)) << info.name;
+      }
+      continue;
+    }
+    const std::int64_t other_level = info.name == "zstd" ? 9 : 2;
+    for (const std::int64_t threads : {1, 4}) {
+      SCOPED_TRACE(info.name + " threads " + std::to_string(threads));
+      const BoundCodecPtr bound = codec->bind({{"threads", threads}});
+      const BoundCodecPtr other = codec->bind({{"threads", threads}, {"level", other_level}});
+      EXPECT_TRUE(bound->compresses_into());
+      const Bytes expected = bound->compress(data);
+      EXPECT_EQ(compressed_into(*bound), expected);
+      EXPECT_EQ(compressed_into(*other), other->compress(data));
+      EXPECT_EQ(compressed_into(*bound), expected);
+      ++checked;
+    }
+  }
+  if (checked == 0) GTEST_SKIP() << "no CPU peer was built (libdeflate, zstd, lz4)";
+}
+
 TEST(PeersSizeGuard, ClaimsBeyondTheExpansionLimitAreRefused) {
   EXPECT_NO_THROW(peers::check_claimed_size(65536 * 10, 10, "x"));
   EXPECT_THROW(peers::check_claimed_size(65536 * 11, 10, "x"), DecodeError);

@@ -25,29 +25,44 @@ constexpr std::array<std::uint8_t, 16> kMemberHeader = {
 constexpr std::size_t kHeaderSize = kMemberHeader.size() + 12;
 constexpr std::size_t kTrailerSize = 8;  // CRC-32, ISIZE
 
-using Compressor = std::unique_ptr<libdeflate_compressor, decltype(&libdeflate_free_compressor)>;
-using Decompressor =
-    std::unique_ptr<libdeflate_decompressor, decltype(&libdeflate_free_decompressor)>;
+struct FreeCompressor {
+  void operator()(libdeflate_compressor* c) const { libdeflate_free_compressor(c); }
+};
+struct FreeDecompressor {
+  void operator()(libdeflate_decompressor* d) const { libdeflate_free_decompressor(d); }
+};
+using Compressor = std::unique_ptr<libdeflate_compressor, FreeCompressor>;
+using Decompressor = std::unique_ptr<libdeflate_decompressor, FreeDecompressor>;
+
+constexpr std::int64_t kMaxLevel = 12;
 
 Compressor make_compressor(std::int64_t level) {
-  Compressor c(libdeflate_alloc_compressor(static_cast<int>(level)), libdeflate_free_compressor);
+  Compressor c(libdeflate_alloc_compressor(static_cast<int>(level)));
   if (!c) throw std::bad_alloc();
   return c;
 }
 
+// The calling thread's compressor for `level` (1..kMaxLevel), kept across calls as libdeflate's
+// own benchmark keeps one: allocating one costs more than compressing a small file.
+libdeflate_compressor* thread_compressor(std::int64_t level) {
+  thread_local std::array<Compressor, kMaxLevel + 1> compressors;
+  Compressor& c = compressors.at(static_cast<std::size_t>(level));
+  if (!c) c = make_compressor(level);
+  return c.get();
+}
+
 // The calling thread's decompressor, kept across calls as libdeflate's own benchmark keeps one.
 libdeflate_decompressor* thread_decompressor() {
-  thread_local const Decompressor d(libdeflate_alloc_decompressor(), libdeflate_free_decompressor);
+  thread_local const Decompressor d(libdeflate_alloc_decompressor());
   if (!d) throw std::bad_alloc();
   return d.get();
 }
 
 std::size_t write_member(ByteSpan chunk, std::uint64_t total, std::span<std::uint8_t> room,
                          std::int64_t level) {
-  Compressor c = make_compressor(level);
-  std::size_t n =
-      libdeflate_deflate_compress(c.get(), chunk.data(), chunk.size(), room.data() + kHeaderSize,
-                                  room.size() - kHeaderSize - kTrailerSize);
+  std::size_t n = libdeflate_deflate_compress(thread_compressor(level), chunk.data(), chunk.size(),
+                                              room.data() + kHeaderSize,
+                                              room.size() - kHeaderSize - kTrailerSize);
   if (n == 0) throw std::runtime_error("libdeflate: output exceeded its own bound");
   std::uint8_t* p = std::copy(kMemberHeader.begin(), kMemberHeader.end(), room.data());
   const std::size_t size = kHeaderSize + n + kTrailerSize;
@@ -129,27 +144,32 @@ class LibdeflateCodec final : public TypedCodec<LibdeflateCodec> {
   PeerParams typed(const Params& resolved) const { return peer_params(resolved); }
 
   std::uint64_t max_compressed_size(std::uint64_t n, const PeerParams& p) const {
-    Compressor c = make_compressor(p.level);
-    if (p.single_stream) return libdeflate_gzip_compress_bound(c.get(), n);
-    return chunked_bound(n, 0, member_bound(c.get()));
+    libdeflate_compressor* c = thread_compressor(p.level);
+    if (p.single_stream) return libdeflate_gzip_compress_bound(c, n);
+    return chunked_bound(n, 0, member_bound(c));
   }
 
-  Bytes compress(ByteSpan input, const PeerParams& p, RunStats*) const {
+  Bytes compress(ByteSpan input, const PeerParams& p, RunStats* stats) const {
+    return encode_to_bytes(max_compressed_size(input.size(), p), [&](std::span<std::uint8_t> room) {
+      return compress_into(input, room, p, stats);
+    });
+  }
+
+  std::size_t compress_into(ByteSpan input, std::span<std::uint8_t> room, const PeerParams& p,
+                            RunStats*) const {
     const std::int64_t level = p.level;
-    Compressor c = make_compressor(level);
+    libdeflate_compressor* c = thread_compressor(level);
     if (!p.single_stream) {
-      return compress_chunks(input, p.threads, 0, member_bound(c.get()),
-                             [&](ByteSpan chunk, std::span<std::uint8_t> room) {
-                               return write_member(chunk, input.size(), room, level);
+      return compress_chunks(input, room, p.threads, 0, member_bound(c),
+                             [&](ByteSpan chunk, std::span<std::uint8_t> member_room) {
+                               return write_member(chunk, input.size(), member_room, level);
                              })
-          .bytes;
+          .size;
     }
-    Bytes out(libdeflate_gzip_compress_bound(c.get(), input.size()));
     std::size_t n =
-        libdeflate_gzip_compress(c.get(), input.data(), input.size(), out.data(), out.size());
+        libdeflate_gzip_compress(c, input.data(), input.size(), room.data(), room.size());
     if (n == 0) throw std::runtime_error("libdeflate: output exceeded its own bound");
-    out.resize(n);
-    return out;
+    return n;
   }
 
   Bytes decompress(ByteSpan in, const PeerParams& p, RunStats* stats) const {
@@ -184,7 +204,7 @@ class LibdeflateCodec final : public TypedCodec<LibdeflateCodec> {
 
   CodecInfo info_ = peer_info(
       "libdeflate", LIBDEFLATE_VERSION_STRING, "libdeflate gzip (whole-buffer deflate)",
-      {level_axis(6, 1, 12, "compression level"),
+      {level_axis(6, 1, kMaxLevel, "compression level"),
        peer_threads_axis("1 = one gzip member; else one member per 1 MiB chunk, compressed on "
                          "this many threads (0 = all cores)")});
 };

@@ -1,3 +1,6 @@
+// LZ4F_compressFrame_usingCDict, exported by liblz4 and used by the lz4 program to compress
+// whole frames with a context it keeps.
+#define LZ4F_STATIC_LINKING_ONLY
 #include <lz4frame.h>
 #include <lz4hc.h>
 
@@ -34,9 +37,23 @@ std::uint64_t frame_bound(std::uint64_t n, std::int64_t level) {
   return LZ4F_compressFrameBound(n, &p);
 }
 
+// The calling thread's LZ4 frame compression context, kept across calls as the lz4 program
+// keeps its own.
+LZ4F_cctx* thread_compression_context() {
+  using Context = std::unique_ptr<LZ4F_cctx, decltype(&LZ4F_freeCompressionContext)>;
+  thread_local const Context context = [] {
+    LZ4F_cctx* raw = nullptr;
+    if (LZ4F_isError(LZ4F_createCompressionContext(&raw, LZ4F_VERSION))) throw std::bad_alloc();
+    return Context(raw, LZ4F_freeCompressionContext);
+  }();
+  return context.get();
+}
+
 std::size_t compress_frame(ByteSpan input, std::span<std::uint8_t> out, std::int64_t level) {
   auto p = preferences(input.size(), level);
-  std::size_t n = LZ4F_compressFrame(out.data(), out.size(), input.data(), input.size(), &p);
+  std::size_t n =
+      LZ4F_compressFrame_usingCDict(thread_compression_context(), out.data(), out.size(),
+                                    input.data(), input.size(), nullptr, &p);
   if (LZ4F_isError(n)) throw std::runtime_error(std::string("lz4: ") + LZ4F_getErrorName(n));
   return n;
 }
@@ -47,7 +64,7 @@ std::uint64_t index_size(std::uint64_t frames) {
 
 // The calling thread's LZ4 frame decompression context, kept across calls as `lz4 -b` keeps
 // its own, and reset for each frame (one that failed leaves it mid-frame).
-LZ4F_dctx* thread_context() {
+LZ4F_dctx* thread_decompression_context() {
   using Context = std::unique_ptr<LZ4F_dctx, decltype(&LZ4F_freeDecompressionContext)>;
   thread_local const Context context = [] {
     LZ4F_dctx* raw = nullptr;
@@ -62,7 +79,7 @@ LZ4F_dctx* thread_context() {
 // known before anything is allocated, then decode() fills exactly that many bytes.
 class FrameDecoder {
  public:
-  explicit FrameDecoder(ByteSpan in) : in_(in), ctx_(thread_context()) {
+  explicit FrameDecoder(ByteSpan in) : in_(in), ctx_(thread_decompression_context()) {
     LZ4F_frameInfo_t frame{};
     header_ = in.size();
     hint_ = LZ4F_getFrameInfo(ctx_, &frame, in.data(), &header_);
@@ -140,21 +157,24 @@ class Lz4Codec final : public TypedCodec<Lz4Codec> {
                          [&](std::uint64_t size) { return frame_bound(size, level); });
   }
 
-  Bytes compress(ByteSpan input, const PeerParams& p, RunStats*) const {
+  Bytes compress(ByteSpan input, const PeerParams& p, RunStats* stats) const {
+    return encode_to_bytes(max_compressed_size(input.size(), p), [&](std::span<std::uint8_t> room) {
+      return compress_into(input, room, p, stats);
+    });
+  }
+
+  std::size_t compress_into(ByteSpan input, std::span<std::uint8_t> room, const PeerParams& p,
+                            RunStats*) const {
     const std::int64_t level = p.level;
-    if (p.single_stream) {
-      Bytes out(frame_bound(input.size(), level));
-      out.resize(compress_frame(input, out, level));
-      return out;
-    }
+    if (p.single_stream) return compress_frame(input, room, level);
     const std::size_t count = chunk_count(input.size());
-    ChunkedOutput chunked = compress_chunks(
-        input, p.threads, index_size(count),
+    const ChunkedOutput chunked = compress_chunks(
+        input, room, p.threads, index_size(count),
         [&](std::uint64_t size) { return frame_bound(size, level); },
-        [&](ByteSpan chunk, std::span<std::uint8_t> room) {
-          return compress_frame(chunk, room, level);
+        [&](ByteSpan chunk, std::span<std::uint8_t> frame_room) {
+          return compress_frame(chunk, frame_room, level);
         });
-    std::uint8_t* index = chunked.bytes.data();
+    std::uint8_t* index = room.data();
     store_le<std::uint32_t>(index, kSkippableMagic);
     store_le<std::uint32_t>(index + 4, static_cast<std::uint32_t>(kIndexFixed + 4 * count));
     store_le<std::uint64_t>(index + 8, input.size());
@@ -163,7 +183,7 @@ class Lz4Codec final : public TypedCodec<Lz4Codec> {
     for (std::size_t i = 0; i < count; ++i) {
       store_le<std::uint32_t>(frame_sizes + 4 * i, static_cast<std::uint32_t>(chunked.sizes[i]));
     }
-    return std::move(chunked.bytes);
+    return chunked.size;
   }
 
   Bytes decompress(ByteSpan in, const PeerParams& p, RunStats* stats) const {

@@ -1,4 +1,5 @@
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 #include "baselines/peers/peers.hpp"
@@ -48,10 +49,11 @@ CodecInfo peer_info(const char* name, const std::string& library_version, const 
   info.version = "1/" + library_version;
   info.device = Device::cpu;
   info.role = Role::peer;
-  // How its cells call it: the decode into a buffer allocated outside the timed calls.
-  info.description = std::string(help) +
-                     "; decompression into a buffer allocated outside the timed calls, the "
-                     "library's context kept per thread";
+  // How its cells call it: into buffers allocated outside the timed calls.
+  info.description =
+      std::string(help) +
+      "; compression and decompression into buffers allocated outside the timed calls, the "
+      "library's context kept per thread";
   info.axes = std::move(axes);
   return info;
 }
@@ -67,26 +69,26 @@ std::uint64_t chunked_bound(std::uint64_t input_size, std::uint64_t prefix,
   return rest != 0 || full == 0 ? total + bound(rest) : total;
 }
 
-ChunkedOutput compress_chunks(ByteSpan input, int threads, std::size_t prefix,
-                              const ChunkBound& bound, const ChunkEncoder& encode) {
+ChunkedOutput compress_chunks(ByteSpan input, std::span<std::uint8_t> out, int threads,
+                              std::size_t prefix, const ChunkBound& bound,
+                              const ChunkEncoder& encode) {
   // Chunk i is written at prefix + i * slot (every chunk but the last is full), then the
   // chunks are moved down to lie back to back.
   const std::size_t count = chunk_count(input.size());
   const auto slot = static_cast<std::size_t>(bound(kChunkSize));
-  ChunkedOutput out{Bytes(chunked_bound(input.size(), prefix, bound)),
-                    std::vector<std::size_t>(count)};
+  if (out.size() < chunked_bound(input.size(), prefix, bound)) {
+    throw std::invalid_argument("compress_chunks: output smaller than the chunks' bound");
+  }
+  ChunkedOutput written{prefix, std::vector<std::size_t>(count)};
   parallel_for(count, threads, [&](std::size_t i) {
     ByteSpan chunk = chunk_of(input, i);
-    std::span<std::uint8_t> room(out.bytes.data() + prefix + i * slot, bound(chunk.size()));
-    out.sizes[i] = encode(chunk, room);
+    written.sizes[i] = encode(chunk, out.subspan(prefix + i * slot, bound(chunk.size())));
   });
-  std::size_t end = prefix;
   for (std::size_t i = 0; i < count; ++i) {
-    std::memmove(out.bytes.data() + end, out.bytes.data() + prefix + i * slot, out.sizes[i]);
-    end += out.sizes[i];
+    std::memmove(out.data() + written.size, out.data() + prefix + i * slot, written.sizes[i]);
+    written.size += written.sizes[i];
   }
-  out.bytes.resize(end);
-  return out;
+  return written;
 }
 
 void decompress_chunks(const std::vector<ByteSpan>& pieces, std::span<std::uint8_t> out,

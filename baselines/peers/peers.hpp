@@ -68,16 +68,27 @@ using ChunkBound = std::function<std::uint64_t(std::uint64_t chunk_size)>;
 std::uint64_t chunked_bound(std::uint64_t input_size, std::uint64_t prefix,
                             const ChunkBound& bound);
 
-// Compresses the chunks in parallel, each by encode(chunk, room) -> bytes written into room
-// (bound(chunk.size()) bytes): `bytes` holds them back to back after `prefix` zero bytes for
-// the caller to fill, sizes[i] is chunk i's compressed size.
+// Compresses the chunks in parallel into `out` (chunked_bound(input.size(), prefix, bound)
+// bytes), each by encode(chunk, room) -> bytes written into room (bound(chunk.size()) bytes):
+// after `prefix` bytes left for the caller to fill, the chunks back to back. `size` is the
+// whole output's, sizes[i] chunk i's.
 struct ChunkedOutput {
-  Bytes bytes;
+  std::size_t size = 0;
   std::vector<std::size_t> sizes;
 };
 using ChunkEncoder = std::function<std::size_t(ByteSpan chunk, std::span<std::uint8_t> room)>;
-ChunkedOutput compress_chunks(ByteSpan input, int threads, std::size_t prefix,
-                              const ChunkBound& bound, const ChunkEncoder& encode);
+ChunkedOutput compress_chunks(ByteSpan input, std::span<std::uint8_t> out, int threads,
+                              std::size_t prefix, const ChunkBound& bound,
+                              const ChunkEncoder& encode);
+
+// A peer's compress(): a buffer of `bound` bytes filled by its compress_into, `into(room)`,
+// cut to the size it returns.
+template <typename Into>
+Bytes encode_to_bytes(std::uint64_t bound, Into&& into) {
+  Bytes out(bound);
+  out.resize(into(std::span<std::uint8_t>(out)));
+  return out;
+}
 
 // Decodes pieces[i] into chunk i of `out` in parallel; decode must fill its span exactly or
 // throw DecodeError. There must be chunk_count(out.size()) pieces.

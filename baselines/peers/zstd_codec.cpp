@@ -22,22 +22,31 @@ class ZstdCodec final : public TypedCodec<ZstdCodec> {
     return ZSTD_compressBound(n);
   }
 
-  Bytes compress(ByteSpan input, const PeerParams& p, RunStats*) const {
-    const std::int64_t level = p.level;
-    const int workers = p.single_stream ? 0 : p.threads;
-    std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+  Bytes compress(ByteSpan input, const PeerParams& p, RunStats* stats) const {
+    return encode_to_bytes(ZSTD_compressBound(input.size()), [&](std::span<std::uint8_t> room) {
+      return compress_into(input, room, p, stats);
+    });
+  }
+
+  // With a compression context kept per thread and its parameters set for each call, as
+  // `zstd -b` compresses.
+  std::size_t compress_into(ByteSpan input, std::span<std::uint8_t> room, const PeerParams& p,
+                            RunStats*) const {
+    thread_local const std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx(ZSTD_createCCtx(),
+                                                                                 ZSTD_freeCCtx);
     if (!cctx) throw std::bad_alloc();
+    ZSTD_CCtx_reset(cctx.get(), ZSTD_reset_session_and_parameters);
     // As the zstd program does: a checksum of the content, so corruption is detected.
-    ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, static_cast<int>(level));
+    ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, p.level);
     ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);
-    if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_nbWorkers, workers))) {
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_nbWorkers,
+                                            p.single_stream ? 0 : p.threads))) {
       throw ParamError("this libzstd was built without multi-threading: use threads=1");
     }
-    Bytes out(ZSTD_compressBound(input.size()));
-    std::size_t n = ZSTD_compress2(cctx.get(), out.data(), out.size(), input.data(), input.size());
+    std::size_t n =
+        ZSTD_compress2(cctx.get(), room.data(), room.size(), input.data(), input.size());
     if (ZSTD_isError(n)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
-    out.resize(n);
-    return out;
+    return n;
   }
 
   // One frame whose header carries the content size (ZSTD_compress2 writes it).

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -94,6 +95,25 @@ class BoundCodec {
   virtual std::uint64_t max_compressed_size(std::uint64_t input_size) const = 0;
 
   virtual Bytes compress(ByteSpan input, RunStats* stats = nullptr) const = 0;
+
+  // Compresses into `room`, allocated by the caller beforehand with max_compressed_size()
+  // bytes; returns the container's size, its bytes those compress() would return. Codecs whose
+  // library writes into a caller's buffer override it (compresses_into()), so that a timed call
+  // holds no allocation, as the library's own benchmark program times it. This default
+  // compresses and copies.
+  virtual std::size_t compress_into(ByteSpan input, std::span<std::uint8_t> room,
+                                    RunStats* stats = nullptr) const {
+    const Bytes container = compress(input, stats);
+    if (container.size() > room.size()) {
+      throw std::runtime_error("container of " + std::to_string(container.size()) +
+                               " bytes exceeds the codec's bound of " +
+                               std::to_string(room.size()));
+    }
+    std::copy(container.begin(), container.end(), room.begin());
+    return container.size();
+  }
+  // Whether compress_into is the codec's own rather than the default above.
+  virtual bool compresses_into() const { return false; }
 
   // Needs nothing but the container; the bound point carries speed-only axes (threads,
   // variant). Throws DecodeError for anything that is not a valid container of this codec.

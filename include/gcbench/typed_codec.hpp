@@ -10,10 +10,15 @@
 //   Bytes compress(ByteSpan input, const Typed&, RunStats*) const;
 //   Bytes decompress(ByteSpan container, const Typed&, RunStats*) const;
 //
-// and, optionally, a decode into the caller's buffer (BoundCodec::decompress_into):
+// and, optionally, calls that write into the caller's buffer (BoundCodec::compress_into and
+// decompress_into):
 //
+//   std::size_t compress_into(ByteSpan input, std::span<std::uint8_t> room, const Typed&,
+//                             RunStats*) const;
 //   void decompress_into(ByteSpan container, std::span<std::uint8_t> output, const Typed&,
 //                        RunStats*) const;
+#include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -43,6 +48,15 @@ class TypedCodec : public Codec {
     Bytes compress(ByteSpan input, RunStats* stats) const override {
       return impl_.compress(input, typed_, stats);
     }
+    std::size_t compress_into(ByteSpan input, std::span<std::uint8_t> room,
+                              RunStats* stats) const override {
+      if constexpr (kCompressesInto) {
+        return impl_.compress_into(input, room, typed_, stats);
+      } else {
+        return BoundCodec::compress_into(input, room, stats);
+      }
+    }
+    bool compresses_into() const override { return kCompressesInto; }
     Bytes decompress(ByteSpan container, RunStats* stats) const override {
       return impl_.decompress(container, typed_, stats);
     }
@@ -57,6 +71,11 @@ class TypedCodec : public Codec {
     bool decodes_into() const override { return kDecodesInto; }
 
    private:
+    static constexpr bool kCompressesInto =
+        requires(const Impl& impl, ByteSpan in, std::span<std::uint8_t> room,
+                 const typename Impl::Typed& t, RunStats* s) {
+      { impl.compress_into(in, room, t, s) } -> std::same_as<std::size_t>;
+    };
     static constexpr bool kDecodesInto =
         requires(const Impl& impl, ByteSpan c, std::span<std::uint8_t> out,
                  const typename Impl::Typed& t, RunStats* s) {
