@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "gcbench/container.hpp"
 #include "gcbench/errors.hpp"
@@ -24,6 +26,18 @@ TEST(Container, HeaderLayoutIsPinned) {
   EXPECT_EQ(load_le<std::uint64_t>(&c[8]), 5u);
   EXPECT_EQ(load_le<std::uint64_t>(&c[16]), 3u);
   EXPECT_EQ(load_le<std::uint32_t>(&c[24]), 0x3610a686u);  // CRC-32 of "hello"
+}
+
+// A payload_buffer is framed in place: the container is the payload's own buffer, with the
+// bytes wrap_container(ByteSpan) writes.
+TEST(Container, PayloadBufferIsFramedInPlace) {
+  Bytes payload = payload_buffer(kPayload.size());
+  std::copy(kPayload.begin(), kPayload.end(), payload.begin());
+  const std::uint8_t* buffer = payload.data();
+  const Bytes framed = wrap_container(kFormat, kOriginal, std::move(payload));
+  EXPECT_EQ(framed.data(), buffer);
+  EXPECT_EQ(framed, wrap_container(kFormat, kOriginal, kPayload));
+  EXPECT_EQ(wrap_container(kFormat, kOriginal, Bytes(kPayload)), framed);  // no room: a copy
 }
 
 TEST(Container, OpensWhatItWrote) {

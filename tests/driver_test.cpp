@@ -278,6 +278,29 @@ TEST(Verify, NamesTheFirstDifferingByte) {
             "x differs from y at byte 1 (sizes 4 vs 4)");
 }
 
+// A container kept for two codecs (a GPU codec's found equal to its CPU reference's) is one
+// copy, counted once against the cache's budget (the input's size and 64 MiB): two entries of
+// one 40 MiB container both stay, where two copies would evict the older.
+TEST(Workspace, AContainerKeptForTwoCodecsIsOneCopy) {
+  const std::vector<InputFile> inputs = gather_inputs({"synthetic:small_ints:4KiB"}, {}).present;
+  Workspace workspace(inputs);
+  workspace.input(0);
+  const Codec& fl = *find_codec("fl", Device::cpu);
+  const Codec& rle = *find_codec("rle", Device::cpu);
+  workspace.remember(fl, {}, Bytes(std::size_t{40} << 20, 7), true);
+  const Bytes* kept = workspace.verified(fl, {});
+  ASSERT_NE(kept, nullptr);
+  workspace.remember_same(rle, {}, *kept);
+  EXPECT_EQ(workspace.verified(rle, {}), kept);
+  EXPECT_EQ(workspace.verified(fl, {}), kept);
+  const Bytes elsewhere(16);
+  EXPECT_THROW(workspace.remember_same(rle, {}, elsewhere), std::logic_error);
+  // A second container of its own pushes the shared one out (80 MiB over the budget).
+  workspace.remember(rle, {{"threads", 1}}, Bytes(std::size_t{40} << 20, 9), true);
+  EXPECT_EQ(workspace.verified(fl, {}), nullptr);
+  EXPECT_EQ(workspace.verified(rle, {}), nullptr);
+}
+
 TEST(Inputs, ParsesSizes) {
   EXPECT_EQ(parse_size("4096"), 4096u);
   EXPECT_EQ(parse_size("64MiB"), 64u << 20);

@@ -7,6 +7,9 @@
 #include <ctime>
 #include <exception>
 #include <iostream>
+#include <memory>
+#include <set>
+#include <stdexcept>
 
 #include "bench/driver/harness.hpp"
 #if GCBENCH_HAVE_CUDA
@@ -111,11 +114,6 @@ std::optional<std::string> check_container(const CellSpec& cell, Workspace& work
                                            ByteSpan input, const Bytes& container) {
   const Bytes back = workspace.bound(cell).decompress(container);
   if (auto diff = describe_difference(back, input, "decompressed output", "the input")) return diff;
-  return check_reference(cell, workspace, container);
-}
-
-std::optional<std::string> check_reference(const CellSpec& cell, Workspace& workspace,
-                                           const Bytes& container) {
   if (cell.reference == nullptr) return std::nullopt;
   const Bytes& expected =
       workspace.container(*cell.reference, reference_params(*cell.reference, cell.params));
@@ -288,35 +286,57 @@ Workspace::Kept* Workspace::find(const Codec& codec, const Params& params) {
 
 const Bytes* Workspace::verified(const Codec& codec, const Params& params) {
   const Kept* kept = find(codec, params);
-  return kept != nullptr && kept->verified ? &kept->container : nullptr;
+  return kept != nullptr && kept->verified ? kept->container.get() : nullptr;
 }
 
 const Bytes* Workspace::verified_where(const Codec& codec,
                                        const std::function<bool(const Params&)>& same_bytes) {
   for (const Kept& kept : containers_) {
-    if (kept.verified && kept.codec == &codec && same_bytes(kept.params)) return &kept.container;
+    if (kept.verified && kept.codec == &codec && same_bytes(kept.params)) {
+      return kept.container.get();
+    }
   }
   return nullptr;
 }
 
 const Bytes& Workspace::container(const Codec& codec, const Params& params) {
-  if (const Kept* kept = find(codec, params)) return kept->container;
+  if (const Kept* kept = find(codec, params)) return *kept->container;
   remember(codec, params, codec.compress(input_.bytes(), params));
-  return containers_.front().container;
+  return *containers_.front().container;
 }
 
 void Workspace::remember(const Codec& codec, const Params& params, Bytes container,
                          bool is_verified) {
-  const std::string k = key(codec, params);
-  std::erase_if(containers_, [&](const Kept& entry) { return entry.key == k; });
-  containers_.push_front(Kept{k, &codec, params, std::move(container), is_verified});
+  keep({key(codec, params), &codec, params, std::make_shared<const Bytes>(std::move(container)),
+        is_verified});
+}
+
+void Workspace::remember_same(const Codec& codec, const Params& params, const Bytes& kept) {
+  const auto held = std::ranges::find_if(
+      containers_, [&](const Kept& entry) { return entry.container.get() == &kept; });
+  if (held == containers_.end()) {
+    throw std::logic_error("remember_same: the container is not held by the workspace");
+  }
+  keep({key(codec, params), &codec, params, held->container, true});
+}
+
+void Workspace::keep(Kept kept) {
+  std::erase_if(containers_, [&](const Kept& entry) { return entry.key == kept.key; });
+  containers_.push_front(std::move(kept));
   // Bounded by bytes as well as by count (host memory stays near the input's size, whatever
-  // the codecs' ratios); the newest is always kept.
+  // the codecs' ratios); the newest is always kept. A container shared by several entries
+  // counts once.
+  auto held_bytes = [&] {
+    std::set<const Bytes*> seen;
+    std::size_t bytes = 0;
+    for (const Kept& entry : containers_) {
+      if (seen.insert(entry.container.get()).second) bytes += entry.container->size();
+    }
+    return bytes;
+  };
   const std::size_t budget = input_.bytes().size() + kCacheSlack;
-  std::size_t bytes = 0;
-  for (const Kept& kept : containers_) bytes += kept.container.size();
-  while (containers_.size() > 1 && (containers_.size() > kCachedContainers || bytes > budget)) {
-    bytes -= containers_.back().container.size();
+  while (containers_.size() > 1 &&
+         (containers_.size() > kCachedContainers || held_bytes() > budget)) {
     containers_.pop_back();
   }
 }

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <functional>
 #include <list>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -45,6 +46,10 @@ class Workspace {
                               const std::function<bool(const Params&)>& same_bytes);
   void remember(const Codec& codec, const Params& params, Bytes container,
                 bool is_verified = false);
+  // Remembers, verified, that `codec`'s container at `params` is `kept`, a container this
+  // workspace holds (a CPU reference's, which a GPU container was found equal to): one copy
+  // of the bytes serves both. Throws std::logic_error when `kept` is not held here.
+  void remember_same(const Codec& codec, const Params& params, const Bytes& kept);
 
   // True on the first call for `cell` in this process, false after. Google Benchmark calls a
   // cell's body once per trial run and repetition; the once-per-cell work (the untimed call
@@ -83,10 +88,11 @@ class Workspace {
     std::string key;
     const Codec* codec;
     Params params;
-    Bytes container;
+    std::shared_ptr<const Bytes> container;  // shared by the entries of equal containers
     bool verified = false;
   };
   Kept* find(const Codec& codec, const Params& params);  // moved to the front when found
+  void keep(Kept kept);  // at the front, the oldest evicted past the budget
 
   std::list<Kept> containers_;  // most recent first
   std::set<std::string> called_;
@@ -108,11 +114,6 @@ void add_sampling_counters(benchmark::State& state, const Sampler& sampler,
 // the CPU reference's container; else the reason it does not.
 std::optional<std::string> check_container(const CellSpec& cell, Workspace& workspace,
                                            ByteSpan input, const Bytes& container);
-
-// The second half of check_container, for a caller that checked the round trip itself: nullopt
-// when the cell has no CPU reference or `container` equals the reference's container.
-std::optional<std::string> check_reference(const CellSpec& cell, Workspace& workspace,
-                                           const Bytes& container);
 
 // Calls `use` with the container a decompression cell decodes, once it is known to equal the
 // CPU reference's: the one a compression cell verified (no copy, no comparison) at this point

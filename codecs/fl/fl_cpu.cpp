@@ -167,7 +167,7 @@ Bytes compress_as(ByteSpan input, std::uint32_t frame_size, int threads) {
       compute_bits<T>(input.data(), n, frame_size, chunks, bits.data());
 
   PayloadLayout l = make_layout(input.size(), width, frame_size, start[chunks]);
-  Bytes payload(l.size);
+  Bytes payload = payload_buffer(l.size);  // framed in place (wrap_container)
   write_header(payload.data(), l, view.tail());
   std::copy(bits.begin(), bits.end(), payload.begin() + l.bits_offset);
   std::uint8_t* words = payload.data() + l.words_offset;

@@ -11,6 +11,7 @@
 
 #include "codecs/common/elements.hpp"
 #include "codecs/rle/rle_payload.hpp"
+#include "gcbench/container.hpp"
 
 namespace gcbench::rle {
 namespace {
@@ -27,7 +28,7 @@ void store_count(std::uint8_t* counts, std::uint64_t r, std::uint64_t count) {
 
 Bytes start_payload(ByteSpan input, std::uint32_t width, std::uint64_t runs, PayloadLayout& l) {
   l = make_layout(input.size(), width, runs);
-  Bytes payload(l.size);
+  Bytes payload = payload_buffer(l.size);  // framed in place (wrap_container)
   write_header(payload.data(), l, input.subspan(l.element_count * width));
   return payload;
 }

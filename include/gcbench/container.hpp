@@ -53,6 +53,14 @@ std::uint32_t crc32_of(ByteSpan data);
 // Writes header + payload. `original` is used for its size and checksum.
 Bytes wrap_container(const ContainerFormat& format, ByteSpan original, ByteSpan payload);
 
+// The same container, framed in place: the payload's bytes move up by the header's size,
+// without a second buffer of their size when its capacity holds the header, as a
+// payload_buffer's does (a 1 GiB input's RLE payload is up to 2 GiB).
+Bytes wrap_container(const ContainerFormat& format, ByteSpan original, Bytes&& payload);
+
+// `size` zero bytes for a payload, with room for its container's header reserved.
+Bytes payload_buffer(std::uint64_t size);
+
 // Writes a container with any header values (payload_size is taken from `payload`): for tests
 // and fuzzers that craft hostile containers behind a valid header checksum.
 Bytes make_container(const ContainerHeader& header, ByteSpan payload);

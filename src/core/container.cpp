@@ -99,21 +99,46 @@ std::uint32_t crc32_of(ByteSpan data) {
   return static_cast<std::uint32_t>(crc);
 }
 
+namespace {
+
+void write_header(std::uint8_t* out, const ContainerHeader& header) {
+  std::copy(kMagic, kMagic + 4, out);
+  store_le<std::uint16_t>(out + 4, kContainerVersion);
+  store_le<std::uint16_t>(out + 6, header.format_id);
+  store_le<std::uint64_t>(out + 8, header.original_size);
+  store_le<std::uint64_t>(out + 16, header.payload_size);
+  store_le<std::uint32_t>(out + 24, header.original_crc);
+  store_le<std::uint32_t>(out + 28, crc32_of(ByteSpan(out, 28)));
+}
+
+}  // namespace
+
 Bytes make_container(const ContainerHeader& header, ByteSpan payload) {
   Bytes out(kContainerHeaderSize + payload.size());
-  std::copy(kMagic, kMagic + 4, out.begin());
-  store_le<std::uint16_t>(&out[4], kContainerVersion);
-  store_le<std::uint16_t>(&out[6], header.format_id);
-  store_le<std::uint64_t>(&out[8], header.original_size);
-  store_le<std::uint64_t>(&out[16], payload.size());
-  store_le<std::uint32_t>(&out[24], header.original_crc);
-  store_le<std::uint32_t>(&out[28], crc32_of(ByteSpan(out.data(), 28)));
+  ContainerHeader h = header;
+  h.payload_size = payload.size();
+  write_header(out.data(), h);
   std::copy(payload.begin(), payload.end(), out.begin() + kContainerHeaderSize);
   return out;
 }
 
 Bytes wrap_container(const ContainerFormat& format, ByteSpan original, ByteSpan payload) {
   return make_container({format.id, original.size(), payload.size(), crc32_of(original)}, payload);
+}
+
+Bytes wrap_container(const ContainerFormat& format, ByteSpan original, Bytes&& payload) {
+  const ContainerHeader header{format.id, original.size(), payload.size(), crc32_of(original)};
+  Bytes out = std::move(payload);
+  out.insert(out.begin(), kContainerHeaderSize, 0);
+  write_header(out.data(), header);
+  return out;
+}
+
+Bytes payload_buffer(std::uint64_t size) {
+  Bytes payload;
+  payload.reserve(kContainerHeaderSize + size);
+  payload.resize(size);
+  return payload;
 }
 
 OpenedContainer open_container(ByteSpan container, const ContainerFormat& expected) {
