@@ -295,10 +295,19 @@ TEST(Workspace, AContainerKeptForTwoCodecsIsOneCopy) {
   EXPECT_EQ(workspace.verified(fl, {}), kept);
   const Bytes elsewhere(16);
   EXPECT_THROW(workspace.remember_same(rle, {}, elsewhere), std::logic_error);
-  // A second container of its own pushes the shared one out (80 MiB over the budget).
-  workspace.remember(rle, {{"threads", 1}}, Bytes(std::size_t{40} << 20, 9), true);
-  EXPECT_EQ(workspace.verified(fl, {}), nullptr);
-  EXPECT_EQ(workspace.verified(rle, {}), nullptr);
+  // Entries sharing the newest container stay whatever its size: a 2 GiB container is kept
+  // for both a GPU codec and its reference.
+  workspace.remember(fl, {{"threads", 1}}, Bytes(std::size_t{70} << 20, 8), true);
+  const Bytes* large = workspace.verified(fl, {{"threads", 1}});
+  workspace.remember_same(rle, {{"threads", 1}}, *large);
+  EXPECT_EQ(workspace.verified(fl, {{"threads", 1}}), large);
+  EXPECT_EQ(workspace.verified(rle, {{"threads", 1}}), large);
+  EXPECT_EQ(workspace.verified(fl, {}), nullptr);  // evicted: 110 MiB over the budget
+  // A container held outside the cache outlives its eviction.
+  const std::shared_ptr<const Bytes> held = workspace.held(fl, {{"threads", 1}});
+  workspace.remember(rle, {{"threads", 2}}, Bytes(std::size_t{70} << 20, 9), true);
+  EXPECT_EQ(workspace.verified(fl, {{"threads", 1}}), nullptr);
+  EXPECT_EQ(held->size(), std::size_t{70} << 20);
 }
 
 TEST(Inputs, ParsesSizes) {

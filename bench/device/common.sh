@@ -13,6 +13,11 @@ step() { echo "== $1 ($(date +%T))"; }
 
 # The carried nvCOMP (include/ and lib64/ of the nvidia-libnvcomp-cu13 wheel): .carry/nvcomp
 # (bench/device/make_carry.sh), else .deps/nvcomp (scripts/install-deps.sh); empty without either.
+# A carried .carry/nvcomp.tar.xz (make_carry.sh) is unpacked first.
+if [[ -f $root/.carry/nvcomp.tar.xz && ! -d $root/.carry/nvcomp ]]; then
+  python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' \
+    "$root/.carry/nvcomp.tar.xz" "$root/.carry"
+fi
 nvcomp_root=
 for nvcomp_candidate in "$root/.carry/nvcomp" "$root/.deps/nvcomp"; do
   if [[ -f $nvcomp_candidate/include/nvcomp.h ]]; then

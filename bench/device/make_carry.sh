@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds .carry/, the ignored folder device runs carry (the device machine has no internet and lacks
 # some dependencies): prefix/ (nlohmann/json, CLI11, bzlib.h, libdeflate, for CMAKE_PREFIX_PATH),
-# nvcomp/ (the nvidia-libnvcomp-cu13 wheel's include/ and lib64/, kept), corpora/ (the corpus
+# nvcomp/ (the nvidia-libnvcomp-cu13 wheel's include/ and lib64/, kept; nvcomp.tar.xz, the same
+# compressed), corpora/ (the corpus
 # mirror) and head/ (a snapshot of HEAD, to build committed code while the tree has edits).
 # Usage (repository root, on this machine): bash bench/device/make_carry.sh [--head-only]
 set -euo pipefail
@@ -41,6 +42,15 @@ sed -e 's|^prefix=.*|prefix=${pcfiledir}/../..|' -e 's|^includedir=.*|includedir
 # nvidia-libnvcomp-cu13 wheel (pip download nvidia-libnvcomp-cu13; unzip; copy both folders).
 [[ -d $carry/nvcomp/include ]] || [[ -d .deps/nvcomp/include ]] ||
   echo "make_carry: no $carry/nvcomp or .deps/nvcomp (carry it): nvCOMP stays off on the device" >&2
+# The same, xz-compressed (22 of its 26 MB): carried instead of nvcomp/ when the tree leaves
+# too little room; common.sh unpacks it on the device.
+for from in "$carry/nvcomp" .deps/nvcomp; do
+  if [[ -d $from/include ]]; then
+    tar -C "$(dirname "$from")" -cf - "$(basename "$from")" --transform 's|^[^/]*|nvcomp|' |
+      xz -9 -T0 >"$carry/nvcomp.tar.xz"
+    break
+  fi
+done
 
 rm -rf "$carry/corpora" && cp -r ../shared/corpora "$carry/corpora"
 snapshot_head

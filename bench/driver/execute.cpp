@@ -7,6 +7,7 @@
 #include <ctime>
 #include <exception>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -139,15 +140,15 @@ std::optional<std::string> use_checked_container(const CellSpec& cell, Workspace
     use(workspace.container(*cell.codec, cell.params));
     return std::nullopt;
   }
-  // A copy: looking up the reference may evict it.
-  const Bytes container = workspace.container(*cell.codec, cell.params);
+  // Held: looking up the reference may evict it from the cache.
+  const std::shared_ptr<const Bytes> container = workspace.held(*cell.codec, cell.params);
   const Bytes& expected =
       workspace.container(*cell.reference, reference_params(*cell.reference, cell.params));
-  if (auto diff = describe_difference(container, expected, "GPU container",
+  if (auto diff = describe_difference(*container, expected, "GPU container",
                                       "the CPU reference's container")) {
     return diff;
   }
-  use(container);
+  use(*container);
   return std::nullopt;
 }
 
@@ -300,9 +301,13 @@ const Bytes* Workspace::verified_where(const Codec& codec,
 }
 
 const Bytes& Workspace::container(const Codec& codec, const Params& params) {
-  if (const Kept* kept = find(codec, params)) return *kept->container;
+  return *held(codec, params);  // the cache holds it until a later call evicts it
+}
+
+std::shared_ptr<const Bytes> Workspace::held(const Codec& codec, const Params& params) {
+  if (const Kept* kept = find(codec, params)) return kept->container;
   remember(codec, params, codec.compress(input_.bytes(), params));
-  return *containers_.front().container;
+  return containers_.front().container;
 }
 
 void Workspace::remember(const Codec& codec, const Params& params, Bytes container,
@@ -334,10 +339,18 @@ void Workspace::keep(Kept kept) {
     }
     return bytes;
   };
+  // Entries sharing the newest's container cost nothing more and stay.
   const std::size_t budget = input_.bytes().size() + kCacheSlack;
-  while (containers_.size() > 1 &&
-         (containers_.size() > kCachedContainers || held_bytes() > budget)) {
-    containers_.pop_back();
+  const Bytes* newest = containers_.front().container.get();
+  auto oldest_other = [&] {
+    auto it = std::find_if(containers_.rbegin(), containers_.rend(),
+                           [&](const Kept& entry) { return entry.container.get() != newest; });
+    return it == containers_.rend() ? containers_.end() : std::prev(it.base());
+  };
+  while (containers_.size() > kCachedContainers || held_bytes() > budget) {
+    const auto evicted = oldest_other();
+    if (evicted == containers_.end()) break;
+    containers_.erase(evicted);
   }
 }
 

@@ -37,6 +37,8 @@ class Workspace {
   bool input_mapped() const { return input_.mapped(); }
   // The container of `codec` at `params` for the current input, compressed on a miss.
   const Bytes& container(const Codec& codec, const Params& params);
+  // The same, shared: it stays valid when later calls evict it from the cache.
+  std::shared_ptr<const Bytes> held(const Codec& codec, const Params& params);
   // The kept container when a cell has verified it in full (remember(..., true)), else
   // nullptr; nothing is compressed.
   const Bytes* verified(const Codec& codec, const Params& params);

@@ -220,25 +220,33 @@ std::optional<std::string> check_cub_primitive(const CompressBuffers& b, u32 w, 
   GCB_CUDA(cudaStreamSynchronize(stream));
   if (runs == 0 || runs > n)
     return "run count " + std::to_string(runs) + " of " + std::to_string(n);
-  std::vector<u32> counts(runs);
-  std::vector<u8> values(runs * w);
-  GCB_CUDA(
-      cudaMemcpyAsync(counts.data(), t.counts, runs * sizeof(u32), cudaMemcpyDeviceToHost, stream));
-  GCB_CUDA(cudaMemcpyAsync(values.data(), t.values, runs * w, cudaMemcpyDeviceToHost, stream));
-  GCB_CUDA(cudaStreamSynchronize(stream));
-  // Each run: its value, then as many equal elements as it counts, the next element different.
+  // The runs come back in batches, so that the host holds a batch rather than a copy of the
+  // whole output (2 GiB for 1 GiB of runs of length 1).
+  constexpr u64 kBatchRuns = u64{1} << 23;
+  std::vector<u32> counts(std::min(runs, kBatchRuns));
+  std::vector<u8> values(counts.size() * w);
   u64 at = 0;
-  for (u64 r = 0; r < runs; ++r) {
-    const u8* value = values.data() + r * w;
-    if (counts[r] == 0 || at + counts[r] > n) return "run " + std::to_string(r) + " overruns";
-    for (u64 i = at; i < at + counts[r]; ++i) {
-      if (std::memcmp(input.data() + i * w, value, w) != 0)
-        return "run " + std::to_string(r) + " differs from the input at element " +
-               std::to_string(i);
+  for (u64 first = 0; first < runs; first += kBatchRuns) {
+    const u64 batch = std::min(kBatchRuns, runs - first);
+    GCB_CUDA(cudaMemcpyAsync(counts.data(), t.counts + first, batch * sizeof(u32),
+                             cudaMemcpyDeviceToHost, stream));
+    GCB_CUDA(cudaMemcpyAsync(values.data(), t.values + first * w, batch * w, cudaMemcpyDeviceToHost,
+                             stream));
+    GCB_CUDA(cudaStreamSynchronize(stream));
+    // Each run: its value, then as many equal elements as it counts, the next element different.
+    for (u64 b = 0; b < batch; ++b) {
+      const u64 r = first + b;
+      const u8* value = values.data() + b * w;
+      if (counts[b] == 0 || at + counts[b] > n) return "run " + std::to_string(r) + " overruns";
+      for (u64 i = at; i < at + counts[b]; ++i) {
+        if (std::memcmp(input.data() + i * w, value, w) != 0)
+          return "run " + std::to_string(r) + " differs from the input at element " +
+                 std::to_string(i);
+      }
+      at += counts[b];
+      if (at < n && std::memcmp(input.data() + at * w, value, w) == 0)
+        return "run " + std::to_string(r) + " ends before its value does";
     }
-    at += counts[r];
-    if (at < n && std::memcmp(input.data() + at * w, value, w) == 0)
-      return "run " + std::to_string(r) + " ends before its value does";
   }
   if (at != n)
     return "the runs cover " + std::to_string(at) + " of " + std::to_string(n) + " elements";
