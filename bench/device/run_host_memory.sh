@@ -2,7 +2,7 @@
 # The kernels preset's largest host-memory cells (issue 49's bound: 3 x the largest input +
 # 1 GiB): RLE and rle-cub on 1 GiB of runs of length 1 at width 4 (containers of 2 GiB),
 # kernel-only: each codec and direction in a run of its own, then all four in one run with its
-# resident set sampled every 50 ms beside the console's last line (rss.trace), and the peak
+# resident set sampled twenty times a second beside the console's last line (rss.trace), and the peak
 # RSS the driver reports for each.
 # Usage (repository root, .carry carried): bash bench/device/run_host_memory.sh
 OUT=${OUT:-$PWD/out-host-memory}

@@ -105,9 +105,13 @@ std::string stream_key(const CellSpec& cell) {
   return k;
 }
 
-gpu::PipelineOptions pipeline_options(const PipelineSettings& s) {
+gpu::PipelineOptions pipeline_options(const PipelineSettings& s, const CodecInfo& info) {
   gpu::PipelineOptions o;
-  o.chunk_bytes = s.chunk_bytes;
+  if (s.chunk_bytes != 0) {
+    o.chunk_bytes = s.chunk_bytes;
+  } else if (info.pipeline_chunk_bytes != 0) {
+    o.chunk_bytes = info.pipeline_chunk_bytes;
+  }
   o.depth = s.depth;
   o.gpu_memory_limit = s.gpu_memory_limit;
   return o;
@@ -331,7 +335,7 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
   if (!settings.end_to_end) return std::nullopt;
   Bytes stream;
   {
-    gpu::Pipeline pipeline(dev, pipeline_options(settings));
+    gpu::Pipeline pipeline(dev, pipeline_options(settings, cell.codec->info()));
     stream = pipeline.compress(input);
     if (auto diff = describe_difference(pipeline.decompress(stream), input, "end-to-end round trip",
                                         "the input")) {
@@ -341,7 +345,7 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
   // Each path with a pipeline of its own (the pinned path needs no staging) and an output of
   // the stream's size, one path at a time; a first untimed run allocates and is checked.
   auto timed = [&](ByteSpan source, std::span<u8> out, double& seconds, const char* path) {
-    gpu::Pipeline pipeline(dev, pipeline_options(settings));
+    gpu::Pipeline pipeline(dev, pipeline_options(settings, cell.codec->info()));
     // A codec whose containers vary (CodecInfo::reproducible): the output decoded instead.
     auto check = [&](ByteSpan output) {
       if (cell.codec->info().reproducible) return check_timed_output(output, stream, path);
@@ -426,14 +430,15 @@ std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& 
   if (!settings.end_to_end) return std::nullopt;
 
   // The compression cell's verified stream when it just ran (the usual order), else made here.
-  const Bytes stream = last.key == stream_key(cell)
-                           ? std::exchange(last, {}).stream
-                           : gpu::Pipeline(dev, pipeline_options(settings)).compress(input);
+  const Bytes stream =
+      last.key == stream_key(cell)
+          ? std::exchange(last, {}).stream
+          : gpu::Pipeline(dev, pipeline_options(settings, cell.codec->info())).compress(input);
   const u64 n = input.size();
   // Each path with a pipeline of its own, one path at a time; a first untimed run allocates
   // and is checked.
   auto timed = [&](std::span<u8> out, double& seconds, const char* path) {
-    gpu::Pipeline pipeline(dev, pipeline_options(settings));
+    gpu::Pipeline pipeline(dev, pipeline_options(settings, cell.codec->info()));
     pipeline.decompress(stream, out);
     if (auto diff = describe_difference(out, input, "end-to-end decompression", "the input")) {
       return diff;
@@ -593,6 +598,8 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
   // Kernel-only (--timing kernel): no end-to-end counter at all, rather than a 0 that reads
   // as a measurement.
   if (settings_.end_to_end) {
+    k["pipeline_chunk_bytes"] =
+        Counter(static_cast<double>(pipeline_options(settings_, cell.codec->info()).chunk_bytes));
     k["transfer_s"] = Counter(c.transfer_s);
     k["e2e_s"] = Counter(c.e2e_s);
     k["e2e_pageable_s"] = Counter(c.e2e_pageable_s);

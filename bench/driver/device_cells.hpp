@@ -29,7 +29,7 @@ class Workspace;
 constexpr double kThrottledBelow = 0.9;
 
 struct PipelineSettings {
-  std::uint64_t chunk_bytes = std::uint64_t{32} << 20;  // bench/NOTES.md, "chunks of 32 MiB"
+  std::uint64_t chunk_bytes = 0;  // 0: the codec's (CodecInfo::pipeline_chunk_bytes)
   int depth = 4;
   std::uint64_t gpu_memory_limit = 0;
   bool end_to_end = true;  // false (--timing kernel): the device call alone, no pipeline

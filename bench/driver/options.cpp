@@ -216,7 +216,7 @@ call alone on resident buffers under the stopping rule (--max-noise))")
         o.pipeline_chunk = parse_size(v);
         if (o.pipeline_chunk == 0) throw std::invalid_argument("needs a size above 0");
       },
-      "end-to-end path: bytes per chunk in flight (default 32MiB)");
+      "end-to-end path: bytes per chunk in flight (default: the codec's, else 32MiB)");
   app.add_option("--pipeline-depth", o.pipeline_depth,
                  "end-to-end path: chunks in flight, one stream each (default 4)")
       ->check(CLI::Range(1, 64))

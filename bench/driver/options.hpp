@@ -46,7 +46,7 @@ struct Options {
   // The stopping rule's flags (sampler.hpp), as given: "GPU[,CPU]" percent, wall seconds.
   std::optional<std::string> max_noise;
   std::optional<double> max_time;
-  std::uint64_t pipeline_chunk = std::uint64_t{32} << 20;
+  std::uint64_t pipeline_chunk = 0;  // 0: each codec's (CodecInfo::pipeline_chunk_bytes)
   int pipeline_depth = 4;
   std::uint64_t gpu_memory_limit = 0;  // 0 = none
   // GPU cells with a device API flush the L2 cache before every timed call (small inputs

@@ -67,6 +67,10 @@ struct CodecInfo {
   // (BoundDeviceCodec::primitive_async), so that a figure "against CUB" has the bare primitive
   // as well as the codec that wraps it in a container. Empty: none.
   std::string reference_primitive{};
+  // The chunk of the end-to-end pipeline (src/gpu/pipeline.hpp) for this GPU codec's cells
+  // when --pipeline-chunk is not given: a codec whose device call reaches its throughput only
+  // on large batches (nvCOMP LZ4) names a larger one. 0: the pipeline's default.
+  std::uint64_t pipeline_chunk_bytes = 0;
 };
 
 // Where the time of one call went. GPU codecs fill kernel and transfer time from CUDA
