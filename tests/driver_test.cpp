@@ -269,6 +269,25 @@ TEST(Cells, EnumeratesEveryPointWithCpuBeforeGpuAndReferences) {
   EXPECT_EQ(enumerate_cells({&cpu}, all, two_inputs(), o).size(), 2u * 2);
 }
 
+// A GPU codec that names its CPU reference (rle-cub: rle) is checked against that one.
+TEST(Cells, AGpuCodecsNamedReferenceIsItsReference) {
+  FakeCodec named("a-cub", {.device = Device::gpu, .cpu_reference = "a"}), cpu("a", {}),
+      own("a-cub", {}), unnamed("b", {.device = Device::gpu});
+  Options o;
+  o.direction = "compress";
+  std::vector<const Codec*> all{&named, &cpu, &unnamed};
+  for (const CellSpec& cell : enumerate_cells({&named}, all, two_inputs(), o)) {
+    EXPECT_EQ(cell.reference, &cpu);
+  }
+  for (const CellSpec& cell : enumerate_cells({&unnamed}, all, two_inputs(), o)) {
+    EXPECT_EQ(cell.reference, nullptr);
+  }
+  all.push_back(&own);  // a CPU codec of its own name does not take the named one's place
+  for (const CellSpec& cell : enumerate_cells({&named}, all, two_inputs(), o)) {
+    EXPECT_EQ(cell.reference, &cpu);
+  }
+}
+
 TEST(Verify, NamesTheFirstDifferingByte) {
   Bytes a{1, 2, 3, 4};
   EXPECT_EQ(first_difference(a, a), std::nullopt);

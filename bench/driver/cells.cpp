@@ -113,10 +113,13 @@ std::vector<CellSpec> enumerate_cells(const std::vector<const Codec*>& selected,
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     for (const Codec* codec : ordered) {
       const CodecInfo& info = codec->info();
+      // A GPU codec's CPU reference: the one it names (CodecInfo::cpu_reference), else the CPU
+      // codec of its own name.
       const Codec* reference = nullptr;
       if (info.device == Device::gpu) {
+        const std::string& name = info.cpu_reference.empty() ? info.name : info.cpu_reference;
         auto it = std::find_if(all.begin(), all.end(), [&](const Codec* c) {
-          return c->info().name == info.name && c->info().device == Device::cpu;
+          return c->info().name == name && c->info().device == Device::cpu;
         });
         if (it != all.end()) reference = *it;
       }

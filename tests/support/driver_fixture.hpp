@@ -32,11 +32,13 @@ class FakeCodec final : public TypedCodec<FakeCodec> {
     double kernel_s = 1e-6;
     int change_after = -1;  // >= 0: compress calls after this many write another tag
     double jitter_s = 0;    // every other compress call sleeps this long
+    std::string cpu_reference{};  // CodecInfo::cpu_reference
   };
   FakeCodec(std::string name, Knobs knobs) : knobs_(knobs) {
     info_.name = std::move(name);
     info_.version = "test";
     info_.device = knobs.device;
+    info_.cpu_reference = knobs.cpu_reference;
     AxisSpec width;
     width.name = "element_width";
     width.default_value = 1;
