@@ -327,6 +327,12 @@ TEST(Workspace, AContainerKeptForTwoCodecsIsOneCopy) {
   workspace.remember(rle, {{"threads", 2}}, Bytes(std::size_t{70} << 20, 9), true);
   EXPECT_EQ(workspace.verified(fl, {{"threads", 1}}), nullptr);
   EXPECT_EQ(held->size(), std::size_t{70} << 20);
+  // Room for a container about to be made: the oldest go until it fits, no more.
+  workspace.remember(fl, {}, Bytes(std::size_t{30} << 20, 1), true);
+  workspace.remember(rle, {}, Bytes(16, 2), true);
+  workspace.make_room(std::size_t{40} << 20);
+  EXPECT_EQ(workspace.verified(fl, {}), nullptr);
+  EXPECT_NE(workspace.verified(rle, {}), nullptr);
 }
 
 TEST(Inputs, ParsesSizes) {

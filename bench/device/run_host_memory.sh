@@ -5,7 +5,8 @@
 # resident set sampled twenty times a second beside the console's last line (rss.trace), and the peak
 # RSS the driver reports for each; then the kernels preset on its 1 GiB synthetic inputs (every
 # step that runs on them, nvCOMP's where it is carried), cold L2, as its full run takes them.
-# Usage (repository root, .carry carried): bash bench/device/run_host_memory.sh
+# Usage (repository root, .carry carried): bash bench/device/run_host_memory.sh [preset]
+# (preset: the preset's run alone)
 OUT=${OUT:-$PWD/out-host-memory}
 source "$(dirname "$0")/common.sh" host-memory
 BUILD=${BUILD:-build-device}
@@ -27,15 +28,17 @@ gcbench() {  # name, then gcbench arguments: the run's log in $OUT/name.log, its
   echo "$name: exit status $?; $(grep -h 'peak RSS' "$OUT/$name.log")"
 }
 runs_of_1=(--device gpu --timing kernel --corpus synthetic:runs-geo1:1GiB:4 --element-width 4)
-step "each cell alone"
-for codec in rle rle-cub; do
-  for direction in compress decompress; do
-    gcbench "$codec-$direction" "${runs_of_1[@]}" --codecs "$codec" --direction "$direction"
+if [[ ${1:-} != preset ]]; then
+  step "each cell alone"
+  for codec in rle rle-cub; do
+    for direction in compress decompress; do
+      gcbench "$codec-$direction" "${runs_of_1[@]}" --codecs "$codec" --direction "$direction"
+    done
   done
-done
-step "all four in one run"
-gcbench all "${runs_of_1[@]}" --codecs rle,rle-cub
-sort -t' ' -k2 -n "$OUT/all.rss.trace" | tail -n 3
+  step "all four in one run"
+  gcbench all "${runs_of_1[@]}" --codecs rle,rle-cub
+  sort -t' ' -k2 -n "$OUT/all.rss.trace" | tail -n 3
+fi
 step "the kernels preset on its synthetic inputs"
 synthetic=small_ints-1GiB-w1,small_ints-1GiB-w2,small_ints-1GiB-w4,runs-geo8-1GiB-w1,runs-geo8-1GiB-w2
 for mean in 1 2 8 64 4096; do synthetic+=,runs-geo$mean-1GiB-w4; done

@@ -293,6 +293,7 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
       return problem;
     }
   } else {
+    workspace.make_room(written);  // it is kept below
     own.resize(written);
     GCB_CUDA(cudaMemcpy(own.data(), c.out.data(), written, cudaMemcpyDeviceToHost));
   }

@@ -329,29 +329,32 @@ void Workspace::keep(Kept kept) {
   std::erase_if(containers_, [&](const Kept& entry) { return entry.key == kept.key; });
   containers_.push_front(std::move(kept));
   // Bounded by bytes as well as by count (host memory stays near the input's size, whatever
-  // the codecs' ratios); the newest is always kept. A container shared by several entries
-  // counts once.
-  auto held_bytes = [&] {
-    std::set<const Bytes*> seen;
-    std::size_t bytes = 0;
-    for (const Kept& entry : containers_) {
-      if (seen.insert(entry.container.get()).second) bytes += entry.container->size();
-    }
-    return bytes;
-  };
-  // Entries sharing the newest's container cost nothing more and stay.
-  const std::size_t budget = input_.bytes().size() + kCacheSlack;
+  // the codecs' ratios); the newest is always kept, and so are the entries sharing its
+  // container, which cost nothing more.
   const Bytes* newest = containers_.front().container.get();
   auto oldest_other = [&] {
     auto it = std::find_if(containers_.rbegin(), containers_.rend(),
                            [&](const Kept& entry) { return entry.container.get() != newest; });
     return it == containers_.rend() ? containers_.end() : std::prev(it.base());
   };
-  while (containers_.size() > kCachedContainers || held_bytes() > budget) {
+  while (containers_.size() > kCachedContainers || held_bytes() > budget()) {
     const auto evicted = oldest_other();
     if (evicted == containers_.end()) break;
     containers_.erase(evicted);
   }
+}
+
+std::size_t Workspace::held_bytes() const {
+  std::set<const Bytes*> seen;
+  std::size_t bytes = 0;
+  for (const Kept& entry : containers_) {
+    if (seen.insert(entry.container.get()).second) bytes += entry.container->size();
+  }
+  return bytes;
+}
+
+void Workspace::make_room(std::size_t bytes) {
+  while (!containers_.empty() && held_bytes() + bytes > budget()) containers_.pop_back();
 }
 
 Params reference_params(const Codec& reference, const Params& gpu_params) {

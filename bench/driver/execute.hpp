@@ -52,6 +52,10 @@ class Workspace {
   // workspace holds (a CPU reference's, which a GPU container was found equal to): one copy
   // of the bytes serves both. Throws std::logic_error when `kept` is not held here.
   void remember_same(const Codec& codec, const Params& params, const Bytes& kept);
+  // Evicts the oldest containers until `bytes` more fit in the cache's budget, before a cell
+  // makes a container of that size to keep: host memory then holds the input, the budget and
+  // the new container, not also a large container of an earlier cell.
+  void make_room(std::size_t bytes);
 
   // True on the first call for `cell` in this process, false after. Google Benchmark calls a
   // cell's body once per trial run and repetition; the once-per-cell work (the untimed call
@@ -94,7 +98,9 @@ class Workspace {
     bool verified = false;
   };
   Kept* find(const Codec& codec, const Params& params);  // moved to the front when found
-  void keep(Kept kept);  // at the front, the oldest evicted past the budget
+  void keep(Kept kept);            // at the front, the oldest evicted past the budget
+  std::size_t held_bytes() const;  // a container shared by several entries counts once
+  std::size_t budget() const { return input_.bytes().size() + kCacheSlack; }
 
   std::list<Kept> containers_;  // most recent first
   std::set<std::string> called_;
