@@ -65,7 +65,7 @@ std::optional<Sum> sum_over(const ByFile& cells, const std::set<std::string>& fi
     const double e2e = e2e_of(m);
     s.every_e2e = s.every_e2e && e2e > 0;
     s.e2e_s += std::max(e2e, 0.0);
-    if (const auto noise = m.noise()) s.spreads.push_back(*noise);
+    if (const auto noise = m.uncertainty()) s.spreads.push_back(*noise);
   }
   return s;
 }
@@ -255,7 +255,7 @@ json cells_json(const ResultSet& set, const Defaults& defaults) {
                      {"entropy_bytes", entropy > 0 ? json(entropy) : json(nullptr)},
                      {"time_s", m.time_s},
                      {"e2e_s", e2e > 0 ? json(e2e) : json(nullptr)},
-                     {"cv", m.noise() ? json(*m.noise()) : json(nullptr)}});
+                     {"cv", m.uncertainty() ? json(*m.uncertainty()) : json(nullptr)}});
   }
   return cells;
 }

@@ -116,15 +116,17 @@ double Measurement::counter(const std::string& name, double fallback) const {
   return it == counters.end() ? fallback : it->second;
 }
 
-std::optional<double> Measurement::noise() const {
+std::optional<double> Measurement::uncertainty() const {
   if (repetitions > 1 || cv > 0) return cv;
   const double error_pct = counter("error_pct");
   if (error_pct >= 0) return error_pct / 100;
   return std::nullopt;
 }
 
-bool Measurement::over_noise_target() const {
-  const double error_pct = counter("error_pct"), target = counter("max_noise_pct");
+bool Measurement::over_error_target() const {
+  // Results written before the target's rename name it max_noise_pct.
+  const double error_pct = counter("error_pct");
+  const double target = counter("max_error_pct", counter("max_noise_pct"));
   return error_pct >= 0 && target > 0 && error_pct > target;
 }
 

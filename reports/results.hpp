@@ -32,9 +32,9 @@ struct Measurement {
   // How sure the time is: its spread over repetitions (cv) when it was repeated, else the
   // relative standard error of its samples' mean (the counter error_pct, gcbench's stopping
   // rule); none for a single measurement of one sample.
-  std::optional<double> noise() const;
+  std::optional<double> uncertainty() const;
   // The mean's error stayed above the cell's target (the rule's cap stopped it).
-  bool over_noise_target() const;
+  bool over_error_target() const;
   // A GPU cell flagged throttled by its SM clock (the counter throttled).
   bool throttled() const { return counter("throttled", 0) > 0; }
   // Left out on purpose rather than failed: its error begins with results::kSkippedReasonPrefix

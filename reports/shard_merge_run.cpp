@@ -20,9 +20,8 @@ ReportAppendix merge_section(const std::vector<fs::path>& inputs,
                       ? " (no shard plans)."
                       : fmt::format(" (shards {}).", fmt::join(merged.shards, ", "));
   if (!merged.missing_cells.empty()) {
-    section.text +=
-        fmt::format(" {} cells missing (merged with --allow-missing), listed below.",
-                    merged.missing_cells.size());
+    section.text += fmt::format(" {} cells missing (merged with --allow-missing), listed below.",
+                                merged.missing_cells.size());
   }
   section.items = merged.notes;
   for (const std::string& cell : merged.missing_cells)

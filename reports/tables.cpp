@@ -113,8 +113,8 @@ Value TableBuilder::value(const std::string& file, const Query& query) const {
   switch (query.quantity) {
     case Quantity::time: {
       Value v = Value::of(m->time_s);
-      v.spread = m->noise();
-      v.over_target = m->over_noise_target();
+      v.spread = m->uncertainty();
+      v.over_target = m->over_error_target();
       v.throttled = m->throttled();
       return v;
     }

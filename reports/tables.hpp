@@ -41,8 +41,8 @@ struct Value {
   std::string reason;  // why there is no value
   double num = 0;      // ratios: numerator and denominator, for the total row
   double den = 0;
-  // A measured time's noise (Measurement::noise: over repetitions, else over its samples);
-  // none for counters and totals. Marked when over the cell's target or throttled.
+  // How sure a measured time is (Measurement::uncertainty: over repetitions, else over its
+  // samples); none for counters and totals. Marked when over the cell's target or throttled.
   std::optional<double> spread = std::nullopt;
   bool over_target = false;
   bool throttled = false;

@@ -15,8 +15,8 @@ namespace {
 struct Totals {
   std::set<std::string> files;
   double input = 0, compressed = 0;
-  double entropy = 0;          // the entropy-coded size (entropy_bytes), where a codec has one
-  bool all_entropy = true;     // every compression cell recorded it
+  double entropy = 0;       // the entropy-coded size (entropy_bytes), where a codec has one
+  bool all_entropy = true;  // every compression cell recorded it
   double compress_s = 0, compress_e2e_s = 0;
   double decompress_s = 0, decompress_e2e_s = 0;
   bool compress_kernel_only = false, decompress_kernel_only = false;  // a cell lacks e2e_s
@@ -144,7 +144,8 @@ Table variants_table(const ResultSet& set, const std::string& corpus) {
       "Over the {} file(s) every variant measured on most of the corpus compressed: {}. "
       "Container ratio = total original / "
       "total container bytes (a codec with an entropy stage: before it); entropy-coded ratio "
-      "= total original / total entropy-coded bytes, for a codec that records them; throughput = total original "
+      "= total original / total entropy-coded bytes, for a codec that records them; throughput = "
+      "total original "
       "bytes / total time: kernel or CPU = GPU kernel time (CUDA events) or CPU wall time; "
       "end-to-end = the whole call with transfers and host work (CPU: wall time again).",
       files.size(), fmt::join(files, ", "));

@@ -637,10 +637,10 @@ TEST_F(DriverRun, JitteredCellSamplesUntilItsCapAndSaysItIsNoisy) {
     ASSERT_FALSE(run_failed(r)) << run_message(r);
     const auto& c = r.counters;
     EXPECT_GT(c.at("samples").value, 5);  // past the minimum count
-    EXPECT_GT(c.at("error_pct").value, c.at("max_noise_pct").value);
+    EXPECT_GT(c.at("error_pct").value, c.at("max_error_pct").value);
     EXPECT_NEAR(c.at("error_pct").value, c.at("noise_pct").value / std::sqrt(c.at("samples").value),
                 1e-9);
-    EXPECT_DOUBLE_EQ(c.at("max_noise_pct").value, 3);  // a CPU cell's target
+    EXPECT_DOUBLE_EQ(c.at("max_error_pct").value, 3);  // a CPU cell's target
     // Within the 0.01 s cap: every other call sleeps 2 ms, so at most 5 sleeping calls fit, and
     // a loaded machine (sleeps oversleep) only gives fewer.
     EXPECT_LE(c.at("samples").value, 12);

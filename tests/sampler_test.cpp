@@ -110,12 +110,12 @@ TEST(StoppingRule, ReadFromTheFlags) {
   EXPECT_FALSE(r.fixed_samples);
   r = stopping_rule({"--benchmark_min_time=7x"}, no_env, "0.02", std::string("0.5,2"), 1.5);
   EXPECT_EQ(r.fixed_samples, 7u);
-  EXPECT_DOUBLE_EQ(r.max_noise_gpu, 0.005);
-  EXPECT_DOUBLE_EQ(r.max_noise_cpu, 0.02);
+  EXPECT_DOUBLE_EQ(r.max_error_gpu, 0.005);
+  EXPECT_DOUBLE_EQ(r.max_error_cpu, 0.02);
   EXPECT_DOUBLE_EQ(r.cap_s(), 1.5);
   r = stopping_rule({}, no_env, "0.02", std::string("4"), std::nullopt);
-  EXPECT_DOUBLE_EQ(r.max_noise_gpu, 0.04);
-  EXPECT_DOUBLE_EQ(r.max_noise_cpu, 0.04);
+  EXPECT_DOUBLE_EQ(r.max_error_gpu, 0.04);
+  EXPECT_DOUBLE_EQ(r.max_error_cpu, 0.04);
   const auto env = [](const char* name) -> const char* {
     return std::string(name) == "BENCHMARK_MIN_TIME" ? "0.1s" : nullptr;
   };

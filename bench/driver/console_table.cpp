@@ -13,7 +13,7 @@ namespace {
 // Column widths; with the spaces between them the row is kConsoleWidth - 1 columns at most (a
 // line that fills the last column wraps on some terminals).
 constexpr std::size_t kCodec = 15, kDevice = 3, kDirection = 10, kInput = 36, kPoint = 36,
-                      kTime = 9, kNoise = 6, kGbps = 8, kRatio = 7, kCalls = 9;
+                      kTime = 9, kError = 6, kGbps = 8, kRatio = 7, kCalls = 9;
 constexpr std::size_t kNameColumns = kCodec + kDevice + kDirection + kInput + kPoint + 4;
 
 // Three significant digits, without a trailing point: 3.52, 35.2, 352, 3520.
@@ -50,13 +50,13 @@ std::string wrapped(const std::string& text, std::size_t indent, std::size_t wid
 
 // The mean's relative standard error over the samples, "*" after it when over the cell's
 // target, "!" when the GPU's clock was throttled; empty below two samples.
-std::string noise_text(const benchmark::BenchmarkReporter::Run& run) {
-  const double noise = counter(run, "error_pct");
-  if (noise < 0) return "";
-  const bool over = noise > counter(run, "max_noise_pct");
+std::string error_text(const benchmark::BenchmarkReporter::Run& run) {
+  const double error = counter(run, "error_pct");
+  if (error < 0) return "";
+  const bool over = error > counter(run, "max_error_pct");
   const bool throttled = counter(run, "throttled") > 0;
   return fmt::format("{}%{}{}",
-                     noise < 10 ? fmt::format("{:.1f}", noise) : fmt::format("{:.0f}", noise),
+                     error < 10 ? fmt::format("{:.1f}", error) : fmt::format("{:.0f}", error),
                      over ? "*" : "", throttled ? "!" : "");
 }
 
@@ -124,7 +124,7 @@ std::string ConsoleTable::header() const {
   const std::string titles =
       fmt::format("{:<{}} {:<{}} {:<{}} {:<{}} {:<{}} {:>{}} {:>{}} {:>{}} {:>{}} {:>{}} {:>{}}",
                   "codec", kCodec, "dev", kDevice, "direction", kDirection, "input", kInput,
-                  "point (off defaults)", kPoint, "time", kTime, "noise", kNoise, "GB/s", kGbps,
+                  "point (off defaults)", kPoint, "time", kTime, "error", kError, "GB/s", kGbps,
                   "e2e GB/s", kGbps, "ratio", kRatio, "calls", kCalls);
   return titles + "\n" + std::string(titles.size(), '-') + "\n";
 }
@@ -155,7 +155,7 @@ std::string ConsoleTable::row(const benchmark::BenchmarkReporter::Run& run) cons
   if (aggregate && run.aggregate_unit == benchmark::kPercentage) {  // cv: a share of the mean
     // The fraction itself, not scaled by a time unit or divided by the iterations.
     line += fmt::format(" {:>{}}", fmt::format("{:.1f}%", 100 * run.real_accumulated_time), kTime);
-    return line + fmt::format(" {:>{}}", calls, kNoise + kGbps + kGbps + kRatio + kCalls + 4) +
+    return line + fmt::format(" {:>{}}", calls, kError + kGbps + kGbps + kRatio + kCalls + 4) +
            "\n";
   }
   const double seconds =
@@ -164,7 +164,7 @@ std::string ConsoleTable::row(const benchmark::BenchmarkReporter::Run& run) cons
   const double gbps = bytes_per_s >= 0 ? bytes_per_s / 1e9 : counter(run, "kernel_gbps");
   const double ratio = counter(run, "ratio");
   line += fmt::format(" {:>{}} {:>{}} {:>{}} {:>{}} {:>{}} {:>{}}", format_seconds(seconds), kTime,
-                      noise_text(run), kNoise, format_gbps(gbps), kGbps,
+                      error_text(run), kError, format_gbps(gbps), kGbps,
                       format_gbps(counter(run, "e2e_gbps")), kGbps,
                       ratio < 0 ? "" : fmt::format("{:.3f}", ratio), kRatio, calls, kCalls);
   return line + "\n";

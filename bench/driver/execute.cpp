@@ -399,7 +399,7 @@ void add_sampling_counters(benchmark::State& state, const Sampler& sampler,
   using benchmark::Counter;
   auto& c = state.counters;
   c["samples"] = Counter(static_cast<double>(sampler.samples()));
-  c["max_noise_pct"] = Counter(100 * sampler.max_noise());
+  c["max_error_pct"] = Counter(100 * sampler.max_error());
   c["sampled_s"] = Counter(sampler.total_s());
   if (sampler.samples() > 1) {  // one sample has no spread to measure
     c["noise_pct"] = Counter(100 * sampler.noise());

@@ -111,7 +111,7 @@ class Workspace {
   int host_gpu_samples_ = 10;
 };
 
-// The counters of a cell's sampling: samples, max_noise_pct (the target), sampled_s (the
+// The counters of a cell's sampling: samples, max_error_pct (the target), sampled_s (the
 // seconds of its timed calls, the harness share's), from two samples on noise_pct (their
 // relative standard deviation) and error_pct (their mean's relative standard error), and for a
 // CPU cell cpu_share (its timing thread's CPU seconds over the sampling's wall seconds).

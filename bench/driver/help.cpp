@@ -107,13 +107,13 @@ Timing: CPU cells report wall time; GPU cells report the kernel time from CUDA e
 manual time. Each cell makes one untimed call first: it warms up, and its output is verified in
 full (GPU cells with a device API: the device call, then the end-to-end path once). Then it
 takes timed calls (samples) until the relative standard error of their mean is under
---max-noise (1% GPU, 3% CPU), with at least 5 calls and --benchmark_min_time=0.02)" GCBENCH_BENCHMARK_MIN_TIME_SUFFIX
+--max-error (1% GPU, 3% CPU), with at least 5 calls and --benchmark_min_time=0.02)" GCBENCH_BENCHMARK_MIN_TIME_SUFFIX
          R"( of timed
 seconds, or until --max-time of wall time is spent; the cell's time is their mean (one Google
 Benchmark iteration). Every timed call's output is compared with the verified one.
 Counters: input_bytes, compressed_bytes, ratio (input/compressed), verified, samples,
 error_pct (the mean's relative standard error; the console's and reports' ±, "*" over
-max_noise_pct), noise_pct (the samples' spread), sampled_s, e2e_s (wall time per call),
+max_error_pct), noise_pct (the samples' spread), sampled_s, e2e_s (wall time per call),
 cpu_share (CPU cells), kernel_s and transfer_s (GPU), entropy_bytes (LZ77, SPEC 1.4); GPU cells
 with a device API also kernel_gbps, pct_copy (of the run's copy_gbps), cold_l2, and
 sm_clock_pct with throttled (the SM clock under 90% of its maximum after the first or the

@@ -193,7 +193,7 @@ int run(int argc, char** argv) {
   const auto getenv = [](const char* name) -> const char* { return std::getenv(name); };
   const long repetitions = checked_repetitions(given_args, getenv, options.allow_empty);
   const StoppingRule stopping =
-      stopping_rule(given_args, getenv, "0.02", options.max_noise, options.max_time);
+      stopping_rule(given_args, getenv, "0.02", options.max_error, options.max_time);
   if (options.export_from) {
     if (!export_file) throw std::invalid_argument("--export needs --benchmark_out=FILE");
     write_export(*options.export_from, *export_file, std::cerr);

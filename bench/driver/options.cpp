@@ -191,12 +191,12 @@ kernels preset uses kernel unless --timing is given)");
   cli::add_switch(app, "--no-progress", o.progress, false,
                   R"(no progress on stderr (on a terminal one line redrawn in place: cell k
 of N, elapsed, time left, the cell; otherwise a line per cell))");
-  app.add_option("--max-noise", o.max_noise,
+  app.add_option("--max-error", o.max_error,
                  R"(a cell takes timed calls until the relative standard error of their
 mean is under this percentage (at least 5 calls and --benchmark_min_time
 of timed seconds), or until --max-time is spent: PCT for both devices,
 or GPU,CPU (default 1,3). Each cell records samples, error_pct,
-noise_pct (their spread) and max_noise_pct; reports mark the cells
+noise_pct (their spread) and max_error_pct; reports mark the cells
 over their target)")
       ->option_text("PCT[,PCT]");
   app.add_option("--max-time", o.max_time,
@@ -207,7 +207,7 @@ over their target)")
   app.add_option("--gpu-iterations", o.gpu_iterations,
                  R"(timed calls per GPU cell of a codec without a device API (a plugin's;
 default 10), whatever their noise. Codecs with one time their device
-call alone on resident buffers under the stopping rule (--max-noise))")
+call alone on resident buffers under the stopping rule (--max-error))")
       ->check(CLI::Range(1, 1000000))
       ->option_text("N");
   cli::add_value(

@@ -44,7 +44,7 @@ struct Options {
   // rule; the pipeline settings shape their end-to-end (pipelined) measurement.
   int gpu_iterations = 10;
   // The stopping rule's flags (sampler.hpp), as given: "GPU[,CPU]" percent, wall seconds.
-  std::optional<std::string> max_noise;
+  std::optional<std::string> max_error;
   std::optional<double> max_time;
   std::uint64_t pipeline_chunk = 0;  // 0: each codec's (CodecInfo::pipeline_chunk_bytes)
   int pipeline_depth = 4;

@@ -44,24 +44,24 @@ void read_min_time(const std::string& text, const std::string& source, StoppingR
 StoppingRule stopping_rule(const std::vector<std::string>& args,
                            const std::function<const char*(const char*)>& getenv,
                            const std::string& min_time_default,
-                           const std::optional<std::string>& max_noise_pct,
+                           const std::optional<std::string>& max_error_pct,
                            std::optional<double> max_time_s) {
   StoppingRule rule;
   const GivenValue given =
       benchmark_flag(args, getenv, "min_time")
           .value_or(GivenValue{min_time_default, "--benchmark_min_time=" + min_time_default});
   read_min_time(given.value, given.source, rule);
-  if (max_noise_pct) {
-    const std::string& text = *max_noise_pct;
+  if (max_error_pct) {
+    const std::string& text = *max_error_pct;
     const std::size_t comma = text.find(',');
     const auto gpu = positive_number(text.substr(0, comma));
     const auto cpu = comma == std::string::npos ? gpu : positive_number(text.substr(comma + 1));
     if (!gpu || !cpu) {
-      throw std::invalid_argument("--max-noise " + text +
+      throw std::invalid_argument("--max-error " + text +
                                   ": give a percentage, or GPU,CPU percentages (1,3)");
     }
-    rule.max_noise_gpu = *gpu / 100;
-    rule.max_noise_cpu = *cpu / 100;
+    rule.max_error_gpu = *gpu / 100;
+    rule.max_error_cpu = *cpu / 100;
   }
   if (max_time_s) {
     if (!(*max_time_s > 0)) throw std::invalid_argument("--max-time: give seconds above 0");
@@ -79,12 +79,12 @@ std::string describe(const StoppingRule& rule) {
       "timed calls until the relative standard error of their mean is under {:g}% (GPU) or "
       "{:g}% (CPU), with at least {} calls and {:g} s timed, or until {:g} s of wall time per "
       "cell",
-      100 * rule.max_noise_gpu, 100 * rule.max_noise_cpu, rule.min_samples, rule.min_time_s,
+      100 * rule.max_error_gpu, 100 * rule.max_error_cpu, rule.min_samples, rule.min_time_s,
       rule.cap_s());
 }
 
 Sampler::Sampler(const StoppingRule& rule, bool gpu)
-    : rule_(rule), max_noise_(gpu ? rule.max_noise_gpu : rule.max_noise_cpu) {}
+    : rule_(rule), max_error_(gpu ? rule.max_error_gpu : rule.max_error_cpu) {}
 
 void Sampler::add(double timed_s, double wall_s) {
   // Welford's update: the variance without the cancellation of a sum of squares.
@@ -109,7 +109,7 @@ bool Sampler::done() const {
   if (rule_.fixed_samples) return samples_ >= *rule_.fixed_samples;
   if (samples_ == 0) return false;
   if (wall_s_ >= rule_.cap_s()) return true;
-  return samples_ >= rule_.min_samples && sum_ >= rule_.min_time_s && error() <= max_noise_;
+  return samples_ >= rule_.min_samples && sum_ >= rule_.min_time_s && error() <= max_error_;
 }
 
 }  // namespace gcbench::driver

@@ -21,20 +21,20 @@ struct StoppingRule {
   // Wall seconds the sampling may spend (set-up excluded); 0: ten times min_time_s.
   double max_time_s = 0;
   std::uint64_t min_samples = 5;
-  double max_noise_gpu = 0.01;  // relative standard error of the mean a GPU cell stops under
-  double max_noise_cpu = 0.03;  // and a CPU cell
+  double max_error_gpu = 0.01;  // relative standard error of the mean a GPU cell stops under
+  double max_error_cpu = 0.03;  // and a CPU cell
 
   double cap_s() const { return max_time_s > 0 ? max_time_s : 10 * min_time_s; }
 };
 
 // The rule from Google Benchmark's --benchmark_min_time (the last given in `args`, else the
 // BENCHMARK_MIN_TIME environment variable through `getenv`, else `min_time_default`) and
-// gcbench's --max-noise and --max-time (already parsed: `max_noise_pct` as "GPU[,CPU]" in
+// gcbench's --max-error and --max-time (already parsed: `max_error_pct` as "GPU[,CPU]" in
 // percent, `max_time_s`). Throws std::invalid_argument for a value neither reads.
 StoppingRule stopping_rule(const std::vector<std::string>& args,
                            const std::function<const char*(const char*)>& getenv,
                            const std::string& min_time_default,
-                           const std::optional<std::string>& max_noise_pct,
+                           const std::optional<std::string>& max_error_pct,
                            std::optional<double> max_time_s);
 
 // The rule in words, for the run's context ("stopping_rule").
@@ -56,13 +56,13 @@ class Sampler {
   double noise() const;
   // Relative standard error of their mean: noise() / sqrt(samples) (0 below two samples).
   double error() const;
-  double max_noise() const { return max_noise_; }
+  double max_error() const { return max_error_; }
   // Stopped by the cap (or a fixed count) with the mean's error above the target.
-  bool over_target() const { return error() > max_noise_; }
+  bool over_target() const { return error() > max_error_; }
 
  private:
   StoppingRule rule_;
-  double max_noise_;
+  double max_error_;
   std::uint64_t samples_ = 0;
   double mean_ = 0, m2_ = 0;  // Welford's running mean and sum of squared deviations
   double sum_ = 0;
