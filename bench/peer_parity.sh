@@ -73,17 +73,16 @@ for b in doc["benchmarks"]:
     file = rest[1]
     mbps = b["input_bytes"] / (b["real_time"] * 1e-9) / 1e6
     ours.setdefault((codec, file, direction), []).append(mbps)
-tools = {}
+measured = {}
 for line in open(sys.argv[2]):
     tool, file, rest = line.split(" ", 2)
     speeds = [float(x) for x in re.findall(r"([0-9.]+) MB/s", rest)]
     for direction, theirs in zip(("compress", "decompress"), speeds):
-        tools.setdefault((tool, file, direction), []).append(theirs)
+        measured.setdefault((tool, file, direction), []).append(theirs)
+tools = {key: statistics.median(speeds) for key, speeds in measured.items()}
 low = []
 print(f'{"peer":10s} {"file":16s} {"direction":10s} {"gcbench MB/s":>12s} {"tool MB/s":>10s} {"ratio":>6s}')
-for (tool, file, direction), speeds in tools.items():
-    theirs = statistics.median(speeds)
-    tools[(tool, file, direction)] = theirs
+for (tool, file, direction), theirs in tools.items():
     mine = statistics.median(ours[(tool, file, direction)])
     ratio = mine / theirs
     print(f"{tool:10s} {file:16s} {direction:10s} {mine:12.1f} {theirs:10.1f} {ratio:6.2f}")

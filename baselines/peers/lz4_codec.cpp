@@ -37,16 +37,22 @@ std::uint64_t frame_bound(std::uint64_t n, std::int64_t level) {
   return LZ4F_compressFrameBound(n, &p);
 }
 
-// The calling thread's LZ4 frame compression context, kept across calls as the lz4 program
-// keeps its own.
-LZ4F_cctx* thread_compression_context() {
-  using Context = std::unique_ptr<LZ4F_cctx, decltype(&LZ4F_freeCompressionContext)>;
-  thread_local const Context context = [] {
-    LZ4F_cctx* raw = nullptr;
-    if (LZ4F_isError(LZ4F_createCompressionContext(&raw, LZ4F_VERSION))) throw std::bad_alloc();
-    return Context(raw, LZ4F_freeCompressionContext);
-  }();
+// The calling thread's LZ4 frame context of type Context (compression or decompression),
+// made by `create` on first use and kept across calls, as the lz4 program keeps its own.
+template <typename Context, auto create, auto destroy>
+Context* thread_context() {
+  thread_local const std::unique_ptr<Context, decltype(destroy)> context(
+      [] {
+        Context* raw = nullptr;
+        if (LZ4F_isError(create(&raw, LZ4F_VERSION))) throw std::bad_alloc();
+        return raw;
+      }(),
+      destroy);
   return context.get();
+}
+
+LZ4F_cctx* thread_compression_context() {
+  return thread_context<LZ4F_cctx, LZ4F_createCompressionContext, LZ4F_freeCompressionContext>();
 }
 
 std::size_t compress_frame(ByteSpan input, std::span<std::uint8_t> out, std::int64_t level) {
@@ -62,17 +68,13 @@ std::uint64_t index_size(std::uint64_t frames) {
   return kIndexHeader + kIndexFixed + 4 * frames;
 }
 
-// The calling thread's LZ4 frame decompression context, kept across calls as `lz4 -b` keeps
-// its own, and reset for each frame (one that failed leaves it mid-frame).
+// The calling thread's decompression context, reset for each frame (one that failed leaves it
+// mid-frame).
 LZ4F_dctx* thread_decompression_context() {
-  using Context = std::unique_ptr<LZ4F_dctx, decltype(&LZ4F_freeDecompressionContext)>;
-  thread_local const Context context = [] {
-    LZ4F_dctx* raw = nullptr;
-    if (LZ4F_isError(LZ4F_createDecompressionContext(&raw, LZ4F_VERSION))) throw std::bad_alloc();
-    return Context(raw, LZ4F_freeDecompressionContext);
-  }();
-  LZ4F_resetDecompressionContext(context.get());
-  return context.get();
+  LZ4F_dctx* context =
+      thread_context<LZ4F_dctx, LZ4F_createDecompressionContext, LZ4F_freeDecompressionContext>();
+  LZ4F_resetDecompressionContext(context);
+  return context;
 }
 
 // One LZ4 frame from untrusted bytes: its header is read first, so that its content size is
