@@ -15,7 +15,7 @@ timeout 500 ncu --clock-control none --kernel-name "regex:$KERNELS" \
   --launch-skip "${SKIP:-0}" --launch-count "${LAUNCHES:-40}" \
   --section SpeedOfLight --section Occupancy --section LaunchStats \
   --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio" \
-  --csv --page details "$BUILD/bench/driver/gcbench" --no-progress --benchmark_min_time=0s "$@" \
+  --csv --page details "$BUILD/bench/driver/gcbench" --no-progress --benchmark_min_time=1x "$@" \
   > "$OUT/ncu.csv" 2> "$OUT/ncu.err"
 echo "ncu exit status: $?"
 python3 - "$OUT/ncu.csv" <<'PY'
