@@ -2,22 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-
 #include "reports/compare_page.hpp"
+#include "src/results/result_files.hpp"
 
 namespace gcbench::reports {
 namespace fs = std::filesystem;
-
-namespace {
-
-void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream file(path);
-  file << text;
-  if (!file) throw std::runtime_error("cannot write " + path.string());
-}
-
-}  // namespace
 
 int run_compare(const fs::path& base, const fs::path& now, const CompareOptions& options,
                 const std::optional<fs::path>& out_dir, std::ostream& out, std::ostream& err,
@@ -32,9 +21,9 @@ int run_compare(const fs::path& base, const fs::path& now, const CompareOptions&
     out << md;
     if (out_dir) {
       fs::create_directories(*out_dir);
-      write_file(*out_dir / "compare.md", md);
-      write_file(*out_dir / "compare.csv", cells_csv(c));
-      write_file(*out_dir / "compare_groups.csv", groups_csv(c));
+      results::write_file_atomically(*out_dir / "compare.md", md);
+      results::write_file_atomically(*out_dir / "compare.csv", cells_csv(c));
+      results::write_file_atomically(*out_dir / "compare_groups.csv", groups_csv(c));
       if (page) {
         const PageOutcome written =
             write_page(*page, *out_dir, compare_page_data(c, options, base, now), "compare");

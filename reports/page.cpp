@@ -2,10 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <stdexcept>
-
 #include "reports/python.hpp"
+#include "src/results/result_files.hpp"
 
 namespace gcbench::reports {
 namespace fs = std::filesystem;
@@ -15,11 +13,7 @@ PageOutcome write_page(const PageSetup& setup, const fs::path& report_dir,
   const fs::path page = report_dir / (stem + ".html"), page_data = report_dir / (stem + ".page");
   fs::remove(page);
   fs::create_directories(report_dir);
-  {
-    std::ofstream out(page_data, std::ios::trunc);
-    out << data.dump() << "\n";
-    if (!out) throw std::runtime_error("cannot write " + page_data.string());
-  }
+  results::write_file_atomically(page_data, data.dump() + "\n");
   PageOutcome outcome;
   const auto python = find_python_with(setup.pythons, "plotly");
   if (!python) {

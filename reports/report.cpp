@@ -3,9 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
-#include <stdexcept>
 
 #include "reports/columns.hpp"
 #include "reports/gpu_e2e.hpp"
@@ -15,6 +13,7 @@
 #include "reports/page_data.hpp"
 #include "reports/render.hpp"
 #include "reports/variants.hpp"
+#include "src/results/result_files.hpp"
 
 namespace gcbench::reports {
 namespace fs = std::filesystem;
@@ -26,13 +25,6 @@ std::string gzip_program(const ResultSet& set) {
   if (auto it = set.context.find("unavailable_codec:gzip"); it != set.context.end())
     return "gzip program unavailable (" + it->second + ")";
   return "gzip program unknown";
-}
-
-void write_file(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::trunc);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
 const char* const kFormats[] = {".md", ".csv", ".tex"};
@@ -59,9 +51,10 @@ void add_table(const Table& t, const fs::path& dir, const std::string& rel, Corp
   }
   const std::string note = shown.note.empty() ? "" : shown.note + "\n\n";
   const std::string md = to_markdown(shown.table);
-  write_file(dir / (t.id + ".md"), "## " + t.title + "\n\n" + t.caption + "\n\n" + note + md);
-  write_file(dir / (t.id + ".csv"), to_csv(t));
-  write_file(dir / (t.id + ".tex"), to_latex(shown.table));
+  results::write_file_atomically(dir / (t.id + ".md"),
+                                 "## " + t.title + "\n\n" + t.caption + "\n\n" + note + md);
+  results::write_file_atomically(dir / (t.id + ".csv"), to_csv(t));
+  results::write_file_atomically(dir / (t.id + ".tex"), to_latex(shown.table));
   corpus.*part += fmt::format("### {}\n\n{} ([CSV]({}/{}.csv), [LaTeX]({}/{}.tex))\n\n{}{}\n",
                               t.title, t.caption, rel, t.id, rel, t.id, note, md);
   nlohmann::json page = table_json(shown.table, shown.note);
@@ -293,7 +286,7 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
     md += "\n## " + a.heading + "\n\n" + a.text + "\n\n";
     for (const std::string& item : a.items) md += "- " + item + "\n";
   }
-  write_file(written.index, md);
+  results::write_file_atomically(written.index, md);
   return written;
 }
 
