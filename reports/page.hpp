@@ -6,16 +6,14 @@
 // without a python3 that imports plotly the report goes on without the page and says so.
 #include <filesystem>
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "reports/python.hpp"
+
 namespace gcbench::reports {
 
-struct PageSetup {
-  std::filesystem::path script;      // report_html.py
-  std::vector<std::string> pythons;  // candidates: the first that imports plotly runs it
-};
+using PageSetup = PythonScript;  // report_html.py, run by a Python that imports plotly
 
 struct PageOutcome {
   std::string note;     // why there is no page, or how drawing it failed ("" when written)

@@ -11,14 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "reports/python.hpp"
 #include "reports/results.hpp"
 
 namespace gcbench::reports {
 
-struct PlotSetup {
-  std::filesystem::path script;      // plot_results.py
-  std::vector<std::string> pythons;  // candidates: the first that imports matplotlib runs it
-};
+using PlotSetup = PythonScript;  // plot_results.py, run by a Python that imports matplotlib
 
 struct Plot {
   std::string title;
