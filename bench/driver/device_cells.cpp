@@ -208,13 +208,19 @@ double time_transfers(DeviceCellState& c, const u8* pinned_in, u64 in, void* dev
   return median(std::move(times));
 }
 
+// Where `size` bytes at `output` first differ from `expected_size` bytes at `expected`, both
+// on the device: the shorter size when the sizes differ, nullopt when they are equal.
+std::optional<u64> first_difference(const u8* output, u64 size, const u8* expected,
+                                    u64 expected_size, cudaStream_t s) {
+  if (size != expected_size) return std::min(size, expected_size);
+  return first_device_difference(output, expected, size, s);
+}
+
 // How an output compared on the device differs from the input, in describe_difference's words.
 std::optional<std::string> compare_with_input(const u8* output, u64 output_size,
                                               const u8* device_input, u64 input_size,
                                               cudaStream_t s) {
-  std::optional<u64> at;
-  if (output_size != input_size) at = std::min(output_size, input_size);
-  if (!at) at = first_device_difference(output, device_input, input_size, s);
+  const auto at = first_difference(output, output_size, device_input, input_size, s);
   if (!at) return std::nullopt;
   return fmt::format("decompressed output differs from the input at byte {} (sizes {} vs {})", *at,
                      output_size, input_size);
@@ -224,20 +230,14 @@ std::optional<std::string> compare_with_input(const u8* output, u64 output_size,
 // container, compared on the device (the reference uploaded), in describe_difference's words.
 std::optional<std::string> compare_with_reference(const u8* output, u64 size,
                                                   const Bytes& reference, cudaStream_t s) {
-  std::optional<u64> at;
-  if (size != reference.size()) {
-    at = std::min<u64>(size, reference.size());
-  } else {
-    cuda::DeviceBuffer<u8> expected(reference.size());
-    GCB_CUDA(cudaMemcpyAsync(expected.data(), reference.data(), reference.size(),
-                             cudaMemcpyHostToDevice, s));
-    at = first_device_difference(output, expected.data(), size, s);
-  }
+  cuda::DeviceBuffer<u8> expected(reference.size());
+  GCB_CUDA(cudaMemcpyAsync(expected.data(), reference.data(), reference.size(),
+                           cudaMemcpyHostToDevice, s));
+  const auto at = first_difference(output, size, expected.data(), reference.size(), s);
   if (!at) return std::nullopt;
   return fmt::format(
-      "GPU container differs from the CPU reference's container at byte {} "
-      "(sizes {} vs {})",
-      *at, size, reference.size());
+      "GPU container differs from the CPU reference's container at byte {} (sizes {} vs {})", *at,
+      size, reference.size());
 }
 
 // The round trip of the container the device call wrote (still in c.out): decoded on the
@@ -269,11 +269,9 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
   const cudaStream_t s = c.stream.get();
   c.out.resize(dev.max_compressed_size(input.size()));
   c.temp.resize(dev.compress_temp_bytes(input.size()));
-  c.call = [&c, &dev, device_input, n = input.size()] {
-    dev.compress_async(
-        {device_input, n, c.temp.data(), c.temp.bytes(), c.out.data(), c.size.data()},
-        c.stream.get());
-  };
+  const CompressBuffers buffers{device_input,   input.size(), c.temp.data(),
+                                c.temp.bytes(), c.out.data(), c.size.data()};
+  c.call = [&c, &dev, buffers] { dev.compress_async(buffers, c.stream.get()); };
   // The device API's own output, checked once: equal to the CPU reference, and it round-trips.
   GCB_CUDA(cudaMemsetAsync(c.out.data(), 0xA5, c.out.bytes(), s));  // no stale bytes pass
   c.call();
@@ -304,8 +302,6 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
   note_container(c, cell.codec->info(), container);
   arm_output_check(c, written, true);
   if (!cell.codec->info().reference_primitive.empty()) {
-    const CompressBuffers buffers{device_input,   input.size(), c.temp.data(),
-                                  c.temp.bytes(), c.out.data(), c.size.data()};
     dev.primitive_async(buffers, s);
     if (auto problem = dev.check_primitive(buffers, input, s)) {
       return "reference primitive " + cell.codec->info().reference_primitive + ": " + *problem;
