@@ -20,7 +20,6 @@ int run_compare(const fs::path& base, const fs::path& now, const CompareOptions&
                            to_markdown(c, options);
     out << md;
     if (out_dir) {
-      fs::create_directories(*out_dir);
       results::write_file_atomically(*out_dir / "compare.md", md);
       results::write_file_atomically(*out_dir / "compare.csv", cells_csv(c));
       results::write_file_atomically(*out_dir / "compare_groups.csv", groups_csv(c));

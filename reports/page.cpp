@@ -12,7 +12,6 @@ PageOutcome write_page(const PageSetup& setup, const fs::path& report_dir,
                        const nlohmann::json& data, const std::string& stem) {
   const fs::path page = report_dir / (stem + ".html"), page_data = report_dir / (stem + ".page");
   fs::remove(page);
-  fs::create_directories(report_dir);
   results::write_file_atomically(page_data, data.dump() + "\n");
   PageOutcome outcome;
   const auto python = find_python_with(setup.pythons, "plotly");

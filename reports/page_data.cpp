@@ -65,7 +65,7 @@ std::optional<Sum> sum_over(const ByFile& cells, const std::set<std::string>& fi
     const double e2e = e2e_of(m);
     s.every_e2e = s.every_e2e && e2e > 0;
     s.e2e_s += std::max(e2e, 0.0);
-    if (const auto noise = m.uncertainty()) s.spreads.push_back(*noise);
+    if (const auto uncertainty = m.uncertainty()) s.spreads.push_back(*uncertainty);
   }
   return s;
 }
@@ -244,6 +244,7 @@ json cells_json(const ResultSet& set, const Defaults& defaults) {
     if (m.error) continue;
     const double entropy = m.counter("entropy_bytes");
     const double e2e = e2e_of(m);
+    const std::optional<double> uncertainty = m.uncertainty();
     cells.push_back({{"corpus", m.id.corpus},
                      {"file", m.id.file},
                      {"codec", m.id.codec},
@@ -255,7 +256,7 @@ json cells_json(const ResultSet& set, const Defaults& defaults) {
                      {"entropy_bytes", entropy > 0 ? json(entropy) : json(nullptr)},
                      {"time_s", m.time_s},
                      {"e2e_s", e2e > 0 ? json(e2e) : json(nullptr)},
-                     {"cv", m.uncertainty() ? json(*m.uncertainty()) : json(nullptr)}});
+                     {"cv", uncertainty ? json(*uncertainty) : json(nullptr)}});
   }
   return cells;
 }
