@@ -135,13 +135,17 @@ class DriverRun : public ::testing::Test {
     o.direction = direction;
     o.axis_values = {{"work_items", {"1024"}}, {"element_width", {"2"}}};
     cells_ = enumerate_cells(selected, all, inputs_, o);
-    StoppingRule quick;
-    quick.min_time_s = 0.001;  // and at most 0.01 s of sampling per cell
-    workspace_.set_stopping_rule(quick, 10);
+    workspace_.set_stopping_rule(stopping_, 10);
     for (const CellSpec& cell : cells_) register_cell(cell, workspace_);
     benchmark::RunSpecifiedBenchmarks(&reporter);
   }
 
+  // Quick: 0.001 s timed at least and at most 0.01 s of sampling per cell.
+  StoppingRule stopping_ = [] {
+    StoppingRule quick;
+    quick.min_time_s = 0.001;
+    return quick;
+  }();
   std::vector<InputFile> inputs_ = two_inputs();
   Workspace workspace_{inputs_};
   std::vector<CellSpec> cells_;
