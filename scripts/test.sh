@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's test command: installs dependencies, builds, runs every test.
-#  1. release build (GPU codecs too when nvcc is present) -> all tests (GPU tests skip
-#     with a reason when there is no GPU)
-#  2. ASan+UBSan build of the host code -> all CPU tests, hostile-input tests included
+#  1. release build (GPU codecs too when nvcc is present) -> the GPU tests (they skip with a
+#     reason when there is no GPU), the small sweeps and the script tests
+#  2. ASan+UBSan build of the host code -> all CPU tests, hostile-input tests included (built
+#     and run here only, so the release build holds what ships and the GPU tests)
 #  3. libFuzzer smoke run of every decoder when clang is available
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +13,7 @@ jobs=$(nproc)
 stage() { echo "== $1 (at ${SECONDS} s)"; }
 
 stage "release build and tests"
-bash scripts/build.sh build -DGCBENCH_WERROR=ON
+bash scripts/build.sh build -DGCBENCH_WERROR=ON -DGCBENCH_CPU_TESTS=OFF
 ctest --test-dir build --output-on-failure -j"$jobs" --timeout 900
 
 stage "sanitizer build (ASan+UBSan, host code) and CPU tests"

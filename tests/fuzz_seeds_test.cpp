@@ -5,7 +5,7 @@
 // encoders must be what they write now; those of a library's or program's encoder, whose bytes
 // may change with its version, must decode to their original. GCBENCH_WRITE_FUZZ_SEEDS=1
 // rewrites them (those of the peers built here):
-//   GCBENCH_WRITE_FUZZ_SEEDS=1 build/tests/fuzz_seeds_test
+//   GCBENCH_WRITE_FUZZ_SEEDS=1 build-asan/tests/fuzz_seeds_test
 #include <gtest/gtest.h>
 
 #include <cstdlib>

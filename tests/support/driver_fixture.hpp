@@ -30,8 +30,8 @@ class FakeCodec final : public TypedCodec<FakeCodec> {
     std::uint8_t tag = 0x42;
     bool corrupt_decode = false;
     double kernel_s = 1e-6;
-    int change_after = -1;  // >= 0: compress calls after this many write another tag
-    double jitter_s = 0;    // every other compress call sleeps this long
+    int change_after = -1;        // >= 0: compress calls after this many write another tag
+    double jitter_s = 0;          // every other compress call sleeps this long
     std::string cpu_reference{};  // CodecInfo::cpu_reference
   };
   FakeCodec(std::string name, Knobs knobs) : knobs_(knobs) {
