@@ -5,6 +5,8 @@
 #include <map>
 #include <vector>
 
+#include "src/results/time_marks.hpp"
+
 namespace gcbench::reports {
 
 std::string csv_field(const std::string& s) {
@@ -80,9 +82,8 @@ std::string spread_text(double cv) {
   return fmt::format("{:.{}f}%", 100 * cv, 100 * cv < 10 ? 1 : 0);
 }
 
-// "*" when the noise stayed over the cell's target, "!" when its GPU was throttled.
 std::string marks(const Value& v) {
-  return std::string(v.over_target ? "*" : "") + (v.throttled ? "!" : "");
+  return results::time_marks(v.over_target, v.throttled);
 }
 
 // One reason when all blanks of the row share it, else each reason with its columns.

@@ -6,6 +6,7 @@
 
 #include "bench/driver/run_status.hpp"
 #include "src/results/cell_name.hpp"
+#include "src/results/time_marks.hpp"
 
 namespace gcbench::driver {
 namespace {
@@ -55,9 +56,9 @@ std::string error_text(const benchmark::BenchmarkReporter::Run& run) {
   if (error < 0) return "";
   const bool over = error > counter(run, "max_error_pct");
   const bool throttled = counter(run, "throttled") > 0;
-  return fmt::format("{}%{}{}",
+  return fmt::format("{}%{}",
                      error < 10 ? fmt::format("{:.1f}", error) : fmt::format("{:.0f}", error),
-                     over ? "*" : "", throttled ? "!" : "");
+                     results::time_marks(over, throttled));
 }
 
 }  // namespace
