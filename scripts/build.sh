@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Configures and builds gcbench. Usage: scripts/build.sh <build-dir> [extra cmake args...]
+# GCBENCH_BUILD_TARGET: one target to build (and what it needs) instead of all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${1:-build}
@@ -10,4 +11,4 @@ fi
 cmake -S . -B "$build_dir" -G Ninja "$@" >"$build_dir.configure.log" 2>&1 ||
   { cat "$build_dir.configure.log"; exit 1; }
 grep -E "gcbench:" "$build_dir.configure.log" || true
-cmake --build "$build_dir" -j"$(nproc)"
+cmake --build "$build_dir" -j"$(nproc)" ${GCBENCH_BUILD_TARGET:+--target "$GCBENCH_BUILD_TARGET"}

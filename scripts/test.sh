@@ -26,8 +26,8 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 
 if command -v clang++ >/dev/null; then
   stage "libFuzzer smoke (each decoder ${GCBENCH_FUZZ_SECONDS:-10} s)"
-  bash scripts/build.sh build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DGCBENCH_FUZZ=ON \
-    -DGCBENCH_WITH_CUDA=OFF -DGCBENCH_BUILD_TESTS=OFF -DGCBENCH_BUILD_BENCH=OFF
+  GCBENCH_BUILD_TARGET=fuzzers bash scripts/build.sh build-fuzz -DCMAKE_CXX_COMPILER=clang++ \
+    -DGCBENCH_FUZZ=ON -DGCBENCH_WITH_CUDA=OFF -DGCBENCH_BUILD_TESTS=OFF -DGCBENCH_BUILD_BENCH=OFF
   # Allocation limits make an unbounded allocation a finding; the committed seeds (valid
   # containers, tests/fuzz/corpus/<decoder>) are read, new inputs go to a scratch directory.
   # One fuzzer per core at a time; each one's last lines are printed in name order.
