@@ -681,7 +681,7 @@ echo "timed_s=1 wall_s=1 setup_s=0 cells=1 peak_rss_bytes=1 largest_input_bytes=
 // The CPU cells as a queue: as each GPU worker ends, a helper on its cores takes CPU cells too
 // (given the claim folder and the CPU worker's folder), its results are folded into the CPU
 // worker's folder, and the run says which worker bounded it. The fake CPU worker waits until
-// both helpers have started, so that the run is the same every time.
+// both helpers have recorded their cell and then a little, so that it ends last every time.
 TEST_F(FakeHostRun, FreedGpuWorkersCoresTakeCpuCellsFromTheQueue) {
   std::ofstream(host_.program) << kReadArguments << R"sh(
 if [ -n "$claims" ]; then echo "claims $claims"; fi
@@ -699,9 +699,11 @@ elif [ -n "$helper" ]; then
   record cpu "$name.txt" ""
 else
   for i in $(seq 200); do
-    [ -d "${out%/*}/cpu-gpu0" ] && [ -d "${out%/*}/cpu-gpu1" ] && break
+    [ -e "${out%/*}/cpu-gpu0/cant/cpu-gpu0.txt.json" ] &&
+      [ -e "${out%/*}/cpu-gpu1/cant/cpu-gpu1.txt.json" ] && break
     sleep 0.05
   done
+  sleep 0.2  # the helpers' last line and exit, before this worker's
   record cpu "$name.txt" ""
 fi
 echo "timed_s=1 wall_s=1 setup_s=0 cells=1 peak_rss_bytes=1 largest_input_bytes=1" >"$harness"
