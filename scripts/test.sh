@@ -17,8 +17,8 @@ bash scripts/build.sh build -DGCBENCH_WERROR=ON -DGCBENCH_CPU_TESTS=OFF
 ctest --test-dir build --output-on-failure -j"$jobs" --timeout 900
 
 stage "sanitizer build (ASan+UBSan, host code) and CPU tests"
-# -Og -g1: line tables are all a sanitizer report needs, and -Og builds in about 60% of -O1's
-# time (which took about half of -O2 -g's), while the tests run as fast.
+# -Og -g1: line tables are all a sanitizer report needs, and -Og builds much faster than -O1
+# (bench/NOTES.md, "Jobs and the harness", CI) while the tests run as fast.
 bash scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGCBENCH_SANITIZE=ON \
   -DGCBENCH_WITH_CUDA=OFF -DGCBENCH_WERROR=ON -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-Og -g1 -DNDEBUG"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
