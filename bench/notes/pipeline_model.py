@@ -6,10 +6,11 @@ Usage: python3 bench/notes/pipeline_model.py RESULT.json [--fixed-us 35] [--dept
 
 The model follows src/gpu/pipeline.cpp: the input is cut into chunks; each chunk's upload waits
 for the previous chunk's upload and its download for the previous download (copies of one
-direction in chunk order), its kernel follows its upload, and chunk i reuses the slot of chunk
-i - depth once that one is downloaded. Kernels of different chunks overlap. A chunk's kernel takes
-the cell's kernel time pro rata plus a fixed time per call (--fixed-us: the header check, plan,
-report and CRC tail around a decoder). Links run at the run's pinned H2D and D2H rates in its
+direction in chunk order), its kernel follows its upload and the previous chunk's kernel (each
+cell's kernel time was measured with the GPU to itself), and chunk i reuses the slot of chunk
+i - depth once that one is downloaded. A chunk's kernel takes the cell's kernel time pro rata
+plus a fixed time per call (--fixed-us: the header check, plan, report and CRC tail around a
+decoder). Links run at the run's pinned H2D and D2H rates in its
 context, each direction at its own rate at once. Host work between chunks is left out, so the
 model is an upper bound on what a chunk size allows; its gap to the measured time is that work.
 Standard library only.
@@ -22,13 +23,13 @@ DEFAULT_CHUNK = 32 << 20  # PipelineOptions::chunk_bytes
 
 def model_seconds(n, chunk, ratio, kernel_s, fixed_s, up_bps, down_bps, depth, compress):
     """Seconds from the first upload to the last download of an n-byte input."""
-    up_end, down_end, downs = 0.0, 0.0, []
+    up_end, kernel_end, down_end, downs = 0.0, 0.0, 0.0, []
     for i, start in enumerate(range(0, int(n), chunk)):
         size = min(chunk, n - start)
         up_bytes, down_bytes = (size, size / ratio) if compress else (size / ratio, size)
         slot_free = downs[i - depth] if i >= depth else 0.0
         up_end = max(up_end, slot_free) + up_bytes / up_bps
-        kernel_end = up_end + fixed_s + kernel_s * size / n
+        kernel_end = max(up_end, kernel_end) + fixed_s + kernel_s * size / n
         down_end = max(down_end, kernel_end) + down_bytes / down_bps
         downs.append(down_end)
     return down_end
@@ -48,7 +49,7 @@ def main():
     print(f"{ctx.get('gpu')}: pinned H2D {up / 1e9:.1f}, D2H {down / 1e9:.1f} GB/s; "
           f"% of pinned H2D, measured and modelled")
     print(f"{'cell':58} {'measured':>9} {'model':>6} " +
-          " ".join(f"{s >> 20:>4}MiB" for s in sizes))
+          " ".join(f"{s >> 20:>4}MiB" for s in sizes) + f" {'chunks':>6} {'gap ms':>6}")
     for b in doc["benchmarks"]:
         if b.get("run_type") == "aggregate" or "e2e_s" not in b or b.get("error_occurred"):
             continue
@@ -56,13 +57,18 @@ def main():
         compress = "/compress/" in b["name"]
         chunk = int(b.get("pipeline_chunk_bytes", DEFAULT_CHUNK))
 
-        def pct(c):
-            t = model_seconds(n, c, ratio, kernel_s, a.fixed_us * 1e-6, up, down, a.depth,
-                              compress)
-            return 100 * n / t / up
+        def seconds(c):
+            return model_seconds(n, c, ratio, kernel_s, a.fixed_us * 1e-6, up, down, a.depth,
+                                 compress)
 
+        def pct(c):
+            return 100 * n / seconds(c) / up
+
+        # The gap: the measured time over the model's at the cell's chunk, the host's share.
+        gap_ms = 1e3 * (b["e2e_s"] - seconds(chunk))
         print(f"{b['name'][:58]:58} {100 * n / b['e2e_s'] / up:8.1f}% {pct(chunk):5.1f}% " +
-              " ".join(f"{pct(s):6.1f}%" for s in sizes))
+              " ".join(f"{pct(s):6.1f}%" for s in sizes) +
+              f" {-(-int(n) // chunk):6d} {gap_ms:6.2f}")
 
 
 if __name__ == "__main__":
