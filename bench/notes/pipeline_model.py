@@ -54,7 +54,7 @@ def main():
         if b.get("run_type") == "aggregate" or "e2e_s" not in b or b.get("error_occurred"):
             continue
         n, ratio, kernel_s = b["input_bytes"], b["ratio"], b["kernel_s"]
-        compress = "/compress/" in b["name"]
+        compress = b["name"].split("/")[2] == "compress"  # <codec>/<device>/<direction>/...
         chunk = int(b.get("pipeline_chunk_bytes", DEFAULT_CHUNK))
 
         def seconds(c):
