@@ -89,6 +89,40 @@ AxisValues axis_values(const CodecInfo& info, const Params& resolved) {
   return values;
 }
 
+// The buffers this wrapper allocates for a plugin carry guard bytes past the capacity the plugin
+// is given, as the driver's timed buffers do (bench/driver/output_guard.hpp): a write past it
+// is an error, never a verified result.
+constexpr std::size_t kGuardBytes = 64;
+constexpr std::uint8_t kGuardByte = 0xA5;
+
+Bytes guarded_buffer(u64 capacity) {
+  return Bytes(capacity + kGuardBytes, kGuardByte);
+}
+
+// Throws when a guard byte after `capacity` changed; else cuts `buffer` to `size`.
+void check_guard(Bytes& buffer, u64 capacity, u64 size, const std::string& codec,
+                 const char* function) {
+  if (std::any_of(buffer.begin() + static_cast<std::ptrdiff_t>(capacity), buffer.end(),
+                  [](std::uint8_t b) { return b != kGuardByte; })) {
+    throw std::runtime_error(fmt::format("{}: {} wrote past its output buffer of {} bytes", codec,
+                                         function, capacity));
+  }
+  buffer.resize(size);
+}
+
+// A plugin's bound on its output, held to what any codec may need before anything is allocated
+// by it: a bound of gigabytes for a small input would be allocated (and OOM-kill the run).
+u64 checked_bound(u64 claimed, u64 input_size, const std::string& codec) {
+  const u64 limit = 4 * input_size + (u64{16} << 20);
+  if (claimed > limit || claimed < 1) {
+    throw std::runtime_error(fmt::format(
+        "{}: max_compressed_size claims {} bytes for {} input bytes; gcbench takes bounds from 1 "
+        "to 4 x the input + 16 MiB ({})",
+        codec, claimed, input_size, limit));
+  }
+  return claimed;
+}
+
 // A plugin's host path as a codec: bind() (TypedCodec) resolves the point into AxisValues.
 class CpuPlugin final : public TypedCodec<CpuPlugin> {
  public:
@@ -99,12 +133,15 @@ class CpuPlugin final : public TypedCodec<CpuPlugin> {
   Typed typed(const Params& resolved) const { return axis_values(info_, resolved); }
 
   u64 max_compressed_size(u64 input_size, const Typed& p) const {
-    return cpu_.max_compressed_size(p.data(), input_size);
+    return checked_bound(cpu_.max_compressed_size(p.data(), input_size), input_size, info_.name);
   }
 
   Bytes compress(ByteSpan input, const Typed& p, RunStats* stats) const {
-    Bytes output(max_compressed_size(input.size(), p));
-    output.resize(compress_into(input, output, p, stats));
+    const u64 capacity = max_compressed_size(input.size(), p);
+    Bytes output = guarded_buffer(capacity);
+    const std::size_t written =
+        compress_into(input, std::span<std::uint8_t>(output).first(capacity), p, stats);
+    check_guard(output, capacity, written, info_.name, "compress");
     return output;
   }
 
@@ -127,8 +164,9 @@ class CpuPlugin final : public TypedCodec<CpuPlugin> {
   Bytes decompress(ByteSpan container, const Typed& p, RunStats* stats) const {
     const u64 claimed = decode_guarded(info_.name, [&] { return claimed_size(container); });
     check_decode_limit(info_.name, "decoded size", claimed, container.size());
-    Bytes output(claimed);
-    decompress_into(container, output, p, stats);
+    Bytes output = guarded_buffer(claimed);
+    decompress_into(container, std::span<std::uint8_t>(output).first(claimed), p, stats);
+    check_guard(output, claimed, claimed, info_.name, "decompress");
     return output;
   }
 
@@ -180,7 +218,7 @@ class GpuPlugin final : public TypedDeviceCodec<GpuPlugin> {
   Typed typed(const Params& resolved) const { return axis_values(info_, resolved); }
 
   u64 max_compressed_size(u64 input_size, const Typed& p) const {
-    return gpu_.max_compressed_size(p.data(), input_size);
+    return checked_bound(gpu_.max_compressed_size(p.data(), input_size), input_size, info_.name);
   }
   std::size_t compress_temp_bytes(u64 input_size, const Typed& p) const {
     return gpu_.compress_temp_bytes(p.data(), input_size);

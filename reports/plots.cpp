@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reports/python.hpp"
+#include "src/results/cell_name.hpp"
 
 namespace gcbench::reports {
 namespace fs = std::filesystem;
@@ -15,7 +16,7 @@ using json = nlohmann::json;
 namespace {
 
 fs::path manifest_of(const fs::path& report_dir, const std::string& corpus) {
-  return report_dir / corpus / "plots" / "plots.manifest";
+  return report_dir / results::folder_name(corpus) / "plots" / "plots.manifest";
 }
 
 std::optional<json> read_manifest(const fs::path& path) {
@@ -31,7 +32,9 @@ void remove_earlier_plots(const fs::path& report_dir, const std::string& corpus)
   if (const auto doc = read_manifest(manifest)) {
     for (const json& p : doc->value("plots", json::array())) {
       for (const char* key : {"svg", "png"}) {
-        if (p.contains(key) && p[key].is_string()) {
+        // Only a plot's own file name: a manifest is a file of the folder, and may be damaged.
+        if (p.contains(key) && p[key].is_string() &&
+            results::is_plain_file_name(p[key].get<std::string>())) {
           fs::remove(manifest.parent_path() / p[key].get<std::string>());
         }
       }
@@ -107,8 +110,11 @@ PlotOutcome draw_plots(const PlotSetup& setup, const fs::path& report_dir,
   std::vector<std::string> argv{*python, setup.script.string()};
   // One argument, "=" joined: a note beginning with "-" is not read as an option.
   if (!title_note.empty()) argv.push_back("--title-note=" + title_note);
+  argv.push_back("--");  // what follows is positional, whatever it begins with
   argv.push_back(report_dir.string());
-  argv.insert(argv.end(), corpora.begin(), corpora.end());
+  // The script reads and writes each corpus's folder (results::folder_name) and names the
+  // corpus by it.
+  for (const std::string& corpus : corpora) argv.push_back(results::folder_name(corpus));
   const int status = run_program(argv, false);
   if (status != 0) {
     outcome.note = fmt::format("plots failed: {} exited with status {}",
@@ -118,7 +124,7 @@ PlotOutcome draw_plots(const PlotSetup& setup, const fs::path& report_dir,
   for (const std::string& corpus : corpora) {
     const auto doc = read_manifest(manifest_of(report_dir, corpus));
     if (!doc) continue;
-    const fs::path rel = fs::path(corpus) / "plots";
+    const fs::path rel = fs::path(results::folder_name(corpus)) / "plots";
     for (const json& p : doc->value("plots", json::array())) {
       outcome.made[corpus].push_back(
           Plot{p.value("title", ""), rel / p.value("svg", ""), rel / p.value("png", "")});

@@ -13,6 +13,7 @@
 #include "reports/page_data.hpp"
 #include "reports/render.hpp"
 #include "reports/variants.hpp"
+#include "src/results/cell_name.hpp"
 #include "src/results/result_files.hpp"
 
 namespace gcbench::reports {
@@ -202,7 +203,10 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
     const std::vector<std::string> files = set.files_of(
         corpus, order == options.file_order.end() ? std::vector<std::string>{} : order->second);
     TableBuilder b(set, defaults, corpus, files);
-    const fs::path dir = options.out_dir / corpus;
+    // Links and folders by the corpus's folder name: a name from a result file never leads
+    // outside --out.
+    const std::string folder = results::folder_name(corpus);
+    const fs::path dir = options.out_dir / folder;
     CorpusReport& part = parts[corpus];
     if (const auto study = std::find_if(options.studies.begin(), options.studies.end(),
                                         [](const StudyTables& t) { return t.headline != nullptr; });
@@ -213,13 +217,13 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
           shown.any
               ? to_markdown(shown.table) + (shown.note.empty() ? "" : "\n" + shown.note + "\n")
               : "(no value: " + shown.note + ")\n";
-      add_table(headline, dir, corpus, part, &CorpusReport::head);
+      add_table(headline, dir, folder, part, &CorpusReport::head);
     }
-    add_table(variants_table(set, corpus), dir, corpus, part, &CorpusReport::head);
+    add_table(variants_table(set, corpus), dir, folder, part, &CorpusReport::head);
     // A table written only for some results: without it, its earlier files are removed.
     const auto optional_part = [&](const std::optional<Table>& t, const std::string& id) {
       if (t) {
-        add_table(*t, dir, corpus, part, &CorpusReport::head);
+        add_table(*t, dir, folder, part, &CorpusReport::head);
       } else {
         for (const char* ext : kFormats) fs::remove(dir / (id + ext));
       }
@@ -237,7 +241,7 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
       for (const TableSection& section : study.sections(b)) {
         part.tail += "## " + corpus + ": " + section.heading + "\n\n";
         part.section = section.heading;
-        for (const Table& t : section.tables) add_table(t, dir, corpus, part, &CorpusReport::tail);
+        for (const Table& t : section.tables) add_table(t, dir, folder, part, &CorpusReport::tail);
       }
     }
   }

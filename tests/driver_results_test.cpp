@@ -750,10 +750,12 @@ TEST(ExportRows, RepetitionsGiveTheSpreadAndAFailedCellItsError) {
                               "canterbury", "a, \"b\".txt", {{"level", "6"}}};
   const results::CellId failed{"zlib", "cpu", "decompress", "canterbury", "c", {{"level", "6"}}};
   json doc{{"context", json::object()}, {"benchmarks", json::array()}};
-  for (double ms : {1.0, 2.0, 3.0}) {
+  for (int repetition = 0; repetition < 3; ++repetition) {
+    const double ms = 1.0 + repetition;
     doc["benchmarks"].push_back({{"name", results::format_cell_name(timed)},
                                  {"run_name", results::format_cell_name(timed)},
                                  {"run_type", "iteration"},
+                                 {"repetition_index", repetition},
                                  {"real_time", ms},
                                  {"time_unit", "ms"},
                                  {"input_bytes", 2e6},

@@ -188,6 +188,9 @@ TEST(Options, RejectsBadInput) {
   EXPECT_THROW(parse_options({"--work-items", "1024,,2048"}), std::invalid_argument);
   EXPECT_THROW(parse_options({"--corpus"}), std::invalid_argument);
   EXPECT_THROW(parse_options({"--as", "a/b"}), std::invalid_argument);
+  // A name that a path reads as another folder would write results outside --out-dir.
+  EXPECT_THROW(parse_options({"--as", ".."}), std::invalid_argument);
+  EXPECT_THROW(parse_options({"--as", "."}), std::invalid_argument);
   EXPECT_THROW(parse_options({"--list=yes"}), std::invalid_argument);
 }
 

@@ -2,6 +2,7 @@
 // and what happens without a gzip program or with one that fails (round trips and damaged input:
 // tests/registry_codecs_test.cpp, as for every codec).
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -215,6 +216,22 @@ TEST(Gzip, StopsALzwMemberAfterTheGzipMemberAtTheDecodeLimit) {
                                          std::to_string(bomb.size()) +
                                          "-byte container; gzip -d stopped");
   }
+}
+
+// The same bomb under a limit of 96 MiB, well past it (about 112 MB of 'a'): stopped, and what the
+// decoder held meanwhile stays within 1.25x the limit (a doubling buffer would reach 2x).
+TEST(Gzip, ABombStoppedAtItsLimitHoldsNoMoreThanTheLimit) {
+  REQUIRE_GZIP();
+  constexpr std::uint64_t kLimit = std::uint64_t{96} << 20;
+  const gcbench::ScopedDecodeLimit limit({gcbench::kMaxOriginalSize, kLimit, 1});
+  const Bytes bomb = lzw_bomb(15000);
+  rusage before{};
+  getrusage(RUSAGE_SELF, &before);
+  EXPECT_THROW(codec->decompress(bomb, {}), DecodeError);
+  rusage after{};
+  getrusage(RUSAGE_SELF, &after);
+  const auto grew = static_cast<std::uint64_t>(after.ru_maxrss - before.ru_maxrss) * 1024;
+  EXPECT_LE(grew, kLimit + kLimit / 4) << "peak RSS grew by " << grew << " bytes";
 }
 
 }  // namespace

@@ -147,6 +147,16 @@ TEST(Plugin, AMisbehavingDecoderFailsWithItsNameAndWhatWentWrong) {
   } catch (const std::runtime_error& e) {
     EXPECT_STREQ(e.what(), "faulty: the plugin threw from decompress: fault injected");
   }
+  // A bound of 12 GiB for 400 bytes is refused before anything is allocated by it.
+  try {
+    (void)codec.compress(input, {{"fault", 7}});
+    ADD_FAILURE() << "a 12 GiB bound was taken";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("faulty: max_compressed_size claims 12884901888 bytes "
+                                         "for 400 input bytes"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 #ifdef GCBENCH_DRIVER
@@ -237,6 +247,61 @@ TEST(Plugin, AMisbehavingPluginFailsOnlyItsOwnCells) {
     } else {
       EXPECT_NE(error.find("faulty: the plugin threw from decompress"), std::string::npos) << error;
     }
+  }
+  fs::remove_all(root);
+}
+
+// The cells' entries of every result file under `dir`: cell name -> its error ("" when none)
+// and whether it was recorded as verified.
+struct Recorded {
+  std::string error;
+  bool verified = false;
+};
+std::map<std::string, Recorded> recorded_cells(const fs::path& dir) {
+  std::map<std::string, Recorded> cells;
+  for (const fs::path& path : results::json_files_under(dir)) {
+    const nlohmann::json doc = results::read_json_file(path);
+    for (const nlohmann::json& b : doc["benchmarks"]) {
+      cells[b["name"]] = {b.value("error_message", ""), b.value("verified", 0.0) == 1.0};
+    }
+  }
+  return cells;
+}
+
+// What no harness may record as verified: a codec that skips the work of a call repeated on the
+// same buffers (its output is left from the call before), writes into its input, or writes past
+// its output buffer. Each cell fails saying what happened; zlib's beside them are verified.
+TEST(Plugin, NoFalseResultIsRecordedAsVerified) {
+  const fs::path root = testing::fresh_test_folder("gcbench-plugin-trust");
+  int status = -1;
+  // A synthetic input lives in memory the workspace protects: its last bytes share a page with
+  // other memory, so a write there is caught by comparison rather than by a fault.
+  const std::string log = run_driver(
+      std::string("--plugin '") + GCBENCH_FAULT_PLUGIN + "' --codecs faulty,zlib " +
+          "--fault skip_repeat,write_input,overflow --corpus synthetic:small_ints:200000 " +
+          "--no-progress --benchmark_min_time=0.001 --out-dir '" + (root / "results").string() +
+          "'",
+      status);
+  EXPECT_EQ(WEXITSTATUS(status), 1) << log;
+  const std::map<std::string, Recorded> cells = recorded_cells(root / "results");
+  ASSERT_EQ(cells.size(), 8u) << log;  // 3 faults x 2 directions, zlib's 2
+  for (const auto& [cell, found] : cells) {
+    if (cell.starts_with("zlib")) {
+      EXPECT_TRUE(found.verified && found.error.empty()) << cell << ": " << found.error;
+      continue;
+    }
+    EXPECT_FALSE(found.verified) << cell;
+    EXPECT_NE(found.error, "") << cell;
+    const bool compress = cell.find("/compress/") != std::string::npos;
+    if (cell.find("fault:skip_repeat") != std::string::npos) {
+      EXPECT_NE(found.error.find("timed call 2"), std::string::npos) << cell << ": " << found.error;
+    } else if (cell.find("fault:overflow") != std::string::npos) {
+      EXPECT_NE(found.error.find("wrote past its output buffer"), std::string::npos)
+          << cell << ": " << found.error;
+    } else if (compress) {  // write_input: the workspace's input
+      EXPECT_NE(found.error.find("a codec wrote into its input"), std::string::npos)
+          << cell << ": " << found.error;
+    }  // write_input in decompression writes into its container: the next call decodes it wrongly
   }
   fs::remove_all(root);
 }

@@ -45,9 +45,12 @@ json sample() {
   for (const std::string file : {"a.txt", "b.txt", "c.txt"}) {
     for (const std::string direction : {"compress", "decompress"}) {
       const bool compress = direction == "compress";
+      int repetition = 0;
       for (const double ms : {2.0, 3.0, 4.5}) {
         b.push_back(row("gzip/cpu/" + direction + "/cant/" + file, compress ? ms : ms / 3,
-                        {{"input_bytes", 100000}, {"compressed_bytes", 40000}}));
+                        {{"input_bytes", 100000},
+                         {"compressed_bytes", 40000},
+                         {"repetition_index", repetition++}}));
       }
       if (file == "c.txt") continue;
       b.push_back(row("lz77/cpu/" + direction + "/cant/" + file + "/work_items:1024/threads:0",

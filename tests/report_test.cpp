@@ -15,6 +15,7 @@
 #include "reports/results.hpp"
 #include "reports/tables.hpp"
 #include "reports/variants.hpp"
+#include "src/results/cell_name.hpp"
 #include "studies/main_job.hpp"
 #include "studies/study.hpp"
 #include "studies/thesis_tables.hpp"
@@ -93,9 +94,10 @@ TEST(Results, ReadsCellsContextAndMissingFiles) {
 
 TEST(Results, TakesMediansOverRepetitionsAndRejectsOtherDocuments) {
   json doc = {{"benchmarks", json::array()}};
+  int repetition = 0;
   for (double t : {1.0, 5.0, 2.0}) {
-    doc["benchmarks"].push_back(
-        row("fl/cpu/compress/c/f/element_width:1", t, {{"input_bytes", 10}}));
+    doc["benchmarks"].push_back(row("fl/cpu/compress/c/f/element_width:1", t,
+                                    {{"input_bytes", 10}, {"repetition_index", repetition++}}));
   }
   doc["benchmarks"].push_back(row("BM_NotACell", 9, json::object()));
   ResultSet set;
@@ -534,6 +536,36 @@ TEST(Measured, AColumnWithAValueInNearlyNoRowIsNamedUnderTheTable) {
   // A short table keeps such a column.
   t.rows.resize(3);
   EXPECT_EQ(measured_part(t).table.columns.size(), 3u);
+}
+
+// Corpus names from a result file that a path would read as other folders ("..", an absolute
+// path, "../../x") give folders of their own inside --out: nothing is written or removed
+// outside it.
+TEST(Report, NoCorpusNameLeadsOutsideTheReportFolder) {
+  const auto root = std::filesystem::temp_directory_path() /
+                    ("gcbench_report_confined_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(root);
+  const auto out = root / "out";
+  const std::string absolute = (root / "abs").string();
+  json doc = {{"benchmarks", json::array()}};
+  for (const std::string& corpus : {std::string(".."), std::string("../../x"), absolute}) {
+    doc["benchmarks"].push_back(row("zlib/cpu/compress/" + results::escape_name_part(corpus) +
+                                        "/a.txt/level:6",
+                                    2, {{"input_bytes", 1000}, {"compressed_bytes", 400}}));
+  }
+  ResultSet set;
+  add_results(set, doc);
+  ASSERT_EQ(set.corpora().size(), 3u);
+  write_report(set, ReportOptions{out, kDefaults, {}, std::nullopt, studies::report_tables()});
+  std::vector<std::string> in_root;
+  for (const auto& entry : std::filesystem::directory_iterator(root)) {
+    in_root.push_back(entry.path().filename().string());
+  }
+  EXPECT_EQ(in_root, std::vector<std::string>{"out"});
+  EXPECT_FALSE(std::filesystem::exists(absolute));
+  EXPECT_TRUE(std::filesystem::exists(out / "%2E%2E" / "variants.md"));
+  EXPECT_TRUE(std::filesystem::exists(out / results::folder_name(absolute) / "variants.md"));
+  std::filesystem::remove_all(root);
 }
 
 TEST(Report, WritesIndexAndTheTablesThatHaveValues) {

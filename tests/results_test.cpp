@@ -2,6 +2,7 @@
 // export and how readers recognize it, and the listing of result files and shard plans.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -106,6 +107,64 @@ TEST(ResultDocument, AFieldOfTheWrongTypeIsAFaultNamingIt) {
   EXPECT_EQ(fault_of(json::parse(R"({"benchmarks": [{"run_name": "a", "real_time": 1,
       "iterations": 3, "error_occurred": false, "my_counter": "x"}]})")),
             std::nullopt);
+}
+
+// A measured entry's times and counters are measurements or the document is damaged: a negative,
+// zero or absurd time, a negative or non-finite counter, is never read as a result. An entry of a
+// failed cell carries none.
+TEST(ResultDocument, TimesAndCountersNoMeasurementGivesAreFaults) {
+  const auto kind = [](json entry) {
+    entry["run_name"] = "fl/cpu/compress/c/f";
+    const std::optional<DocumentFault> fault = fault_of({{"benchmarks", {entry}}});
+    return fault ? std::optional<FaultKind>(fault->kind) : std::nullopt;
+  };
+  EXPECT_EQ(kind({{"real_time", 1.5}, {"time_unit", "ms"}, {"ratio", 2.0}}), std::nullopt);
+  for (const double t : {-1.0, 0.0, 1e300}) {
+    EXPECT_EQ(kind({{"real_time", t}, {"time_unit", "ns"}}), FaultKind::bad_value) << t;
+  }
+  EXPECT_EQ(kind({{"real_time", 1.0}, {"time_unit", "fortnights"}}), FaultKind::bad_value);
+  EXPECT_EQ(kind({{"real_time", 1.0}, {"compressed_bytes", -5}}), FaultKind::bad_value);
+  EXPECT_EQ(kind({{"real_time", 1.0}, {"ratio", std::nan("")}}), FaultKind::bad_value);
+  EXPECT_EQ(kind({{"real_time", 1.0}, {"ratio", 1e19}}), FaultKind::bad_value);
+  EXPECT_EQ(kind({{"error_occurred", true}, {"real_time", 0.0}}), std::nullopt);
+  EXPECT_EQ(fault_tag(FaultKind::bad_value), "bad-value");
+  EXPECT_EQ(fault_tag(FaultKind::duplicate), "duplicate");
+}
+
+// Two entries of one cell's run (name, run type, repetition and GPU alike) are damage, not two
+// repetitions; repetitions and a cell's runs on two GPUs are not.
+TEST(ResultDocument, AnEntryRepeatedIsAFault) {
+  const json one = {{"run_name", "fl/cpu/compress/c/f"}, {"run_type", "iteration"},
+                    {"real_time", 1.0}, {"repetition_index", 0}};
+  json second = one;
+  EXPECT_EQ(fault_of({{"benchmarks", {one, second}}})->kind, FaultKind::duplicate);
+  second["repetition_index"] = 1;
+  EXPECT_EQ(fault_of({{"benchmarks", {one, second}}}), std::nullopt);
+  json gpu0 = one, gpu1 = one;
+  gpu0["gpu"] = {{"index", 0}};
+  gpu1["gpu"] = {{"index", 1}};
+  EXPECT_EQ(fault_of({{"benchmarks", {gpu0, gpu1}}}), std::nullopt);
+  EXPECT_EQ(fault_of({{"benchmarks", {gpu0, gpu0}}})->text,
+            "benchmarks[1] repeats benchmarks[0] (the same cell, run and GPU)");
+}
+
+// A corpus name is one folder inside the folder it is written into, whatever it decodes to.
+TEST(CellName, AFolderNameNeverLeadsOutOfItsFolder) {
+  EXPECT_EQ(folder_name("silesia"), "silesia");
+  EXPECT_EQ(folder_name(".."), "%2E%2E");
+  EXPECT_EQ(folder_name("."), "%2E");
+  EXPECT_EQ(folder_name("/abs/path"), "%2Fabs%2Fpath");
+  EXPECT_EQ(folder_name("../../x"), "..%2F..%2Fx");
+  EXPECT_EQ(folder_name(""), "%00");
+  for (const char* name : {"..", ".", "/abs/path", "../../x", "", "a\\b", "-x"}) {
+    const fs::path inside = fs::path("/out") / folder_name(name);
+    EXPECT_EQ(inside.parent_path(), fs::path("/out")) << name;
+    EXPECT_TRUE(is_plain_file_name(folder_name(name))) << name;
+  }
+  EXPECT_FALSE(is_plain_file_name("../x.svg"));
+  EXPECT_FALSE(is_plain_file_name("/etc/passwd"));
+  EXPECT_FALSE(is_plain_file_name(".."));
+  EXPECT_TRUE(is_plain_file_name("ratio.svg"));
 }
 
 TEST(ResultDocument, AnEntrysCellComesFromItsRunNameElseItsName) {

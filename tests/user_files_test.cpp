@@ -263,6 +263,30 @@ TEST_F(DriverRun, AFileIsMappedAndATruncatedOneFailsItsCellsNotTheRun) {
   }
 }
 
+// A file written in place while its cells run (same size, new bytes) fails the cell during which
+// it changed and every cell after it: none measures other bytes than the run found.
+TEST_F(DriverRun, AFileWrittenWhileMeasuredFailsItsCells) {
+  const fs::path root = gcbench::testing::fresh_test_folder("gcbench-user-written");
+  write(root / "data.bin", std::string(std::size_t{1} << 16, 'a'));
+  std::ostringstream log;
+  inputs_ = gather_user_files({root.string()}, {}, log).present;
+  ASSERT_EQ(inputs_.size(), 1u);
+  fixture::FakeCodec::Knobs knobs;
+  knobs.on_compress = [&](int call) {
+    if (call == 3) write(root / "data.bin", std::string(std::size_t{1} << 16, 'b'));
+  };
+  fixture::FakeCodec codec("a", knobs);
+  fixture::Capture got;
+  run({&codec}, {&codec}, got);
+  ASSERT_EQ(got.got.size(), 2u);
+  for (const auto& r : got.got) {
+    EXPECT_TRUE(run_failed(r)) << r.run_name.function_name;
+    EXPECT_NE(run_message(r).find("data.bin was written while it was measured"),
+              std::string::npos)
+        << run_message(r);
+  }
+}
+
 TEST(Npy, AnInt16ArrayIsItsBytesAtElementWidthTwo) {
   const fs::path root = gcbench::testing::fresh_test_folder("gcbench-npy");
   std::string body;
@@ -321,6 +345,10 @@ TEST(Npy, UnsupportedArraysAreAClearErrorNamingTheFile) {
   EXPECT_NE(error_of(npy("<i2", "(100,)", std::string(10, '\0'))).find("truncated"),
             std::string::npos);
   EXPECT_NE(error_of("not an array").find("no NumPy magic"), std::string::npos);
+  // Version 2's 4-byte header length, claiming 4 GiB: refused before anything is allocated.
+  EXPECT_NE(error_of(std::string("\x93NUMPY\x02\x00\xff\xff\xff\xff", 12) + "{}")
+                .find("its header claims 4294967295 bytes"),
+            std::string::npos);
   EXPECT_EQ(
       parse_npy_header("{'descr': '|u1', 'fortran_order': False, 'shape': (), }", 1).element_width,
       1u);
@@ -331,6 +359,34 @@ using testing::run_driver;
 
 // The whole way: the gcbench program measures and verifies every file of the folder, records
 // it, and after one file changes measures that file alone again.
+// 100 MiB of zeros compress to a few bytes, far past the decode limit a container of unknown
+// origin gets (64 MiB for so small a container): the harness made these containers from an
+// input whose size it knows, so every decoder may give back that many bytes, and every cell
+// verifies (RLE's and zstd's refused them as damage).
+TEST(UserFiles, AFileOfZerosDecodesUnderItsKnownSize) {
+  const fs::path root = gcbench::testing::fresh_test_folder("gcbench-user-zeros");
+  fs::create_directories(root / "zeros");
+  std::ofstream(root / "zeros" / "zeros.bin").close();
+  fs::resize_file(root / "zeros" / "zeros.bin", std::uint64_t{100} << 20);  // sparse
+  const fs::path out = root / "results";
+  int status = -1;
+  const std::string log = run_driver(
+      "--codecs rle,zlib,peers --device cpu --no-progress --benchmark_min_time=0.001 "
+      "--max-time 0.01 --out-dir '" + out.string() + "' '" + (root / "zeros").string() + "'",
+      status);
+  EXPECT_EQ(status, 0) << log;
+  std::size_t cells = 0;
+  for (const fs::path& path : results::json_files_under(out)) {
+    const nlohmann::json doc = results::read_json_file(path);
+    for (const nlohmann::json& b : doc["benchmarks"]) {
+      ++cells;
+      EXPECT_EQ(b.value("verified", 0.0), 1.0) << b.dump();
+    }
+  }
+  EXPECT_GE(cells, 8u) << log;  // rle at three widths and zlib, each both ways, and the peers
+  fs::remove_all(root);
+}
+
 TEST(UserFiles, TheDriverMeasuresAFolderAndAChangedFileAloneAgain) {
   const fs::path root = make_user_folder();
   const fs::path out = root.parent_path() / "results";

@@ -170,6 +170,11 @@ RunResult run_filter(const std::vector<std::string>& argv, ByteSpan input, const
   const SigpipeBlocked no_sigpipe;
 
   RunResult r;
+  // The output in blocks, joined at the end block by block, each freed once copied: a doubling
+  // buffer would hold up to twice the cap while it grows; this holds the output and one block.
+  constexpr std::size_t kBlock = std::size_t{4} << 20;
+  std::vector<Bytes> blocks;
+  std::uint64_t out_bytes = 0;
   std::size_t written = 0;
   if (input.empty()) in.write.reset();
   bool out_open = true, err_open = true;
@@ -197,8 +202,12 @@ RunResult run_filter(const std::vector<std::string>& argv, ByteSpan input, const
     if (out_i >= 0 && fds[out_i].revents != 0) {
       const ssize_t got = ::read(out.read.get(), buf.data(), buf.size());
       if (got > 0) {
-        if (r.out.size() + static_cast<std::uint64_t>(got) > cap.bytes) throw Error(cap.exceeded);
-        r.out.insert(r.out.end(), buf.data(), buf.data() + got);
+        out_bytes += static_cast<std::uint64_t>(got);
+        if (out_bytes > cap.bytes) throw Error(cap.exceeded);
+        if (blocks.empty() || blocks.back().size() + static_cast<std::size_t>(got) > kBlock) {
+          blocks.emplace_back().reserve(kBlock);
+        }
+        blocks.back().insert(blocks.back().end(), buf.data(), buf.data() + got);
       } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
         out_open = false;
       }
@@ -215,6 +224,11 @@ RunResult run_filter(const std::vector<std::string>& argv, ByteSpan input, const
     }
   }
   in.write.reset();
+  r.out.reserve(out_bytes);
+  for (Bytes& block : blocks) {
+    r.out.insert(r.out.end(), block.begin(), block.end());
+    Bytes().swap(block);
+  }
   r.status = child.wait();
   while (!r.err.empty() && (r.err.back() == '\n' || r.err.back() == '\r')) r.err.pop_back();
   return r;

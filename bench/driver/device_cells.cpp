@@ -1,6 +1,7 @@
 #include "bench/driver/device_cells.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -49,7 +50,12 @@ struct DeviceCellState {
   u64 compressed_bytes = 0;
   std::vector<std::pair<std::string, double>> codec_counters;  // CodecInfo::container_counters
   // Every timed call's output is compared with the verified one through its CRC-32, taken on
-  // the GPU after the call's stop event (outside the timed region).
+  // the GPU after the call's stop event (outside the timed region); before the call, sentinels
+  // are planted in it (output_guard.hpp), so that no call passes on an earlier call's bytes.
+  // c.out holds out_capacity bytes for the codec and kGuardBytes guard bytes after them.
+  u64 out_capacity = 0;
+  Sentinels sentinels;
+  std::array<u8, kGuardBytes> guard{};
   cuda::DeviceBuffer<u8> check_temp;
   cuda::DeviceBuffer<std::uint32_t> check_crc{1};
   u64 check_bytes = 0;  // of output: the verified size
@@ -69,6 +75,7 @@ struct DeviceCellState {
 struct ResidentInput {
   std::size_t index = 0;  // into the run's inputs
   cuda::DeviceBuffer<u8> bytes;
+  std::uint32_t crc = 0;  // of the bytes uploaded: a codec that writes into its input is caught
 };
 
 namespace {
@@ -149,19 +156,38 @@ std::optional<std::string> check_timed_output(ByteSpan output, ByteSpan verified
       output, verified, std::string("timed end-to-end output (") + path + ")", "the verified one");
 }
 
-// The CRC-32 of the output of the call just enqueued, and (compression) the size it wrote.
-std::pair<std::uint32_t, u64> output_crc(DeviceCellState& c) {
+// c.out for `capacity` bytes of output and the guard after them, all of it kGuardByte.
+void size_output(DeviceCellState& c, u64 capacity) {
+  c.out_capacity = capacity;
+  c.out.resize(capacity + kGuardBytes);
+  GCB_CUDA(cudaMemsetAsync(c.out.data(), kGuardByte, c.out.bytes(), c.stream.get()));
+}
+
+// The CRC-32 of the output of the call just enqueued, (compression) the size it wrote, and
+// whether the guard after the output's capacity is intact.
+struct OutputCheck {
+  std::uint32_t crc = 0;
+  u64 size = 0;
+  bool guard_intact = true;
+};
+
+OutputCheck output_crc(DeviceCellState& c) {
   const cudaStream_t s = c.stream.get();
   cuda::crc32_async(c.out.data(), c.check_bytes, c.check_temp.data(), c.check_temp.bytes(),
                     {c.check_crc.data()}, s);
-  std::uint32_t crc = 0;
-  u64 size = c.check_bytes;
-  GCB_CUDA(cudaMemcpyAsync(&crc, c.check_crc.data(), sizeof crc, cudaMemcpyDeviceToHost, s));
+  OutputCheck found{0, c.check_bytes, true};
+  GCB_CUDA(cudaMemcpyAsync(&found.crc, c.check_crc.data(), sizeof found.crc,
+                           cudaMemcpyDeviceToHost, s));
   if (c.check_size) {
-    GCB_CUDA(cudaMemcpyAsync(&size, c.size.data(), sizeof size, cudaMemcpyDeviceToHost, s));
+    GCB_CUDA(
+        cudaMemcpyAsync(&found.size, c.size.data(), sizeof found.size, cudaMemcpyDeviceToHost, s));
   }
+  GCB_CUDA(cudaMemcpyAsync(c.guard.data(), c.out.data() + c.out_capacity, kGuardBytes,
+                           cudaMemcpyDeviceToHost, s));
   GCB_CUDA(cudaStreamSynchronize(s));
-  return {crc, size};
+  found.guard_intact =
+      std::all_of(c.guard.begin(), c.guard.end(), [](u8 b) { return b == kGuardByte; });
+  return found;
 }
 
 // Called once the verified output of the device call is in c.out.
@@ -169,11 +195,15 @@ void arm_output_check(DeviceCellState& c, u64 output_bytes, bool check_size) {
   c.check_bytes = output_bytes;
   c.check_size = check_size;
   c.check_temp.resize(cuda::crc32_temp_bytes(output_bytes));
-  c.verified_crc = output_crc(c).first;
+  c.verified_crc = output_crc(c).crc;
 }
 
 std::optional<std::string> check_iteration(DeviceCellState& c, u64 iteration) {
-  const auto [crc, size] = output_crc(c);
+  const auto [crc, size, guard_intact] = output_crc(c);
+  if (!guard_intact) {
+    return fmt::format("timed call {} wrote past its output buffer of {} bytes", iteration,
+                       c.out_capacity);
+  }
   if ((size != c.check_bytes || crc != c.verified_crc) && c.decode_varied_output) {
     ++c.varied_outputs;
     return c.decode_varied_output();
@@ -267,18 +297,17 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
                                           LastStream& last) {
   const BoundDeviceCodec& dev = *c.codec;
   const cudaStream_t s = c.stream.get();
-  c.out.resize(dev.max_compressed_size(input.size()));
+  size_output(c, dev.max_compressed_size(input.size()));  // no stale bytes pass
   c.temp.resize(dev.compress_temp_bytes(input.size()));
   const CompressBuffers buffers{device_input,   input.size(), c.temp.data(),
                                 c.temp.bytes(), c.out.data(), c.size.data()};
   c.call = [&c, &dev, buffers] { dev.compress_async(buffers, c.stream.get()); };
   // The device API's own output, checked once: equal to the CPU reference, and it round-trips.
-  GCB_CUDA(cudaMemsetAsync(c.out.data(), 0xA5, c.out.bytes(), s));  // no stale bytes pass
   c.call();
   u64 written = 0;
   GCB_CUDA(cudaMemcpyAsync(&written, c.size.data(), sizeof written, cudaMemcpyDeviceToHost, s));
   GCB_CUDA(cudaStreamSynchronize(s));
-  if (written > c.out.bytes()) return "device compression wrote past its bound";
+  if (written > c.out_capacity) return "device compression wrote past its bound";
   // With a CPU reference the host holds one copy of the container, the reference's, compared
   // with the device's output on the device (a 1 GiB input's RLE container is up to 2 GiB);
   // without one, the device's output is copied back.
@@ -314,7 +343,7 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
       GCB_CUDA(cudaMemcpyAsync(&size, c.size.data(), sizeof size, cudaMemcpyDeviceToHost,
                                c.stream.get()));
       GCB_CUDA(cudaStreamSynchronize(c.stream.get()));
-      if (size > c.out.bytes())
+      if (size > c.out_capacity)
         return std::optional<std::string>("device compression wrote past its bound");
       Bytes varied(size);
       GCB_CUDA(cudaMemcpy(varied.data(), c.out.data(), size, cudaMemcpyDeviceToHost));
@@ -356,25 +385,18 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
     return check(out.first(size));
   };
   const u64 m = stream.size();
-  // Pageable first: the pinned path page-locks the input in place for its runs.
   {
     const auto out = pageable_buffer(m);
     if (auto diff = timed(input, {out.get(), m}, c.e2e_pageable_s, "pageable")) return diff;
   }
   {
-    // The pinned path's source: the input page-locked in place, or a pinned copy of a file's
-    // read-only mapping, which CUDA does not register by default and did not register
-    // reliably as read-only (bench/NOTES.md, "Mapped inputs and pinned memory").
-    std::optional<cuda::HostRegistration> registered;
-    cuda::PinnedBuffer copy;
-    ByteSpan pinned_input = input;
-    if (workspace.input_mapped()) {
-      copy = cuda::PinnedBuffer(input.size());
-      std::copy(input.begin(), input.end(), copy.data());
-      pinned_input = {copy.data(), input.size()};
-    } else {
-      registered.emplace(input.data(), input.size());
-    }
+    // The pinned path's source: a pinned copy of the input, which is read-only memory (a
+    // file's mapping, or bytes the workspace protects), and CUDA neither registers read-only
+    // pages by default nor did so reliably as read-only (bench/NOTES.md, "Mapped inputs and
+    // pinned memory").
+    cuda::PinnedBuffer copy(input.size());
+    std::copy(input.begin(), input.end(), copy.data());
+    const ByteSpan pinned_input{copy.data(), input.size()};
     const cuda::PinnedBuffer out(m);
     if (auto diff = timed(pinned_input, {out.data(), m}, c.e2e_s, "pinned")) return diff;
     // The input into a scratch buffer (the resident one serves the cells that follow); the
@@ -406,14 +428,13 @@ std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& 
     return problem;
   }
   if (shortfall) return shortfall;
-  c.out.resize(c.plan.original_size);
+  size_output(c, c.plan.original_size);  // no stale bytes pass
   c.temp.resize(c.plan.temp_bytes);
   c.call = [&c, &dev] {
     dev.decompress_async(
         c.plan, {c.in.data(), c.temp.data(), c.temp.bytes(), c.out.data(), c.status.data()},
         c.stream.get());
   };
-  GCB_CUDA(cudaMemsetAsync(c.out.data(), 0xA5, c.out.bytes(), s));
   c.call();
   DeviceStatus status;
   GCB_CUDA(cudaMemcpyAsync(&status, c.status.data(), sizeof status, cudaMemcpyDeviceToHost, s));
@@ -479,6 +500,20 @@ std::optional<std::string> DeviceCells::l2_flush_context() const {
 
 DeviceCells::~DeviceCells() = default;
 
+namespace {
+
+// The CRC-32 of `n` bytes of device memory. Synchronizes.
+std::uint32_t device_crc(const u8* data, u64 n) {
+  cuda::DeviceBuffer<u8> temp(cuda::crc32_temp_bytes(n));
+  cuda::DeviceBuffer<std::uint32_t> crc(1);
+  cuda::crc32_async(data, n, temp.data(), temp.bytes(), {crc.data()}, nullptr);
+  std::uint32_t value = 0;
+  GCB_CUDA(cudaMemcpy(&value, crc.data(), sizeof value, cudaMemcpyDeviceToHost));
+  return value;
+}
+
+}  // namespace
+
 const u8* DeviceCells::device_input(std::size_t index, ByteSpan input) {
   if (!input_ || input_->index != index) {
     input_.reset();  // one input at a time in device memory
@@ -487,9 +522,17 @@ const u8* DeviceCells::device_input(std::size_t index, ByteSpan input) {
     resident->bytes.resize(input.size());
     GCB_CUDA(
         cudaMemcpy(resident->bytes.data(), input.data(), input.size(), cudaMemcpyHostToDevice));
+    resident->crc = device_crc(resident->bytes.data(), input.size());
     input_ = std::move(resident);
   }
   return input_->bytes.data();
+}
+
+std::optional<std::string> DeviceCells::resident_input_changed() {
+  if (!input_ || device_crc(input_->bytes.data(), input_->bytes.bytes()) == input_->crc)
+    return std::nullopt;
+  input_.reset();
+  return "the input's device copy changed during the cell: the codec wrote into its input";
 }
 
 void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& workspace) {
@@ -530,6 +573,8 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
   for (auto _ : state) {
     const auto began = Clock::now();
     while (!sampler.done()) {
+      c.sentinels.draw(c.check_bytes);
+      plant_sentinels_async(c.out.data(), c.sentinels, c.stream.get());
       if (l2_flush_) l2_flush_->enqueue(c.stream.get());
       c.start.record(c.stream.get());
       c.call();
@@ -546,6 +591,10 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
       sampler.add(t, std::chrono::duration<double>(Clock::now() - began).count());
     }
     clock_after = sm_clock_.share_of_max();
+    if (auto problem = resident_input_changed()) {
+      state.SkipWithError(problem->c_str());
+      return;
+    }
     state.SetIterationTime(sampler.mean_s());
     add_sampling_counters(state, sampler, std::nullopt);
   }

@@ -59,6 +59,9 @@ class DeviceCells {
  private:
   // The input of index `index` in device memory, uploaded when it is not the resident one.
   const std::uint8_t* device_input(std::size_t index, ByteSpan input);
+  // nullopt while the resident input holds the bytes uploaded (its CRC-32 then and now); else
+  // the cell's error, and the resident copy is dropped (the next cell uploads it again).
+  std::optional<std::string> resident_input_changed();
 
   PipelineSettings settings_;
   GpuCeilings ceilings_;

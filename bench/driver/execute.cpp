@@ -6,17 +6,21 @@
 #include <chrono>
 #include <ctime>
 #include <exception>
+#include <functional>
 #include <iostream>
 #include <iterator>
 #include <memory>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 #include "bench/driver/harness.hpp"
+#include "bench/driver/output_guard.hpp"
 #if GCBENCH_HAVE_CUDA
 #include "bench/driver/device_cells.hpp"
 #endif
 #include "bench/driver/verify.hpp"
+#include "gcbench/container.hpp"
 #include "gcbench/cores.hpp"
 #include "gcbench/device_codec.hpp"
 
@@ -57,18 +61,32 @@ double thread_cpu_s() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
+// What runs around each timed call, outside its timed region: `before` readies the output
+// (sentinels), `after` checks it (nullopt, or why the call's output cannot be reported).
+struct CallChecks {
+  std::function<void()> before = [] {};
+  std::function<std::optional<std::string>(std::uint64_t call)> after = [](std::uint64_t) {
+    return std::optional<std::string>();
+  };
+};
+
 // Google Benchmark's one iteration of a cell: `call` timed until the cell's stopping rule is
 // met, the iteration's time their mean. false when a call failed (the state says why).
 template <typename Call>
 bool sample(benchmark::State& state, const CellSpec& cell, Totals& totals, Sampler& sampler,
-            Call&& call) {
+            Call&& call, const CallChecks& checks) {
   const bool gpu = cell.codec->info().device == Device::gpu;
   for (auto _ : state) {
     const auto began = Clock::now();
     const double cpu_began = thread_cpu_s();
     while (!sampler.done()) {
+      checks.before();
       const std::optional<double> t = timed_call(state, gpu, totals, call);
       if (!t) return false;
+      if (auto problem = checks.after(sampler.samples() + 1)) {
+        state.SkipWithError(problem->c_str());
+        return false;
+      }
       sampler.add(*t, std::chrono::duration<double>(Clock::now() - began).count());
     }
     state.SetIterationTime(sampler.mean_s());
@@ -112,7 +130,7 @@ void set_counters(benchmark::State& state, const CellSpec& cell, const Totals& t
 }  // namespace
 
 std::optional<std::string> check_container(const CellSpec& cell, Workspace& workspace,
-                                           ByteSpan input, const Bytes& container) {
+                                           ByteSpan input, ByteSpan container) {
   const Bytes back = workspace.bound(cell).decompress(container);
   if (auto diff = describe_difference(back, input, "decompressed output", "the input")) return diff;
   if (cell.reference == nullptr) return std::nullopt;
@@ -167,6 +185,10 @@ void run_compress(benchmark::State& state, const CellSpec& cell, Workspace& work
       workspace.first_call(cell.name) ? nullptr : workspace.verified(*cell.codec, cell.params);
   if (verified == nullptr) {
     Bytes first = codec.compress(input);
+    if (auto changed = workspace.input_changed()) {  // before the round trip blames the output
+      state.SkipWithError(changed->c_str());
+      return;
+    }
     if (auto problem = check_container(cell, workspace, input, first)) {
       state.SkipWithError(problem->c_str());
       return;
@@ -177,19 +199,37 @@ void run_compress(benchmark::State& state, const CellSpec& cell, Workspace& work
   Totals totals;
   Sampler sampler(workspace.stopping_rule(*cell.codec), gpu);
   // A codec that compresses into the caller's buffer gets one of its bound's size, allocated and
-  // touched here, outside the timed calls, as its library's own benchmark program gives it.
+  // touched here, outside the timed calls, as its library's own benchmark program gives it;
+  // guarded, and with sentinels planted before each call (output_guard.hpp).
   const bool into = codec.compresses_into();
-  Bytes out(into ? codec.max_compressed_size(input.size()) : 0);
+  GuardedBuffer room(into ? codec.max_compressed_size(input.size()) : 0);
+  Bytes out;
   std::size_t size = 0;
   const auto call = [&](RunStats& s) {
     if (into) {
-      size = codec.compress_into(input, out, &s);
+      size = codec.compress_into(input, room.room(), &s);
     } else {
       out = codec.compress(input, &s);
     }
   };
-  if (!sample(state, cell, totals, sampler, call)) return;
-  if (into) out.resize(size);
+  Sentinels sentinels;
+  CallChecks checks;
+  if (into) {
+    checks.before = [&] { sentinels.plant(room.room(), verified->size()); };
+    checks.after = [&](std::uint64_t n) -> std::optional<std::string> {
+      if (auto overrun = room.overrun()) return fmt::format("timed call {} {}", n, *overrun);
+      const ByteSpan written = room.room().first(std::min(size, room.room().size()));
+      if (size == verified->size() && sentinels.hold(written, *verified)) return std::nullopt;
+      // Other bytes than the verified ones: a codec that need not be deterministic, or one that
+      // left bytes of an earlier call or the sentinels in place. Verified in full.
+      if (auto problem = check_container(cell, workspace, input, written)) {
+        return fmt::format("timed call {}: {}", n, *problem);
+      }
+      return std::nullopt;
+    };
+  }
+  if (!sample(state, cell, totals, sampler, call, checks)) return;
+  if (into) out.assign(room.room().begin(), room.room().begin() + static_cast<std::ptrdiff_t>(size));
   // Other bytes than the verified ones (a codec need not be deterministic) are verified too.
   if (out != *verified) {
     if (auto problem = check_container(cell, workspace, input, out)) {
@@ -217,18 +257,31 @@ void run_decompress(benchmark::State& state, const CellSpec& cell, Workspace& wo
   Totals totals;
   Sampler sampler(workspace.stopping_rule(*cell.codec), gpu);
   // A codec that decodes into the caller's buffer gets one, allocated and touched here, outside
-  // the timed calls, as its library's own benchmark program gives it.
+  // the timed calls, as its library's own benchmark program gives it: guarded, holding none of
+  // the warm-up's bytes, and with sentinels planted before each call (output_guard.hpp).
   const bool into = codec.decodes_into();
-  if (into) out.resize(input.size());
+  GuardedBuffer room(into ? input.size() : 0);
   const auto call = [&](RunStats& s) {
     if (into) {
-      codec.decompress_into(container, out, &s);
+      codec.decompress_into(container, room.room(), &s);
     } else {
       out = codec.decompress(container, &s);
     }
   };
-  if (!sample(state, cell, totals, sampler, call)) return;
-  if (auto diff = describe_difference(out, input, "decompressed output", "the input")) {
+  Sentinels sentinels;
+  CallChecks checks;
+  if (into) {
+    checks.before = [&] { sentinels.plant(room.room(), input.size()); };
+    checks.after = [&](std::uint64_t n) -> std::optional<std::string> {
+      if (auto overrun = room.overrun()) return fmt::format("timed call {} {}", n, *overrun);
+      if (sentinels.hold(room.room(), input)) return std::nullopt;
+      return describe_difference(room.room(), input,
+                                 fmt::format("timed call {}: decompressed output", n), "the input");
+    };
+  }
+  if (!sample(state, cell, totals, sampler, call, checks)) return;
+  const ByteSpan last = into ? std::as_const(room).room() : ByteSpan(out);
+  if (auto diff = describe_difference(last, input, "decompressed output", "the input")) {
     state.SkipWithError(diff->c_str());
     return;
   }
@@ -238,6 +291,10 @@ void run_decompress(benchmark::State& state, const CellSpec& cell, Workspace& wo
 }  // namespace
 
 ByteSpan Workspace::input(std::size_t index) {
+  // Bytes in memory that a codec wrote into (its cell failed) are made again for the cells
+  // after it; a file written while mapped stays failed (its contents are no longer the ones the
+  // run found).
+  if (loaded_ == index && !input_.mapped() && input_.changed()) loaded_.reset();
   if (loaded_ != index) {
     containers_.clear();
     input_ = {};
@@ -256,7 +313,7 @@ ByteSpan Workspace::input(std::size_t index) {
   }
   // A mapped file truncated since would fault on the first read past its new end: this
   // cell fails with the reason instead.
-  if (auto problem = input_.unreadable()) throw std::runtime_error(*problem);
+  if (auto problem = input_.changed()) throw std::runtime_error(*problem);
   return input_.bytes();
 }
 
@@ -366,20 +423,37 @@ Params reference_params(const Codec& reference, const Params& gpu_params) {
   return resolve_params(reference.info().axes, p);
 }
 
+namespace {
+
+void measure(benchmark::State& state, const CellSpec& cell, Workspace& workspace) {
+#if GCBENCH_HAVE_CUDA
+  if (cell.codec->device_codec() != nullptr && workspace.device_cells() != nullptr) {
+    workspace.device_cells()->run(state, cell, workspace);
+    return;
+  }
+#endif
+  if (cell.direction == Direction::compress) {
+    run_compress(state, cell, workspace);
+  } else {
+    run_decompress(state, cell, workspace);
+  }
+}
+
+}  // namespace
+
 void run_cell(benchmark::State& state, const CellSpec& cell, Workspace& workspace) {
   // Anything a codec throws (a bad parameter, no device, a decoder rejecting its own output)
   // becomes this cell's error instead of ending the sweep.
   try {
-#if GCBENCH_HAVE_CUDA
-    if (cell.codec->device_codec() != nullptr && workspace.device_cells() != nullptr) {
-      workspace.device_cells()->run(state, cell, workspace);
-      return;
-    }
-#endif
-    if (cell.direction == Direction::compress) {
-      run_compress(state, cell, workspace);
-    } else {
-      run_decompress(state, cell, workspace);
+    // Every container a cell decodes is one the harness made from this input: its size is
+    // known, and bounds the decoders' output instead of the bomb limit for unknown containers.
+    DecodeLimit limit = decode_limit();
+    limit.known_size = workspace.input(cell.input).size();
+    const ScopedDecodeLimit known(limit);
+    measure(state, cell, workspace);
+    // What the cell measured was its input only if the input is still the one loaded.
+    if (auto changed = workspace.input_changed(); changed && !state.error_occurred()) {
+      state.SkipWithError(changed->c_str());
     }
   } catch (const std::exception& e) {
     if (!state.error_occurred()) state.SkipWithError(e.what());

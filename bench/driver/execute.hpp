@@ -35,6 +35,11 @@ class Workspace {
   ByteSpan input(std::size_t index);
   // Whether the current input is a file's mapping rather than bytes in memory.
   bool input_mapped() const { return input_.mapped(); }
+  // nullopt while the current input (if any) holds the bytes loaded; else how it changed
+  // (InputData::changed): the cell that just ran measured something else, and fails.
+  std::optional<std::string> input_changed() const {
+    return loaded_ ? input_.changed() : std::nullopt;
+  }
   // The container of `codec` at `params` for the current input, compressed on a miss.
   const Bytes& container(const Codec& codec, const Params& params);
   // The same, shared: it stays valid when later calls evict it from the cache.
@@ -121,7 +126,7 @@ void add_sampling_counters(benchmark::State& state, const Sampler& sampler,
 // nullopt when `container` round-trips through the cell's codec and, for a GPU cell, equals
 // the CPU reference's container; else the reason it does not.
 std::optional<std::string> check_container(const CellSpec& cell, Workspace& workspace,
-                                           ByteSpan input, const Bytes& container);
+                                           ByteSpan input, ByteSpan container);
 
 // Calls `use` with the container a decompression cell decodes, once it is known to equal the
 // CPU reference's: the one a compression cell verified (no copy, no comparison) at this point

@@ -1,5 +1,8 @@
 #include "bench/driver/inputs.hpp"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
@@ -7,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "bench/driver/path_inputs.hpp"
 #include "corpora/corpora.hpp"
@@ -93,13 +97,68 @@ InputData::InputData(std::shared_ptr<const MappedFile> file, std::uint64_t offse
                      std::uint64_t size)
     : file_(std::move(file)), offset_(offset), size_(size) {}
 
+ReadOnlyBytes::ReadOnlyBytes(Bytes bytes) : bytes_(std::move(bytes)) {
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<std::uintptr_t>(bytes_.data());
+  const std::uintptr_t end = begin + bytes_.size();
+  const std::uintptr_t first = (begin + page - 1) / page * page, last = end / page * page;
+  if (!bytes_.empty() && first < last &&
+      ::mprotect(reinterpret_cast<void*>(first), last - first, PROT_READ) == 0) {
+    protected_begin_ = reinterpret_cast<std::uint8_t*>(first);
+    protected_bytes_ = last - first;
+    head_.assign(bytes_.data(), protected_begin_);
+    tail_.assign(protected_begin_ + protected_bytes_, bytes_.data() + bytes_.size());
+  } else {
+    head_ = bytes_;  // no whole page (or no protection): all of it kept aside
+  }
+}
+
+ReadOnlyBytes::~ReadOnlyBytes() {
+  release();
+}
+
+ReadOnlyBytes::ReadOnlyBytes(ReadOnlyBytes&& other) noexcept {
+  *this = std::move(other);
+}
+
+ReadOnlyBytes& ReadOnlyBytes::operator=(ReadOnlyBytes&& other) noexcept {
+  if (this != &other) {
+    release();
+    // A moved vector keeps its buffer, so the protected pages stay where they are.
+    bytes_ = std::move(other.bytes_);
+    protected_begin_ = std::exchange(other.protected_begin_, nullptr);
+    protected_bytes_ = std::exchange(other.protected_bytes_, 0);
+    head_ = std::move(other.head_);
+    tail_ = std::move(other.tail_);
+    other.bytes_.clear();
+  }
+  return *this;
+}
+
+void ReadOnlyBytes::release() {
+  if (protected_begin_ != nullptr) {
+    ::mprotect(protected_begin_, protected_bytes_, PROT_READ | PROT_WRITE);
+    protected_begin_ = nullptr;
+    protected_bytes_ = 0;
+  }
+}
+
+bool ReadOnlyBytes::intact() const {
+  if (protected_begin_ == nullptr) return std::equal(head_.begin(), head_.end(), bytes_.begin());
+  return std::equal(head_.begin(), head_.end(), bytes_.data()) &&
+         std::equal(tail_.begin(), tail_.end(), protected_begin_ + protected_bytes_);
+}
+
 ByteSpan InputData::bytes() const {
-  if (!file_) return owned_;
+  if (!file_) return owned_.bytes();
   return file_->bytes().subspan(static_cast<std::size_t>(offset_), static_cast<std::size_t>(size_));
 }
 
-std::optional<std::string> InputData::unreadable() const {
-  return file_ ? file_->truncated() : std::nullopt;
+std::optional<std::string> InputData::changed() const {
+  if (file_) return file_->changed();
+  if (owned_.intact()) return std::nullopt;
+  return "the input's bytes in memory changed while it was measured: a codec wrote into its "
+         "input";
 }
 
 InputData map_input(const std::filesystem::path& path, std::uint64_t file_size,

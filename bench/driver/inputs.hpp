@@ -18,9 +18,34 @@
 
 namespace gcbench::driver {
 
+// Bytes in memory that nothing can write while they are held: the whole pages inside them are
+// read-only (a write faults), and the few bytes that share a page with other memory are kept
+// aside and compared. No copy is made.
+class ReadOnlyBytes {
+ public:
+  ReadOnlyBytes() = default;
+  explicit ReadOnlyBytes(Bytes bytes);
+  ~ReadOnlyBytes();
+  ReadOnlyBytes(ReadOnlyBytes&& other) noexcept;
+  ReadOnlyBytes& operator=(ReadOnlyBytes&& other) noexcept;
+  ReadOnlyBytes(const ReadOnlyBytes&) = delete;
+  ReadOnlyBytes& operator=(const ReadOnlyBytes&) = delete;
+
+  ByteSpan bytes() const { return bytes_; }
+  // Whether the bytes outside the read-only pages still hold what they held.
+  bool intact() const;
+
+ private:
+  void release();  // writable again, as the vector's owner expects
+  Bytes bytes_;
+  std::uint8_t* protected_begin_ = nullptr;
+  std::size_t protected_bytes_ = 0;
+  Bytes head_, tail_;  // copies of the bytes before and after the read-only pages
+};
+
 // An input's bytes while the workspace holds them: in memory (a synthetic input, a corpus
 // concatenated) or a part of a file's read-only mapping (a corpus file, a user's file, a .npy
-// file's array), never copied.
+// file's array), never copied, and read-only either way.
 class InputData {
  public:
   InputData() = default;
@@ -30,12 +55,12 @@ class InputData {
 
   ByteSpan bytes() const;
   bool mapped() const { return file_ != nullptr; }
-  // nullopt while its bytes can be read; else why not (its file was truncated since: a read
-  // would fault, MappedFile).
-  std::optional<std::string> unreadable() const;
+  // nullopt while its bytes are the ones loaded; else why not (its file was truncated, so that
+  // a read would fault, or written since it was mapped; bytes in memory were written).
+  std::optional<std::string> changed() const;
 
  private:
-  Bytes owned_;
+  ReadOnlyBytes owned_;
   std::shared_ptr<const MappedFile> file_;
   std::uint64_t offset_ = 0, size_ = 0;
 };

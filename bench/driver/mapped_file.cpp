@@ -29,6 +29,8 @@ MappedFile::MappedFile(const std::filesystem::path& path, std::uint64_t expected
     throw std::runtime_error(fmt::format("{} changed since the run began ({} bytes then, {})",
                                          path.string(), size_, now));
   }
+  modified_ = st.st_mtim;
+  status_changed_ = st.st_ctim;
   if (size_ == 0) return;
   base_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
   if (base_ == MAP_FAILED) {
@@ -51,14 +53,26 @@ ByteSpan MappedFile::bytes() const {
   return {static_cast<const std::uint8_t*>(base_), static_cast<std::size_t>(size_)};
 }
 
-std::optional<std::string> MappedFile::truncated() const {
+std::optional<std::string> MappedFile::changed() const {
   struct stat st {};
   if (::fstat(fd_, &st) != 0) {
     return fmt::format("{} cannot be read any more ({})", path_.string(), std::strerror(errno));
   }
-  if (static_cast<std::uint64_t>(st.st_size) >= size_) return std::nullopt;
-  return fmt::format("{} was truncated since the run began ({} bytes then, {} now)", path_.string(),
-                     size_, st.st_size);
+  if (static_cast<std::uint64_t>(st.st_size) < size_) {
+    return fmt::format("{} was truncated since the run began ({} bytes then, {} now)",
+                       path_.string(), size_, st.st_size);
+  }
+  const auto same = [](const timespec& a, const timespec& b) {
+    return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+  };
+  if (static_cast<std::uint64_t>(st.st_size) != size_ || !same(st.st_mtim, modified_) ||
+      !same(st.st_ctim, status_changed_)) {
+    return fmt::format(
+        "{} was written while it was measured (its size or modification time changed); rerun "
+        "to measure it as it is now",
+        path_.string());
+  }
+  return std::nullopt;
 }
 
 }  // namespace gcbench::driver

@@ -2,9 +2,12 @@
 // A file's bytes mapped read-only (MAP_PRIVATE, read ahead sequentially) instead of read: an input
 // larger than host memory is paged in as it is read and dropped under pressure, never copied whole.
 // Reading past the end of a file truncated since it was mapped raises SIGBUS (a file renamed over
-// or deleted keeps its mapped bytes), so truncated() re-reads the open file's size and
-// Workspace::input checks it before each cell; truncation during a cell is not caught (README: Your
-// data).
+// or deleted keeps its mapped bytes), and a file written in place changes the mapped bytes, so
+// changed() compares the open file's size, modification and change times with those it had
+// when mapped; the workspace asks before and after each cell, and a cell during which its
+// input changed fails (a truncation during a cell may fault first: README, Your data).
+#include <sys/stat.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -25,14 +28,16 @@ class MappedFile {
 
   ByteSpan bytes() const;
   const std::filesystem::path& path() const { return path_; }
-  // nullopt while the file still holds every mapped byte; else why reading it would fault.
-  std::optional<std::string> truncated() const;
+  // nullopt while the file is as it was mapped (size, modification and change times); else
+  // how it changed: truncated (a read would fault) or written.
+  std::optional<std::string> changed() const;
 
  private:
   std::filesystem::path path_;
   int fd_ = -1;
   void* base_ = nullptr;  // null for an empty file (nothing to map)
   std::uint64_t size_ = 0;
+  struct timespec modified_ {}, status_changed_{};
 };
 
 }  // namespace gcbench::driver

@@ -126,6 +126,13 @@ NpyLayout read_npy_layout(const std::filesystem::path& path, std::uint64_t file_
   if (got < 8 + length_bytes) fail("its header is cut short");
   std::uint64_t header_length = byte(8) | byte(9) << 8;
   if (length_bytes == 4) header_length |= byte(10) << 16 | byte(11) << 24;
+  // NumPy itself reads headers of at most 10000 bytes by default (max_header_size): a claimed
+  // length past this bound is refused before anything is allocated for it.
+  constexpr std::uint64_t kMaxHeader = 1 << 16;
+  if (header_length > kMaxHeader) {
+    fail("its header claims " + std::to_string(header_length) + " bytes; a .npy header holds " +
+         "at most " + std::to_string(kMaxHeader));
+  }
   const std::uint64_t body_offset = 8 + length_bytes + header_length;
   if (body_offset > file_size) fail("its header runs past the end of the file");
   std::string header(header_length, '\0');

@@ -65,8 +65,8 @@ relative to the folder, or on the file name for a glob without '/'))");
   cli::add_value(
       app, "--as", "NAME",
       [&o](const std::string& v) {
-        if (v.empty() || v.find('/') != std::string::npos)
-          throw std::invalid_argument("needs a name without '/'");
+        if (v.empty() || v == "." || v == ".." || v.find('/') != std::string::npos)
+          throw std::invalid_argument("needs a name, not '.' or '..', without '/'");
         o.path_filter.corpus_name = v;
       },
       "the corpus name of the paths given (default: the folder's base name)");

@@ -205,7 +205,7 @@ RecordedCells read_recorded(const fs::path& dir, const RunProvenance& now) {
 fs::path Recorder::file_for(const std::string& cell_name) const {
   std::optional<results::CellId> id = results::parse_cell_name(cell_name);
   if (!id) throw std::invalid_argument("not a gcbench cell name: " + cell_name);
-  return dir_ / results::escape_name_part(id->corpus) / results::result_file_name(id->file);
+  return dir_ / results::folder_name(id->corpus) / results::result_file_name(id->file);
 }
 
 void Recorder::record(const benchmark::BenchmarkReporter::Context& context,

@@ -91,12 +91,16 @@ void verify_original(const ContainerHeader& header, ByteSpan decoded);
 // absolute kMaxOriginalSize (64 GiB), floor 64 MiB (anything up to it is always allowed, so a
 // small file of one repeated byte still decodes), ratio 4096 (far above fl's and lz77's legal
 // expansion and above RLE's on the corpora; a larger, extremely repetitive input needs a larger
-// limit, set by the caller). The policy is process-wide so that the Codec interface stays as it
-// is; set_decode_limit() changes it (thread-safe; tests use ScopedDecodeLimit).
+// limit, set by the caller). A caller that made the container itself, from an input whose size
+// it knows (gcbench's driver), sets known_size: a decoded size up to it is allowed whatever the
+// container's size, so a 100 MiB file of zeros decodes from its few bytes of RLE. The policy is
+// process-wide so that the Codec interface stays as it is; set_decode_limit() changes it
+// (thread-safe; tests and the driver's cells use ScopedDecodeLimit).
 struct DecodeLimit {
   std::uint64_t absolute = kMaxOriginalSize;
   std::uint64_t floor = std::uint64_t{64} << 20;
   std::uint64_t ratio = 4096;
+  std::uint64_t known_size = 0;  // 0: none (containers of unknown origin)
 
   friend bool operator==(const DecodeLimit&, const DecodeLimit&) = default;
 };
@@ -119,7 +123,7 @@ class ScopedDecodeLimit {
 };
 
 // The most bytes one decoder may allocate for its output from a container of `container_size`
-// bytes under the current policy.
+// bytes under the current policy: min(absolute, max(floor, ratio * size, known_size)).
 std::uint64_t decode_limit_for(std::uint64_t container_size);
 
 // Throws DecodeError("<codec>: <what> of N bytes exceeds the decode limit of M bytes for a C-byte

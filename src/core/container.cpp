@@ -18,6 +18,7 @@ constexpr std::uint8_t kMagic[4] = {'G', 'C', 'B', 'C'};
 std::atomic<std::uint64_t> g_absolute{DecodeLimit{}.absolute};
 std::atomic<std::uint64_t> g_floor{DecodeLimit{}.floor};
 std::atomic<std::uint64_t> g_ratio{DecodeLimit{}.ratio};
+std::atomic<std::uint64_t> g_known_size{DecodeLimit{}.known_size};
 
 // The registered formats' names by id.
 struct FormatTable {
@@ -58,13 +59,14 @@ std::string format_name(std::uint16_t id) {
 }
 
 DecodeLimit decode_limit() {
-  return {g_absolute.load(), g_floor.load(), g_ratio.load()};
+  return {g_absolute.load(), g_floor.load(), g_ratio.load(), g_known_size.load()};
 }
 
 void set_decode_limit(const DecodeLimit& limit) {
   g_absolute.store(limit.absolute);
   g_floor.store(limit.floor);
   g_ratio.store(limit.ratio);
+  g_known_size.store(limit.known_size);
 }
 
 std::uint64_t decode_limit_for(std::uint64_t container_size) {
@@ -73,7 +75,7 @@ std::uint64_t decode_limit_for(std::uint64_t container_size) {
   // ratio * size, saturating.
   const std::uint64_t justified =
       l.ratio != 0 && container_size > kMax / l.ratio ? kMax : l.ratio * container_size;
-  return std::min(l.absolute, std::max(l.floor, justified));
+  return std::min(l.absolute, std::max({l.floor, justified, l.known_size}));
 }
 
 void check_decode_limit(const std::string& codec, const std::string& what, std::uint64_t bytes,

@@ -111,6 +111,22 @@ std::string unescape_name_part(std::string_view text) {
   return out;
 }
 
+std::string folder_name(std::string_view corpus) {
+  if (corpus.empty()) return "%00";  // no cell name holds an empty corpus; still a folder of its own
+  std::string name = escape_name_part(corpus);
+  if (name.find_first_not_of('.') == std::string::npos) {
+    std::string dots;
+    for (std::size_t i = 0; i < name.size(); ++i) dots += "%2E";
+    return dots;
+  }
+  return name;
+}
+
+bool is_plain_file_name(std::string_view name) {
+  return !name.empty() && name != "." && name != ".." &&
+         name.find_first_of(std::string_view("/\0", 2)) == std::string_view::npos;
+}
+
 std::string result_file_name(std::string_view file) {
   // A file system's name limit is 255 bytes: a longer name keeps its start and a digest.
   constexpr std::size_t kKeep = 200;

@@ -33,6 +33,15 @@ std::string format_cell_name(const CellId& id);
 std::string escape_name_part(std::string_view text);
 std::string unescape_name_part(std::string_view text);
 
+// A corpus name as one folder name inside a results or report folder: escape_name_part's
+// escapes, and names that a path would read as no folder of their own ("", ".", "..") with
+// their dots escaped too, so that no name from a result file, a flag or a file system leads
+// outside the folder it is written into.
+std::string folder_name(std::string_view corpus);
+
+// Whether `name` is a plain file name: not empty, not "." or "..", no '/' or NUL.
+bool is_plain_file_name(std::string_view name);
+
 // The result file of a cell's input inside its corpus folder: the escaped file name and
 // ".json", cut to fit a file system's 255-byte limit with a digest of the whole name.
 std::string result_file_name(std::string_view file);

@@ -1,7 +1,9 @@
 #include "src/results/result_document.hpp"
 
 #include <array>
+#include <cmath>
 #include <cstddef>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -61,9 +63,62 @@ std::optional<DocumentFault> field_fault(const json& entry, std::size_t index) {
   return std::nullopt;
 }
 
+// A measured time longer than this is no measurement (a cell's calls are capped far below).
+constexpr double kMaxTimeNs = 86400e9;
+// Counters are byte counts, seconds, rates, ratios and flags: none is negative, none this large.
+constexpr double kMaxCounter = 1e18;
+
+// Nanoseconds per unit of Google Benchmark's time_unit ("ns" when absent); 0 for another.
+double ns_per(const json& entry) {
+  const std::string unit = entry.value("time_unit", std::string("ns"));
+  if (unit == "ns") return 1;
+  if (unit == "us") return 1e3;
+  if (unit == "ms") return 1e6;
+  if (unit == "s") return 1e9;
+  return 0;
+}
+
+// A measured entry (no error) whose times or counters no measurement gives.
+std::optional<DocumentFault> value_fault(const json& entry, std::size_t index) {
+  if (entry.value("error_occurred", false)) return std::nullopt;
+  const auto fault = [&](const std::string& what) {
+    return DocumentFault{FaultKind::bad_value,
+                         "benchmarks[" + std::to_string(index) + "]: " + what};
+  };
+  const double scale = ns_per(entry);
+  if (scale == 0) return fault("unknown time_unit");
+  for (const char* field : {"real_time", "cpu_time"}) {
+    const auto t = entry.find(field);
+    if (t == entry.end()) continue;
+    const double ns = t->get<double>() * scale;
+    // cpu_time of a GPU cell's manual timing may be near zero, never negative.
+    const bool zero_allowed = std::string_view(field) == "cpu_time";
+    if (!std::isfinite(ns) || ns < 0 || (ns == 0 && !zero_allowed) || ns > kMaxTimeNs) {
+      return fault(std::string(field) + " " + t->dump() + " is no measured time");
+    }
+  }
+  for (const auto& [key, value] : entry.items()) {
+    if (!value.is_number()) continue;
+    const double v = value.get<double>();
+    if (!std::isfinite(v) || v < 0 || v > kMaxCounter) {
+      return fault("\"" + key + "\" " + value.dump() + " is outside [0, 1e18]");
+    }
+  }
+  return std::nullopt;
+}
+
+// What makes two entries the same measurement: cell, run type, aggregate, repetition, GPU.
+std::string entry_key(const json& entry) {
+  const auto gpu = entry.find("gpu");
+  return entry.value("run_name", entry.value("name", std::string())) + "\n" +
+         entry.value("run_type", std::string()) + "\n" + entry.value("aggregate_name", std::string()) +
+         "\n" + entry.value("repetition_index", json(0)).dump() + "\n" +
+         (gpu != entry.end() ? gpu->value("index", json(-1)).dump() : std::string("-"));
+}
+
 // In FaultKind's order.
-constexpr std::array<std::string_view, 4> kFaultTags{"not-json", "no-benchmarks", "bad-entry",
-                                                     "bad-field"};
+constexpr std::array<std::string_view, 6> kFaultTags{
+    "not-json", "no-benchmarks", "bad-entry", "bad-field", "bad-value", "duplicate"};
 
 }  // namespace
 
@@ -78,6 +133,7 @@ std::optional<DocumentFault> fault_of(const json& doc) {
                                                    with_article(context->type_name())};
   }
   const json& entries = doc["benchmarks"];
+  std::map<std::string, std::size_t> seen;  // entry_key -> its first index
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (!entries[i].is_object()) {
       return DocumentFault{FaultKind::bad_entry,
@@ -85,6 +141,13 @@ std::optional<DocumentFault> fault_of(const json& doc) {
                                "] is not an object)"};
     }
     if (std::optional<DocumentFault> fault = field_fault(entries[i], i)) return fault;
+    if (std::optional<DocumentFault> fault = value_fault(entries[i], i)) return fault;
+    const auto [first, added] = seen.emplace(entry_key(entries[i]), i);
+    if (!added && cell_of(entries[i])) {
+      return DocumentFault{FaultKind::duplicate,
+                           "benchmarks[" + std::to_string(i) + "] repeats benchmarks[" +
+                               std::to_string(first->second) + "] (the same cell, run and GPU)"};
+    }
   }
   return std::nullopt;
 }

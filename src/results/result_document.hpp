@@ -55,6 +55,8 @@ enum class FaultKind {
   no_benchmarks,  // no "benchmarks" array
   bad_entry,      // an entry of "benchmarks" is not an object
   bad_field,      // a field that gcbench reads holds a value of another type
+  bad_value,      // a measured entry with a time or counter no measurement gives
+  duplicate,      // two entries of the same cell, run and GPU
 };
 
 struct DocumentFault {
@@ -68,10 +70,13 @@ struct DocumentFault {
 // nullopt when `doc` is a result document: an object with a "benchmarks" array of objects, its
 // "context" (if any) an object, and every field of an entry that a reader of result files reads
 // (run_name, error_occurred, real_time, provenance, ...) of the type Google Benchmark and
-// gcbench write, so that no reader meets a value of another type.
+// gcbench write, so that no reader meets a value of another type; every entry of a cell
+// measured without error with positive times no longer than a day, and counters that are
+// finite numbers from 0 to 1e18 (or strings); and no cell's entry twice (one run_name, run_type,
+// aggregate, repetition and GPU), so that no table sums or repeats what no run measured.
 std::optional<DocumentFault> fault_of(const nlohmann::json& doc);
 
-// "not-json", "no-benchmarks", "bad-entry", "bad-field": the suffix of a damaged file the
+// "not-json", "no-benchmarks", "bad-entry", "bad-field", "bad-value", "duplicate": the suffix of a damaged file the
 // recorder sets aside.
 std::string_view fault_tag(FaultKind kind);
 

@@ -1,6 +1,7 @@
 #pragma once
 // The driver's test fixture: a fake codec whose knobs make each failure mode, two small
 // inputs, and cells of those run through Google Benchmark as the driver registers them.
+#include <functional>
 #include <gtest/gtest.h>
 
 #include <benchmark/benchmark.h>
@@ -33,6 +34,7 @@ class FakeCodec final : public TypedCodec<FakeCodec> {
     int change_after = -1;        // >= 0: compress calls after this many write another tag
     double jitter_s = 0;          // every other compress call sleeps this long
     std::string cpu_reference{};  // CodecInfo::cpu_reference
+    std::function<void(int call)> on_compress{};  // called in each compress call, numbered from 1
   };
   FakeCodec(std::string name, Knobs knobs) : knobs_(knobs) {
     info_.name = std::move(name);
@@ -61,6 +63,7 @@ class FakeCodec final : public TypedCodec<FakeCodec> {
   std::uint64_t max_compressed_size(std::uint64_t n, const Typed&) const { return n + 1; }
   Bytes compress(ByteSpan in, const Typed&, RunStats* stats) const {
     ++compress_calls;
+    if (knobs_.on_compress) knobs_.on_compress(compress_calls);
     if (knobs_.jitter_s > 0 && compress_calls % 2 == 0)
       std::this_thread::sleep_for(std::chrono::duration<double>(knobs_.jitter_s));
     const bool changed = knobs_.change_after >= 0 && compress_calls > knobs_.change_after;
