@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "reports/stats.hpp"
@@ -55,8 +56,26 @@ std::optional<std::string> busier_side(const CellComparison& c, const CompareOpt
   return std::nullopt;
 }
 
+// How the inputs of a cell's two measurements differ, in words; "" when they are the same bytes
+// as far as the results tell: the input's SHA-256 where both recorded one, else its size and
+// the runs' corpus manifests (`manifests`: how they differ, "" when they do not).
+std::string input_change(const Measurement& b, const Measurement& n, const std::string& manifests,
+                         const CompareOptions& o) {
+  if (!b.input_sha256.empty() && !n.input_sha256.empty()) {
+    if (b.input_sha256 == n.input_sha256) return "";
+    return fmt::format("the input differs (sha256 {} in {}, {} in {})", b.input_sha256.substr(0, 12),
+                       o.base_label, n.input_sha256.substr(0, 12), o.new_label);
+  }
+  const auto bi = counter_of(b, "input_bytes"), ni = counter_of(n, "input_bytes");
+  if (bi && ni && *bi != *ni) {
+    return fmt::format("the input differs ({} bytes in {}, {} in {})", *bi, o.base_label, *ni,
+                       o.new_label);
+  }
+  return manifests;
+}
+
 CellComparison compare_cell(const Measurement& b, const Measurement& n,
-                            const CompareOptions& options) {
+                            const std::string& manifests, const CompareOptions& options) {
   CellComparison c;
   c.name = results::format_cell_name(b.id);
   c.id = b.id;
@@ -64,7 +83,17 @@ CellComparison compare_cell(const Measurement& b, const Measurement& n,
   c.new_reps = n.repetitions;
   if (b.error) append_note(c.note, options.base_label + " failed: " + *b.error);
   if (n.error) append_note(c.note, options.new_label + " failed: " + *n.error);
+  // A cell that passed and now fails is a regression; one that failed before is no baseline.
+  if (n.error && !b.error) c.verdict = Verdict::failed;
   if (b.error || n.error) return c;
+  if (const std::string changed = input_change(b, n, manifests, options); !changed.empty()) {
+    if (!options.allow_different_inputs) {
+      c.verdict = Verdict::not_comparable;
+      append_note(c.note, changed);
+      return c;
+    }
+    append_note(c.note, changed + ", compared as allowed");
+  }
   c.base_time_s = b.time_s;
   c.new_time_s = n.time_s;
   c.time_change_pct = change_pct(b.time_s, n.time_s);
@@ -73,6 +102,14 @@ CellComparison compare_cell(const Measurement& b, const Measurement& n,
   c.base_ratio = ratio_of(b);
   c.new_ratio = ratio_of(n);
   c.ratio_change_pct = change_pct(c.base_ratio, c.new_ratio);
+  // A codec's container at a point is a function of its input: any growth is a regression,
+  // unless the inputs were allowed to differ.
+  const auto bc = counter_of(b, "compressed_bytes"), nc = counter_of(n, "compressed_bytes");
+  if (bc && nc && *bc > 0 && *nc != *bc) {
+    c.compressed_change_pct = (*nc / *bc - 1) * 100;
+    append_note(c.note, fmt::format("compressed size {:+.2f}% ({:.0f} -> {:.0f} bytes)",
+                                    *c.compressed_change_pct, *bc, *nc));
+  }
   if (b.id.device == "gpu") {
     c.kernel_change_pct = change_pct(counter_of(b, "kernel_s"), counter_of(n, "kernel_s"));
     c.e2e_change_pct = change_pct(counter_of(b, "e2e_s"), counter_of(n, "e2e_s"));
@@ -130,40 +167,38 @@ void judge_cells(std::vector<CellComparison>& cells, const CompareOptions& optio
   std::size_t next = 0;
   for (CellComparison& c : cells) {
     if (c.p_value) c.p_adjusted = adjusted[next++];
-    if (!c.time_change_pct) continue;  // a failed side: UNCLEAR, the note says which
+    if (!c.time_change_pct) continue;  // failed, missing or not comparable: the note says why
     std::string why;
     c.verdict = judge(*c.time_change_pct, noise_of(c), c.p_adjusted, options, why);
     if (!why.empty()) append_note(c.note, why);
+    if (c.compressed_change_pct && *c.compressed_change_pct > 0 &&
+        !options.allow_different_inputs) {
+      c.verdict = Verdict::ratio_worse;
+    }
   }
 }
 
-// The first cell whose input sizes differ, and how many do; empty when none.
-std::string input_difference(
-    const ResultSet& base, const ResultSet& now,
-    const std::vector<std::pair<const Measurement*, const Measurement*>>& pairs,
-    const CompareOptions& options) {
-  std::string first;
-  std::size_t differing = 0;
-  for (auto [b, n] : pairs) {
-    auto bi = counter_of(*b, "input_bytes"), ni = counter_of(*n, "input_bytes");
-    if (!bi || !ni || *bi == *ni) continue;
-    if (differing++ == 0) {
-      first =
-          fmt::format("{} has input_bytes {} in {} and {} in {}", results::format_cell_name(b->id),
-                      *bi, options.base_label, *ni, options.new_label);
-    }
-  }
-  std::string what;
-  if (differing > 0) {
-    what = first + (differing > 1 ? fmt::format(" (and {} more cells)", differing - 1) : "");
-  }
+// How the runs' corpus manifests differ, in words; "" when they do not (or either has none).
+std::string manifest_difference(const ResultSet& base, const ResultSet& now,
+                                const CompareOptions& options) {
   const std::string key = "corpus_manifest_sha256";
   auto bm = base.context.find(key), nm = now.context.find(key);
-  if (bm != base.context.end() && nm != now.context.end() && bm->second != nm->second) {
-    append_note(what,
-                fmt::format("the corpus manifests differ ({} {}, {} {})", options.base_label,
-                            bm->second.substr(0, 12), options.new_label, nm->second.substr(0, 12)));
-  }
+  if (bm == base.context.end() || nm == now.context.end() || bm->second == nm->second) return "";
+  return fmt::format("the corpus manifests differ ({} {}, {} {})", options.base_label,
+                     bm->second.substr(0, 12), options.new_label, nm->second.substr(0, 12));
+}
+
+// What differs between the runs' inputs as a whole: how many cells were measured on other
+// input bytes, and the corpus manifests; empty when nothing does.
+std::string input_difference(const std::vector<CellComparison>& cells,
+                             const std::string& manifests) {
+  std::string what;
+  const auto differing = std::count_if(cells.begin(), cells.end(), [](const CellComparison& c) {
+    return c.verdict == Verdict::not_comparable ||
+           c.note.find("compared as allowed") != std::string::npos;
+  });
+  if (differing > 0) what = fmt::format("{} cells were measured on other input bytes", differing);
+  if (!manifests.empty()) append_note(what, manifests);
   return what;
 }
 
@@ -212,6 +247,30 @@ std::vector<GroupComparison> judge_groups(const std::vector<CellComparison>& cel
 
 }  // namespace
 
+bool fails(Verdict v, const CompareOptions& options) {
+  switch (v) {
+    case Verdict::same:
+    case Verdict::faster:
+      return false;
+    case Verdict::unclear:
+      return options.fail_on_unclear;
+    case Verdict::slower:
+    case Verdict::missing:
+    case Verdict::failed:
+    case Verdict::not_comparable:
+    case Verdict::ratio_worse:
+      break;
+  }
+  return true;
+}
+
+bool Comparison::failed(const CompareOptions& options) const {
+  return std::any_of(cells.begin(), cells.end(),
+                     [&](const CellComparison& c) { return fails(c.verdict, options); }) ||
+         std::any_of(groups.begin(), groups.end(),
+                     [&](const GroupComparison& g) { return fails(g.verdict, options); });
+}
+
 std::size_t Comparison::count(Verdict v) const {
   return static_cast<std::size_t>(
       std::count_if(cells.begin(), cells.end(), [&](const auto& c) { return c.verdict == v; }));
@@ -230,6 +289,14 @@ const char* verdict_name(Verdict v) {
       return "FASTER";
     case Verdict::slower:
       return "SLOWER";
+    case Verdict::missing:
+      return "MISSING";
+    case Verdict::failed:
+      return "FAILED";
+    case Verdict::not_comparable:
+      return "NOT COMPARABLE";
+    case Verdict::ratio_worse:
+      return "RATIO WORSE";
     case Verdict::unclear:
       break;
   }
@@ -275,35 +342,61 @@ std::string busy_note(const std::vector<CellComparison>& cells, const CompareOpt
   return note;
 }
 
+using GroupKey = std::tuple<std::string, std::string, std::string, std::string>;
+
+GroupKey group_of(const results::CellId& id) {
+  return {id.corpus, id.codec, id.device, id.direction};
+}
+
 Comparison compare(const ResultSet& base, const ResultSet& now, const CompareOptions& options) {
-  std::vector<std::pair<const Measurement*, const Measurement*>> pairs;
   Comparison out;
+  const std::string manifests = manifest_difference(base, now, options);
+  std::size_t both = 0;
+  std::set<GroupKey> base_groups;  // of BASE's cells that passed
   for (const Measurement& b : base.cells) {
+    if (!b.error) base_groups.insert(group_of(b.id));
     auto n = std::find_if(now.cells.begin(), now.cells.end(),
                           [&](const Measurement& m) { return m.id == b.id; });
-    if (n == now.cells.end()) {
-      ++out.only_base;
-    } else {
-      pairs.emplace_back(&b, &*n);
+    if (n != now.cells.end()) {
+      ++both;
+      out.cells.push_back(compare_cell(b, *n, manifests, options));
+      continue;
     }
+    ++out.only_base;
+    if (b.error) continue;  // it failed in BASE: nothing lost
+    CellComparison gone;
+    gone.name = results::format_cell_name(b.id);
+    gone.id = b.id;
+    gone.base_reps = b.repetitions;
+    gone.base_time_s = b.time_s;
+    gone.verdict = Verdict::missing;
+    gone.note = fmt::format("measured in {}, not in {}", options.base_label, options.new_label);
+    out.cells.push_back(std::move(gone));
   }
-  out.only_new = now.cells.size() - pairs.size();
-  if (pairs.empty()) {
+  out.only_new = now.cells.size() - both;
+  if (both == 0) {
     throw BadInput(fmt::format("no cell is in both {} ({} cells) and {} ({} cells)",
                                options.base_label, base.cells.size(), options.new_label,
                                now.cells.size()));
   }
-  if (std::string diff = input_difference(base, now, pairs, options); !diff.empty()) {
-    if (!options.allow_different_inputs) {
-      throw BadInput("different inputs: " + diff + " (--allow-different-inputs compares anyway)");
-    }
-    out.input_note = diff;
-  }
-  for (auto [b, n] : pairs) out.cells.push_back(compare_cell(*b, *n, options));
   std::sort(out.cells.begin(), out.cells.end(),
             [](const auto& x, const auto& y) { return x.name < y.name; });
   judge_cells(out.cells, options);
+  out.input_note = input_difference(out.cells, manifests);
   out.groups = judge_groups(out.cells, options);
+  // A group of BASE whose every cell is missing or failed in NEW is missing as a whole.
+  for (const GroupKey& key : base_groups) {
+    if (std::any_of(out.cells.begin(), out.cells.end(), [&](const CellComparison& c) {
+          return group_of(c.id) == key && c.verdict != Verdict::missing &&
+                 c.verdict != Verdict::failed;
+        })) {
+      continue;
+    }
+    GroupComparison gone;
+    std::tie(gone.corpus, gone.codec, gone.device, gone.direction) = key;
+    gone.verdict = Verdict::missing;
+    out.groups.push_back(std::move(gone));
+  }
   out.busy_note = busy_note(out.cells, options);
   return out;
 }

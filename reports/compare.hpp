@@ -3,8 +3,12 @@
 // the noise of both sides, a Mann-Whitney U test over repetitions corrected for the number of
 // cells compared, and per corpus, codec, device and direction the geometric mean of the time
 // ratios with a sign test over its cells. Each cell and group gets a verdict in the spirit of
-// nvbench_compare: SAME, FASTER, SLOWER or UNCLEAR; only SLOWER fails a comparison, and it
-// needs an effect beyond the threshold and both runs' noise, significant after correction.
+// nvbench_compare: SAME, FASTER, SLOWER or UNCLEAR, where SLOWER needs an effect beyond the
+// threshold and both runs' noise, significant after correction. What a CI gate must also stop
+// has verdicts of its own: MISSING (in BASE, not in NEW), FAILED (passed in BASE, failed in NEW),
+// NOT COMPARABLE (measured on other input bytes) and RATIO WORSE (a larger container: sizes are
+// deterministic, so any growth counts). These and SLOWER fail a comparison; UNCLEAR too when
+// asked (CompareOptions::fail_on_unclear).
 #include <cstddef>
 #include <filesystem>
 #include <optional>
@@ -27,12 +31,18 @@ struct CompareOptions {
   // A change must exceed this many times the larger of the two sides' noise (the interquartile
   // range of the repetitions as % of the median) to be FASTER or SLOWER.
   double noise_factor = 1;
+  // Cells measured on other input bytes are compared anyway (noted) instead of failing as
+  // NOT COMPARABLE.
   bool allow_different_inputs = false;
+  bool fail_on_unclear = false;  // --fail-on unclear: a noisy runner cannot pass a regression
   std::string base_label = "BASE";
   std::string new_label = "NEW";
 };
 
-enum class Verdict { same, faster, slower, unclear };
+enum class Verdict { same, faster, slower, unclear, missing, failed, not_comparable, ratio_worse };
+
+// Whether a verdict fails the comparison under `options`.
+bool fails(Verdict v, const CompareOptions& options);
 
 struct CellComparison {
   std::string name;
@@ -45,6 +55,7 @@ struct CellComparison {
   std::optional<double> p_value;     // absent with too few repetitions (see note)
   std::optional<double> p_adjusted;  // Benjamini-Hochberg over the cells with a p-value
   std::optional<double> base_ratio, new_ratio, ratio_change_pct;
+  std::optional<double> compressed_change_pct;  // of compressed_bytes, where it changed
   std::optional<double> kernel_change_pct, e2e_change_pct;  // GPU cells' counters
   // CPU cells: the share of wall time each side's timing thread was on a CPU (Measurement::
   // on_cpu); one side's far below the other's says its machine was busier.
@@ -73,8 +84,8 @@ struct Comparison {
   std::string busy_note;
   std::size_t count(Verdict v) const;
   std::size_t count_groups(Verdict v) const;
-  // Whether the comparison fails: some cell or group is SLOWER.
-  bool slower() const { return count(Verdict::slower) > 0 || count_groups(Verdict::slower) > 0; }
+  // Whether the comparison fails: some cell or group has a failing verdict (fails()).
+  bool failed(const CompareOptions& options) const;
 };
 
 const char* verdict_name(Verdict v);
@@ -83,8 +94,9 @@ const char* verdict_name(Verdict v);
 // Google Benchmark JSON, or results without a single gcbench cell.
 ResultSet load_side(const std::filesystem::path& path, const std::string& label);
 
-// BadInput for zero overlapping cells, and for different inputs (a cell's input_bytes, the
-// corpus manifest digest) unless options.allow_different_inputs.
+// BadInput for zero overlapping cells. A cell of BASE that NEW lacks is MISSING, one NEW failed
+// FAILED; one whose input differs (its input_sha256, else its input_bytes) NOT COMPARABLE unless
+// options.allow_different_inputs; one whose compressed size grew RATIO WORSE; the rest are timed.
 Comparison compare(const ResultSet& base, const ResultSet& now, const CompareOptions& options);
 
 // A median time as the comparison shows it: three significant digits in s, ms or us.

@@ -62,19 +62,25 @@ json compare_page_data(const Comparison& c, const CompareOptions& o,
                                 number(g.p_adjusted, "{:.3g}"), number(g.noise_pct, "{:.1f}%")})}});
   }
   json verdicts = {{"cells", json::object()}, {"groups", json::object()}};
-  for (Verdict v : {Verdict::slower, Verdict::faster, Verdict::unclear, Verdict::same}) {
+  for (Verdict v : {Verdict::missing, Verdict::failed, Verdict::not_comparable,
+                    Verdict::ratio_worse, Verdict::slower, Verdict::faster, Verdict::unclear,
+                    Verdict::same}) {
     verdicts["cells"][verdict_name(v)] = c.count(v);
     verdicts["groups"][verdict_name(v)] = c.count_groups(v);
   }
   std::vector<std::string> notes;
-  if (!c.input_note.empty()) notes.push_back("Different inputs (allowed): " + c.input_note + ".");
+  if (!c.input_note.empty()) {
+    notes.push_back(std::string(o.allow_different_inputs ? "Different inputs (allowed): "
+                                                         : "Different inputs (NOT COMPARABLE): ") +
+                    c.input_note + ".");
+  }
   if (!c.busy_note.empty()) notes.push_back("A busier machine: " + c.busy_note);
   return {
       {"kind", "compare"},
       {"sides", json::array({json::array({o.base_label, base.string()}),
                              json::array({o.new_label, now.string()})})},
       {"verdicts", verdicts},
-      {"slower", c.slower()},
+      {"failed", c.failed(o)},
       {"method", compare_method(c, o)},
       {"notes", notes},
       {"groups", table("group", {"verdict"},

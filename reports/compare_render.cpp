@@ -36,10 +36,16 @@ std::string compare_method(const Comparison& c, const CompareOptions& o) {
       "Verdicts: SAME within {}%; SLOWER or FASTER beyond it, beyond {} x the larger IQR and "
       "with p adj. < {}; UNCLEAR otherwise (the result says why). Groups: the geometric mean of "
       "their cells' time ratios, a sign test over those cells (corrected for the {} groups, "
-      "Holm) and the median of their cells' noise, judged alike. Only SLOWER fails.",
+      "Holm) and the median of their cells' noise, judged alike. Before any time: MISSING, a "
+      "cell (or every cell of a group) of {} that {} lacks or failed in; FAILED, a cell that "
+      "passed in {} and failed in {}; NOT COMPARABLE, a cell measured on other input bytes "
+      "(its input's SHA-256, else its size); RATIO WORSE, a cell whose container grew (sizes "
+      "are deterministic: any growth). These and SLOWER fail{}.",
       o.base_label, o.new_label, c.cells.size(), c.only_base, o.base_label, c.only_new, o.new_label,
       std::count_if(c.cells.begin(), c.cells.end(), [](const auto& x) { return x.p_value; }),
-      o.threshold_pct, o.noise_factor, o.alpha, c.groups.size());
+      o.threshold_pct, o.noise_factor, o.alpha, c.groups.size(), o.base_label, o.new_label,
+      o.base_label, o.new_label,
+      o.fail_on_unclear ? ", and so does UNCLEAR (--fail-on unclear)" : "");
 }
 
 std::string to_markdown(const Comparison& c, const CompareOptions& o) {
@@ -47,15 +53,24 @@ std::string to_markdown(const Comparison& c, const CompareOptions& o) {
     return x.kernel_change_pct || x.e2e_change_pct;
   });
   std::string out = compare_method(c, o) + "\n\n";
-  if (!c.input_note.empty()) out += "**Different inputs** (allowed): " + c.input_note + ".\n\n";
+  if (!c.input_note.empty()) {
+    out += "**Different inputs**" +
+           std::string(o.allow_different_inputs
+                           ? " (allowed): "
+                           : " (NOT COMPARABLE; --allow-different-inputs compares them): ") +
+           c.input_note + ".\n\n";
+  }
   if (!c.busy_note.empty()) out += "**A busier machine**: " + c.busy_note + "\n\n";
   out += fmt::format("| cell | {} | {} | time | IQR {} | IQR {} | reps | p | p adj. | ratio |",
                      o.base_label, o.new_label, o.base_label, o.new_label);
   out += gpu ? " kernel_s | e2e_s | result |\n" : " result |\n";
   out += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
   out += gpu ? "---:|---:|---|\n" : "---|\n";
+  const auto shown = [&](Verdict v) {
+    return fails(v, o) ? fmt::format("**{}**", verdict_name(v)) : std::string(verdict_name(v));
+  };
   for (const CellComparison& x : c.cells) {
-    std::string result = x.verdict == Verdict::slower ? "**SLOWER**" : verdict_name(x.verdict);
+    std::string result = shown(x.verdict);
     if (!x.note.empty()) result += ": " + x.note;
     out += fmt::format(
         "| {} | {} | {} | {} | {} | {} | {}/{} | {} | {} | {} |", x.name,
@@ -78,15 +93,26 @@ std::string to_markdown(const Comparison& c, const CompareOptions& o) {
     out += fmt::format(
         "| {} | {} | {} | {} | {} | {:.3f} | {:+.1f}% | {}/{} | {:.3g} | {} | {} |\n", g.corpus,
         g.codec, g.device, g.direction, g.cells, g.time_ratio, (g.time_ratio - 1) * 100, g.slower,
-        g.faster, g.p_adjusted, md(g.noise_pct, "{:.1f}%"),
-        g.verdict == Verdict::slower ? "**SLOWER**" : verdict_name(g.verdict));
+        g.faster, g.p_adjusted, md(g.noise_pct, "{:.1f}%"), shown(g.verdict));
   }
   auto tally = [&](auto count) {
-    return fmt::format("{} SLOWER, {} FASTER, {} UNCLEAR, {} SAME", count(Verdict::slower),
-                       count(Verdict::faster), count(Verdict::unclear), count(Verdict::same));
+    std::string text;
+    for (Verdict v : {Verdict::missing, Verdict::failed, Verdict::not_comparable,
+                      Verdict::ratio_worse, Verdict::slower, Verdict::faster, Verdict::unclear,
+                      Verdict::same}) {
+      const std::size_t n = count(v);
+      // The four verdicts of every comparison always; the others when they occur.
+      if (n == 0 && v != Verdict::slower && v != Verdict::faster && v != Verdict::unclear &&
+          v != Verdict::same) {
+        continue;
+      }
+      text += fmt::format("{}{} {}", text.empty() ? "" : ", ", n, verdict_name(v));
+    }
+    return text;
   };
   out += fmt::format("\nCells: {}. Groups: {}.\n", tally([&](Verdict v) { return c.count(v); }),
                      tally([&](Verdict v) { return c.count_groups(v); }));
+  out += c.failed(o) ? "Result: FAIL (a failing verdict above).\n" : "Result: PASS.\n";
   return out;
 }
 

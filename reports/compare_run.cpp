@@ -29,9 +29,9 @@ int run_compare(const fs::path& base, const fs::path& now, const CompareOptions&
         if (!written.note.empty()) (written.failed ? err : out) << "\n" << written.note << "\n";
       }
     }
-    return c.slower() ? 1 : 0;
+    return c.failed(options) ? 1 : 0;
   } catch (const std::exception& e) {
-    // Whatever failed, 1 must keep meaning "something is SLOWER" for CI.
+    // Whatever failed, 1 must keep meaning "a failing verdict" for CI.
     err << "gcbench-report --compare: " << e.what() << "\n";
     return 2;
   }

@@ -56,11 +56,15 @@ a side) gets "too few repetitions" instead of a p-value; one from
 --benchmark_report_aggregates_only gets no test. Every cell and group gets a verdict: SAME
 within --threshold percent (default 5); SLOWER or FASTER beyond it, beyond the larger side's
 noise (IQR as % of the median) and significant after correction for the number of cells
-(Benjamini-Hochberg) or groups (Holm); UNCLEAR otherwise, saying why. With --out, also writes
-DIR/compare.md, DIR/compare.csv (one row per cell) and DIR/compare_groups.csv (the groups).
-Exit status: 0; 1 when some cell or group is SLOWER; 2 for bad input: a missing path, a file
-that is not gcbench's JSON, no cell in both runs, or different inputs (a cell's input_bytes,
-the corpus manifest digest) unless --allow-different-inputs.
+(Benjamini-Hochberg) or groups (Holm); UNCLEAR otherwise, saying why. Before any time, what a
+CI gate must stop: MISSING (a cell of BASE that NEW lacks, or a group whose every cell NEW lacks
+or failed), FAILED (passed in BASE, failed in NEW), NOT COMPARABLE (measured on other input
+bytes: the input's SHA-256, else its size; --allow-different-inputs compares them anyway) and
+RATIO WORSE (the container grew: sizes are deterministic, so any growth). With --out, also
+writes DIR/compare.md, DIR/compare.csv (one row per cell) and DIR/compare_groups.csv (the
+groups). Exit status: 0; 1 when a verdict fails (MISSING, FAILED, NOT COMPARABLE, RATIO WORSE,
+SLOWER, and UNCLEAR with --fail-on unclear); 2 for bad input: a missing path, a file that is
+not gcbench's JSON, no cell in both runs.
 
 --merge-shards (or --merge, its older name) merges the result folders of the shards of one
 sweep (each a gcbench --out-dir run with --shard K/N, with its gcbench.plan) into OUT_DIR, laid
@@ -160,7 +164,15 @@ int main(int argc, char** argv) {
       ->check(CLI::Number)
       ->option_text("PCT");
   app->add_flag("--allow-different-inputs", compare_options.allow_different_inputs,
-                "--compare: compare runs of different inputs");
+                "--compare: compare cells measured on different inputs");
+  app->add_option_function<std::string>(
+         "--fail-on",
+         [&compare_options](const std::string& v) {
+           if (v != "unclear") throw CLI::ValidationError("--fail-on", "takes 'unclear'");
+           compare_options.fail_on_unclear = true;
+         },
+         "--compare: 'unclear' makes an UNCLEAR verdict fail too (a noisy runner)")
+      ->option_text("unclear");
   app->add_option("--merge-shards,--merge", merge_dir,
                   "merge the shard folders IN_DIR... (RESULTS) into OUT_DIR")
       ->option_text("OUT_DIR");

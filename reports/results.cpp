@@ -54,7 +54,7 @@ bool is_counter(const std::string& key, const json& value) {
 // One cell's rows: repetitions (iteration rows), or only aggregates when the run used
 // --benchmark_report_aggregates_only.
 Measurement summarize(const results::CellId& id, const std::vector<const json*>& rows) {
-  Measurement m{id, std::nullopt, 0, {}, 0, 0, {}, std::nullopt, std::nullopt};
+  Measurement m{id, std::nullopt, 0, {}, 0, 0, {}, std::nullopt, std::nullopt, {}};
   std::vector<const json*> use;
   for (const json* r : rows) {
     if (r->value("error_occurred", false)) {
@@ -178,6 +178,11 @@ void add_results(ResultSet& set, const json& doc) {
   for (const auto& [key, entry] : by_cell) {
     Measurement m = summarize(entry.first, entry.second);
     const results::CellId id = m.id;
+    if (const auto p = entry.second.front()->find("provenance");
+        p != entry.second.front()->end() && p->is_object()) {
+      if (const auto sha = p->find("input_sha256"); sha != p->end() && sha->is_string())
+        m.input_sha256 = sha->get<std::string>();
+    }
     if (id.device == "gpu") m.gpu = results::gpu_of(*entry.second.front());
     if (!key.second) {
       keep(set.cells, std::move(m), [&](const Measurement& c) { return c.id == id; });

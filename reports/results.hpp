@@ -28,6 +28,7 @@ struct Measurement {
   // when other work takes them). None for GPU cells, whose real time is the kernel's.
   std::optional<double> on_cpu = std::nullopt;
   std::optional<results::GpuRecord> gpu;  // the GPU cell's GPU, where its entry records one
+  std::string input_sha256;  // its provenance's digest of the input ("" where none was recorded)
   double counter(const std::string& name, double fallback = -1) const;
   // How sure the time is: its spread over repetitions (cv) when it was repeated, else the
   // relative standard error of its samples' mean (the counter error_pct, gcbench's stopping

@@ -221,7 +221,7 @@ TEST(Compare, PageDataHoldsVerdictsGroupsAndCells) {
   EXPECT_EQ(page["sides"], json::parse(R"([["BASE", "runs/a"], ["NEW", "runs/b"]])"));
   EXPECT_EQ(page["verdicts"]["cells"]["SLOWER"], 1);
   EXPECT_EQ(page["verdicts"]["cells"]["SAME"], 1);
-  EXPECT_TRUE(page["slower"].get<bool>());
+  EXPECT_TRUE(page["failed"].get<bool>());
   const json& cells = page["cells"];
   ASSERT_EQ(cells["rows"].size(), 2u);
   EXPECT_EQ(cells["headers"].size(), cells["rows"][0]["cells"].size());
@@ -283,6 +283,60 @@ TEST(Compare, NoiseAndImprovementsDoNotFail) {
   EXPECT_EQ(run(d).status, 0);
 }
 
+// What a CI gate must stop, each named and each failing the comparison: a cell of BASE that NEW
+// lacks (and its group, when it was the group's only cell), one that fails in NEW, one whose
+// container grew. A run compared with itself passes.
+TEST(Compare, MissingFailedAndLargerContainersFail) {
+  const std::string kZlib = "zlib/cpu/compress/cant/a.txt/level:6";
+  const std::string kLz = "lz77/cpu/compress/cant/a.txt/finder:hash";
+  json base = new_doc(), now = new_doc();
+  for (const std::string& name : {kFl, kRle, kZlib, kLz}) {
+    add_cell(base, name, kBase, {{"compressed_bytes", 500}});
+  }
+  add_cell(now, kFl, kBase, {{"compressed_bytes", 550}});  // 10% larger, as fast
+  add_cell(now, kLz, kBase, {{"compressed_bytes", 450}});  // smaller: reported, no failure
+  now["benchmarks"].push_back({{"name", kZlib},
+                               {"run_name", kZlib},
+                               {"error_occurred", true},
+                               {"error_message", "decompressed output differs at byte 7"}});
+  Dirs d;
+  write(d.base / "a.json", base);
+  write(d.now / "a.json", now);
+  const Outcome r = run(d);
+  EXPECT_EQ(r.status, 1) << r.out;
+  const Comparison c = compare_docs(base, now);
+  EXPECT_EQ(cell(c, kFl).verdict, Verdict::ratio_worse);
+  EXPECT_NE(cell(c, kFl).note.find("compressed size +10.00% (500 -> 550 bytes)"), std::string::npos);
+  EXPECT_EQ(cell(c, kRle).verdict, Verdict::missing);
+  EXPECT_EQ(cell(c, kZlib).verdict, Verdict::failed);
+  EXPECT_EQ(cell(c, kLz).verdict, Verdict::same);
+  EXPECT_NE(cell(c, kLz).note.find("compressed size -10.00%"), std::string::npos);
+  EXPECT_EQ(c.count_groups(Verdict::missing), 2u);  // rle's and zlib's groups: no cell left
+  for (const char* shown :
+       {"**RATIO WORSE**", "**MISSING**: measured in BASE, not in NEW", "**FAILED**: NEW failed",
+        "Result: FAIL"}) {
+    EXPECT_NE(r.out.find(shown), std::string::npos) << shown << "\n" << r.out;
+  }
+  write(d.now / "a.json", base);
+  EXPECT_EQ(run(d).status, 0);
+}
+
+// UNCLEAR passes unless asked not to (a noisy runner then cannot pass a regression).
+TEST(Compare, UnclearFailsOnRequest) {
+  json base = new_doc(), now = new_doc();
+  add_cell(base, kFl, {10, 10.1, 9.9});
+  add_cell(now, kFl, {20, 20.1, 19.9});  // too few repetitions to tell: UNCLEAR
+  Dirs d;
+  write(d.base / "a.json", base);
+  write(d.now / "a.json", now);
+  EXPECT_EQ(run(d).status, 0);
+  CompareOptions strict;
+  strict.fail_on_unclear = true;
+  const Outcome r = run(d, strict);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("**UNCLEAR**"), std::string::npos) << r.out;
+}
+
 TEST(Compare, TooFewRepetitionsGiveNoPValueAndAnUnclearVerdict) {
   json base = new_doc(), now = new_doc();
   add_cell(base, kFl, {10, 10.1, 9.9});
@@ -323,7 +377,7 @@ TEST(Compare, IdenticalRunsAreNeverSlowerAcrossManySeeds) {
           compare_docs(many_cell_run(seed, noise), many_cell_run(seed + 1000, noise));
       EXPECT_EQ(c.count(Verdict::slower), 0u) << "noise " << noise << ", seed " << seed;
       EXPECT_EQ(c.count_groups(Verdict::slower), 0u) << "noise " << noise << ", seed " << seed;
-      EXPECT_FALSE(c.slower());
+      EXPECT_FALSE(c.failed(CompareOptions{}));
       for (const CellComparison& x : c.cells) uncorrected += *x.p_value < 0.05 ? 1 : 0;
     }
   }
@@ -335,7 +389,7 @@ TEST(Compare, ACodecOneAndAHalfTimesSlowerIsSlowerEvenInNoise) {
     for (unsigned seed = 1; seed <= 5; ++seed) {
       const Comparison c =
           compare_docs(many_cell_run(seed, noise), many_cell_run(seed + 1000, noise, "zlib", 1.5));
-      EXPECT_TRUE(c.slower());
+      EXPECT_TRUE(c.failed(CompareOptions{}));
       for (const GroupComparison& g : c.groups) {
         EXPECT_EQ(g.verdict, g.codec == "zlib" ? Verdict::slower : Verdict::same)
             << g.codec << ", noise " << noise << ", seed " << seed;
@@ -467,24 +521,48 @@ void expect_bad(const Outcome& r, const std::string& message) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
-TEST(Compare, DifferentInputsAreRefusedUnlessAllowed) {
+// A cell measured on other bytes is NOT COMPARABLE and fails the comparison, named; allowed, it
+// is compared. Other bytes: another input digest, else another size or corpus manifest.
+TEST(Compare, DifferentInputsAreNotComparableUnlessAllowed) {
   json base = new_doc(), now = new_doc();
   add_cell(base, kFl, kBase);
   add_cell(now, kFl, kBase, {{"input_bytes", 2000}});
   Dirs d;
   write(d.base / "a.json", base);
   write(d.now / "a.json", now);
-  expect_bad(run(d), "different inputs: " + kFl + " has input_bytes 1000 in BASE and 2000 in NEW");
+  Outcome r = run(d);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("| " + kFl), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("**NOT COMPARABLE**: the input differs (1000 bytes in BASE, 2000 in NEW)"),
+            std::string::npos)
+      << r.out;
   CompareOptions allow;
   allow.allow_different_inputs = true;
-  Outcome r = run(d, allow);
+  r = run(d, allow);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("**Different inputs** (allowed)"), std::string::npos) << r.out;
 
   json other_manifest = new_doc("def456");
   add_cell(other_manifest, kFl, kBase);
   write(d.now / "a.json", other_manifest);
-  expect_bad(run(d), "the corpus manifests differ");
+  r = run(d);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("NOT COMPARABLE**: the corpus manifests differ"), std::string::npos)
+      << r.out;
+
+  // Same sizes, other bytes: the digests tell.
+  json digest_a = new_doc(), digest_b = new_doc();
+  add_cell(digest_a, kFl, kBase);
+  add_cell(digest_b, kFl, kBase);
+  digest_a["benchmarks"][0]["provenance"] = {{"input_sha256", std::string(64, 'a')}};
+  digest_b["benchmarks"][0]["provenance"] = {{"input_sha256", std::string(64, 'b')}};
+  write(d.base / "a.json", digest_a);
+  write(d.now / "a.json", digest_b);
+  r = run(d);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("the input differs (sha256 aaaaaaaaaaaa in BASE, bbbbbbbbbbbb in NEW)"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST(Compare, ZeroOverlapIsAnError) {

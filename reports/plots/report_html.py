@@ -434,17 +434,20 @@ Sort a table by clicking its header; tables' numbers are also in the CSV files.<
 """
 
 
-VERDICTS = ("SLOWER", "FASTER", "UNCLEAR", "SAME")
+VERDICTS = ("MISSING", "FAILED", "NOT COMPARABLE", "RATIO WORSE", "SLOWER", "FASTER", "UNCLEAR",
+            "SAME")
 
 
 def render_compare(data, css, sort_js):
     """The comparison's page: what was compared, the verdict counts, the groups and the cells."""
     counts = data["verdicts"]
     summary = " · ".join(
-        f"{what}: " + ", ".join(f"{counts[what].get(v, 0)} {v}" for v in VERDICTS)
+        f"{what}: " + ", ".join(f"{counts[what].get(v, 0)} {v}" for v in VERDICTS
+                                if counts[what].get(v, 0) or v in ("SLOWER", "FASTER", "UNCLEAR",
+                                                                   "SAME"))
         for what in ("cells", "groups"))
-    status = ("exit status 1: something is SLOWER" if data["slower"]
-              else "exit status 0: nothing is SLOWER")
+    status = ("exit status 1: a failing verdict" if data["failed"]
+              else "exit status 0: no failing verdict")
     sides = "".join(f"<li><strong>{esc(label)}</strong>: {esc(path)}</li>"
                     for label, path in data["sides"])
     notes = "".join(f'<p class="note">{esc(n)}</p>' for n in data["notes"])
