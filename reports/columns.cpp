@@ -26,7 +26,7 @@ Value ratio_of(const Measurement* compress, const Measurement* decompress) {
   for (const Measurement* m : {compress, decompress}) {
     if (m == nullptr || m->error) continue;
     const double in = m->counter("input_bytes"), out = m->counter("compressed_bytes");
-    if (in == 0) return Value::blank("empty input");
+    if (in == 0) return Value::blank(kEmptyInput);
     if (in > 0 && out > 0) return Value{in / out, {}, in, out};
   }
   return Value::blank("no ratio measured");

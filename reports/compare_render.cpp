@@ -5,6 +5,7 @@
 
 #include "reports/compare.hpp"
 #include "reports/render.hpp"
+#include "src/results/cell_name.hpp"
 
 namespace gcbench::reports {
 namespace {
@@ -71,9 +72,9 @@ std::string to_markdown(const Comparison& c, const CompareOptions& o) {
   };
   for (const CellComparison& x : c.cells) {
     std::string result = shown(x.verdict);
-    if (!x.note.empty()) result += ": " + x.note;
+    if (!x.note.empty()) result += ": " + results::markdown_text(x.note);
     out += fmt::format(
-        "| {} | {} | {} | {} | {} | {} | {}/{} | {} | {} | {} |", x.name,
+        "| {} | {} | {} | {} | {} | {} | {}/{} | {} | {} | {} |", results::markdown_text(x.name),
         x.base_time_s ? human_time(*x.base_time_s) : "",
         x.new_time_s ? human_time(*x.new_time_s) : "", md(x.time_change_pct, "{:+.1f}%"),
         md(x.base_iqr_pct, "{:.1f}%"), md(x.new_iqr_pct, "{:.1f}%"), x.base_reps, x.new_reps,
@@ -91,8 +92,8 @@ std::string to_markdown(const Comparison& c, const CompareOptions& o) {
       "|---|---|---|---|---:|---:|---:|---:|---:|---:|---|\n";
   for (const GroupComparison& g : c.groups) {
     out += fmt::format(
-        "| {} | {} | {} | {} | {} | {:.3f} | {:+.1f}% | {}/{} | {:.3g} | {} | {} |\n", g.corpus,
-        g.codec, g.device, g.direction, g.cells, g.time_ratio, (g.time_ratio - 1) * 100, g.slower,
+        "| {} | {} | {} | {} | {} | {:.3f} | {:+.1f}% | {}/{} | {:.3g} | {} | {} |\n",
+        results::markdown_text(g.corpus), results::markdown_text(g.codec), g.device, g.direction, g.cells, g.time_ratio, (g.time_ratio - 1) * 100, g.slower,
         g.faster, g.p_adjusted, md(g.noise_pct, "{:.1f}%"), shown(g.verdict));
   }
   auto tally = [&](auto count) {

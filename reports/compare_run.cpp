@@ -14,6 +14,12 @@ int run_compare(const fs::path& base, const fs::path& now, const CompareOptions&
   try {
     const ResultSet b = load_side(base, options.base_label);
     const ResultSet n = load_side(now, options.new_label);
+    for (const auto& [side, set] : {std::pair{&options.base_label, &b}, {&options.new_label, &n}}) {
+      for (const auto& [file, fault] : set->damaged) {
+        err << "gcbench-report --compare: " << *side << ": " << file
+            << " set aside, not read: " << fault << "\n";
+      }
+    }
     const Comparison c = compare(b, n, options);
     const std::string md = fmt::format("{}: {}\n{}: {}\n\n", options.base_label, base.string(),
                                        options.new_label, now.string()) +

@@ -1,4 +1,5 @@
 #include "reports/gpu_e2e.hpp"
+#include "src/results/cell_name.hpp"
 
 #include <fmt/format.h>
 
@@ -140,7 +141,9 @@ std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& default
     const auto& [label, direction, params] = key;
     const std::string name = label + " " + direction;
     if (!c.failed.empty()) {
-      failed.push_back(fmt::format("{} ({})", name, fmt::join(c.failed, ", ")));
+      std::vector<std::string> files;  // names in prose: escaped as Markdown
+      for (const std::string& f : c.failed) files.push_back(results::markdown_text(f));
+      failed.push_back(fmt::format("{} ({})", name, fmt::join(files, ", ")));
     }
     if (c.ok.empty()) continue;
     if (c.ok.size() + c.failed.size() < all_files.size()) {

@@ -146,7 +146,7 @@ int main(int argc, char** argv) {
   std::vector<std::filesystem::path> inputs;
   gcbench::results::ShardMergeOptions merge_options;
   std::optional<std::filesystem::path> merge_dir;
-  bool print_summary = false, compare = false;
+  bool print_summary = false, compare = false, allow_mixed = false, version = false;
   std::optional<std::string> table_name;
   const auto app = gcbench::cli::make_app("gcbench-report", kUsage, kReport, 30);
   app->footer(kCompareAndMerge);
@@ -156,6 +156,9 @@ int main(int argc, char** argv) {
   app->add_option("--out", out_dir, "where the report (or --compare's files) go")
       ->option_text("DIR");
   app->add_flag("--print-summary", print_summary, "print the GPU vs CPU vs gzip table");
+  app->add_flag("--allow-mixed", allow_mixed,
+                "report results of several builds (git revisions, build types) together");
+  app->add_flag("--version", version, "what this gcbench-report is, and exit");
   app->add_option("--table", table_name, "print this table (lz77_t5, T5) and write nothing")
       ->option_text("NAME");
   app->add_flag("--compare", compare, "compare two runs, BASE and NEW (RESULTS)");
@@ -181,6 +184,12 @@ int main(int argc, char** argv) {
   app->add_flag("--allow-missing", merge_options.allow_missing,
                 "--merge-shards: merge although shards or cells are missing");
   if (auto status = gcbench::cli::parse_or_exit(*app, argc, argv, 2)) return *status;
+  if (version) {
+    std::cout << fmt::format("gcbench-report {} ({} build); reads gcbench result files, writes "
+                             "Markdown, CSV, LaTeX, plots and report.html\n",
+                             GCBENCH_VERSION, GCBENCH_BUILD_TYPE);
+    return 0;
+  }
   if (merge_dir) {
     if (compare || inputs.empty()) {
       std::cerr << "gcbench-report: --merge-shards takes OUT_DIR and at least one IN_DIR, and no "
@@ -214,6 +223,16 @@ int main(int argc, char** argv) {
   try {
     options.file_order = manifest_order();
     const gcbench::reports::ResultSet set = gcbench::reports::load_results(inputs);
+    for (const auto& [file, fault] : set.damaged) {
+      std::cerr << "gcbench-report: " << file << " set aside, not read: " << fault << "\n";
+    }
+    if (const std::string mixed = gcbench::reports::mixed_builds(set);
+        !mixed.empty() && !allow_mixed) {
+      std::cerr << "gcbench-report: these results come from several builds (" << mixed
+                << "): their figures are not one build's; --allow-mixed reports them together, "
+                   "each build named; no report written\n";
+      return 2;
+    }
     if (table_name) return print_table(set, options, *table_name);
     const auto written = gcbench::reports::write_report(set, options);
     if (print_summary) {

@@ -1,4 +1,5 @@
 #include "reports/measured.hpp"
+#include "src/results/cell_name.hpp"
 
 #include <fmt/format.h>
 
@@ -25,7 +26,7 @@ std::string grouped(const std::vector<std::pair<std::string, std::string>>& name
   std::map<std::string, std::vector<std::string>> names;
   for (const auto& [name, reason] : name_reason) {
     if (names[reason].empty()) order.push_back(reason);
-    names[reason].push_back(name);
+    names[reason].push_back(results::markdown_text(name));  // a file's name, in prose
   }
   std::vector<std::string> parts;
   for (const std::string& reason : order) {

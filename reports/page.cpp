@@ -12,7 +12,9 @@ PageOutcome write_page(const PageSetup& setup, const fs::path& report_dir,
                        const nlohmann::json& data, const std::string& stem) {
   const fs::path page = report_dir / (stem + ".html"), page_data = report_dir / (stem + ".page");
   fs::remove(page);
-  results::write_file_atomically(page_data, data.dump() + "\n");
+  // Bytes that are not UTF-8 in a name are replaced rather than ending the page.
+  results::write_file_atomically(
+      page_data, data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   PageOutcome outcome;
   const auto python = find_python_with(setup.pythons, "plotly");
   if (!python) {

@@ -5,12 +5,14 @@
 #include <map>
 #include <vector>
 
+#include "src/results/cell_name.hpp"
 #include "src/results/time_marks.hpp"
 
 namespace gcbench::reports {
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+std::string csv_field(const std::string& text) {
+  const std::string s = results::printable(text);  // no newline or carriage return splits a row
+  if (s.find_first_of(",\"") == std::string::npos) return s;
   std::string out = "\"";
   for (char ch : s) {
     if (ch == '"') out += '"';
@@ -21,9 +23,9 @@ std::string csv_field(const std::string& s) {
 
 namespace {
 
-std::string latex_escape(const std::string& s) {
+std::string latex_escape(const std::string& text) {
   std::string out;
-  for (char ch : s) {
+  for (char ch : results::printable(text)) {
     switch (ch) {
       case '\\':
         out += "\\textbackslash{}";
@@ -83,7 +85,7 @@ std::string spread_text(double cv) {
 }
 
 std::string marks(const Value& v) {
-  return results::time_marks(v.over_target, v.throttled);
+  return results::time_marks(v.over_target, v.throttled, v.busy);
 }
 
 // One reason when all blanks of the row share it, else each reason with its columns.
@@ -156,6 +158,9 @@ std::string display_header(const Table& t, std::size_t column) {
 
 std::string to_markdown(const Table& t) {
   const std::vector<DisplayUnit> units = column_units(t);
+  // Headers are the report's own words; labels and texts are names (files, codecs, points),
+  // which may hold '|', newlines, HTML or links.
+  using results::markdown_text;
   std::string out = "| " + t.label_header + " |";
   std::string rule = "|---|";
   for (const std::string& h : t.text_headers) {
@@ -168,8 +173,10 @@ std::string to_markdown(const Table& t) {
   }
   out += "\n" + rule + "\n";
   for_each_row(t, [&](const Row& r, bool total) {
-    out += total ? "| **" + r.label + "** |" : "| " + r.label + " |";
-    for (const std::string& text : texts_of(t, r)) out += fmt::format(" {} |", text);
+    out += total ? "| **" + markdown_text(r.label) + "** |" : "| " + markdown_text(r.label) + " |";
+    for (const std::string& text : texts_of(t, r)) {
+      out += fmt::format(" {} |", markdown_text(text));
+    }
     for (std::size_t i = 0; i < r.values.size(); ++i) {
       out += fmt::format(" {} |", display_value(r.values[i], t.columns[i].unit, units[i]));
     }

@@ -92,6 +92,11 @@ std::string gpu_text(const ResultSet& set) {
     return fmt::format("several models, each kept apart in the tables: {}",
                        fmt::join(models, ", "));
   }
+  // Folders of several machines: every GPU their files name (a CPU-only one says "none").
+  if (const auto values = set.context_values.find("gpu");
+      values != set.context_values.end() && values->second.size() > 1) {
+    return fmt::format("the files name several: {}", fmt::join(values->second, "; "));
+  }
   const auto gpu = set.context.find("gpu");
   std::string text = gpu == set.context.end() ? "unknown" : gpu->second;
   if (const auto differs = set.context.find("merged_differs:gpu"); differs != set.context.end()) {
@@ -104,7 +109,12 @@ std::string gpu_text(const ResultSet& set) {
 }
 
 std::string introduction(const ResultSet& set, std::size_t errors) {
+  // Every value a key had across the files (results of several builds or machines, allowed).
   auto ctx = [&](const char* key) {
+    if (const auto values = set.context_values.find(key);
+        values != set.context_values.end() && values->second.size() > 1) {
+      return fmt::format("{}", fmt::join(values->second, " / "));
+    }
     auto it = set.context.find(key);
     return it == set.context.end() ? std::string("unknown") : it->second;
   };
@@ -239,7 +249,7 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
     for (const StudyTables& study : options.studies) {
       if (!study.sections) continue;
       for (const TableSection& section : study.sections(b)) {
-        part.tail += "## " + corpus + ": " + section.heading + "\n\n";
+        part.tail += "## " + results::markdown_text(corpus) + ": " + section.heading + "\n\n";
         part.section = section.heading;
         for (const Table& t : section.tables) add_table(t, dir, folder, part, &CorpusReport::tail);
       }
@@ -273,17 +283,34 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
   if (!written.plot_note.empty()) md += "Plots: " + written.plot_note + ".\n\n";
   for (const std::string& corpus : corpora) {
     const CorpusReport& part = parts[corpus];
-    md += "## " + corpus + "\n\n";
+    md += "## " + results::markdown_text(corpus) + "\n\n";
     if (!part.not_measured.empty()) {
       md += "Not measured (no table written): " +
             fmt::format("{}", fmt::join(part.not_measured, "; ")) + ".\n\n";
     }
     md += part.head + plots_section(plots, corpus) + part.tail;
   }
+  if (!set.damaged.empty()) {
+    md += "## Result files set aside\n\nNot result documents, so not read (as the driver sets "
+          "them aside):\n\n";
+    for (const auto& [file, fault] : set.damaged) {
+      md += fmt::format("- {}: {}\n", results::markdown_text(file), results::markdown_text(fault));
+    }
+    md += "\n";
+  }
+  if (!set.duplicates.empty()) {
+    md += "## Cells found twice\n\nThe same cell in more than one result file (folders given "
+          "together); one measurement is shown:\n\n";
+    for (const std::string& d : set.duplicates) md += "- " + results::markdown_text(d) + "\n";
+    md += "\n";
+  }
   if (errors > 0) {
     md += "## Failed cells\n\n";
     for (const Measurement& m : set.cells) {
-      if (m.error) md += fmt::format("- `{}`: {}\n", results::format_cell_name(m.id), *m.error);
+      if (m.error) {
+        md += fmt::format("- {}: {}\n", results::markdown_text(results::format_cell_name(m.id)),
+                          results::markdown_text(*m.error));
+      }
     }
   }
   for (const ReportAppendix& a : options.appendix) {

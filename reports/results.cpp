@@ -1,5 +1,7 @@
 #include "reports/results.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -10,6 +12,7 @@
 #include "src/results/folder_export.hpp"
 #include "src/results/result_document.hpp"
 #include "src/results/result_files.hpp"
+#include "src/results/time_marks.hpp"
 
 namespace gcbench::reports {
 namespace fs = std::filesystem;
@@ -54,7 +57,8 @@ bool is_counter(const std::string& key, const json& value) {
 // One cell's rows: repetitions (iteration rows), or only aggregates when the run used
 // --benchmark_report_aggregates_only.
 Measurement summarize(const results::CellId& id, const std::vector<const json*>& rows) {
-  Measurement m{id, std::nullopt, 0, {}, 0, 0, {}, std::nullopt, std::nullopt, {}};
+  Measurement m;
+  m.id = id;
   std::vector<const json*> use;
   for (const json* r : rows) {
     if (r->value("error_occurred", false)) {
@@ -99,14 +103,27 @@ Measurement summarize(const results::CellId& id, const std::vector<const json*>&
 }
 
 // Puts `m` into `into` in place of the one `same` finds, unless `m` failed and that one did not.
+// Keeps `m` in `into`, replacing the one `same` finds unless `m` is an error and it is not;
+// a cell found in two files is named in `duplicates`, with the file whose figures are kept.
 void keep(std::vector<Measurement>& into, Measurement m,
-          const std::function<bool(const Measurement&)>& same) {
+          const std::function<bool(const Measurement&)>& same,
+          std::vector<std::string>& duplicates) {
   auto old = std::find_if(into.begin(), into.end(), same);
   if (old == into.end()) {
     into.push_back(std::move(m));
-  } else if (!m.error || old->error) {
-    *old = std::move(m);
+    return;
   }
+  const bool replace = !m.error || old->error;
+  if (old->source != m.source) {
+    duplicates.push_back(fmt::format("{} in {} and {}: {}'s kept", results::format_cell_name(m.id),
+                                     old->source, m.source, replace ? m.source : old->source));
+  }
+  if (replace) *old = std::move(m);
+}
+
+// The same machine for a cell: both CPU cells, or GPU cells of one GPU model.
+bool same_machine(const Measurement& a, const Measurement& b) {
+  return a.id.device != "gpu" || gpu_model_of(a) == gpu_model_of(b);
 }
 
 }  // namespace
@@ -123,6 +140,10 @@ std::optional<double> Measurement::uncertainty() const {
   return std::nullopt;
 }
 
+bool Measurement::busy() const {
+  return id.device == "cpu" && on_cpu && *on_cpu < results::kBusyBelow;
+}
+
 bool Measurement::over_error_target() const {
   // Results written before the target's rename name it max_noise_pct.
   const double error_pct = counter("error_pct");
@@ -130,7 +151,7 @@ bool Measurement::over_error_target() const {
   return error_pct >= 0 && target > 0 && error_pct > target;
 }
 
-void add_results(ResultSet& set, const json& doc) {
+void add_results(ResultSet& set, const json& doc, const std::string& source) {
   if (const std::optional<results::DocumentFault> fault = results::fault_of(doc))
     throw std::runtime_error(std::string(results::describe(*fault)));
   if (doc.contains("context") && doc["context"].is_object()) {
@@ -184,13 +205,20 @@ void add_results(ResultSet& set, const json& doc) {
         m.input_sha256 = sha->get<std::string>();
     }
     if (id.device == "gpu") m.gpu = results::gpu_of(*entry.second.front());
+    m.source = source;
     if (!key.second) {
-      keep(set.cells, std::move(m), [&](const Measurement& c) { return c.id == id; });
+      const Measurement& added = m;
+      keep(
+          set.cells, std::move(m),
+          [&](const Measurement& c) { return c.id == id && same_machine(c, added); },
+          set.duplicates);
       continue;
     }
     const int gpu = m.gpu->index;
-    keep(set.replicas, std::move(m),
-         [&](const Measurement& c) { return c.id == id && c.gpu && c.gpu->index == gpu; });
+    keep(
+        set.replicas, std::move(m),
+        [&](const Measurement& c) { return c.id == id && c.gpu && c.gpu->index == gpu; },
+        set.duplicates);
     // `cells` gets the replica on the lowest-numbered GPU.
     const Measurement* lowest = nullptr;
     for (const Measurement& r : set.replicas) {
@@ -220,17 +248,29 @@ ResultSet load_results(const std::vector<fs::path>& paths) {
   bool any = false;
   for (const auto& [f, in_directory] : files) {
     const json doc = results::read_json_file(f);
+    if (in_directory) {
+      if (const std::optional<results::DocumentFault> fault = results::fault_of(doc)) {
+        set.damaged.emplace_back(f.string(), results::describe(*fault));
+        continue;  // set aside, as the driver does: one damaged file is not the folder
+      }
+      if (results::is_folder_export(doc)) continue;
+    }
     if (doc.is_discarded()) throw std::runtime_error(f.string() + " is not valid JSON");
-    if (in_directory && results::is_folder_export(doc)) continue;
     any = true;
     try {
-      add_results(set, doc);
+      add_results(set, doc, f.string());
     } catch (const std::exception& e) {
       throw std::runtime_error(f.string() + ": " + e.what());
     }
   }
   std::string where;
   for (const fs::path& p : paths) where += (where.empty() ? "" : ", ") + p.string();
+  if (!any && !set.damaged.empty()) {
+    throw NoResults(fmt::format("no readable result file in {}: {} set aside, not result "
+                                "documents (the first, {}: {})",
+                                where, set.damaged.size(), set.damaged.front().first,
+                                set.damaged.front().second));
+  }
   if (!any) throw NoResults("no result files (*.json) in " + where);
   // Google Benchmark JSON of another program has entries, but no gcbench cell (nor a record of
   // a missing input): nothing to report, and not an empty report either.
@@ -240,6 +280,30 @@ ResultSet load_results(const std::vector<fs::path>& paths) {
                     ", none of them gcbench results");
   }
   return set;
+}
+
+std::string mixed_builds(const ResultSet& set) {
+  std::vector<std::string> mixed;
+  for (const char* key : {"git_revision", "build_type"}) {
+    // A file resumed under several builds lists them: "<value> (<n> cells); ...".
+    std::set<std::string> values;
+    const auto found = set.context_values.find(key);
+    if (found == set.context_values.end()) continue;
+    for (const std::string& text : found->second) {
+      std::size_t start = 0;
+      while (start < text.size()) {
+        std::size_t end = text.find("; ", start);
+        if (end == std::string::npos) end = text.size();
+        std::string value = text.substr(start, end - start);
+        if (const std::size_t cells = value.find(" ("); cells != std::string::npos)
+          value.resize(cells);
+        values.insert(value);
+        start = end + 2;
+      }
+    }
+    if (values.size() > 1) mixed.push_back(fmt::format("{} {}", key, fmt::join(values, ", ")));
+  }
+  return fmt::format("{}", fmt::join(mixed, "; "));
 }
 
 std::string gpu_model_of(const Measurement& m) {

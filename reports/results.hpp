@@ -29,6 +29,7 @@ struct Measurement {
   std::optional<double> on_cpu = std::nullopt;
   std::optional<results::GpuRecord> gpu;  // the GPU cell's GPU, where its entry records one
   std::string input_sha256;  // its provenance's digest of the input ("" where none was recorded)
+  std::string source;        // the result file it was read from ("" for a document given alone)
   double counter(const std::string& name, double fallback = -1) const;
   // How sure the time is: its spread over repetitions (cv) when it was repeated, else the
   // relative standard error of its samples' mean (the counter error_pct, gcbench's stopping
@@ -38,6 +39,9 @@ struct Measurement {
   bool over_error_target() const;
   // A GPU cell flagged throttled by its SM clock (the counter throttled).
   bool throttled() const { return counter("throttled", 0) > 0; }
+  // A CPU cell measured while its machine was busy: its on-CPU share below results::kBusyBelow
+  // (the driver's counter busy says the same).
+  bool busy() const;
   // Left out on purpose rather than failed: its error begins with results::kSkippedReasonPrefix
   // (a GPU cell whose buffers do not fit in device memory).
   bool skipped() const { return error && results::is_skipped_reason(*error); }
@@ -58,6 +62,10 @@ struct ResultSet {
   std::vector<Measurement> replicas;
   bool gpu_present = false;   // some result came from a machine with a usable GPU
   std::string no_gpu_detail;  // why not, from the context ("none: ...")
+  // A cell found in more than one file (folders given together): each named, with which is kept.
+  std::vector<std::string> duplicates;
+  // Result files that are not result documents, set aside unread: file -> the fault.
+  std::vector<std::pair<std::string, std::string>> damaged;
 
   // The files of `corpus`: measured or recorded as missing, in `order` when given (manifest
   // order), then alphabetically.
@@ -74,11 +82,18 @@ std::string gpu_model_of(const Measurement& m);
 // merged from machines with different GPUs give several: the report keeps their figures apart.
 std::vector<std::string> gpu_models(const ResultSet& set, const std::string& corpus);
 
-// Adds one Google Benchmark JSON document. A cell seen again replaces the earlier one unless
-// the new one is an error and the old one is not; so does a replica on the same GPU. In a
-// document with GPU replicas (its context has results::kGpuReplicasKey) a GPU cell's entries
-// are summarized per GPU.
-void add_results(ResultSet& set, const nlohmann::json& doc);
+// The builds the results come from, where there are several: "git_revision a (3 files), b (1
+// file)" and the same for build_type; "" when every file names one revision and build type.
+std::string mixed_builds(const ResultSet& set);
+
+// Adds one Google Benchmark JSON document, read from `source` (a file, for messages). A cell seen
+// again on the same machine (a CPU cell, or a GPU cell on the same GPU model) replaces the
+// earlier one unless the new one is an error and the old one is not, and both are named in
+// `duplicates`; a GPU cell of another GPU model is kept beside it (tables split GPU columns
+// per model); so does a replica on the same GPU. In a document with GPU replicas (its context
+// has results::kGpuReplicasKey) a GPU cell's entries are summarized per GPU. Throws
+// std::runtime_error for a document that is not a result document (results::fault_of).
+void add_results(ResultSet& set, const nlohmann::json& doc, const std::string& source = "");
 
 // Nothing to report: no result file at all, or only files without a gcbench cell.
 struct NoResults : std::runtime_error {
@@ -87,10 +102,11 @@ struct NoResults : std::runtime_error {
 
 // Reads files, and directories recursively (*.json), where it skips exports of a folder
 // (gcbench --export, src/results/folder_export.hpp): their cells are in the folder's result files.
-// Throws std::runtime_error for a file that cannot be read or is not a Google Benchmark JSON
-// document, and NoResults when the paths hold no result file at all, or none with a gcbench
-// cell or missing-input record (an empty or mistyped directory, or another program's Google
-// Benchmark JSON, is not an empty report).
+// A file in a directory that is not a result document (damaged, results::fault_of) is set aside
+// unread, as the driver does, and named in `damaged`; a file given by name that is not one, or
+// that cannot be read, throws std::runtime_error. Throws NoResults when the paths hold no
+// result file at all, or none with a gcbench cell or missing-input record (an empty or mistyped
+// directory, or another program's Google Benchmark JSON, is not an empty report).
 ResultSet load_results(const std::vector<std::filesystem::path>& paths);
 
 }  // namespace gcbench::reports

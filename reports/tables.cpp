@@ -107,7 +107,7 @@ Value TableBuilder::value(const std::string& file, const Query& query) const {
     double num = m->counter("input_bytes");
     double den = m->counter(den_name);
     if (num < 0 || den <= 0) return Value::blank(std::string("no ") + den_name + " counter");
-    if (num == 0) return Value::blank("empty input");  // 0 bytes: a ratio of 0 would say "grew"
+    if (num == 0) return Value::blank(kEmptyInput);  // 0 bytes: a ratio of 0 would say "grew"
     return Value{num / den, {}, num, den};
   };
   switch (query.quantity) {
@@ -116,6 +116,7 @@ Value TableBuilder::value(const std::string& file, const Query& query) const {
       v.spread = m->uncertainty();
       v.over_target = m->over_error_target();
       v.throttled = m->throttled();
+      v.busy = m->busy();
       return v;
     }
     case Quantity::kernel:
@@ -159,6 +160,7 @@ Row TableBuilder::total_row(const std::vector<Column>& columns,
   // lacks: the label counts them apart.
   std::vector<const Row*> included;
   std::size_t skipped = 0;
+  std::set<std::string> empty;  // rows whose ratios have none: left out of those columns' totals
   for (const Row& r : rows) {
     const auto missing = set_.missing_files.find(corpus_ + "/" + r.label);
     if (missing == set_.missing_files.end()) {
@@ -172,11 +174,22 @@ Row TableBuilder::total_row(const std::vector<Column>& columns,
                           ? fmt::format("{} files", files)
                           : fmt::format("{} of {} files", included.size(), files);
   if (skipped > 0) label += fmt::format("; {} skipped", skipped);
-  Row total{included.size() == rows.size() ? "total" : fmt::format("total ({})", label), {}};
+  for (const Row* r : included) {
+    for (const Value& v : r->values) {
+      if (!v.value && v.reason == kEmptyInput) empty.insert(r->label);
+    }
+  }
+  if (!empty.empty()) {
+    label += fmt::format("{}ratios without {} (empty)", label.empty() ? "" : "; ",
+                         fmt::join(empty, ", "));
+  }
+  const bool whole = included.size() == rows.size() && empty.empty();
+  Row total{whole ? "total" : fmt::format("total ({})", label), {}};
   for (std::size_t c = 0; c < columns.size(); ++c) {
     Value sum = Value::of(0);
     for (const Row* r : included) {
       const Value& v = r->values[c];
+      if (!v.value && v.reason == kEmptyInput) continue;  // nothing to add: named in the label
       if (!v.value) {
         sum = Value::blank(v.reason);
         break;

@@ -13,6 +13,10 @@ namespace gcbench::reports {
 
 enum class Unit { seconds, bytes, ratio, gb_per_s, percent };
 
+// The blank of a ratio over an empty input (no ratio to give); a total leaves it out, and its
+// label names the file.
+inline constexpr const char* kEmptyInput = "empty input";
+
 // What a column reads from a measurement.
 enum class Quantity {
   time,              // the cell's median time (GPU: kernel time; CPU: wall time)
@@ -46,6 +50,7 @@ struct Value {
   std::optional<double> spread = std::nullopt;
   bool over_target = false;
   bool throttled = false;
+  bool busy = false;  // a CPU cell measured while the machine was busy
 
   static Value of(double v) { return Value{v, {}, 0, 0}; }
   static Value blank(std::string why) { return Value{std::nullopt, std::move(why), 0, 0}; }

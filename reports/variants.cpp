@@ -8,6 +8,7 @@
 #include <set>
 
 #include "reports/gpu_e2e.hpp"
+#include "src/results/cell_name.hpp"
 
 namespace gcbench::reports {
 namespace {
@@ -140,6 +141,8 @@ Table variants_table(const ResultSet& set, const std::string& corpus) {
           : t.decompress_e2e_s > 0 ? per_second(t.input, t.decompress_e2e_s)
                                    : Value::blank("not measured")}});
   }
+  std::vector<std::string> shown_files;  // names in prose: escaped as Markdown
+  for (const std::string& f : files) shown_files.push_back(results::markdown_text(f));
   table.caption = fmt::format(
       "Over the {} file(s) every variant measured on most of the corpus compressed: {}. "
       "Container ratio = total original / "
@@ -148,7 +151,7 @@ Table variants_table(const ResultSet& set, const std::string& corpus) {
       "total original "
       "bytes / total time: kernel or CPU = GPU kernel time (CUDA events) or CPU wall time; "
       "end-to-end = the whole call with transfers and host work (CPU: wall time again).",
-      files.size(), fmt::join(files, ", "));
+      files.size(), fmt::join(shown_files, ", "));
   if (!failed_variants.empty()) {
     table.caption +=
         fmt::format(" Left out (failed on a file): {}.", fmt::join(failed_variants, ", "));

@@ -32,6 +32,7 @@
 #include "corpora/synthetic.hpp"
 #include "gcbench/errors.hpp"
 #include "gcbench/registry.hpp"
+#include "src/results/time_marks.hpp"
 #include "support/driver_fixture.hpp"
 
 namespace gcbench::driver {
@@ -650,6 +651,9 @@ TEST_F(DriverRun, JitteredCellSamplesUntilItsCapAndSaysItIsNoisy) {
     // a loaded machine (sleeps oversleep) only gives fewer.
     EXPECT_LE(c.at("samples").value, 2 * 100 + 1);
     EXPECT_GT(c.at("cpu_share").value, 0);
+    // Asleep half its calls, the timing thread was off a CPU as on a busy machine: marked.
+    EXPECT_LT(c.at("cpu_share").value, results::kBusyBelow);
+    EXPECT_EQ(c.at("busy").value, 1);
     // The iteration's time is the samples' mean.
     EXPECT_NEAR(r.real_accumulated_time, c.at("sampled_s").value / c.at("samples").value, 1e-9);
   }

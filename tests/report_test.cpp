@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <sstream>
+#include <optional>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -566,6 +568,127 @@ TEST(Report, NoCorpusNameLeadsOutsideTheReportFolder) {
   EXPECT_TRUE(std::filesystem::exists(out / "%2E%2E" / "variants.md"));
   EXPECT_TRUE(std::filesystem::exists(out / results::folder_name(absolute) / "variants.md"));
   std::filesystem::remove_all(root);
+}
+
+// Names that would break a table: a pipe, a newline, a byte that is not UTF-8, HTML and a link;
+// and an empty file. Every Markdown table row has its header's column count, every CSV row the
+// header's field count, nothing but valid UTF-8 is written, nothing renders as HTML or a link,
+// and the totals have figures (the empty file's ratio is left out, and named).
+TEST(Report, NamesThatWouldBreakATableAreEscaped) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("gcbench_report_names_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  json doc = {{"benchmarks", json::array()}};
+  const std::vector<std::string> names = {"pipe|table|.txt", "new\nline\r.txt",
+                                          std::string("bad\xff\xfe.txt"),
+                                          "<b>x</b>[y](javascript:alert(1)).txt", "empty.txt"};
+  for (const std::string& file : names) {
+    const double in = file == "empty.txt" ? 0 : 1000;
+    doc["benchmarks"].push_back(
+        row("zlib/cpu/compress/cant/" + results::escape_name_part(file) + "/level:6", 2,
+            {{"input_bytes", in}, {"compressed_bytes", 20 + in / 4}, {"verified", 1}}));
+  }
+  ResultSet set;
+  add_results(set, doc);
+  write_report(set, ReportOptions{dir, kDefaults, {}, std::nullopt, studies::report_tables()});
+  std::size_t tables = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    if (!entry.is_regular_file()) continue;
+    std::ifstream in(entry.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    for (const unsigned char c : text) {
+      EXPECT_TRUE(c >= 0x20 || c == '\n') << entry.path() << " holds byte " << int(c);
+    }
+    const auto ext = entry.path().extension();
+    if (ext == ".md") {  // no raw HTML, and no link: its ']' escaped
+      EXPECT_EQ(text.find("<b>"), std::string::npos) << entry.path();
+      for (std::size_t at = text.find("](javascript"); at != std::string::npos;
+           at = text.find("](javascript", at + 1)) {
+        EXPECT_EQ(text[at - 1], '\\') << entry.path() << ": " << text.substr(at - 20, 40);
+      }
+    }
+    std::istringstream lines(text);
+    std::optional<std::size_t> columns;
+    for (std::string line; std::getline(lines, line);) {
+      if (ext == ".md") {
+        if (!line.starts_with("|")) {
+          columns.reset();
+          continue;
+        }
+        std::size_t bars = 0;  // unescaped '|'
+        for (std::size_t i = 0; i < line.size(); ++i) bars += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
+        if (!columns) {
+          columns = bars;
+          ++tables;
+        }
+        EXPECT_EQ(bars, *columns) << entry.path() << ": " << line;
+        if (line.starts_with("| **total")) {
+          EXPECT_EQ(line.find("n/a"), std::string::npos) << line;
+          EXPECT_NE(line.find("without empty.txt (empty)"), std::string::npos) << line;
+        }
+      } else if (ext == ".csv") {
+        std::size_t fields = 1;
+        bool quoted = false;
+        for (const char c : line) {
+          if (c == '"') quoted = !quoted;
+          fields += c == ',' && !quoted;
+        }
+        if (!columns) columns = fields;
+        EXPECT_EQ(fields, *columns) << entry.path() << ": " << line;
+      }
+    }
+  }
+  EXPECT_GT(tables, 2u);
+  std::filesystem::remove_all(dir);
+}
+
+// Folders of two GPUs and a CPU-only machine together: each GPU's cells kept (tables split
+// them by model), a cell found twice named, and the header names every machine.
+TEST(Report, FoldersOfSeveralMachinesKeepEachGpusCellsAndNameDuplicates) {
+  const auto gpu_doc = [](const std::string& model, const std::string& context_gpu) {
+    json doc = {{"context", {{"gpu", context_gpu}}}, {"benchmarks", json::array()}};
+    json r = row("fl/gpu/compress/cant/a.txt/element_width:1", 1, {{"input_bytes", 1000}});
+    r["gpu"] = {{"index", 0}, {"name", model}};
+    doc["benchmarks"].push_back(r);
+    doc["benchmarks"].push_back(row("zlib/cpu/compress/cant/a.txt/level:6", 2,
+                                    {{"input_bytes", 1000}, {"compressed_bytes", 400}}));
+    return doc;
+  };
+  ResultSet set;
+  add_results(set, gpu_doc("NVIDIA H100", "NVIDIA H100 80GB"), "h100/a.json");
+  add_results(set, gpu_doc("NVIDIA H200", "NVIDIA H200"), "h200/a.json");
+  json cpu_only = {{"context", {{"gpu", "none: built without CUDA"}}}, {"benchmarks", json::array()}};
+  cpu_only["benchmarks"].push_back(row("zlib/cpu/decompress/cant/a.txt/level:6", 1,
+                                       {{"input_bytes", 1000}, {"compressed_bytes", 400}}));
+  add_results(set, cpu_only, "cpu/a.json");
+  EXPECT_EQ(std::count_if(set.cells.begin(), set.cells.end(),
+                          [](const Measurement& m) { return m.id.device == "gpu"; }),
+            2);
+  ASSERT_EQ(set.duplicates.size(), 1u);
+  EXPECT_EQ(set.duplicates[0],
+            "zlib/cpu/compress/cant/a.txt/level:6 in h100/a.json and h200/a.json: h200/a.json's kept");
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("gcbench_report_machines_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const WrittenReport w =
+      write_report(set, ReportOptions{dir, kDefaults, {}, std::nullopt, studies::report_tables()});
+  std::ifstream in(w.index);
+  const std::string md((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(md.find("NVIDIA H100 (1 cells), NVIDIA H200 (1 cells)"), std::string::npos) << md;
+  EXPECT_NE(md.find("## Cells found twice"), std::string::npos) << md;
+  std::filesystem::remove_all(dir);
+}
+
+// Results of two builds are named, for the tool to refuse unless allowed.
+TEST(Report, SeveralBuildsAreNamed) {
+  ResultSet set;
+  for (const char* revision : {"aaaa", "bbbb (2 cells); aaaa (1 cells)"}) {
+    json doc = {{"context", {{"git_revision", revision}, {"build_type", "Release"}}},
+                {"benchmarks", json::array()}};
+    doc["benchmarks"].push_back(row("zlib/cpu/compress/cant/a.txt/level:6", 2, {{"input_bytes", 10}}));
+    add_results(set, doc);
+  }
+  EXPECT_EQ(mixed_builds(set), "git_revision aaaa, bbbb");
 }
 
 TEST(Report, WritesIndexAndTheTablesThatHaveValues) {

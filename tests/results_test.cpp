@@ -148,6 +148,19 @@ TEST(ResultDocument, AnEntryRepeatedIsAFault) {
             "benchmarks[1] repeats benchmarks[0] (the same cell, run and GPU)");
 }
 
+// Names as any output can hold them: control and non-UTF-8 bytes as \xNN, UTF-8 kept; and for
+// Markdown, what would read as markup escaped.
+TEST(CellName, PrintableAndMarkdownText) {
+  EXPECT_EQ(printable("a b-c_d.txt"), "a b-c_d.txt");
+  EXPECT_EQ(printable("new\nline\r"), "new\\x0aline\\x0d");
+  EXPECT_EQ(printable(std::string("bad\xff") + "\x1b[31m"), "bad\\xff\\x1b[31m");
+  EXPECT_EQ(printable("caf\xc3\xa9"), "caf\xc3\xa9");
+  EXPECT_EQ(markdown_text("a_b-c.txt"), "a_b-c.txt");
+  EXPECT_EQ(markdown_text("p|q"), "p\\|q");
+  EXPECT_EQ(markdown_text("<b>[x](y)`z`"), "\\<b\\>\\[x\\](y)\\`z\\`");
+  EXPECT_EQ(markdown_text("a\nb"), "a\\\\x0ab");
+}
+
 // A corpus name is one folder inside the folder it is written into, whatever it decodes to.
 TEST(CellName, AFolderNameNeverLeadsOutOfItsFolder) {
   EXPECT_EQ(folder_name("silesia"), "silesia");

@@ -50,15 +50,17 @@ std::string wrapped(const std::string& text, std::size_t indent, std::size_t wid
 }
 
 // The mean's relative standard error over the samples, "*" after it when over the cell's
-// target, "!" when the GPU's clock was throttled; empty below two samples.
+// target, "!" when the GPU's clock was throttled, "~" when the machine was busy; empty below two
+// samples.
 std::string error_text(const benchmark::BenchmarkReporter::Run& run) {
   const double error = counter(run, "error_pct");
   if (error < 0) return "";
   const bool over = error > counter(run, "max_error_pct");
   const bool throttled = counter(run, "throttled") > 0;
+  const bool busy = counter(run, "busy") > 0;
   return fmt::format("{}%{}",
                      error < 10 ? fmt::format("{:.1f}", error) : fmt::format("{:.0f}", error),
-                     results::time_marks(over, throttled));
+                     results::time_marks(over, throttled, busy));
 }
 
 }  // namespace
@@ -97,7 +99,9 @@ ConsoleNames ConsoleNames::of(const std::vector<const Codec*>& codecs) {
 std::optional<ConsoleName> ConsoleNames::parts(const std::string& name) const {
   const std::optional<results::CellId> id = results::parse_cell_name(name);
   if (!id) return std::nullopt;
-  ConsoleName parts{id->codec, id->device, id->direction, id->corpus + "/" + id->file, ""};
+  // A file's name may hold newlines or a terminal's escapes: shown as \xNN.
+  ConsoleName parts{id->codec, id->device, id->direction,
+                    results::printable(id->corpus + "/" + id->file), ""};
   const auto defaults = defaults_.find(id->codec + "/" + id->device);
   for (const auto& [axis, value] : id->params) {
     const bool at_default = defaults != defaults_.end() && defaults->second.count(axis) > 0 &&
@@ -142,7 +146,7 @@ std::string ConsoleTable::row(const benchmark::BenchmarkReporter::Run& run) cons
     line = fmt::format("{:<{}}", cut_middle(name, kNameColumns), kNameColumns);
   }
   if (run_failed(run)) {
-    const std::string message = run_message(run);
+    const std::string message = results::printable(run_message(run));
     const bool skipped = run_skipped(run);
     line += skipped ? " skipped" : " ERROR";
     return line + "\n" + wrapped(skipped ? message : "error: " + message, 4, kConsoleWidth - 1);

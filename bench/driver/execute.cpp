@@ -20,6 +20,7 @@
 #include "bench/driver/device_cells.hpp"
 #endif
 #include "bench/driver/verify.hpp"
+#include "src/results/time_marks.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/cores.hpp"
 #include "gcbench/device_codec.hpp"
@@ -94,6 +95,9 @@ bool sample(benchmark::State& state, const CellSpec& cell, Totals& totals, Sampl
     std::optional<double> cpu_share;
     if (!gpu && wall > 0) cpu_share = (thread_cpu_s() - cpu_began) / wall;
     add_sampling_counters(state, sampler, cpu_share);
+    // Only when busy: a counter that is 0 in every repetition has no coefficient of variation
+    // (Google Benchmark would write NaN, which JSON cannot hold).
+    if (cpu_share && *cpu_share < results::kBusyBelow) state.counters["busy"] = benchmark::Counter(1);
   }
   return !state.error_occurred();
 }

@@ -67,7 +67,7 @@ std::string csv_value(const ordered_json& value) {
     for (const auto& [axis, v] : value.items()) params.emplace_back(axis, v.get<std::string>());
     return reports::csv_field(results::format_params(params));
   }
-  return value.dump();
+  return value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 }  // namespace
@@ -109,7 +109,9 @@ std::string rows_csv(const std::vector<ordered_json>& rows) {
 
 std::string rows_jsonl(const std::vector<ordered_json>& rows) {
   std::string text;
-  for (const ordered_json& row : rows) text += row.dump() + "\n";
+  for (const ordered_json& row : rows) {
+    text += row.dump(-1, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+  }
   return text;
 }
 

@@ -15,8 +15,8 @@
 
 namespace gcbench::driver {
 
-// How many sentinels a call gets: enough that a call leaving a fiftieth of its output
-// unwritten is caught with probability 1 - (49/50)^64 = 73% per call, ~100% over a cell's calls.
+// How many sentinels a call gets: a call that leaves a fraction f of its output unwritten keeps
+// one of them in place with probability 1 - (1 - f)^64, and a cell makes many calls.
 inline constexpr std::size_t kSentinels = 64;
 // Guard bytes after a guarded buffer's capacity, and the value they hold.
 inline constexpr std::size_t kGuardBytes = 64;

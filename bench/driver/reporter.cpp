@@ -1,11 +1,15 @@
 #include "bench/driver/reporter.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 #include <string>
 
 #include "bench/driver/cell_queue.hpp"
 #include "bench/driver/run_status.hpp"
+#include "src/results/time_marks.hpp"
 
 namespace gcbench::driver {
 
@@ -66,6 +70,19 @@ void SweepReporter::ReportRuns(const std::vector<Run>& runs) {
   std::ostream& out = console_.GetOutputStream();
   for (const Run& run : runs) out << table_.row(run);
   out.flush();
+  const auto busy = std::find_if(runs.begin(), runs.end(), [](const Run& run) {
+    const auto it = run.counters.find("busy");
+    return it != run.counters.end() && it->second > 0;
+  });
+  if (busy != runs.end() && !busy_said_) {
+    busy_said_ = true;
+    console_.GetErrorStream() << fmt::format(
+        "[gcbench] ~ after an error: the machine was busy during that CPU cell (its timing "
+        "thread on a CPU {:.0f}% of its wall time, under {:.0f}%)\n"
+        "[gcbench]   its time is partly the machine's; for quiet figures rerun such cells on an "
+        "idle machine (their result files removed, or --fresh)\n",
+        100 * busy->counters.at("cpu_share").value, 100 * results::kBusyBelow);
+  }
   if (recorder_ != nullptr && context_) recorder_->record(*context_, runs);
   for (const Run& run : runs) {
     any_error_ = any_error_ || (run_failed(run) && !run_skipped(run));

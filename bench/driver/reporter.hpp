@@ -50,6 +50,7 @@ class SweepReporter : public benchmark::BenchmarkReporter {
   Recorder* recorder_;
   std::optional<Context> context_;
   bool any_error_ = false;
+  bool busy_said_ = false;  // the hint for cells measured on a busy machine, printed once
   HarnessTally tally_;
   std::optional<std::chrono::steady_clock::time_point> began_;
   std::chrono::steady_clock::time_point last_;

@@ -111,6 +111,40 @@ std::string unescape_name_part(std::string_view text) {
   return out;
 }
 
+std::string printable(std::string_view name) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(name.size());
+  for (std::size_t i = 0; i < name.size();) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    if (c >= 0x80) {
+      if (const std::size_t length = utf8_sequence(name, i); length > 0) {
+        out.append(name.substr(i, length));
+        i += length;
+        continue;
+      }
+    }
+    if (c < 0x20 || c == 0x7F || c >= 0x80) {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xF];
+    } else {
+      out += static_cast<char>(c);
+    }
+    ++i;
+  }
+  return out;
+}
+
+std::string markdown_text(std::string_view name) {
+  std::string out;
+  for (const char c : printable(name)) {
+    if (std::string_view("\\|<>[]`").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 std::string folder_name(std::string_view corpus) {
   if (corpus.empty()) return "%00";  // no cell name holds an empty corpus; still a folder of its own
   std::string name = escape_name_part(corpus);

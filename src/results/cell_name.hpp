@@ -39,6 +39,16 @@ std::string unescape_name_part(std::string_view text);
 // outside the folder it is written into.
 std::string folder_name(std::string_view corpus);
 
+// A name as text any output can hold: valid UTF-8 without control characters, bytes that are
+// not valid UTF-8 and control bytes (newlines, carriage returns, a terminal's escapes) written
+// \xNN; every other character as it is.
+std::string printable(std::string_view name);
+
+// printable(), then what Markdown would read as markup escaped with a backslash: '\\', '|'
+// (a table's cell separator), '<' and '>' (raw HTML), '[' and ']' (links) and '`' (code); a
+// name of letters, digits, '.', '-', '_' and spaces stays as it is.
+std::string markdown_text(std::string_view name);
+
 // Whether `name` is a plain file name: not empty, not "." or "..", no '/' or NUL.
 bool is_plain_file_name(std::string_view name);
 
