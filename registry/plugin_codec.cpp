@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <regex>
+#include <set>
 #include <utility>
 
 #include "gcbench/container.hpp"
@@ -26,12 +27,13 @@ namespace {
 
 using u64 = std::uint64_t;
 
-// What a plugin call needs besides its arguments: the codec's name for messages, a message
-// buffer, and one place where a status, or an exception that escaped the plugin, becomes the
-// error gcbench's callers expect.
+// What a plugin call needs besides its arguments: the codec's name and the plugin's file for
+// messages, a message buffer, and one place where a status, or an exception that escaped the
+// plugin, becomes the error gcbench's callers expect, naming the function and the file.
 class Call {
  public:
-  Call(const std::string& codec, const char* function) : codec_(codec), function_(function) {}
+  Call(const std::string& codec, const std::string& where, const char* function)
+      : codec_(codec), where_(where), function_(function) {}
 
   char* message() { return message_.data(); }
   std::size_t capacity() const { return message_.size(); }
@@ -44,16 +46,17 @@ class Call {
     try {
       status = call();
     } catch (const std::exception& e) {
-      throw std::runtime_error(
-          fmt::format("{}: the plugin threw from {}: {}", codec_, function_, e.what()));
+      throw std::runtime_error(fmt::format("{}: the plugin threw from {}: {} [plugin {}]", codec_,
+                                           function_, e.what(), where_));
     } catch (...) {
-      throw std::runtime_error(fmt::format("{}: the plugin threw from {}", codec_, function_));
+      throw std::runtime_error(
+          fmt::format("{}: the plugin threw from {} [plugin {}]", codec_, function_, where_));
     }
     if (status == GCBENCH_PLUGIN_OK) return;
     message_.back() = '\0';
     const std::string text =
-        fmt::format("{}: {} failed ({}){}", codec_, function_, status_name(status),
-                    message_[0] ? std::string(": ") + message_.data() : "");
+        fmt::format("{}: {} failed ({}){} [plugin {}]", codec_, function_, status_name(status),
+                    message_[0] ? std::string(": ") + message_.data() : "", where_);
     if (status == GCBENCH_PLUGIN_ERROR_CORRUPT) throw DecodeError(text);
     if (status == GCBENCH_PLUGIN_ERROR_PARAMS) throw ParamError(text);
     throw std::runtime_error(text);
@@ -76,6 +79,7 @@ class Call {
   }
 
   const std::string& codec_;
+  const std::string& where_;
   const char* function_;
   std::array<char, 512> message_{};
 };
@@ -101,24 +105,25 @@ Bytes guarded_buffer(u64 capacity) {
 
 // Throws when a guard byte after `capacity` changed; else cuts `buffer` to `size`.
 void check_guard(Bytes& buffer, u64 capacity, u64 size, const std::string& codec,
-                 const char* function) {
+                 const std::string& where, const char* function) {
   if (std::any_of(buffer.begin() + static_cast<std::ptrdiff_t>(capacity), buffer.end(),
                   [](std::uint8_t b) { return b != kGuardByte; })) {
-    throw std::runtime_error(fmt::format("{}: {} wrote past its output buffer of {} bytes", codec,
-                                         function, capacity));
+    throw std::runtime_error(fmt::format("{}: {} wrote past its output buffer of {} bytes [plugin {}]",
+                                         codec, function, capacity, where));
   }
   buffer.resize(size);
 }
 
 // A plugin's bound on its output, held to what any codec may need before anything is allocated
 // by it: a bound of gigabytes for a small input would be allocated (and OOM-kill the run).
-u64 checked_bound(u64 claimed, u64 input_size, const std::string& codec) {
+u64 checked_bound(u64 claimed, u64 input_size, const std::string& codec,
+                  const std::string& where) {
   const u64 limit = 4 * input_size + (u64{16} << 20);
   if (claimed > limit || claimed < 1) {
     throw std::runtime_error(fmt::format(
         "{}: max_compressed_size claims {} bytes for {} input bytes; gcbench takes bounds from 1 "
-        "to 4 x the input + 16 MiB ({})",
-        codec, claimed, input_size, limit));
+        "to 4 x the input + 16 MiB ({}) [plugin {}]",
+        codec, claimed, input_size, limit, where));
   }
   return claimed;
 }
@@ -128,12 +133,14 @@ class CpuPlugin final : public TypedCodec<CpuPlugin> {
  public:
   using Typed = AxisValues;
 
-  CpuPlugin(CodecInfo info, const gcbench_plugin_cpu& cpu) : info_(std::move(info)), cpu_(cpu) {}
+  CpuPlugin(CodecInfo info, std::string where, const gcbench_plugin_cpu& cpu)
+      : info_(std::move(info)), where_(std::move(where)), cpu_(cpu) {}
   const CodecInfo& info() const override { return info_; }
   Typed typed(const Params& resolved) const { return axis_values(info_, resolved); }
 
   u64 max_compressed_size(u64 input_size, const Typed& p) const {
-    return checked_bound(cpu_.max_compressed_size(p.data(), input_size), input_size, info_.name);
+    return checked_bound(cpu_.max_compressed_size(p.data(), input_size), input_size, info_.name,
+                         where_);
   }
 
   Bytes compress(ByteSpan input, const Typed& p, RunStats* stats) const {
@@ -141,7 +148,7 @@ class CpuPlugin final : public TypedCodec<CpuPlugin> {
     Bytes output = guarded_buffer(capacity);
     const std::size_t written =
         compress_into(input, std::span<std::uint8_t>(output).first(capacity), p, stats);
-    check_guard(output, capacity, written, info_.name, "compress");
+    check_guard(output, capacity, written, info_.name, where_, "compress");
     return output;
   }
 
@@ -149,7 +156,7 @@ class CpuPlugin final : public TypedCodec<CpuPlugin> {
   std::size_t compress_into(ByteSpan input, std::span<std::uint8_t> room, const Typed& p,
                             RunStats* /*stats*/) const {
     u64 written = 0;
-    Call call(info_.name, "compress");
+    Call call(info_.name, where_, "compress");
     call.run([&] {
       return cpu_.compress(p.data(), input.data(), input.size(), room.data(), room.size(), &written,
                            call.message(), call.capacity());
@@ -166,7 +173,7 @@ class CpuPlugin final : public TypedCodec<CpuPlugin> {
     check_decode_limit(info_.name, "decoded size", claimed, container.size());
     Bytes output = guarded_buffer(claimed);
     decompress_into(container, std::span<std::uint8_t>(output).first(claimed), p, stats);
-    check_guard(output, claimed, claimed, info_.name, "decompress");
+    check_guard(output, claimed, claimed, info_.name, where_, "decompress");
     return output;
   }
 
@@ -180,7 +187,7 @@ class CpuPlugin final : public TypedCodec<CpuPlugin> {
                                       info_.name, claimed, output.size()));
       }
       u64 written = 0;
-      Call call(info_.name, "decompress");
+      Call call(info_.name, where_, "decompress");
       call.run([&] {
         return cpu_.decompress(p.data(), container.data(), container.size(), output.data(),
                                output.size(), &written, call.message(), call.capacity());
@@ -196,7 +203,7 @@ class CpuPlugin final : public TypedCodec<CpuPlugin> {
   // The decoded size the container claims, as the plugin reads it.
   u64 claimed_size(ByteSpan container) const {
     u64 claimed = 0;
-    Call size_call(info_.name, "decompressed_size");
+    Call size_call(info_.name, where_, "decompressed_size");
     size_call.run([&] {
       return cpu_.decompressed_size(container.data(), container.size(), &claimed,
                                     size_call.message(), size_call.capacity());
@@ -205,6 +212,7 @@ class CpuPlugin final : public TypedCodec<CpuPlugin> {
   }
 
   const CodecInfo info_;
+  const std::string where_;  // the plugin's file
   const gcbench_plugin_cpu& cpu_;
 };
 
@@ -213,19 +221,21 @@ class GpuPlugin final : public TypedDeviceCodec<GpuPlugin> {
  public:
   using Typed = AxisValues;
 
-  GpuPlugin(CodecInfo info, const gcbench_plugin_gpu& gpu) : info_(std::move(info)), gpu_(gpu) {}
+  GpuPlugin(CodecInfo info, std::string where, const gcbench_plugin_gpu& gpu)
+      : info_(std::move(info)), where_(std::move(where)), gpu_(gpu) {}
   const CodecInfo& info() const override { return info_; }
   Typed typed(const Params& resolved) const { return axis_values(info_, resolved); }
 
   u64 max_compressed_size(u64 input_size, const Typed& p) const {
-    return checked_bound(gpu_.max_compressed_size(p.data(), input_size), input_size, info_.name);
+    return checked_bound(gpu_.max_compressed_size(p.data(), input_size), input_size, info_.name,
+                         where_);
   }
   std::size_t compress_temp_bytes(u64 input_size, const Typed& p) const {
     return gpu_.compress_temp_bytes(p.data(), input_size);
   }
 
   void compress_async(const CompressBuffers& b, const Typed& p, DeviceStream stream) const {
-    Call call(info_.name, "compress_async");
+    Call call(info_.name, where_, "compress_async");
     call.run([&] {
       return gpu_.compress_async(p.data(), b.input, b.input_size, b.temp, b.temp_bytes, b.output,
                                  b.output_size, stream, call.message(), call.capacity());
@@ -234,7 +244,7 @@ class GpuPlugin final : public TypedDeviceCodec<GpuPlugin> {
 
   DecodePlan plan_decompress(ByteSpan container, const Typed& p) const {
     gcbench_plugin_plan found{};
-    Call call(info_.name, "plan_decompress");
+    Call call(info_.name, where_, "plan_decompress");
     call.run([&] {
       return gpu_.plan_decompress(p.data(), container.data(), container.size(), &found,
                                   call.message(), call.capacity());
@@ -254,7 +264,7 @@ class GpuPlugin final : public TypedDeviceCodec<GpuPlugin> {
                         DeviceStream stream) const {
     static_assert(sizeof(gcbench_plugin_device_status) == sizeof(DeviceStatus));
     const auto& found = std::any_cast<const gcbench_plugin_plan&>(plan.detail);
-    Call call(info_.name, "decompress_async");
+    Call call(info_.name, where_, "decompress_async");
     call.run([&] {
       return gpu_.decompress_async(p.data(), &found, b.container, plan.container_size, b.temp,
                                    b.temp_bytes, b.output,
@@ -265,6 +275,7 @@ class GpuPlugin final : public TypedDeviceCodec<GpuPlugin> {
 
  private:
   const CodecInfo info_;
+  const std::string where_;  // the plugin's file
   const gcbench_plugin_gpu& gpu_;
 };
 
@@ -296,9 +307,40 @@ void check_description(const gcbench_plugin& p, const std::string& where,
   if (p.axis_count > 0 && p.axes == nullptr) fail("it declares axes it does not give");
 }
 
+// A name from a plugin, as a message can show it: bytes outside printable ASCII as '?'.
+std::string shown(const char* name) {
+  std::string text(name);
+  for (char& c : text) {
+    if (c < 0x20 || c > 0x7e) c = '?';
+  }
+  return text;
+}
+
+// Names an axis may not take: Google Benchmark's suffixes of a cell's name (an axis of that name
+// would merge different points into one cell) and the driver's own options spelled as axes
+// (--<axis> is the axis's flag).
+const std::set<std::string> kReservedAxisNames = {
+    "iterations", "repeats",   "min_time",  "min_warmup_time", "real_time",  "manual_time",
+    "process_time", "corpus",  "files",     "codecs",          "device",     "direction",
+    "sweep",      "preset",    "plugin",    "out_dir",         "export",     "timing",
+    "cold_l2",    "gpus",      "shard",     "max_error",       "max_time",   "call_limit",
+    "list",       "help",      "version",   "include",         "exclude",    "as"};
+
 AxisSpec axis_spec(const gcbench_plugin_axis& a, const std::string& where) {
   if (a.name == nullptr || *a.name == '\0') {
     throw PluginError(fmt::format("plugin {}: an axis has no name", where));
+  }
+  // A plain identifier: the name is a part of every cell name, a flag and a column.
+  static const std::regex kAxisName("[a-z][a-z0-9_]*");
+  if (!std::regex_match(a.name, kAxisName)) {
+    throw PluginError(fmt::format("plugin {}: axis '{}' is not a plain name (lower-case letters, "
+                                  "digits and '_', a letter first)",
+                                  where, shown(a.name)));
+  }
+  if (kReservedAxisNames.contains(a.name)) {
+    throw PluginError(fmt::format("plugin {}: axis '{}' is a name gcbench or Google Benchmark "
+                                  "gives a cell or a flag of its own",
+                                  where, a.name));
   }
   AxisSpec spec{a.name, a.help ? a.help : "", a.default_value, a.min, a.max, {},
                 {},     a.in_container != 0};
@@ -324,7 +366,14 @@ CodecInfo codec_info(const gcbench_plugin& p, const std::string& where, Device d
   info.version = p.version;
   info.device = device;
   info.description = fmt::format("{} (plugin {})", p.description, where);
-  for (std::size_t i = 0; i < p.axis_count; ++i) info.axes.push_back(axis_spec(p.axes[i], where));
+  for (std::size_t i = 0; i < p.axis_count; ++i) {
+    AxisSpec axis = axis_spec(p.axes[i], where);
+    if (std::any_of(info.axes.begin(), info.axes.end(),
+                    [&](const AxisSpec& other) { return other.name == axis.name; })) {
+      throw PluginError(fmt::format("plugin {}: axis '{}' is declared twice", where, axis.name));
+    }
+    info.axes.push_back(std::move(axis));
+  }
   if (device == Device::gpu && p.cpu != nullptr && p.gpu_matches_cpu) info.cpu_reference = p.name;
   return info;
 }
@@ -340,19 +389,26 @@ LoadedPlugin load_plugin(const std::filesystem::path& path, const std::set<std::
   if (entry == nullptr) {
     throw PluginError(fmt::format("plugin {}: no symbol gcbench_plugin_entry", where));
   }
-  const gcbench_plugin* description = entry();
+  const gcbench_plugin* description = nullptr;
+  try {
+    description = entry();
+  } catch (const std::exception& e) {
+    throw PluginError(fmt::format("plugin {}: gcbench_plugin_entry threw: {}", where, e.what()));
+  } catch (...) {
+    throw PluginError(fmt::format("plugin {}: gcbench_plugin_entry threw", where));
+  }
   if (description == nullptr) throw PluginError(fmt::format("plugin {}: no description", where));
   check_description(*description, where, taken);
 
   LoadedPlugin loaded;
   if (description->cpu != nullptr) {
     loaded.codecs.push_back(std::make_unique<CpuPlugin>(
-        codec_info(*description, where, Device::cpu), *description->cpu));
+        codec_info(*description, where, Device::cpu), where, *description->cpu));
   }
   if (description->gpu != nullptr) {
 #if GCBENCH_HAVE_CUDA
     loaded.codecs.push_back(gpu::make_host_codec(std::make_unique<GpuPlugin>(
-        codec_info(*description, where, Device::gpu), *description->gpu)));
+        codec_info(*description, where, Device::gpu), where, *description->gpu)));
 #else
     loaded.left_out.push_back(
         {std::string(description->name) + " (gpu)",

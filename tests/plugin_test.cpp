@@ -120,6 +120,14 @@ TEST(Plugin, OneThatCannotBeUsedIsRefusedNamingTheFile) {
                  "built for plugin ABI version 99, this gcbench loads version 1");
   expect_refused(GCBENCH_NO_ENTRY_PLUGIN, "no symbol gcbench_plugin_entry");
   expect_refused(GCBENCH_CLASH_PLUGIN, "the name 'fl' is already a codec's");
+  // Axis names are parts of cell names, flags and columns: plain, each once, none of a name
+  // gcbench or Google Benchmark gives a cell or a flag.
+  expect_refused(GCBENCH_SLASH_AXIS_PLUGIN, "axis 'fault/x' is not a plain name");
+  expect_refused(GCBENCH_RESERVED_AXIS_PLUGIN,
+                 "axis 'iterations' is a name gcbench or Google Benchmark gives");
+  expect_refused(GCBENCH_TWICE_AXIS_PLUGIN, "axis 'fault' is declared twice");
+  expect_refused(GCBENCH_THROWING_ENTRY_PLUGIN,
+                 "gcbench_plugin_entry threw: no description today");
   const fs::path folder = testing::fresh_test_folder("gcbench-plugin");
   fs::create_directories(folder);
   const std::string not_a_library = (folder / "notes.so").string();
@@ -139,13 +147,17 @@ TEST(Plugin, AMisbehavingDecoderFailsWithItsNameAndWhatWentWrong) {
     (void)codec.decompress(container, {{"fault", 2}});
     ADD_FAILURE() << "an error status passed";
   } catch (const std::runtime_error& e) {
-    EXPECT_STREQ(e.what(), "faulty: decompress failed (internal error): fault injected");
+    EXPECT_EQ(std::string(e.what()),
+              std::string("faulty: decompress failed (internal error): fault injected [plugin ") +
+                  GCBENCH_FAULT_PLUGIN + "]");
   }
   try {
     (void)codec.decompress(container, {{"fault", 3}});
     ADD_FAILURE() << "an exception passed";
   } catch (const std::runtime_error& e) {
-    EXPECT_STREQ(e.what(), "faulty: the plugin threw from decompress: fault injected");
+    EXPECT_EQ(std::string(e.what()),
+              std::string("faulty: the plugin threw from decompress: fault injected [plugin ") +
+                  GCBENCH_FAULT_PLUGIN + "]");
   }
   // A bound of 12 GiB for 400 bytes is refused before anything is allocated by it.
   try {
@@ -302,6 +314,45 @@ TEST(Plugin, NoFalseResultIsRecordedAsVerified) {
       EXPECT_NE(found.error.find("a codec wrote into its input"), std::string::npos)
           << cell << ": " << found.error;
     }  // write_input in decompression writes into its container: the next call decodes it wrongly
+  }
+  fs::remove_all(root);
+}
+
+// A guest that crashes, aborts, exits or never returns costs its own cells, each failed with
+// what happened and where; zlib's cells in the same run are measured and verified, the run ends
+// with status 1, and the same command again resumes: the cells recorded stay, the failed run again.
+TEST(Plugin, ACrashingExitingOrHangingGuestCostsItsCellsNotTheRun) {
+  const fs::path root = folder_of_keys("data", 1000);
+  const std::string command =
+      std::string("--plugin '") + GCBENCH_FAULT_PLUGIN + "' --codecs faulty,zlib " +
+      "--fault none,segv,abort,exit,hang --call-limit 2 --no-progress " +
+      "--benchmark_min_time=0.001 --max-time 0.01 --out-dir '" + (root / "results").string() +
+      "' '" + (root / "data").string() + "'";
+  for (int run = 0; run < 2; ++run) {
+    int status = -1;
+    const std::string log = run_driver(command, status);
+    ASSERT_TRUE(WIFEXITED(status)) << log;
+    EXPECT_EQ(WEXITSTATUS(status), 1) << log;
+    if (run == 1) {
+      EXPECT_NE(log.find("4 cells already recorded"), std::string::npos) << log;
+    }
+    const std::map<std::string, Recorded> cells = recorded_cells(root / "results");
+    ASSERT_EQ(cells.size(), 12u) << log;  // 5 faults and zlib, each both ways
+    for (const auto& [cell, found] : cells) {
+      const bool good = cell.starts_with("zlib") || cell.find("fault:none") != std::string::npos;
+      EXPECT_EQ(found.verified, good) << cell << ": " << found.error;
+      if (good) continue;
+      const std::string where = cell.find("/compress/") != std::string::npos
+                                    ? "in faulty/cpu compress of data/keys.bin"
+                                    : "in faulty/cpu decompress of data/keys.bin";
+      const char* how = cell.find("fault:segv") != std::string::npos ? "crashed with SIGSEGV"
+                        : cell.find("fault:abort") != std::string::npos ? "crashed with SIGABRT"
+                        : cell.find("fault:exit") != std::string::npos
+                            ? "exited with status 0"
+                            : "no answer in 2 s (--call-limit)";
+      EXPECT_NE(found.error.find(how), std::string::npos) << cell << ": " << found.error;
+      EXPECT_NE(found.error.find(where), std::string::npos) << cell << ": " << found.error;
+    }
   }
   fs::remove_all(root);
 }

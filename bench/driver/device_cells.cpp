@@ -18,6 +18,7 @@
 #include "bench/driver/execute.hpp"
 #include "bench/driver/harness.hpp"
 #include "bench/driver/l2_flush.hpp"
+#include "bench/driver/supervision.hpp"
 #include "bench/driver/verify.hpp"
 #include "codecs/common/crc32.cuh"
 #include "codecs/common/device_buffer.hpp"
@@ -514,6 +515,16 @@ std::uint32_t device_crc(const u8* data, u64 n) {
 
 }  // namespace
 
+std::optional<std::string> broken_cuda_context() {
+  // A sticky error (an illegal address, a kernel's trap) stays after cudaGetLastError clears
+  // the others: the context is lost, and only a new process has a working one.
+  if (cudaDeviceSynchronize() == cudaSuccess) return std::nullopt;
+  (void)cudaGetLastError();
+  const cudaError_t again = cudaDeviceSynchronize();
+  if (again == cudaSuccess) return std::nullopt;
+  return std::string("the CUDA context is lost (") + cudaGetErrorString(again) + ")";
+}
+
 const u8* DeviceCells::device_input(std::size_t index, ByteSpan input) {
   if (!input_ || input_->index != index) {
     input_.reset();  // one input at a time in device memory
@@ -573,6 +584,7 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
   for (auto _ : state) {
     const auto began = Clock::now();
     while (!sampler.done()) {
+      supervision::heartbeat();
       c.sentinels.draw(c.check_bytes);
       plant_sentinels_async(c.out.data(), c.sentinels, c.stream.get());
       if (l2_flush_) l2_flush_->enqueue(c.stream.get());

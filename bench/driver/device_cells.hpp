@@ -47,6 +47,10 @@ struct LastStream {
   Bytes stream;
 };
 
+// nullopt while this process's CUDA context works; else why not (a sticky error: every later
+// call fails, and a fresh process is the only way on).
+std::optional<std::string> broken_cuda_context();
+
 class DeviceCells {
  public:
   // cold_l2: allocates the flush buffer now, once for the run.

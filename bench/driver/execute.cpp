@@ -16,6 +16,7 @@
 
 #include "bench/driver/harness.hpp"
 #include "bench/driver/output_guard.hpp"
+#include "bench/driver/supervision.hpp"
 #if GCBENCH_HAVE_CUDA
 #include "bench/driver/device_cells.hpp"
 #endif
@@ -81,6 +82,7 @@ bool sample(benchmark::State& state, const CellSpec& cell, Totals& totals, Sampl
     const auto began = Clock::now();
     const double cpu_began = thread_cpu_s();
     while (!sampler.done()) {
+      supervision::heartbeat();
       checks.before();
       const std::optional<double> t = timed_call(state, gpu, totals, call);
       if (!t) return false;
@@ -462,6 +464,13 @@ void run_cell(benchmark::State& state, const CellSpec& cell, Workspace& workspac
   } catch (const std::exception& e) {
     if (!state.error_occurred()) state.SkipWithError(e.what());
   }
+#if GCBENCH_HAVE_CUDA
+  if (state.error_occurred() && cell.codec->info().device == Device::gpu) {
+    if (auto broken = broken_cuda_context()) {
+      supervision::request_restart(*broken + " after " + supervision::describe_cell(cell.name));
+    }
+  }
+#endif
 }
 
 StoppingRule Workspace::stopping_rule(const Codec& codec) const {
@@ -499,6 +508,7 @@ benchmark::internal::Benchmark* register_cell(const CellSpec& cell, Workspace& w
           s.SkipWithError(e.what());
           return;
         }
+        supervision::cell_begins(cell.name);
         run_cell(s, cell, workspace);
         if (!cell.label.empty()) s.SetLabel(cell.label);
       });
@@ -507,6 +517,16 @@ benchmark::internal::Benchmark* register_cell(const CellSpec& cell, Workspace& w
   b->Unit(benchmark::kNanosecond);
   // The time of each call is the cell's own (CUDA events for a device call, a GPU codec's
   // kernel time, else wall time); the stopping rule, not Google Benchmark's, ends the sampling.
+  b->UseManualTime()->Iterations(1);
+  return b;
+}
+
+benchmark::internal::Benchmark* register_failed_cell(const CellSpec& cell, std::string reason) {
+  auto* b = benchmark::RegisterBenchmark(
+      cell.name.c_str(), [reason = std::move(reason)](benchmark::State& s) {
+        s.SkipWithError(reason.c_str());
+      });
+  b->Unit(benchmark::kNanosecond);
   b->UseManualTime()->Iterations(1);
   return b;
 }

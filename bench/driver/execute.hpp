@@ -151,4 +151,7 @@ void run_cell(benchmark::State& state, const CellSpec& cell, Workspace& workspac
 benchmark::internal::Benchmark* register_cell(const CellSpec& cell, Workspace& workspace,
                                               CellQueue* queue = nullptr);
 
+// Registers `cell` as failed with `reason`, not run (it ended an earlier worker: supervision.hpp).
+benchmark::internal::Benchmark* register_failed_cell(const CellSpec& cell, std::string reason);
+
 }  // namespace gcbench::driver

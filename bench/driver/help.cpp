@@ -61,6 +61,8 @@ How to run
   --shard K/N           the K-th of N parts of the sweep (Slurm and Kubernetes arrays: automatic)
   --no-download         corpus files in no mirror or cache are missing, not fetched
   --no-progress         no progress line on stderr
+  --call-limit SECONDS  a cell silent this long is hung: failed, the run goes on (600);
+                        cells run in a supervised worker (--no-isolation: in this process)
   --allow-empty         a run that selects no cell exits 0, not 2
 
 Google Benchmark flags (each one argument, with '=')
@@ -75,7 +77,9 @@ Information
   --help-all            every flag in full, the presets' steps, counters and timing
   --version             revision, build type, CUDA, nvCOMP and the peers' library versions
 
-Exit status: 0 done, 1 a cell failed (its error is printed), 2 a usage error.
+Exit status: 0 done, 1 a cell failed (its error is printed; a codec that crashes, exits or
+hangs fails its cell alone), 2 a usage error; 130 interrupted (--out-dir: the same command
+resumes).
 )",
       fmt::join(preset_names, ", "), GCBENCH_BENCHMARK_MIN_TIME_SUFFIX);
 }

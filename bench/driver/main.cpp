@@ -38,6 +38,7 @@
 #include "bench/driver/resume.hpp"
 #include "bench/driver/run_summary.hpp"
 #include "bench/driver/shard.hpp"
+#include "bench/driver/supervision.hpp"
 #include "bench/driver/version.hpp"
 #include "gcbench/cores.hpp"
 #include "gcbench/device_codec.hpp"
@@ -350,8 +351,14 @@ int run(int argc, char** argv) {
                             : "all: GPU cells timed their device calls and the end-to-end paths");
   std::map<std::string, double> weights;
   std::uint64_t largest_input = 0;
+  // Cells that ended an earlier worker of this run (a crash, an exit, a hang): failed, not run.
+  const std::map<std::string, std::string> ended_a_worker = supervision::failed_cells();
   for (const CellSpec& cell : cells) {
-    register_cell(cell, workspace, queue ? &*queue : nullptr);
+    if (const auto failed = ended_a_worker.find(cell.name); failed != ended_a_worker.end()) {
+      register_failed_cell(cell, failed->second);
+    } else {
+      register_cell(cell, workspace, queue ? &*queue : nullptr);
+    }
     if (filter_accepts(filter, cell.name)) {
       // The estimate's seconds, so that "left" follows the slow cells (the thread design's).
       weights[cell.name] = estimate_cell_s(cell, inputs.present[cell.input].size,
@@ -406,10 +413,17 @@ int run(int argc, char** argv) {
 }  // namespace gcbench::driver
 
 int main(int argc, char** argv) {
+  namespace supervision = gcbench::driver::supervision;
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  int status = 2;
   try {
-    return gcbench::driver::run(argc, argv);
+    if (supervision::wants_supervision(args)) {
+      return supervision::supervise(args, {supervision::call_limit_of(args)});
+    }
+    status = gcbench::driver::run(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "gcbench: " << e.what() << "\n";
-    return 2;
   }
+  supervision::finished();  // a worker's status is the run's
+  return status;
 }

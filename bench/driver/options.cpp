@@ -188,6 +188,15 @@ kernels preset uses kernel unless --timing is given)");
                   R"(a run that measures nothing (no cell selected, or
 --benchmark_repetitions=0) exits 0; without it such a run is an error
 (exit status 2) that says where the selection emptied)");
+  cli::add_switch(app, "--no-isolation", o.isolation, false,
+                  R"(run the cells in this process: a codec that crashes, exits or hangs
+ends the run (by default a supervised worker runs them, and such a cell
+fails alone, named, the run going on))");
+  app.add_option("--call-limit", o.call_limit_s,
+                 R"(seconds a cell may go without finishing a call before it is taken as
+hung: its worker is ended, the cell fails, the run goes on (default 600))")
+      ->check(CLI::PositiveNumber)
+      ->option_text("SECONDS");
   cli::add_switch(app, "--no-progress", o.progress, false,
                   R"(no progress on stderr (on a terminal one line redrawn in place: cell k
 of N, elapsed, time left, the cell; otherwise a line per cell))");

@@ -59,6 +59,10 @@ struct Options {
   bool list = false;
   bool allow_empty = false;  // --allow-empty: a run that measures nothing is no error
   bool progress = true;
+  // Cells run in a supervised worker (supervision.hpp); --no-isolation runs them here. The
+  // supervisor reads both flags from the arguments before this parse.
+  bool isolation = true;
+  double call_limit_s = 600;
   std::optional<std::string> preset;    // a declared sweep (presets.hpp)
   std::optional<results::Shard> shard;  // --shard K/N (shard.hpp); else from the environment
   std::optional<GpuRequest> gpus;       // --gpus all|LIST: one worker per GPU (gpus.hpp)

@@ -9,6 +9,7 @@
 
 #include "bench/driver/cell_queue.hpp"
 #include "bench/driver/run_status.hpp"
+#include "bench/driver/supervision.hpp"
 #include "src/results/time_marks.hpp"
 
 namespace gcbench::driver {
@@ -92,6 +93,10 @@ void SweepReporter::ReportRuns(const std::vector<Run>& runs) {
   const auto now = std::chrono::steady_clock::now();
   tally_.add(runs, std::chrono::duration<double>(now - last_).count());
   last_ = now;
+  // Recorded: the supervisor no longer holds this worker to the cell; a worker whose CUDA
+  // context the cell broke ends here, for a fresh one to go on.
+  supervision::cell_ends();
+  supervision::restart_if_requested();
 }
 
 void SweepReporter::Finalize() {

@@ -2,11 +2,17 @@
 // size, then the bytes) whose `fault` axis makes decompression return a wrong byte, an error
 // status or an exception, or makes both directions skip the work of a call repeated on the same
 // buffers, write into their input (its last byte) or write 8 bytes past their output, or its
-// bound on the compressed size claim 12 GiB. Compiled
+// bound on the compressed size claim 12 GiB; or makes decompression crash (SIGSEGV), abort,
+// exit(0) or never return. Compiled
 // several times: FAULT_PLUGIN_ABI (another ABI version),
 // FAULT_PLUGIN_NAME (a name of its own, or a built-in codec's), FAULT_PLUGIN_NO_ENTRY (no
-// gcbench_plugin_entry).
+// gcbench_plugin_entry), FAULT_PLUGIN_AXIS (its axis's name), FAULT_PLUGIN_AXIS_TWICE (the axis
+// declared twice), FAULT_PLUGIN_ENTRY_THROWS (gcbench_plugin_entry throws).
+#include <chrono>
+#include <csignal>
 #include <cstddef>
+#include <cstdlib>
+#include <thread>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -20,6 +26,9 @@
 #ifndef FAULT_PLUGIN_NAME
 #define FAULT_PLUGIN_NAME "faulty"
 #endif
+#ifndef FAULT_PLUGIN_AXIS
+#define FAULT_PLUGIN_AXIS "fault"
+#endif
 
 namespace {
 
@@ -32,6 +41,10 @@ enum Fault : std::int64_t {
   kWriteInput,
   kOverflow,
   kHugeBound,
+  kSegv,
+  kAbort,
+  kExit,
+  kHang,
 };
 
 constexpr std::uint64_t kSizeBytes = 8;
@@ -110,21 +123,38 @@ int decompress(const std::int64_t* params, const std::uint8_t* container,
       return GCBENCH_PLUGIN_ERROR_INTERNAL;
     case kThrow:
       throw std::runtime_error("fault injected");
+    case kSegv:
+      std::raise(SIGSEGV);
+      return GCBENCH_PLUGIN_OK;
+    case kAbort:
+      std::abort();
+    case kExit:
+      std::exit(0);
+    case kHang:
+      for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
     default:
       return GCBENCH_PLUGIN_OK;
   }
 }
 
 const char* const kFaultNames[] = {"none",        "wrong_byte",  "status",  "throw",
-                                   "skip_repeat", "write_input", "overflow", "huge_bound"};
+                                   "skip_repeat", "write_input", "overflow", "huge_bound",
+                                   "segv",        "abort",       "exit",     "hang"};
 constexpr std::size_t kFaults = sizeof kFaultNames / sizeof kFaultNames[0];
 const gcbench_plugin_axis kAxes[] = {
-    {"fault", "what the codec does wrong", kNone, 0, static_cast<std::int64_t>(kFaults) - 1,
-     nullptr, 0, kFaultNames, kFaults, 0, nullptr, 0},
+    {FAULT_PLUGIN_AXIS, "what the codec does wrong", kNone, 0,
+     static_cast<std::int64_t>(kFaults) - 1, nullptr, 0, kFaultNames, kFaults, 0, nullptr, 0},
+    {FAULT_PLUGIN_AXIS, "the same name again", 0, 0, 1, nullptr, 0, nullptr, 0, 0, nullptr, 0},
 };
+#ifdef FAULT_PLUGIN_AXIS_TWICE
+constexpr std::size_t kAxisCount = 2;
+#else
+constexpr std::size_t kAxisCount = 1;
+#endif
 const gcbench_plugin_cpu kCpu = {max_compressed_size, compress, decompressed_size, decompress};
 const gcbench_plugin kPlugin = {
-    FAULT_PLUGIN_ABI, FAULT_PLUGIN_NAME, "1", "misbehaves on request", kAxes, 1, &kCpu, nullptr, 0};
+    FAULT_PLUGIN_ABI, FAULT_PLUGIN_NAME, "1", "misbehaves on request", kAxes, kAxisCount, &kCpu,
+    nullptr, 0};
 
 }  // namespace
 
@@ -134,6 +164,9 @@ extern "C" GCBENCH_PLUGIN_EXPORT const gcbench_plugin* gcbench_plugin_entry_v0(v
 }
 #else
 extern "C" const gcbench_plugin* gcbench_plugin_entry(void) {
+#ifdef FAULT_PLUGIN_ENTRY_THROWS
+  throw std::runtime_error("no description today");
+#endif
   return &kPlugin;
 }
 #endif
