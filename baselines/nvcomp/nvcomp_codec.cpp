@@ -536,6 +536,8 @@ class NvcompDeviceCodec final : public TypedDeviceCodec<NvcompDeviceCodec<COpts,
     void* out_ptr = s.compressed;
     std::size_t in_bytes = width, out_bytes = bound;
     GCB_CUDA(cudaMemsetAsync(s.plain, 0, width, st));
+    // As compress_async's slots: bytes nvCOMP leaves unwritten inside its output stay defined.
+    GCB_CUDA(cudaMemsetAsync(s.compressed, 0, bound, st));
     GCB_CUDA(cudaMemcpyAsync(b.in_ptrs, &in_ptr, sizeof in_ptr, cudaMemcpyHostToDevice, st));
     GCB_CUDA(cudaMemcpyAsync(b.in_bytes, &in_bytes, sizeof in_bytes, cudaMemcpyHostToDevice, st));
     GCB_CUDA(cudaMemcpyAsync(b.out_ptrs, &out_ptr, sizeof out_ptr, cudaMemcpyHostToDevice, st));

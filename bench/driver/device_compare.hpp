@@ -1,5 +1,5 @@
 #pragma once
-// Full byte comparisons of two device buffers on the device (thrust::mismatch), so that a GPU
+// Full byte comparisons of two device buffers on the device (one pass, a kernel), so that a GPU
 // cell verifies its 1 GiB output against the resident input without copying either back to
 // the host; and the device's side of output_guard.hpp, sentinels planted in an output before a
 // timed call. Built only with CUDA.
