@@ -108,16 +108,16 @@ void check_guard(Bytes& buffer, u64 capacity, u64 size, const std::string& codec
                  const std::string& where, const char* function) {
   if (std::any_of(buffer.begin() + static_cast<std::ptrdiff_t>(capacity), buffer.end(),
                   [](std::uint8_t b) { return b != kGuardByte; })) {
-    throw std::runtime_error(fmt::format("{}: {} wrote past its output buffer of {} bytes [plugin {}]",
-                                         codec, function, capacity, where));
+    throw std::runtime_error(
+        fmt::format("{}: {} wrote past its output buffer of {} bytes [plugin {}]", codec, function,
+                    capacity, where));
   }
   buffer.resize(size);
 }
 
 // A plugin's bound on its output, held to what any codec may need before anything is allocated
 // by it: a bound of gigabytes for a small input would be allocated (and OOM-kill the run).
-u64 checked_bound(u64 claimed, u64 input_size, const std::string& codec,
-                  const std::string& where) {
+u64 checked_bound(u64 claimed, u64 input_size, const std::string& codec, const std::string& where) {
   const u64 limit = 4 * input_size + (u64{16} << 20);
   if (claimed > limit || claimed < 1) {
     throw std::runtime_error(fmt::format(
@@ -320,11 +320,11 @@ std::string shown(const char* name) {
 // would merge different points into one cell) and the driver's own options spelled as axes
 // (--<axis> is the axis's flag).
 const std::set<std::string> kReservedAxisNames = {
-    "iterations", "repeats",   "min_time",  "min_warmup_time", "real_time",  "manual_time",
-    "process_time", "corpus",  "files",     "codecs",          "device",     "direction",
-    "sweep",      "preset",    "plugin",    "out_dir",         "export",     "timing",
-    "cold_l2",    "gpus",      "shard",     "max_error",       "max_time",   "call_limit",
-    "list",       "help",      "version",   "include",         "exclude",    "as"};
+    "iterations",   "repeats", "min_time", "min_warmup_time", "real_time", "manual_time",
+    "process_time", "corpus",  "files",    "codecs",          "device",    "direction",
+    "sweep",        "preset",  "plugin",   "out_dir",         "export",    "timing",
+    "cold_l2",      "gpus",    "shard",    "max_error",       "max_time",  "call_limit",
+    "list",         "help",    "version",  "include",         "exclude",   "as"};
 
 AxisSpec axis_spec(const gcbench_plugin_axis& a, const std::string& where) {
   if (a.name == nullptr || *a.name == '\0') {
@@ -333,14 +333,16 @@ AxisSpec axis_spec(const gcbench_plugin_axis& a, const std::string& where) {
   // A plain identifier: the name is a part of every cell name, a flag and a column.
   static const std::regex kAxisName("[a-z][a-z0-9_]*");
   if (!std::regex_match(a.name, kAxisName)) {
-    throw PluginError(fmt::format("plugin {}: axis '{}' is not a plain name (lower-case letters, "
-                                  "digits and '_', a letter first)",
-                                  where, shown(a.name)));
+    throw PluginError(
+        fmt::format("plugin {}: axis '{}' is not a plain name (lower-case letters, "
+                    "digits and '_', a letter first)",
+                    where, shown(a.name)));
   }
   if (kReservedAxisNames.contains(a.name)) {
-    throw PluginError(fmt::format("plugin {}: axis '{}' is a name gcbench or Google Benchmark "
-                                  "gives a cell or a flag of its own",
-                                  where, a.name));
+    throw PluginError(
+        fmt::format("plugin {}: axis '{}' is a name gcbench or Google Benchmark "
+                    "gives a cell or a flag of its own",
+                    where, a.name));
   }
   AxisSpec spec{a.name, a.help ? a.help : "", a.default_value, a.min, a.max, {},
                 {},     a.in_container != 0};

@@ -63,8 +63,9 @@ std::string input_change(const Measurement& b, const Measurement& n, const std::
                          const CompareOptions& o) {
   if (!b.input_sha256.empty() && !n.input_sha256.empty()) {
     if (b.input_sha256 == n.input_sha256) return "";
-    return fmt::format("the input differs (sha256 {} in {}, {} in {})", b.input_sha256.substr(0, 12),
-                       o.base_label, n.input_sha256.substr(0, 12), o.new_label);
+    return fmt::format("the input differs (sha256 {} in {}, {} in {})",
+                       b.input_sha256.substr(0, 12), o.base_label, n.input_sha256.substr(0, 12),
+                       o.new_label);
   }
   const auto bi = counter_of(b, "input_bytes"), ni = counter_of(n, "input_bytes");
   if (bi && ni && *bi != *ni) {

@@ -55,7 +55,7 @@ struct CellComparison {
   std::optional<double> p_value;     // absent with too few repetitions (see note)
   std::optional<double> p_adjusted;  // Benjamini-Hochberg over the cells with a p-value
   std::optional<double> base_ratio, new_ratio, ratio_change_pct;
-  std::optional<double> compressed_change_pct;  // of compressed_bytes, where it changed
+  std::optional<double> compressed_change_pct;              // of compressed_bytes, where it changed
   std::optional<double> kernel_change_pct, e2e_change_pct;  // GPU cells' counters
   // CPU cells: the share of wall time each side's timing thread was on a CPU (Measurement::
   // on_cpu); one side's far below the other's says its machine was busier.

@@ -91,16 +91,17 @@ std::string to_markdown(const Comparison& c, const CompareOptions& o) {
       "p adj. | noise | verdict |\n"
       "|---|---|---|---|---:|---:|---:|---:|---:|---:|---|\n";
   for (const GroupComparison& g : c.groups) {
-    out += fmt::format(
-        "| {} | {} | {} | {} | {} | {:.3f} | {:+.1f}% | {}/{} | {:.3g} | {} | {} |\n",
-        results::markdown_text(g.corpus), results::markdown_text(g.codec), g.device, g.direction, g.cells, g.time_ratio, (g.time_ratio - 1) * 100, g.slower,
-        g.faster, g.p_adjusted, md(g.noise_pct, "{:.1f}%"), shown(g.verdict));
+    out +=
+        fmt::format("| {} | {} | {} | {} | {} | {:.3f} | {:+.1f}% | {}/{} | {:.3g} | {} | {} |\n",
+                    results::markdown_text(g.corpus), results::markdown_text(g.codec), g.device,
+                    g.direction, g.cells, g.time_ratio, (g.time_ratio - 1) * 100, g.slower,
+                    g.faster, g.p_adjusted, md(g.noise_pct, "{:.1f}%"), shown(g.verdict));
   }
   auto tally = [&](auto count) {
     std::string text;
-    for (Verdict v : {Verdict::missing, Verdict::failed, Verdict::not_comparable,
-                      Verdict::ratio_worse, Verdict::slower, Verdict::faster, Verdict::unclear,
-                      Verdict::same}) {
+    for (Verdict v :
+         {Verdict::missing, Verdict::failed, Verdict::not_comparable, Verdict::ratio_worse,
+          Verdict::slower, Verdict::faster, Verdict::unclear, Verdict::same}) {
       const std::size_t n = count(v);
       // The four verdicts of every comparison always; the others when they occur.
       if (n == 0 && v != Verdict::slower && v != Verdict::faster && v != Verdict::unclear &&

@@ -185,9 +185,10 @@ int main(int argc, char** argv) {
                 "--merge-shards: merge although shards or cells are missing");
   if (auto status = gcbench::cli::parse_or_exit(*app, argc, argv, 2)) return *status;
   if (version) {
-    std::cout << fmt::format("gcbench-report {} ({} build); reads gcbench result files, writes "
-                             "Markdown, CSV, LaTeX, plots and report.html\n",
-                             GCBENCH_VERSION, GCBENCH_BUILD_TYPE);
+    std::cout << fmt::format(
+        "gcbench-report {} ({} build); reads gcbench result files, writes "
+        "Markdown, CSV, LaTeX, plots and report.html\n",
+        GCBENCH_VERSION, GCBENCH_BUILD_TYPE);
     return 0;
   }
   if (merge_dir) {

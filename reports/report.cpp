@@ -291,16 +291,18 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
     md += part.head + plots_section(plots, corpus) + part.tail;
   }
   if (!set.damaged.empty()) {
-    md += "## Result files set aside\n\nNot result documents, so not read (as the driver sets "
-          "them aside):\n\n";
+    md +=
+        "## Result files set aside\n\nNot result documents, so not read (as the driver sets "
+        "them aside):\n\n";
     for (const auto& [file, fault] : set.damaged) {
       md += fmt::format("- {}: {}\n", results::markdown_text(file), results::markdown_text(fault));
     }
     md += "\n";
   }
   if (!set.duplicates.empty()) {
-    md += "## Cells found twice\n\nThe same cell in more than one result file (folders given "
-          "together); one measurement is shown:\n\n";
+    md +=
+        "## Cells found twice\n\nThe same cell in more than one result file (folders given "
+        "together); one measurement is shown:\n\n";
     for (const std::string& d : set.duplicates) md += "- " + results::markdown_text(d) + "\n";
     md += "\n";
   }

@@ -266,10 +266,10 @@ ResultSet load_results(const std::vector<fs::path>& paths) {
   std::string where;
   for (const fs::path& p : paths) where += (where.empty() ? "" : ", ") + p.string();
   if (!any && !set.damaged.empty()) {
-    throw NoResults(fmt::format("no readable result file in {}: {} set aside, not result "
-                                "documents (the first, {}: {})",
-                                where, set.damaged.size(), set.damaged.front().first,
-                                set.damaged.front().second));
+    throw NoResults(fmt::format(
+        "no readable result file in {}: {} set aside, not result "
+        "documents (the first, {}: {})",
+        where, set.damaged.size(), set.damaged.front().first, set.damaged.front().second));
   }
   if (!any) throw NoResults("no result files (*.json) in " + where);
   // Google Benchmark JSON of another program has entries, but no gcbench cell (nor a record of

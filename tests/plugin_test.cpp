@@ -126,8 +126,7 @@ TEST(Plugin, OneThatCannotBeUsedIsRefusedNamingTheFile) {
   expect_refused(GCBENCH_RESERVED_AXIS_PLUGIN,
                  "axis 'iterations' is a name gcbench or Google Benchmark gives");
   expect_refused(GCBENCH_TWICE_AXIS_PLUGIN, "axis 'fault' is declared twice");
-  expect_refused(GCBENCH_THROWING_ENTRY_PLUGIN,
-                 "gcbench_plugin_entry threw: no description today");
+  expect_refused(GCBENCH_THROWING_ENTRY_PLUGIN, "gcbench_plugin_entry threw: no description today");
   const fs::path folder = testing::fresh_test_folder("gcbench-plugin");
   fs::create_directories(folder);
   const std::string not_a_library = (folder / "notes.so").string();
@@ -323,11 +322,11 @@ TEST(Plugin, NoFalseResultIsRecordedAsVerified) {
 // with status 1, and the same command again resumes: the cells recorded stay, the failed run again.
 TEST(Plugin, ACrashingExitingOrHangingGuestCostsItsCellsNotTheRun) {
   const fs::path root = folder_of_keys("data", 1000);
-  const std::string command =
-      std::string("--plugin '") + GCBENCH_FAULT_PLUGIN + "' --codecs faulty,zlib " +
-      "--fault none,segv,abort,exit,hang --call-limit 2 --no-progress " +
-      "--benchmark_min_time=0.001 --max-time 0.01 --out-dir '" + (root / "results").string() +
-      "' '" + (root / "data").string() + "'";
+  const std::string command = std::string("--plugin '") + GCBENCH_FAULT_PLUGIN +
+                              "' --codecs faulty,zlib " +
+                              "--fault none,segv,abort,exit,hang --call-limit 2 --no-progress " +
+                              "--benchmark_min_time=0.001 --max-time 0.01 --out-dir '" +
+                              (root / "results").string() + "' '" + (root / "data").string() + "'";
   for (int run = 0; run < 2; ++run) {
     int status = -1;
     const std::string log = run_driver(command, status);
@@ -346,7 +345,7 @@ TEST(Plugin, ACrashingExitingOrHangingGuestCostsItsCellsNotTheRun) {
                                     ? "in faulty/cpu compress of data/keys.bin"
                                     : "in faulty/cpu decompress of data/keys.bin";
       // A sanitizer's own handler turns SIGSEGV into an abort: a crash either way.
-      const char* how = cell.find("fault:segv") != std::string::npos ? "crashed with SIG"
+      const char* how = cell.find("fault:segv") != std::string::npos    ? "crashed with SIG"
                         : cell.find("fault:abort") != std::string::npos ? "crashed with SIGABRT"
                         : cell.find("fault:exit") != std::string::npos
                             ? "exited with status 0"

@@ -306,15 +306,15 @@ TEST(Compare, MissingFailedAndLargerContainersFail) {
   EXPECT_EQ(r.status, 1) << r.out;
   const Comparison c = compare_docs(base, now);
   EXPECT_EQ(cell(c, kFl).verdict, Verdict::ratio_worse);
-  EXPECT_NE(cell(c, kFl).note.find("compressed size +10.00% (500 -> 550 bytes)"), std::string::npos);
+  EXPECT_NE(cell(c, kFl).note.find("compressed size +10.00% (500 -> 550 bytes)"),
+            std::string::npos);
   EXPECT_EQ(cell(c, kRle).verdict, Verdict::missing);
   EXPECT_EQ(cell(c, kZlib).verdict, Verdict::failed);
   EXPECT_EQ(cell(c, kLz).verdict, Verdict::same);
   EXPECT_NE(cell(c, kLz).note.find("compressed size -10.00%"), std::string::npos);
   EXPECT_EQ(c.count_groups(Verdict::missing), 2u);  // rle's and zlib's groups: no cell left
-  for (const char* shown :
-       {"**RATIO WORSE**", "**MISSING**: measured in BASE, not in NEW", "**FAILED**: NEW failed",
-        "Result: FAIL"}) {
+  for (const char* shown : {"**RATIO WORSE**", "**MISSING**: measured in BASE, not in NEW",
+                            "**FAILED**: NEW failed", "Result: FAIL"}) {
     EXPECT_NE(r.out.find(shown), std::string::npos) << shown << "\n" << r.out;
   }
   write(d.now / "a.json", base);

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <sstream>
-#include <optional>
 #include <fstream>
+#include <optional>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -551,9 +551,9 @@ TEST(Report, NoCorpusNameLeadsOutsideTheReportFolder) {
   const std::string absolute = (root / "abs").string();
   json doc = {{"benchmarks", json::array()}};
   for (const std::string& corpus : {std::string(".."), std::string("../../x"), absolute}) {
-    doc["benchmarks"].push_back(row("zlib/cpu/compress/" + results::escape_name_part(corpus) +
-                                        "/a.txt/level:6",
-                                    2, {{"input_bytes", 1000}, {"compressed_bytes", 400}}));
+    doc["benchmarks"].push_back(
+        row("zlib/cpu/compress/" + results::escape_name_part(corpus) + "/a.txt/level:6", 2,
+            {{"input_bytes", 1000}, {"compressed_bytes", 400}}));
   }
   ResultSet set;
   add_results(set, doc);
@@ -616,7 +616,8 @@ TEST(Report, NamesThatWouldBreakATableAreEscaped) {
           continue;
         }
         std::size_t bars = 0;  // unescaped '|'
-        for (std::size_t i = 0; i < line.size(); ++i) bars += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
+        for (std::size_t i = 0; i < line.size(); ++i)
+          bars += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
         if (!columns) {
           columns = bars;
           ++tables;
@@ -657,7 +658,8 @@ TEST(Report, FoldersOfSeveralMachinesKeepEachGpusCellsAndNameDuplicates) {
   ResultSet set;
   add_results(set, gpu_doc("NVIDIA H100", "NVIDIA H100 80GB"), "h100/a.json");
   add_results(set, gpu_doc("NVIDIA H200", "NVIDIA H200"), "h200/a.json");
-  json cpu_only = {{"context", {{"gpu", "none: built without CUDA"}}}, {"benchmarks", json::array()}};
+  json cpu_only = {{"context", {{"gpu", "none: built without CUDA"}}},
+                   {"benchmarks", json::array()}};
   cpu_only["benchmarks"].push_back(row("zlib/cpu/decompress/cant/a.txt/level:6", 1,
                                        {{"input_bytes", 1000}, {"compressed_bytes", 400}}));
   add_results(set, cpu_only, "cpu/a.json");
@@ -665,8 +667,9 @@ TEST(Report, FoldersOfSeveralMachinesKeepEachGpusCellsAndNameDuplicates) {
                           [](const Measurement& m) { return m.id.device == "gpu"; }),
             2);
   ASSERT_EQ(set.duplicates.size(), 1u);
-  EXPECT_EQ(set.duplicates[0],
-            "zlib/cpu/compress/cant/a.txt/level:6 in h100/a.json and h200/a.json: h200/a.json's kept");
+  EXPECT_EQ(
+      set.duplicates[0],
+      "zlib/cpu/compress/cant/a.txt/level:6 in h100/a.json and h200/a.json: h200/a.json's kept");
   const auto dir = std::filesystem::temp_directory_path() /
                    ("gcbench_report_machines_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
@@ -685,7 +688,8 @@ TEST(Report, SeveralBuildsAreNamed) {
   for (const char* revision : {"aaaa", "bbbb (2 cells); aaaa (1 cells)"}) {
     json doc = {{"context", {{"git_revision", revision}, {"build_type", "Release"}}},
                 {"benchmarks", json::array()}};
-    doc["benchmarks"].push_back(row("zlib/cpu/compress/cant/a.txt/level:6", 2, {{"input_bytes", 10}}));
+    doc["benchmarks"].push_back(
+        row("zlib/cpu/compress/cant/a.txt/level:6", 2, {{"input_bytes", 10}}));
     add_results(set, doc);
   }
   EXPECT_EQ(mixed_builds(set), "git_revision aaaa, bbbb");

@@ -134,8 +134,10 @@ TEST(ResultDocument, TimesAndCountersNoMeasurementGivesAreFaults) {
 // Two entries of one cell's run (name, run type, repetition and GPU alike) are damage, not two
 // repetitions; repetitions and a cell's runs on two GPUs are not.
 TEST(ResultDocument, AnEntryRepeatedIsAFault) {
-  const json one = {{"run_name", "fl/cpu/compress/c/f"}, {"run_type", "iteration"},
-                    {"real_time", 1.0}, {"repetition_index", 0}};
+  const json one = {{"run_name", "fl/cpu/compress/c/f"},
+                    {"run_type", "iteration"},
+                    {"real_time", 1.0},
+                    {"repetition_index", 0}};
   json second = one;
   EXPECT_EQ(fault_of({{"benchmarks", {one, second}}})->kind, FaultKind::duplicate);
   second["repetition_index"] = 1;

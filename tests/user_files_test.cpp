@@ -281,8 +281,7 @@ TEST_F(DriverRun, AFileWrittenWhileMeasuredFailsItsCells) {
   ASSERT_EQ(got.got.size(), 2u);
   for (const auto& r : got.got) {
     EXPECT_TRUE(run_failed(r)) << r.run_name.function_name;
-    EXPECT_NE(run_message(r).find("data.bin was written while it was measured"),
-              std::string::npos)
+    EXPECT_NE(run_message(r).find("data.bin was written while it was measured"), std::string::npos)
         << run_message(r);
   }
 }
@@ -372,7 +371,8 @@ TEST(UserFiles, AFileOfZerosDecodesUnderItsKnownSize) {
   int status = -1;
   const std::string log = run_driver(
       "--codecs rle,zlib,peers --device cpu --no-progress --benchmark_min_time=0.001 "
-      "--max-time 0.01 --out-dir '" + out.string() + "' '" + (root / "zeros").string() + "'",
+      "--max-time 0.01 --out-dir '" +
+          out.string() + "' '" + (root / "zeros").string() + "'",
       status);
   EXPECT_EQ(status, 0) << log;
   std::size_t cells = 0;

@@ -177,8 +177,8 @@ OutputCheck output_crc(DeviceCellState& c) {
   cuda::crc32_async(c.out.data(), c.check_bytes, c.check_temp.data(), c.check_temp.bytes(),
                     {c.check_crc.data()}, s);
   OutputCheck found{0, c.check_bytes, true};
-  GCB_CUDA(cudaMemcpyAsync(&found.crc, c.check_crc.data(), sizeof found.crc,
-                           cudaMemcpyDeviceToHost, s));
+  GCB_CUDA(
+      cudaMemcpyAsync(&found.crc, c.check_crc.data(), sizeof found.crc, cudaMemcpyDeviceToHost, s));
   if (c.check_size) {
     GCB_CUDA(
         cudaMemcpyAsync(&found.size, c.size.data(), sizeof found.size, cudaMemcpyDeviceToHost, s));

@@ -21,10 +21,10 @@
 #include "bench/driver/device_cells.hpp"
 #endif
 #include "bench/driver/verify.hpp"
-#include "src/results/time_marks.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/cores.hpp"
 #include "gcbench/device_codec.hpp"
+#include "src/results/time_marks.hpp"
 
 namespace gcbench::driver {
 namespace {
@@ -99,7 +99,8 @@ bool sample(benchmark::State& state, const CellSpec& cell, Totals& totals, Sampl
     add_sampling_counters(state, sampler, cpu_share);
     // Only when busy: a counter that is 0 in every repetition has no coefficient of variation
     // (Google Benchmark would write NaN, which JSON cannot hold).
-    if (cpu_share && *cpu_share < results::kBusyBelow) state.counters["busy"] = benchmark::Counter(1);
+    if (cpu_share && *cpu_share < results::kBusyBelow)
+      state.counters["busy"] = benchmark::Counter(1);
   }
   return !state.error_occurred();
 }
@@ -235,7 +236,8 @@ void run_compress(benchmark::State& state, const CellSpec& cell, Workspace& work
     };
   }
   if (!sample(state, cell, totals, sampler, call, checks)) return;
-  if (into) out.assign(room.room().begin(), room.room().begin() + static_cast<std::ptrdiff_t>(size));
+  if (into)
+    out.assign(room.room().begin(), room.room().begin() + static_cast<std::ptrdiff_t>(size));
   // Other bytes than the verified ones (a codec need not be deterministic) are verified too.
   if (out != *verified) {
     if (auto problem = check_container(cell, workspace, input, out)) {
@@ -523,9 +525,8 @@ benchmark::internal::Benchmark* register_cell(const CellSpec& cell, Workspace& w
 
 benchmark::internal::Benchmark* register_failed_cell(const CellSpec& cell, std::string reason) {
   auto* b = benchmark::RegisterBenchmark(
-      cell.name.c_str(), [reason = std::move(reason)](benchmark::State& s) {
-        s.SkipWithError(reason.c_str());
-      });
+      cell.name.c_str(),
+      [reason = std::move(reason)](benchmark::State& s) { s.SkipWithError(reason.c_str()); });
   b->Unit(benchmark::kNanosecond);
   b->UseManualTime()->Iterations(1);
   return b;

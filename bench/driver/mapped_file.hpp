@@ -37,7 +37,8 @@ class MappedFile {
   int fd_ = -1;
   void* base_ = nullptr;  // null for an empty file (nothing to map)
   std::uint64_t size_ = 0;
-  struct timespec modified_ {}, status_changed_{};
+  struct timespec modified_ {
+  }, status_changed_{};
 };
 
 }  // namespace gcbench::driver

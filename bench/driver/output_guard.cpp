@@ -11,7 +11,8 @@ GuardedBuffer::GuardedBuffer(std::size_t capacity)
 
 std::optional<std::string> GuardedBuffer::overrun() const {
   const auto guard = bytes_.begin() + static_cast<std::ptrdiff_t>(capacity_);
-  const auto bad = std::find_if(guard, bytes_.end(), [](std::uint8_t b) { return b != kGuardByte; });
+  const auto bad =
+      std::find_if(guard, bytes_.end(), [](std::uint8_t b) { return b != kGuardByte; });
   if (bad == bytes_.end()) return std::nullopt;
   return fmt::format("wrote past its output buffer of {} bytes (guard byte {} after it changed)",
                      capacity_, bad - guard);

@@ -46,8 +46,8 @@ struct Journal {
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
 
 Journal* map_journal(const std::string& path, bool create) {
-  const int fd = ::open(path.c_str(), create ? O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC : O_RDWR,
-                        0600);
+  const int fd =
+      ::open(path.c_str(), create ? O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC : O_RDWR, 0600);
   if (fd < 0) return nullptr;
   if (create && ::ftruncate(fd, sizeof(Journal)) != 0) {
     ::close(fd);
@@ -130,8 +130,8 @@ std::map<std::string, std::string> failed_cells() {
 std::string describe_cell(const std::string& name) {
   const std::optional<results::CellId> id = results::parse_cell_name(name);
   if (!id) return name;
-  return results::printable(fmt::format("{}/{} {} of {}/{}", id->codec, id->device, id->direction,
-                                        id->corpus, id->file));
+  return results::printable(
+      fmt::format("{}/{} {} of {}/{}", id->codec, id->device, id->direction, id->corpus, id->file));
 }
 
 bool wants_supervision(const std::vector<std::string>& args) {
@@ -212,7 +212,8 @@ pid_t start_worker(const std::vector<std::string>& args, const std::string& jour
     ::execve(argv_p[0], argv_p.data(), env_p.data());
     ::_exit(127);
   }
-  if (pid < 0) throw std::runtime_error(std::string("cannot start a worker: ") + std::strerror(errno));
+  if (pid < 0)
+    throw std::runtime_error(std::string("cannot start a worker: ") + std::strerror(errno));
   return pid;
 }
 
@@ -245,7 +246,8 @@ int supervise(const std::vector<std::string>& given, const SupervisionOptions& o
   const std::string journal_path = (scratch.path / "journal").string();
   const std::string failed_path = (scratch.path / "failed.tsv").string();
   Journal* j = map_journal(journal_path, true);
-  if (j == nullptr) throw std::runtime_error("cannot make the worker's journal in " + scratch.path.string());
+  if (j == nullptr)
+    throw std::runtime_error("cannot make the worker's journal in " + scratch.path.string());
   // A worker that dies must leave its finished cells behind: without --out-dir, a folder of
   // the supervisor's holds them for the worker after it (and the export, --benchmark_out).
   std::vector<std::string> args = given;
@@ -253,7 +255,7 @@ int supervise(const std::vector<std::string>& given, const SupervisionOptions& o
     args.push_back("--out-dir");
     args.push_back((scratch.path / "results").string());
   }
-  struct sigaction action{};
+  struct sigaction action {};
   action.sa_handler = on_interrupt;
   sigemptyset(&action.sa_mask);
   for (const int s : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(s, &action, nullptr);
@@ -281,8 +283,8 @@ int supervise(const std::vector<std::string>& given, const SupervisionOptions& o
       if (beats != last_beats || j->state.load() != kInCell) {
         last_beats = beats;
         last_sign = now;
-      } else if (!hung && std::chrono::duration<double>(now - last_sign).count() >
-                               options.call_limit_s) {
+      } else if (!hung &&
+                 std::chrono::duration<double>(now - last_sign).count() > options.call_limit_s) {
         hung = true;
         ::kill(pid, SIGKILL);
       }

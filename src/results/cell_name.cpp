@@ -146,7 +146,8 @@ std::string markdown_text(std::string_view name) {
 }
 
 std::string folder_name(std::string_view corpus) {
-  if (corpus.empty()) return "%00";  // no cell name holds an empty corpus; still a folder of its own
+  if (corpus.empty())
+    return "%00";  // no cell name holds an empty corpus; still a folder of its own
   std::string name = escape_name_part(corpus);
   if (name.find_first_not_of('.') == std::string::npos) {
     std::string dots;

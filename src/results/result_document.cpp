@@ -111,14 +111,15 @@ std::optional<DocumentFault> value_fault(const json& entry, std::size_t index) {
 std::string entry_key(const json& entry) {
   const auto gpu = entry.find("gpu");
   return entry.value("run_name", entry.value("name", std::string())) + "\n" +
-         entry.value("run_type", std::string()) + "\n" + entry.value("aggregate_name", std::string()) +
-         "\n" + entry.value("repetition_index", json(0)).dump() + "\n" +
+         entry.value("run_type", std::string()) + "\n" +
+         entry.value("aggregate_name", std::string()) + "\n" +
+         entry.value("repetition_index", json(0)).dump() + "\n" +
          (gpu != entry.end() ? gpu->value("index", json(-1)).dump() : std::string("-"));
 }
 
 // In FaultKind's order.
-constexpr std::array<std::string_view, 6> kFaultTags{
-    "not-json", "no-benchmarks", "bad-entry", "bad-field", "bad-value", "duplicate"};
+constexpr std::array<std::string_view, 6> kFaultTags{"not-json",  "no-benchmarks", "bad-entry",
+                                                     "bad-field", "bad-value",     "duplicate"};
 
 }  // namespace
 

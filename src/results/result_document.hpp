@@ -76,8 +76,8 @@ struct DocumentFault {
 // aggregate, repetition and GPU), so that no table sums or repeats what no run measured.
 std::optional<DocumentFault> fault_of(const nlohmann::json& doc);
 
-// "not-json", "no-benchmarks", "bad-entry", "bad-field", "bad-value", "duplicate": the suffix of a damaged file the
-// recorder sets aside.
+// "not-json", "no-benchmarks", "bad-entry", "bad-field", "bad-value", "duplicate": the suffix of a
+// damaged file the recorder sets aside.
 std::string_view fault_tag(FaultKind kind);
 
 // The fault in words, for error messages.

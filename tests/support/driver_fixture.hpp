@@ -1,8 +1,8 @@
 #pragma once
 // The driver's test fixture: a fake codec whose knobs make each failure mode, two small
 // inputs, and cells of those run through Google Benchmark as the driver registers them.
-#include <functional>
 #include <gtest/gtest.h>
+#include <functional>
 
 #include <benchmark/benchmark.h>
 

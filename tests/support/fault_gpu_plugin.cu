@@ -123,8 +123,15 @@ const gcbench_plugin_axis kAxes[] = {
 };
 const gcbench_plugin_gpu kGpu = {max_compressed_size, compress_temp_bytes, compress_async,
                                  plan_decompress, decompress_async};
-const gcbench_plugin kPlugin = {GCBENCH_PLUGIN_ABI_VERSION, "faulty-gpu", "1",
-                                "misbehaves on the GPU on request", kAxes, 1, nullptr, &kGpu, 0};
+const gcbench_plugin kPlugin = {GCBENCH_PLUGIN_ABI_VERSION,
+                                "faulty-gpu",
+                                "1",
+                                "misbehaves on the GPU on request",
+                                kAxes,
+                                1,
+                                nullptr,
+                                &kGpu,
+                                0};
 
 }  // namespace
 

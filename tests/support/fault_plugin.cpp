@@ -11,12 +11,12 @@
 #include <chrono>
 #include <csignal>
 #include <cstddef>
-#include <cstdlib>
-#include <thread>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 #include "gcbench/plugin.h"
 
@@ -137,7 +137,7 @@ int decompress(const std::int64_t* params, const std::uint8_t* container,
   }
 }
 
-const char* const kFaultNames[] = {"none",        "wrong_byte",  "status",  "throw",
+const char* const kFaultNames[] = {"none",        "wrong_byte",  "status",   "throw",
                                    "skip_repeat", "write_input", "overflow", "huge_bound",
                                    "segv",        "abort",       "exit",     "hang"};
 constexpr std::size_t kFaults = sizeof kFaultNames / sizeof kFaultNames[0];
@@ -152,9 +152,15 @@ constexpr std::size_t kAxisCount = 2;
 constexpr std::size_t kAxisCount = 1;
 #endif
 const gcbench_plugin_cpu kCpu = {max_compressed_size, compress, decompressed_size, decompress};
-const gcbench_plugin kPlugin = {
-    FAULT_PLUGIN_ABI, FAULT_PLUGIN_NAME, "1", "misbehaves on request", kAxes, kAxisCount, &kCpu,
-    nullptr, 0};
+const gcbench_plugin kPlugin = {FAULT_PLUGIN_ABI,
+                                FAULT_PLUGIN_NAME,
+                                "1",
+                                "misbehaves on request",
+                                kAxes,
+                                kAxisCount,
+                                &kCpu,
+                                nullptr,
+                                0};
 
 }  // namespace
 
