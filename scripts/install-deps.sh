@@ -51,7 +51,8 @@ fi
 # says so.
 nvcomp_wheel=nvidia-libnvcomp-cu13==6.0.0.12
 nvcomp_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.deps/nvcomp
-if command -v nvcc >/dev/null 2>&1 || [[ -x /usr/local/cuda/bin/nvcc ]]; then
+# GCBENCH_SKIP_NVCOMP=1: a build without the GPU codecs needs none (scripts/bench.sh sets it then).
+if [[ ${GCBENCH_SKIP_NVCOMP:-} != 1 ]] && { command -v nvcc >/dev/null 2>&1 || [[ -x /usr/local/cuda/bin/nvcc ]]; }; then
   if [[ ! -f $nvcomp_dir/include/nvcomp.h || ! -f $nvcomp_dir/lib64/libnvcomp.so.6 ]]; then
     echo "gcbench: fetching $nvcomp_wheel (pip download) into .deps/nvcomp"
     wheel_dir=$(mktemp -d)
