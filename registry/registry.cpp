@@ -38,6 +38,7 @@ std::vector<CodecPtr> make_registry() {
   if constexpr (optional::libdeflate.available) codecs.push_back(peers::make_libdeflate_codec());
   if constexpr (optional::zstd.available) codecs.push_back(peers::make_zstd_codec());
   if constexpr (optional::lz4.available) codecs.push_back(peers::make_lz4_codec());
+  if constexpr (optional::lz4.available) codecs.push_back(peers::make_lz4hc_codec());
   if constexpr (optional::cuda.available) {
     codecs.push_back(fl::make_gpu_codec());
     codecs.push_back(rle::make_gpu_codec());

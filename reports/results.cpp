@@ -12,7 +12,6 @@
 #include "src/results/folder_export.hpp"
 #include "src/results/result_document.hpp"
 #include "src/results/result_files.hpp"
-#include "src/results/time_marks.hpp"
 
 namespace gcbench::reports {
 namespace fs = std::filesystem;
@@ -141,7 +140,7 @@ std::optional<double> Measurement::uncertainty() const {
 }
 
 bool Measurement::busy() const {
-  return id.device == "cpu" && on_cpu && *on_cpu < results::kBusyBelow;
+  return counter("busy", 0) > 0;
 }
 
 bool Measurement::over_error_target() const {

@@ -39,8 +39,9 @@ struct Measurement {
   bool over_error_target() const;
   // A GPU cell flagged throttled by its SM clock (the counter throttled).
   bool throttled() const { return counter("throttled", 0) > 0; }
-  // A CPU cell measured while its machine was busy: its on-CPU share below results::kBusyBelow
-  // (the driver's counter busy says the same).
+  // A CPU cell measured while its machine was busy: the driver's counter busy (its timing
+  // thread on a CPU less than results::kBusyBelow of its wall time; not judged for a codec that
+  // runs another program).
   bool busy() const;
   // Left out on purpose rather than failed: its error begins with results::kSkippedReasonPrefix
   // (a GPU cell whose buffers do not fit in device memory).

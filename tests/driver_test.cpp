@@ -250,6 +250,44 @@ TEST(Cells, SelectsByNameAndGroupAndDevice) {
   EXPECT_THROW(check_axis_flags(all, {{"frame_size", {"1"}}}), std::invalid_argument);
 }
 
+// lzbench's -e: codecs separated by '/', each with its own levels; the registry's zstd, lz4 and
+// lz4hc (lz4's HC levels are lz4hc's, as in lzbench); a level a codec cannot take, shared or its
+// own, is an error naming that codec.
+TEST(Cells, LzbenchSyntaxGivesEachCodecItsOwnLevels) {
+  const std::vector<const Codec*> all = registered_codecs();
+  if (find_codec("zstd", Device::cpu) == nullptr || find_codec("lz4", Device::cpu) == nullptr) {
+    GTEST_SKIP() << "built without the zstd and lz4 peers";
+  }
+  Options o = parse_options({"-e", "zstd,1,5/lz4/lz4hc,9", "--device", "cpu"});
+  EXPECT_EQ(o.codecs, (std::vector<std::string>{"zstd", "lz4", "lz4hc"}));
+  const std::vector<const Codec*> selected = select_codecs(all, o.codecs, o.device);
+  EXPECT_NO_THROW(check_axis_flags(selected, o.axis_values, o.codec_levels));
+  const std::vector<InputFile> inputs = fixture::two_inputs();
+  std::map<std::string, std::set<std::string>> levels;  // codec -> levels of its cells
+  for (const CellSpec& cell : enumerate_cells(selected, all, {inputs[0]}, o)) {
+    levels[cell.id.codec].insert(*cell.id.param("level"));
+  }
+  EXPECT_EQ(levels["zstd"], (std::set<std::string>{"1", "5"}));
+  EXPECT_EQ(levels["lz4"], std::set<std::string>{"0"});
+  EXPECT_EQ(levels["lz4hc"], std::set<std::string>{"9"});
+  const auto error_of = [&](const std::vector<std::string>& args) {
+    const Options bad = parse_options(args);
+    try {
+      check_axis_flags(select_codecs(all, bad.codecs, "cpu"), bad.axis_values, bad.codec_levels);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_NE(error_of({"-e", "lz4,1"}).find("-e lz4, 1: lz4/cpu takes"), std::string::npos)
+      << error_of({"-e", "lz4,1"});
+  EXPECT_NE(error_of({"--codecs", "zstd,lz4", "--level", "12"}).find("--level 12: lz4/cpu takes"),
+            std::string::npos)
+      << error_of({"--codecs", "zstd,lz4", "--level", "12"});
+  EXPECT_NE(error_of({"-e", "zlib,6/fl,3"}).find("fl/cpu has no levels"), std::string::npos);
+  EXPECT_THROW(parse_options({"-e", "zstd//lz4"}), std::invalid_argument);
+}
+
 TEST(Cells, EnumeratesEveryPointWithCpuBeforeGpuAndReferences) {
   FakeCodec gpu("a", {.device = Device::gpu}), cpu("a", {});
   std::vector<const Codec*> all{&gpu, &cpu};

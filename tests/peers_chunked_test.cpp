@@ -265,9 +265,10 @@ TEST(Lz4Chunked, OneThreadWritesOneFrame) {
 }
 
 TEST(Lz4Chunked, IsStandardLz4Frames) {
-  CodecPtr codec = peers::make_lz4_codec();
-  for (const Bytes& data : {Bytes{}, mixed()}) {
-    for (std::int64_t level : {0, 9}) {
+  // lz4 (fast, level 0) and lz4hc (HC, level 9): the same frames, each as lz4 decodes them.
+  for (const auto& [codec, level] : {std::pair{peers::make_lz4_codec(), std::int64_t{0}},
+                                     std::pair{peers::make_lz4hc_codec(), std::int64_t{9}}}) {
+    for (const Bytes& data : {Bytes{}, mixed()}) {
       Bytes packed = codec->compress(data, {{"threads", 0}, {"level", level}});
       EXPECT_EQ(load_le<std::uint32_t>(packed.data()), 0x184D2A50u);  // skippable
       EXPECT_TRUE(lz4f_decode_all(packed) == data) << "level " << level;

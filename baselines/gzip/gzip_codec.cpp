@@ -269,6 +269,7 @@ class GzipCodec final : public TypedCodec<GzipCodec> {
     info_.version = program_.version + " (" + program_.path + ")";
     info_.device = Device::cpu;
     info_.role = Role::baseline;
+    info_.in_process = false;  // the gzip program works while this thread waits on its pipes
     info_.description =
         "the gzip program (" + program_.path +
         ") run through pipes: gzip -6 -n / gzip -d; time is the program's wall time "

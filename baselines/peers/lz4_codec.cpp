@@ -144,9 +144,13 @@ ChunkedIndex read_index(ByteSpan in) {
   return index;
 }
 
+// LZ4 frames from LZ4F: `lz4` the fast compressor (level 0 only), `lz4hc` its HC levels, as
+// lzbench names them; one decoder for both.
 class Lz4Codec final : public TypedCodec<Lz4Codec> {
  public:
   using Typed = PeerParams;
+
+  explicit Lz4Codec(bool hc) : info_(hc ? hc_info() : fast_info()) {}
 
   const CodecInfo& info() const override { return info_; }
 
@@ -217,17 +221,33 @@ class Lz4Codec final : public TypedCodec<Lz4Codec> {
   }
 
  private:
-  CodecInfo info_ = peer_info(
-      "lz4", LZ4_versionString(), "LZ4 frame (level 0) or LZ4 HC",
-      {level_axis(0, 0, LZ4HC_CLEVEL_MAX, "0 = fast, 1..12 = HC level"),
-       peer_threads_axis("1 = one frame; else 1 MiB chunks, one frame each, compressed on this "
-                         "many threads (0 = all cores) behind an index in a skippable frame")});
+  static constexpr const char* kThreadsHelp =
+      "1 = one frame; else 1 MiB chunks, one frame each, compressed on this many threads (0 = "
+      "all cores) behind an index in a skippable frame";
+  static CodecInfo fast_info() {
+    return peer_info("lz4", LZ4_versionString(), "LZ4 frame, the fast compressor (lz4hc: HC)",
+                     {level_axis(0, 0, 0, "0 only: fast LZ4 (its HC levels are lz4hc's)"),
+                      peer_threads_axis(kThreadsHelp)});
+  }
+  // LZ4F compresses levels below LZ4HC_CLEVEL_MIN with the fast compressor: HC starts there.
+  static CodecInfo hc_info() {
+    return peer_info("lz4hc", LZ4_versionString(), "LZ4 frame, LZ4 HC",
+                     {level_axis(LZ4HC_CLEVEL_DEFAULT, LZ4HC_CLEVEL_MIN, LZ4HC_CLEVEL_MAX,
+                                 "LZ4 HC level"),
+                      peer_threads_axis(kThreadsHelp)});
+  }
+
+  CodecInfo info_;
 };
 
 }  // namespace
 
 CodecPtr make_lz4_codec() {
-  return std::make_unique<Lz4Codec>();
+  return std::make_unique<Lz4Codec>(false);
+}
+
+CodecPtr make_lz4hc_codec() {
+  return std::make_unique<Lz4Codec>(true);
 }
 
 }  // namespace gcbench::peers

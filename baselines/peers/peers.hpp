@@ -17,9 +17,10 @@ CodecPtr make_libdeflate_codec();  // gzip member, levels 1..12 (default 6); all
                                    // member per chunk, each with its size in an extra field
 CodecPtr make_zstd_codec();        // zstd frame with content size, levels 1..19 (default 3);
                                    // all cores: zstd's own workers in one frame
-CodecPtr make_lz4_codec();         // LZ4 frame with content size; level 0 = fast, 1..12 = HC;
-                                   // all cores: an index in a skippable frame, then one
-                                   // frame per chunk
+CodecPtr make_lz4_codec();         // LZ4 frame with content size, the fast compressor
+                                   // (level 0 only); all cores: an index in a skippable
+                                   // frame, then one frame per chunk
+CodecPtr make_lz4hc_codec();       // the same frames from LZ4 HC, levels 3..12 (default 9)
 
 // A `level` axis for a peer's CodecInfo.
 AxisSpec level_axis(std::int64_t default_level, std::int64_t min, std::int64_t max,

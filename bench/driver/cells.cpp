@@ -72,17 +72,66 @@ std::vector<const Codec*> select_codecs(const std::vector<const Codec*>& all,
   return out;
 }
 
-void check_axis_flags(const std::vector<const Codec*>& selected, const AxisValues& given) {
+namespace {
+
+const AxisSpec* axis_of(const Codec& codec, const std::string& name) {
+  const auto& axes = codec.info().axes;
+  const auto it =
+      std::find_if(axes.begin(), axes.end(), [&](const AxisSpec& a) { return a.name == name; });
+  return it == axes.end() ? nullptr : &*it;
+}
+
+// Throws naming `codec` and `flag` when `codec`'s axis cannot take one of `values`.
+void check_values(const Codec& codec, const AxisSpec& axis, const std::vector<std::string>& values,
+                  const std::string& flag) {
+  for (const std::string& value : values) {
+    bool ok = true;
+    try {
+      ok = axis.accepts(axis.parse(value));
+    } catch (const ParamError&) {
+      ok = false;
+    }
+    if (!ok) {
+      throw std::invalid_argument(fmt::format("{} {}: {}/{} takes {} (choose its own, with -e)",
+                                              flag, value, codec.info().name,
+                                              to_string(codec.info().device),
+                                              axis.valid_values()));
+    }
+  }
+}
+
+}  // namespace
+
+void check_axis_flags(const std::vector<const Codec*>& selected, const AxisValues& given,
+                      const AxisValues& codec_levels) {
   for (const auto& [axis, values] : given) {
-    bool known = std::any_of(selected.begin(), selected.end(), [&](const Codec* c) {
-      const auto& axes = c->info().axes;
-      return std::any_of(axes.begin(), axes.end(),
-                         [&](const AxisSpec& a) { return a.name == axis; });
-    });
+    bool known = false;
+    for (const Codec* c : selected) {
+      const AxisSpec* spec = axis_of(*c, axis);
+      if (spec == nullptr) continue;
+      known = true;
+      // A codec at its own levels (-e) takes those instead.
+      const auto own = codec_levels.find(c->info().name);
+      if (axis == "level" && own != codec_levels.end() && !own->second.empty()) continue;
+      check_values(*c, *spec, values, axis_flag(axis));
+    }
     if (!known) {
       throw std::invalid_argument(axis_flag(axis) +
                                   ": unknown flag, and no selected codec has an axis '" + axis +
                                   "' (see --list)");
+    }
+  }
+  for (const auto& [name, levels] : codec_levels) {
+    if (levels.empty()) continue;
+    for (const Codec* c : selected) {
+      if (c->info().name != name) continue;
+      const AxisSpec* level = axis_of(*c, "level");
+      if (level == nullptr) {
+        throw std::invalid_argument(fmt::format("-e {},{}: {}/{} has no levels", name,
+                                                levels.front(), name,
+                                                to_string(c->info().device)));
+      }
+      check_values(*c, *level, levels, "-e " + name + ",");
     }
   }
 }
@@ -123,8 +172,12 @@ std::vector<CellSpec> enumerate_cells(const std::vector<const Codec*>& selected,
         });
         if (it != all.end()) reference = *it;
       }
-      for (const Params& point :
-           param_points(info, axes_for(info, inputs[i], options.axis_values), sweep)) {
+      AxisValues given = options.axis_values;
+      if (const auto own = options.codec_levels.find(info.name);
+          own != options.codec_levels.end() && !own->second.empty()) {
+        given["level"] = own->second;  // -e: this codec's own levels
+      }
+      for (const Params& point : param_points(info, axes_for(info, inputs[i], given), sweep)) {
         Params resolved = resolve_params(info.axes, point);
         for (Direction dir : directions) {
           CellSpec cell{

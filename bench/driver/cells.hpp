@@ -37,8 +37,12 @@ std::vector<const Codec*> select_codecs(const std::vector<const Codec*>& all,
                                         const std::vector<std::string>& tokens,
                                         const std::string& device);
 
-// Throws std::invalid_argument when an axis flag matches no axis of the selected codecs.
-void check_axis_flags(const std::vector<const Codec*>& selected, const AxisValues& given);
+// Throws std::invalid_argument when an axis flag matches no axis of the selected codecs, when a
+// selected codec with that axis cannot take one of its values (naming the codec: a shared
+// --level that one codec's range lacks), or when a codec's own levels (-e, `codec_levels`)
+// are ones it lacks or cannot take.
+void check_axis_flags(const std::vector<const Codec*>& selected, const AxisValues& given,
+                      const AxisValues& codec_levels = {});
 
 // `all` is searched for the CPU references of GPU codecs (selected or not).
 std::vector<CellSpec> enumerate_cells(const std::vector<const Codec*>& selected,

@@ -99,7 +99,7 @@ bool sample(benchmark::State& state, const CellSpec& cell, Totals& totals, Sampl
     add_sampling_counters(state, sampler, cpu_share);
     // Only when busy: a counter that is 0 in every repetition has no coefficient of variation
     // (Google Benchmark would write NaN, which JSON cannot hold).
-    if (cpu_share && *cpu_share < results::kBusyBelow)
+    if (cpu_share && *cpu_share < results::kBusyBelow && cell.codec->info().in_process)
       state.counters["busy"] = benchmark::Counter(1);
   }
   return !state.error_occurred();

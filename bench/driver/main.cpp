@@ -218,7 +218,7 @@ int run(int argc, char** argv) {
     return run_on_gpus(base_args, options, export_file, this_host(), std::cout, std::cerr);
   }
   std::vector<const Codec*> selected = select_codecs(all, options.codecs, options.device);
-  check_axis_flags(selected, options.axis_values);
+  check_axis_flags(selected, options.axis_values, options.codec_levels);
   Selection selection;
   selection.codecs_given = fmt::format("{}", fmt::join(options.codecs, ","));
   selection.device = options.device;

@@ -73,6 +73,24 @@ relative to the folder, or on the file name for a glob without '/'))");
   cli::add_list(app, "--codecs", o.codecs,
                 R"(codec names and groups: all (default), cpu, gpu, peers, baselines,
 or a name from --list)");
+  cli::add_value(
+      app, "-e", "LIST",
+      [&o](const std::string& v) {
+        o.codecs.clear();
+        o.codec_levels.clear();
+        std::size_t start = 0;
+        while (start <= v.size()) {
+          const std::size_t end = std::min(v.find('/', start), v.size());
+          const std::vector<std::string> parts = cli::split_list(v.substr(start, end - start));
+          if (parts.empty()) throw std::invalid_argument("an empty codec between '/'");
+          o.codecs.push_back(parts.front());
+          o.codec_levels[parts.front()].assign(parts.begin() + 1, parts.end());
+          start = end + 1;
+        }
+      },
+      R"(lzbench's codec syntax: codecs separated by '/', each with its levels
+after ',' (zstd,1,3,5/lz4/libdeflate,6); as --codecs, each codec at its
+own levels (one without any at its default, or --level))");
   cli::add_list(app, "--plugin", o.plugins,
                 R"(shared libraries implementing gcbench's plugin ABI
 (include/gcbench/plugin.h; also $GCBENCH_PLUGINS, separated by ':'):

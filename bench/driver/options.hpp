@@ -30,6 +30,9 @@ struct Options {
   std::string direction = "all";           // compress | decompress | all
   // Axis name (dashes turned into underscores) -> the values given, as typed.
   std::map<std::string, std::vector<std::string>> axis_values;
+  // -e (lzbench's syntax): each codec's own levels, by codec name; a codec listed without
+  // levels takes its default (or --level).
+  std::map<std::string, std::vector<std::string>> codec_levels;
   std::optional<std::filesystem::path> out_dir;  // one JSON per corpus file, resumable
   // Exports the results recorded under this directory to --benchmark_out; runs nothing.
   std::optional<std::filesystem::path> export_from;

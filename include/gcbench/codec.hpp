@@ -57,6 +57,9 @@ struct CodecInfo {
   // False when the same input may give different containers from call to call, each decoding
   // to it (nvCOMP Cascaded): tests and the driver then check those by decoding, not by bytes.
   bool reproducible = true;
+  // False for a codec that runs another program (gzip): the calling thread waits while it works,
+  // so its share of time on a CPU says nothing of how busy the machine was.
+  bool in_process = true;
   // Empty: the driver's generic rate (bench/driver/estimate.cpp).
   SpeedModel speed_model{};
   ContainerCounters container_counters{};  // empty: none
