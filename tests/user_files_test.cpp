@@ -147,11 +147,11 @@ TEST(UserFiles, EveryRegularFileIsAnInputAndTheRestIsSkippedWithItsReason) {
 TEST(UserFiles, IncludeExcludeAndANameOfOnesOwn) {
   const fs::path root = make_user_folder();
   std::ostringstream log;
-  PathFilter filter{{"*.txt", "*.log"}, {"deeper"}, "mine"};
+  PathFilter filter{{"*.txt", "*.log"}, {"deeper"}, "mine", {}};
   const UserFiles user = gather_user_files({root.string()}, filter, log);
   EXPECT_EQ(names_of(user.present),
             (std::vector<std::string>{"mine/sub/a b,c.log", "mine/sub/naïve résumé.txt"}));
-  filter = {{}, {"sub/*", "links"}, ""};
+  filter = {{}, {"sub/*", "links"}, "", {}};
   EXPECT_EQ(names_of(gather_user_files({root.string()}, filter, log).present),
             (std::vector<std::string>{"my data/empty.bin", "my data/one.bin"}));
   EXPECT_TRUE(glob_matches("*.txt", "a/b/c.txt"));
@@ -362,6 +362,29 @@ using testing::run_driver;
 // origin gets (64 MiB for so small a container): the harness made these containers from an
 // input whose size it knows, so every decoder may give back that many bytes, and every cell
 // verifies (RLE's and zstd's refused them as damage).
+// The results folder inside the folder measured is never measured: a rerun finds the same
+// inputs, not one more file (its own result) each time.
+TEST(UserFiles, AnOutDirInsideTheFolderIsNotInput) {
+  const fs::path root = gcbench::testing::fresh_test_folder("gcbench-user-outdir");
+  write(root / "data" / "a.txt", "some bytes to measure");
+  const std::string args = "--codecs zlib --device cpu --no-progress --max-time 0.01 --out-dir '" +
+                           (root / "data" / "results").string() + "' '" +
+                           (root / "data").string() + "'";
+  for (int run = 0; run < 2; ++run) {
+    int status = -1;
+    const std::string log = run_driver(args, status);
+    ASSERT_EQ(status, 0) << log;
+    EXPECT_NE(log.find("1 files"), std::string::npos) << log;
+    std::size_t cells = 0;
+    for (const fs::path& path : results::json_files_under(root / "data" / "results")) {
+      const nlohmann::json doc = results::read_json_file(path);
+      cells += doc["benchmarks"].size();
+    }
+    EXPECT_EQ(cells, 2u) << log;  // a.txt's zlib cells, the results' own files not among them
+  }
+  fs::remove_all(root);
+}
+
 TEST(UserFiles, AFileOfZerosDecodesUnderItsKnownSize) {
   const fs::path root = gcbench::testing::fresh_test_folder("gcbench-user-zeros");
   fs::create_directories(root / "zeros");

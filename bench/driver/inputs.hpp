@@ -106,6 +106,8 @@ struct PathFilter {
   std::vector<std::string> include;  // globs; empty: every file
   std::vector<std::string> exclude;
   std::string corpus_name;  // empty: a folder's base name, "files" for files named one by one
+  // Folders the run writes into (--out-dir): never walked as input, wherever they lie.
+  std::vector<std::filesystem::path> results_dirs;
 };
 
 // A corpus named twice is gathered once. `files` (when not empty) keeps only those names; a name

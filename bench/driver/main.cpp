@@ -236,8 +236,9 @@ int run(int argc, char** argv) {
 
   const std::vector<std::string> corpora =
       preset ? preset_inputs(*preset, options, any_gpu_codec(selected)) : input_corpora(options);
-  const Inputs inputs =
-      gather_inputs(corpora, options.files, options.download, options.path_filter, &std::cerr);
+  PathFilter paths = options.path_filter;
+  if (options.out_dir) paths.results_dirs.push_back(*options.out_dir);  // never input
+  const Inputs inputs = gather_inputs(corpora, options.files, options.download, paths, &std::cerr);
   if (!inputs.missing.empty())
     std::cerr << missing_inputs_line(inputs.missing, kConsoleWidth - 1) << "\n";
   std::vector<CellSpec> cells = preset

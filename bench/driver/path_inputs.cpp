@@ -84,7 +84,12 @@ InputFile make_input(const fs::path& path, const std::string& corpus, const std:
 // both directly and through a symlink is measured under its own name.
 class Walker {
  public:
-  Walker(const PathFilter& filter, std::ostream& log) : filter_(filter), log_(log) {}
+  Walker(const PathFilter& filter, std::ostream& log) : filter_(filter), log_(log) {
+    for (const fs::path& dir : filter.results_dirs) {
+      struct stat st {};
+      if (::stat(dir.c_str(), &st) == 0) results_dirs_.emplace(st.st_dev, st.st_ino);
+    }
+  }
 
   void add(const std::string& text) {
     if (text.empty()) throw std::invalid_argument("an empty path");
@@ -251,7 +256,9 @@ class Walker {
         continue;
       }
       const bool linked = via_link || is_link(path);
-      if (S_ISDIR(st.st_mode)) {
+      if (S_ISDIR(st.st_mode) && results_dirs_.contains({st.st_dev, st.st_ino})) {
+        skip(entry, "the run's own results folder (--out-dir)");
+      } else if (S_ISDIR(st.st_mode)) {
         if (excluded(entry, true)) {
           ++roots_.back().excluded;
         } else {
@@ -275,6 +282,7 @@ class Walker {
   std::vector<Candidate> candidates_;
   UserFiles user_;  // its skipped entries, as the walk finds them
   std::set<FileKey> walked_;
+  std::set<FileKey> results_dirs_;  // of PathFilter::results_dirs that exist
   std::map<std::string, fs::path> folder_corpora_;  // corpus name -> the folder it names
 };
 
