@@ -253,17 +253,13 @@ ContextEntries cuda_versions() {
 GpuStatus probe_cuda_gpu(bool ceilings) {
   GpuStatus status;
   status.context = cuda_versions();
-  int count = 0;
-  cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess || count == 0) {
-    cudaGetLastError();  // clear the sticky error so the codecs see a clean state
-    const std::string why =
-        err != cudaSuccess ? cudaGetErrorString(err) : "the runtime reports 0 devices";
+  if (const std::string why = cuda::no_device_reason(); !why.empty()) {
     status.context.emplace_back("gpu", "none: " + why);
-    for (auto& entry : unavailable_nvml_fields("no GPU (" + why + ")"))
-      status.context.push_back(std::move(entry));
+    for (auto& entry : unavailable_nvml_fields(why)) status.context.push_back(std::move(entry));
     return status;
   }
+  int count = 0;
+  GCB_CUDA(cudaGetDeviceCount(&count));
   int device = 0;
   cudaDeviceProp prop{};
   if (cudaGetDevice(&device) != cudaSuccess ||

@@ -18,6 +18,10 @@ namespace gcbench::cuda {
 // True when at least one CUDA device can be used by this process.
 bool available();
 
+// Why none can, in the one phrase every place says it ("no CUDA device (no NVIDIA driver on this
+// machine)"); empty when one can. Clears the runtime's sticky error for later callers.
+std::string no_device_reason();
+
 // Throws DeviceUnavailable with the runtime's reason when there is no usable device.
 void require_device();
 
