@@ -317,6 +317,35 @@ TEST(Plugin, NoFalseResultIsRecordedAsVerified) {
   fs::remove_all(root);
 }
 
+// gcbench-report over a folder with one damaged result file: the file is set aside, named on
+// stderr and in report.md, and the others are reported (the driver sets such files aside too);
+// --version says what the tool is.
+TEST(Plugin, TheReportSetsADamagedResultFileAsideAndSaysItsVersion) {
+  const fs::path root = folder_of_keys("data", 1000);
+  int status = -1;
+  std::string log = run_driver("--codecs zlib --no-progress --max-time 0.01 --out-dir '" +
+                                   (root / "results").string() + "' '" +
+                                   (root / "data").string() + "'",
+                               status);
+  ASSERT_EQ(status, 0) << log;
+  std::ofstream(root / "results" / "data" / "damaged.json") << "{\"benchmarks\": [1]}";
+  log = testing::run_output(std::string("'") + GCBENCH_REPORT_TOOL + "' --out '" +
+                                (root / "report").string() + "' '" + (root / "results").string() +
+                                "'",
+                            status);
+  EXPECT_EQ(status, 0) << log;
+  EXPECT_NE(log.find("damaged.json set aside, not read"), std::string::npos) << log;
+  std::ifstream report(root / "report" / "report.md");
+  const std::string md((std::istreambuf_iterator<char>(report)), {});
+  EXPECT_NE(md.find("## Result files set aside"), std::string::npos) << md;
+  EXPECT_NE(md.find("zlib"), std::string::npos) << md;
+  const std::string version =
+      testing::run_output(std::string("'") + GCBENCH_REPORT_TOOL + "' --version", status);
+  EXPECT_EQ(status, 0) << version;
+  EXPECT_TRUE(version.starts_with("gcbench-report ")) << version;
+  fs::remove_all(root);
+}
+
 // A guest that crashes, aborts, exits or never returns costs its own cells, each failed with
 // what happened and where; zlib's cells in the same run are measured and verified, the run ends
 // with status 1, and the same command again resumes: the cells recorded stay, the failed run again.
