@@ -90,11 +90,28 @@ bool row_order(const std::pair<std::string, std::string>& a,
   return std::tie(b.second, a.first) < std::tie(a.second, b.first);
 }
 
+// How many threads a CPU row's cells ran on, in words: "1 thread", "all 16 cores" (threads:0,
+// the cores the cell had), "4 threads"; "" for a GPU row.
+std::string threads_text(const std::string& device, const ByDirection& cells) {
+  if (device != "cpu") return "";
+  for (const auto& [direction, by_file] : cells) {
+    for (const auto& [file, m] : by_file) {
+      const std::string* threads = m->id.param("threads");
+      if (threads == nullptr || *threads == "1") return "1 thread";
+      if (*threads != "0") return *threads + " threads";
+      const double cores = m->counter("cpu_cores");
+      return cores > 0 ? fmt::format("all {:.0f} cores", cores) : "all cores";
+    }
+  }
+  return "";
+}
+
 json row_json(const std::string& codec, const std::string& device, const ByDirection& cells,
               const ByDirection* reference, const ByDirection* all_cores,
               const std::set<std::string>& files) {
   json row = {{"codec", codec},
               {"device", device},
+              {"threads", threads_text(device, cells)},
               {"ratio", nullptr},
               {"entropy_ratio", nullptr},
               {"noise_pct", nullptr}};

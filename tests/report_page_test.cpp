@@ -86,6 +86,10 @@ TEST(ReportPage, HeadlineRowsAreTotalsOverTheFilesEveryRowCompressed) {
   EXPECT_EQ(gpu["device"], "gpu");
   EXPECT_EQ(gzip["codec"], "gzip");
   EXPECT_EQ(cpu["device"], "cpu");
+  // Each CPU row says on how many threads it ran (lz77's default here: all cores).
+  EXPECT_EQ(cpu["threads"], "all cores");
+  EXPECT_EQ(gzip["threads"], "1 thread");
+  EXPECT_EQ(gpu["threads"], "");
 
   // Two files of 100000 bytes: LZ77 compresses each to 60000 (entropy-coded 50000).
   EXPECT_DOUBLE_EQ(gpu["ratio"].get<double>(), 200000.0 / 120000);

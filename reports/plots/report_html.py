@@ -160,7 +160,10 @@ def headline_section(data, corpus):
     out += [f"<th>{esc(h)}</th>" for h in ["codec", "device"] + [c[0] for c in columns]]
     out.append("</tr></thead><tbody>")
     for r in rows:
-        tds = [f"<td>{esc(r['codec'])}</td>", f"<td>{esc(r['device'].upper())}</td>"]
+        # A CPU row says on how many threads it ran: one-thread and all-core rows side by side.
+        threads = r.get("threads") or ""
+        device = r["device"].upper() + (f", {threads}" if threads else "")
+        tds = [f"<td>{esc(r['codec'])}</td>", f"<td>{esc(device)}</td>"]
         for _, value, text, why in columns:
             v = value(r)
             tds.append(cell(v, text(v) if v is not None else "", why(r)))
