@@ -322,6 +322,31 @@ TEST(Npy, AnInt16ArrayIsItsBytesAtElementWidthTwo) {
   EXPECT_EQ(std::count(widths.begin(), widths.end(), "2"), 0);
 }
 
+// A float64 array has no natural width for a codec reading 1, 2 or 4 bytes: refused, with the
+// fix, rather than measured at widths it does not hold; --element-width chooses one.
+TEST(Npy, AnArrayOfAWidthTheCodecLacksIsRefusedWithTheFix) {
+  const fs::path root = gcbench::testing::fresh_test_folder("gcbench-npy-f8");
+  write(root / "values.npy", npy("<f8", "(100,)", std::string(800, '\1')));
+  std::ostringstream log;
+  const UserFiles user = gather_user_files({root.string()}, {}, log);
+  ASSERT_EQ(user.present.size(), 1u);
+  fixture::FakeCodec codec("fake", {});
+  Options options;
+  try {
+    (void)enumerate_cells({&codec}, {&codec}, user.present, options);
+    ADD_FAILURE() << "a float64 array was measured";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("its elements are 8 bytes wide, and fake/cpu reads"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("--element-width"), std::string::npos) << e.what();
+  }
+  options.axis_values["element_width"] = {"4"};
+  const std::vector<CellSpec> cells = enumerate_cells({&codec}, {&codec}, user.present, options);
+  ASSERT_FALSE(cells.empty());
+  for (const CellSpec& c : cells) EXPECT_EQ(*c.id.param("element_width"), "4") << c.name;
+}
+
 TEST(Npy, UnsupportedArraysAreAClearErrorNamingTheFile) {
   const auto error_of = [](const std::string& bytes) {
     const fs::path root = gcbench::testing::fresh_test_folder("gcbench-npy-bad");

@@ -33,8 +33,17 @@ AxisValues axes_for(const CodecInfo& info, const InputFile& input, const AxisVal
   AxisValues axes = given;
   if (!input.element_width || given.count(std::string(kElementWidthAxis)) > 0) return axes;
   for (const AxisSpec& axis : info.axes) {
-    if (axis.name == kElementWidthAxis && axis.accepts(*input.element_width))
-      axes[axis.name] = {std::to_string(*input.element_width)};
+    if (axis.name != kElementWidthAxis) continue;
+    if (!axis.accepts(*input.element_width)) {
+      // A typed array of a width the codec has no natural reading for (float64 for fl and rle)
+      // is not measured at widths it does not hold without the user saying so.
+      throw std::invalid_argument(fmt::format(
+          "{}/{}: its elements are {} bytes wide, and {}/{} reads {}; choose one with "
+          "--element-width (or leave {} out with --codecs)",
+          input.corpus, input.name, *input.element_width, info.name, to_string(info.device),
+          axis.valid_values(), info.name));
+    }
+    axes[axis.name] = {std::to_string(*input.element_width)};
   }
   return axes;
 }
