@@ -48,6 +48,34 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   return parts;
 }
 
+// `text` with every byte that is neither part of a valid multi-byte UTF-8 sequence nor `plain`
+// written as `prefix` and two digits of `hex`.
+template <typename Plain>
+std::string escape_bytes(std::string_view text, std::string_view prefix, const char* hex,
+                         Plain plain) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80) {
+      if (const std::size_t length = utf8_sequence(text, i); length > 0) {
+        out.append(text.substr(i, length));
+        i += length;
+        continue;
+      }
+    }
+    if (plain(c)) {
+      out += static_cast<char>(c);
+    } else {
+      out += prefix;
+      out += hex[c >> 4];
+      out += hex[c & 0xF];
+    }
+    ++i;
+  }
+  return out;
+}
+
 // What Google Benchmark appends to a registered name. The driver never sets threads,
 // iterations or repetitions per benchmark, so a trailing `threads:` is a codec axis.
 bool is_benchmark_suffix(std::string_view seg) {
@@ -71,29 +99,9 @@ bool add_param(std::string_view seg, std::vector<std::pair<std::string, std::str
 }  // namespace
 
 std::string escape_name_part(std::string_view text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size();) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x80) {
-      if (const std::size_t length = utf8_sequence(text, i); length > 0) {
-        out.append(text.substr(i, length));
-        i += length;
-        continue;
-      }
-    }
-    const bool plain = c >= 0x20 && c < 0x7F && c != '%' && c != '/' && c != ':' && c != ',';
-    if (plain) {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 0xF];
-    }
-    ++i;
-  }
-  return out;
+  return escape_bytes(text, "%", "0123456789ABCDEF", [](unsigned char c) {
+    return c >= 0x20 && c < 0x7F && c != '%' && c != '/' && c != ':' && c != ',';
+  });
 }
 
 std::string unescape_name_part(std::string_view text) {
@@ -112,28 +120,8 @@ std::string unescape_name_part(std::string_view text) {
 }
 
 std::string printable(std::string_view name) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(name.size());
-  for (std::size_t i = 0; i < name.size();) {
-    const auto c = static_cast<unsigned char>(name[i]);
-    if (c >= 0x80) {
-      if (const std::size_t length = utf8_sequence(name, i); length > 0) {
-        out.append(name.substr(i, length));
-        i += length;
-        continue;
-      }
-    }
-    if (c < 0x20 || c == 0x7F || c >= 0x80) {
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 0xF];
-    } else {
-      out += static_cast<char>(c);
-    }
-    ++i;
-  }
-  return out;
+  return escape_bytes(name, "\\x", "0123456789abcdef",
+                      [](unsigned char c) { return c >= 0x20 && c < 0x7F; });
 }
 
 std::string markdown_text(std::string_view name) {
