@@ -135,6 +135,8 @@ Value TableBuilder::value(const std::string& file, const Query& query) const {
       return ratio("compressed_bytes");
     case Quantity::entropy_ratio:
       return ratio("entropy_bytes");
+    case Quantity::memory_host:
+      return counter("memory_host_bytes");
   }
   return Value::blank("unknown quantity");
 }
@@ -193,6 +195,11 @@ Row TableBuilder::total_row(const std::vector<Column>& columns,
       if (!v.value) {
         sum = Value::blank(v.reason);
         break;
+      }
+      // Memory is a peak per cell: the corpus's is the largest, not their sum.
+      if (columns[c].query.quantity == Quantity::memory_host) {
+        *sum.value = std::max(*sum.value, *v.value);
+        continue;
       }
       *sum.value += *v.value;
       sum.num += v.num;

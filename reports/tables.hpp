@@ -28,6 +28,7 @@ enum class Quantity {
   entropy_bytes,     // LZ77 after the entropy stage (the thesis's ratio basis)
   ratio,             // input_bytes / compressed_bytes
   entropy_ratio,     // input_bytes / entropy_bytes
+  memory_host,       // memory_host_bytes: the heap the cell's timed calls held (heap_meter.hpp)
 };
 
 struct Query {

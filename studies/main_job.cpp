@@ -26,6 +26,8 @@ Table summary_table(const TableBuilder& b) {
     }
     cols.push_back(col(codec + " CPU time", codec + "_cpu_s", Unit::seconds,
                        q(codec, "cpu", "compress", {}, Quantity::time)));
+    cols.push_back(col(codec + " CPU memory", codec + "_cpu_memory_bytes", Unit::bytes,
+                       q(codec, "cpu", "compress", {}, Quantity::memory_host)));
     cols.push_back(
         col(lz ? "lz77 entropy-coded ratio" : codec + " container ratio",
             codec + (lz ? "_entropy_ratio" : "_container_ratio"), Unit::ratio,
@@ -40,8 +42,10 @@ Table summary_table(const TableBuilder& b) {
   return b.make(
       "summary", "GPU vs CPU vs gzip: compression, " + b.corpus(),
       "Default parameters (LZ77 GPU: also each other design measured). GPU: end-to-end time "
-      "per call (transfers included); CPU, gzip: wall time. Ratio = original / compressed: "
-      "LZ77's entropy-coded size (the thesis's ratio), FL's and RLE's container, gzip's file.",
+      "per call (transfers included); CPU, gzip: wall time. CPU memory: the heap bytes the "
+      "compression calls held at their peak, the output buffer included (docs/results.md). "
+      "Ratio = original / compressed: LZ77's entropy-coded size (the thesis's ratio), FL's and "
+      "RLE's container, gzip's file.",
       cols);
 }
 

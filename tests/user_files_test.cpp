@@ -410,6 +410,43 @@ TEST(UserFiles, AnOutDirInsideTheFolderIsNotInput) {
   fs::remove_all(root);
 }
 
+// Every CPU cell records the host memory its timed calls held (heap_meter.hpp), gzip's its
+// program's: at least its output, never more than a generous bound. The gcbench program of a
+// sanitizer build does not count its heap (the sanitizer's allocator is its own).
+TEST(UserFiles, EveryCpuCellRecordsItsHostMemory) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "a sanitizer build's gcbench does not count its heap";
+#endif
+  const fs::path root = gcbench::testing::fresh_test_folder("gcbench-user-memory");
+  std::string text;
+  for (int i = 0; text.size() < 300000; ++i) text += "line " + std::to_string(i * 7919 % 1000) + "\n";
+  write(root / "data" / "a.txt", text);
+  const fs::path out = root / "results";
+  int status = -1;
+  const std::string log = run_driver(
+      "--codecs fl,rle,lz77,zlib,gzip,peers --device cpu --sweep defaults --no-progress "
+      "--max-time 0.01 --out-dir '" + out.string() + "' '" + (root / "data").string() + "'",
+      status);
+  ASSERT_EQ(status, 0) << log;
+  std::size_t cells = 0;
+  for (const fs::path& path : results::json_files_under(out)) {
+    const nlohmann::json doc = results::read_json_file(path);
+    for (const nlohmann::json& b : doc["benchmarks"]) {
+      ++cells;
+      const double memory = b.value("memory_host_bytes", 0.0);
+      EXPECT_GT(memory, 0) << b["name"];
+      EXPECT_LT(memory, 256.0 * (1 << 20)) << b["name"];
+      // A codec that decodes into the harness's buffer holds at least that buffer.
+      if (b["name"].get<std::string>().find("/decompress/") != std::string::npos &&
+          !b["name"].get<std::string>().starts_with("gzip")) {
+        EXPECT_GE(memory, static_cast<double>(text.size())) << b["name"];
+      }
+    }
+  }
+  EXPECT_GE(cells, 10u) << log;
+  fs::remove_all(root);
+}
+
 TEST(UserFiles, AFileOfZerosDecodesUnderItsKnownSize) {
   const fs::path root = gcbench::testing::fresh_test_folder("gcbench-user-zeros");
   fs::create_directories(root / "zeros");

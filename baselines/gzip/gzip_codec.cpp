@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -82,6 +83,16 @@ class Child {
     return status;
   }
 
+  // Its peak resident memory so far (VmHWM), 0 once it has exited. wait4's ru_maxrss would
+  // hold this process's resident memory too: the child shares it until its exec.
+  std::uint64_t peak_rss_bytes() const {
+    std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
+    for (std::string line; std::getline(status, line);) {
+      if (line.starts_with("VmHWM:")) return std::stoull(line.substr(6)) * 1024;
+    }
+    return 0;
+  }
+
  private:
   pid_t pid_;
 };
@@ -124,6 +135,7 @@ struct RunResult {
   Bytes out;
   std::string err;
   int status = 0;
+  std::uint64_t peak_rss_bytes = 0;  // the program's
   bool ok() const { return WIFEXITED(status) && WEXITSTATUS(status) == 0; }
 };
 
@@ -175,8 +187,12 @@ RunResult run_filter(const std::vector<std::string>& argv, ByteSpan input, const
   constexpr std::size_t kBlock = std::size_t{4} << 20;
   std::vector<Bytes> blocks;
   std::uint64_t out_bytes = 0;
+  std::uint64_t reads = 0;  // of the child's output
   std::size_t written = 0;
-  if (input.empty()) in.write.reset();
+  if (input.empty()) {
+    r.peak_rss_bytes = child.peak_rss_bytes();
+    in.write.reset();
+  }
   bool out_open = true, err_open = true;
   std::vector<std::uint8_t> buf(std::size_t{1} << 16);
   while (out_open || err_open) {
@@ -196,10 +212,17 @@ RunResult run_filter(const std::vector<std::string>& argv, ByteSpan input, const
       if (w > 0) written += static_cast<std::size_t>(w);
       // EPIPE: the program stopped reading; its exit status says why.
       if ((w < 0 && errno != EAGAIN && errno != EINTR) || written == input.size()) {
+        // Alive until it reads the end of its input: its buffers are all allocated by now.
+        r.peak_rss_bytes = std::max(r.peak_rss_bytes, child.peak_rss_bytes());
         in.write.reset();
       }
     }
     if (out_i >= 0 && fds[out_i].revents != 0) {
+      // Its high-water mark only grows: read at its first output and then now and then while it
+      // runs (a read costs a few microseconds), and when its output ends.
+      if (reads++ % 16 == 0) {
+        r.peak_rss_bytes = std::max(r.peak_rss_bytes, child.peak_rss_bytes());
+      }
       const ssize_t got = ::read(out.read.get(), buf.data(), buf.size());
       if (got > 0) {
         out_bytes += static_cast<std::uint64_t>(got);
@@ -210,6 +233,7 @@ RunResult run_filter(const std::vector<std::string>& argv, ByteSpan input, const
         blocks.back().insert(blocks.back().end(), buf.data(), buf.data() + got);
       } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
         out_open = false;
+        r.peak_rss_bytes = std::max(r.peak_rss_bytes, child.peak_rss_bytes());
       }
     }
     if (err_i >= 0 && fds[err_i].revents != 0) {
@@ -292,12 +316,13 @@ class GzipCodec final : public TypedCodec<GzipCodec> {
     return input_size + 5 * (input_size / 16383 + 1) + 64;
   }
 
-  Bytes compress(ByteSpan input, const Typed& p, RunStats* /*stats*/) const {
+  Bytes compress(ByteSpan input, const Typed& p, RunStats* stats) const {
     const std::uint64_t most = max_compressed_size(input.size(), p);
     const RunResult r = run_filter<std::runtime_error>(
         {program_.path, "-6", "-n", "-c"}, input,
         {most, "gzip: compression wrote more than " + std::to_string(most) + " bytes"});
     if (!r.ok()) fail<std::runtime_error>("compression", r);
+    if (stats != nullptr) stats->program_peak_rss_bytes = r.peak_rss_bytes;
     if (r.out.size() < kGzipMinMember || r.out[0] != 0x1f || r.out[1] != 0x8b) {
       throw std::runtime_error("gzip: compression wrote " + std::to_string(r.out.size()) +
                                " bytes, not a gzip member");
@@ -305,7 +330,7 @@ class GzipCodec final : public TypedCodec<GzipCodec> {
     return r.out;
   }
 
-  Bytes decompress(ByteSpan container, const Typed&, RunStats* /*stats*/) const {
+  Bytes decompress(ByteSpan container, const Typed&, RunStats* stats) const {
     if (container.size() < kGzipMinMember || container[0] != 0x1f || container[1] != 0x8b ||
         container[2] != 8) {
       throw DecodeError("gzip: not a gzip member");
@@ -323,6 +348,7 @@ class GzipCodec final : public TypedCodec<GzipCodec> {
         run_filter<DecodeError>({program_.path, "-d", "-c"}, container, {limit, exceeded});
     const std::uint64_t declared = load_le<std::uint32_t>(container.data() + container.size() - 4);
     if (!r.ok()) fail<DecodeError>("decompression", r);
+    if (stats != nullptr) stats->program_peak_rss_bytes = r.peak_rss_bytes;
     if ((r.out.size() & 0xffffffffu) != declared) {
       throw DecodeError("gzip: decompressed " + std::to_string(r.out.size()) +
                         " bytes, the member declares " + std::to_string(declared) + " (mod 2^32)");

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "bench/driver/harness.hpp"
+#include "bench/driver/heap_meter.hpp"
 #include "bench/driver/output_guard.hpp"
 #include "bench/driver/supervision.hpp"
 #if GCBENCH_HAVE_CUDA
@@ -35,6 +36,7 @@ struct Totals {
   double kernel_s = 0;
   double transfer_s = 0;
   double e2e_s = 0;
+  std::uint64_t program_peak_rss_bytes = 0;  // the most of any call's (RunStats)
 };
 
 // One timed call: its seconds (a GPU cell's kernel time from its codec, else wall time), or
@@ -52,6 +54,8 @@ std::optional<double> timed_call(benchmark::State& state, bool gpu, Totals& tota
   }
   totals.kernel_s += stats.kernel_s;
   totals.transfer_s += stats.transfer_s;
+  totals.program_peak_rss_bytes =
+      std::max(totals.program_peak_rss_bytes, stats.program_peak_rss_bytes);
   totals.e2e_s += e2e;
   return gpu ? stats.kernel_s : e2e;
 }
@@ -65,11 +69,29 @@ double thread_cpu_s() {
 
 // What runs around each timed call, outside its timed region: `before` readies the output
 // (sentinels), `after` checks it (nullopt, or why the call's output cannot be reported).
+// heap_base: the heap bytes live when the cell began, plus the containers the harness has kept
+// since; what the timed calls hold above it is the cell's memory_host_bytes (heap_meter.hpp):
+// its output buffer and the codec's own allocations, those it made in its untimed first call
+// and keeps included.
 struct CallChecks {
   std::function<void()> before = [] {};
   std::function<std::optional<std::string>(std::uint64_t call)> after = [](std::uint64_t) {
     return std::optional<std::string>();
   };
+  std::uint64_t heap_base = 0;
+};
+
+// The heap a cell started with, and the harness's containers then: its CallChecks::heap_base,
+// moved by what the harness's container cache has gained or let go of since.
+struct HeapStart {
+  std::uint64_t live = heap_meter::live_bytes();
+  std::size_t cached;
+  std::uint64_t base(const Workspace& workspace) const {
+    const auto moved =
+        static_cast<std::int64_t>(workspace.cached_bytes()) - static_cast<std::int64_t>(cached);
+    return static_cast<std::uint64_t>(
+        std::max<std::int64_t>(0, static_cast<std::int64_t>(live) + moved));
+  }
 };
 
 // Google Benchmark's one iteration of a cell: `call` timed until the cell's stopping rule is
@@ -78,13 +100,16 @@ template <typename Call>
 bool sample(benchmark::State& state, const CellSpec& cell, Totals& totals, Sampler& sampler,
             Call&& call, const CallChecks& checks) {
   const bool gpu = cell.codec->info().device == Device::gpu;
+  std::uint64_t heap_peak = checks.heap_base;
   for (auto _ : state) {
     const auto began = Clock::now();
     const double cpu_began = thread_cpu_s();
     while (!sampler.done()) {
       supervision::heartbeat();
       checks.before();
+      heap_meter::reset_peak();
       const std::optional<double> t = timed_call(state, gpu, totals, call);
+      heap_peak = std::max(heap_peak, heap_meter::peak_bytes());
       if (!t) return false;
       if (auto problem = checks.after(sampler.samples() + 1)) {
         state.SkipWithError(problem->c_str());
@@ -101,6 +126,14 @@ bool sample(benchmark::State& state, const CellSpec& cell, Totals& totals, Sampl
     // (Google Benchmark would write NaN, which JSON cannot hold).
     if (cpu_share && *cpu_share < results::kBusyBelow && cell.codec->info().in_process)
       state.counters["busy"] = benchmark::Counter(1);
+    // A codec that runs another program (gzip) holds its memory there: that program's peak.
+    if (!cell.codec->info().in_process && totals.program_peak_rss_bytes > 0) {
+      state.counters["memory_host_bytes"] =
+          benchmark::Counter(static_cast<double>(totals.program_peak_rss_bytes));
+    } else if (heap_meter::active() && cell.codec->info().in_process) {
+      state.counters["memory_host_bytes"] =
+          benchmark::Counter(static_cast<double>(heap_peak - checks.heap_base));
+    }
   }
   return !state.error_occurred();
 }
@@ -186,6 +219,7 @@ namespace {
 // its timed calls with the verified bytes, and verifies it in full if it differs.
 void run_compress(benchmark::State& state, const CellSpec& cell, Workspace& workspace) {
   const ByteSpan input = workspace.input(cell.input);
+  const HeapStart heap{.cached = workspace.cached_bytes()};
   const bool gpu = cell.codec->info().device == Device::gpu;
   const BoundCodec& codec = workspace.bound(cell);
   const Bytes* verified =
@@ -209,6 +243,8 @@ void run_compress(benchmark::State& state, const CellSpec& cell, Workspace& work
   // touched here, outside the timed calls, as its library's own benchmark program gives it;
   // guarded, and with sentinels planted before each call (output_guard.hpp).
   const bool into = codec.compresses_into();
+  CallChecks checks;
+  checks.heap_base = heap.base(workspace);
   GuardedBuffer room(into ? codec.max_compressed_size(input.size()) : 0);
   Bytes out;
   std::size_t size = 0;
@@ -220,7 +256,8 @@ void run_compress(benchmark::State& state, const CellSpec& cell, Workspace& work
     }
   };
   Sentinels sentinels;
-  CallChecks checks;
+  // A codec that returns its output: the one before goes first, as a caller's would.
+  checks.before = [&] { Bytes().swap(out); };
   if (into) {
     checks.before = [&] { sentinels.plant(room.room(), verified->size()); };
     checks.after = [&](std::uint64_t n) -> std::optional<std::string> {
@@ -255,6 +292,7 @@ void run_compress(benchmark::State& state, const CellSpec& cell, Workspace& work
 
 void run_decompress(benchmark::State& state, const CellSpec& cell, Workspace& workspace) {
   const ByteSpan input = workspace.input(cell.input);
+  const HeapStart heap{.cached = workspace.cached_bytes()};
   const bool gpu = cell.codec->info().device == Device::gpu;
   const BoundCodec& codec = workspace.bound(cell);
   Bytes out;
@@ -272,7 +310,10 @@ void run_decompress(benchmark::State& state, const CellSpec& cell, Workspace& wo
   // the timed calls, as its library's own benchmark program gives it: guarded, holding none of
   // the warm-up's bytes, and with sentinels planted before each call (output_guard.hpp).
   const bool into = codec.decodes_into();
-  if (into) Bytes().swap(out);  // the warm-up's output: its bytes must not serve a timed call
+  // The warm-up's output: its bytes must not serve a timed call, nor its memory count twice.
+  Bytes().swap(out);
+  CallChecks checks;
+  checks.heap_base = heap.base(workspace);
   GuardedBuffer room(into ? input.size() : 0);
   const auto call = [&](RunStats& s) {
     if (into) {
@@ -282,7 +323,8 @@ void run_decompress(benchmark::State& state, const CellSpec& cell, Workspace& wo
     }
   };
   Sentinels sentinels;
-  CallChecks checks;
+  // A codec that returns its output: the one before goes first, as a caller's would.
+  checks.before = [&] { Bytes().swap(out); };
   if (into) {
     checks.before = [&] { sentinels.plant(room.room(), input.size()); };
     checks.after = [&](std::uint64_t n) -> std::optional<std::string> {

@@ -61,6 +61,8 @@ class Workspace {
   // makes a container of that size to keep: host memory then holds the input, the budget and
   // the new container, not also a large container of an earlier cell.
   void make_room(std::size_t bytes);
+  // Bytes of the containers held (the harness's own memory, apart from a codec's).
+  std::size_t cached_bytes() const { return held_bytes(); }
 
   // True on the first call for `cell` in this process, false after. Google Benchmark calls a
   // cell's body once per trial run and repetition; the once-per-cell work (the untimed call

@@ -81,6 +81,9 @@ struct CodecInfo {
 struct RunStats {
   double kernel_s = 0;
   double transfer_s = 0;
+  // A codec that runs another program (CodecInfo::in_process false): that program's peak
+  // resident memory, which this process's heap cannot see; 0 when unknown.
+  std::uint64_t program_peak_rss_bytes = 0;
 };
 
 // A value that an axis leaves to the codec at run time (lz77's GPU design=auto), as chosen for

@@ -4,8 +4,8 @@
 cells_in() { find "$@" -name '*.json' -exec grep -h '"run_name"' {} + | sed 's/^ *//' | sort; }
 
 # Every table of report $2 equals report $1's: same files, rows and columns; fields whose column
-# is a size (size, *bytes*, *ratio*) equal exactly, others (times, throughputs) numeric on both
-# sides or the same blank ("n/a (reason)").
+# is a size (size, *bytes*, *ratio*; memory is measured, not a size) equal exactly, others (times,
+# throughputs, memory) numeric on both sides or the same blank ("n/a (reason)").
 same_tables() {
   local a=$1 b=$2 ok=0
   diff <(cd "$a" && find . -name '*.csv' | sort) <(cd "$b" && find . -name '*.csv' | sort) ||
@@ -19,7 +19,8 @@ same_tables() {
         if (n != NF) { print table " row " FNR ": field counts differ"; bad = 1; next }
         for (i = 1; i <= NF; ++i) {
           number = "^-?[0-9.]+(e[-+]?[0-9]+)?$"
-          exact = i == 1 || name[i] ~ /(^size$|bytes|ratio)/ || !($i ~ number && want[i] ~ number)
+          size = name[i] ~ /(^size$|bytes|ratio)/ && name[i] !~ /memory/
+          exact = i == 1 || size || !($i ~ number && want[i] ~ number)
           if (exact && $i != want[i]) {
             print table " row " FNR " column " name[i] ": " want[i] " vs " $i; bad = 1
           }
