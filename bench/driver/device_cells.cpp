@@ -22,6 +22,7 @@
 #include "bench/driver/verify.hpp"
 #include "codecs/common/crc32.cuh"
 #include "codecs/common/device_buffer.hpp"
+#include "codecs/common/device_memory.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/errors.hpp"
 #include "gcbench/stream.hpp"
@@ -71,6 +72,11 @@ struct DeviceCellState {
   // call on the compression buffers, and its mean time once measured.
   std::function<void()> primitive_call;
   std::optional<double> primitive_s;
+  // Device memory (memory_device_bytes): the device call's operands (input, output capacity,
+  // temp, size or status word) and what the codec allocated itself since it was bound, above
+  // own_base, the codec bytes live before (codecs/common/device_memory.hpp).
+  u64 operand_bytes = 0;
+  u64 own_base = 0;
 };
 
 struct ResidentInput {
@@ -302,7 +308,11 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
   c.temp.resize(dev.compress_temp_bytes(input.size()));
   const CompressBuffers buffers{device_input,   input.size(), c.temp.data(),
                                 c.temp.bytes(), c.out.data(), c.size.data()};
-  c.call = [&c, &dev, buffers] { dev.compress_async(buffers, c.stream.get()); };
+  c.call = [&c, &dev, buffers] {
+    const cuda::device_memory::CodecScope codec;
+    dev.compress_async(buffers, c.stream.get());
+  };
+  c.operand_bytes = input.size() + c.out_capacity + c.temp.bytes() + c.size.bytes();
   // The device API's own output, checked once: equal to the CPU reference, and it round-trips.
   c.call();
   u64 written = 0;
@@ -420,7 +430,10 @@ std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& 
   std::optional<std::string> shortfall;
   if (auto problem = use_checked_container(cell, workspace, [&](ByteSpan container) {
         note_container(c, cell.codec->info(), container);
-        c.plan = dev.plan_decompress(container);
+        {
+          const cuda::device_memory::CodecScope codec;
+          c.plan = dev.plan_decompress(container);
+        }
         // The resident input is in place: the container, the output and the plan's temp.
         shortfall =
             device_memory_shortfall(container.size() + c.plan.original_size + c.plan.temp_bytes);
@@ -431,7 +444,9 @@ std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& 
   if (shortfall) return shortfall;
   size_output(c, c.plan.original_size);  // no stale bytes pass
   c.temp.resize(c.plan.temp_bytes);
+  c.operand_bytes = c.in.bytes() + c.out_capacity + c.temp.bytes() + c.status.bytes();
   c.call = [&c, &dev] {
+    const cuda::device_memory::CodecScope codec;
     dev.decompress_async(
         c.plan, {c.in.data(), c.temp.data(), c.temp.bytes(), c.out.data(), c.status.data()},
         c.stream.get());
@@ -552,7 +567,12 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
     cell_.reset();
     current_.clear();
     auto c = std::make_unique<DeviceCellState>();
-    c->codec = cell.codec->device_codec()->bind(cell.params);
+    cuda::device_memory::reset_peak();
+    c->own_base = cuda::device_memory::live_bytes();
+    {
+      const cuda::device_memory::CodecScope codec;
+      c->codec = cell.codec->device_codec()->bind(cell.params);
+    }
     // Before anything is allocated, whatever the timing (the device call needs its buffers
     // either way): the input unless it is resident, and for compression the output, the temp
     // and the round trip's decoded copy. A decompression cell checks its container's needs
@@ -642,6 +662,9 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
                            : static_cast<double>(n) / static_cast<double>(c.compressed_bytes));
   k["verified"] = Counter(1);
   k["cold_l2"] = Counter(l2_flush_ ? 1 : 0);  // 0: warm, L2 not flushed between timed calls
+  k["memory_device_bytes"] = Counter(static_cast<double>(
+      c.operand_bytes +
+      std::max(cuda::device_memory::peak_bytes(), c.own_base) - c.own_base));
   // The process's peak so far: the first cell where it jumps is the one that holds the most.
   k["peak_rss_bytes"] = Counter(static_cast<double>(peak_rss_bytes()));
   for (const auto& [name, value] : c.codec_counters) k[name] = Counter(value);

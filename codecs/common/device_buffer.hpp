@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "cuda_check.hpp"
+#include "device_memory.hpp"
 
 namespace gcbench::cuda {
 
@@ -22,12 +23,15 @@ class DeviceBuffer {
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   DeviceBuffer(DeviceBuffer&& o) noexcept
-      : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+      : ptr_(std::exchange(o.ptr_, nullptr)),
+        count_(std::exchange(o.count_, 0)),
+        counted_(std::exchange(o.counted_, 0)) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     if (this != &o) {
       release();
       ptr_ = std::exchange(o.ptr_, nullptr);
       count_ = std::exchange(o.count_, 0);
+      counted_ = std::exchange(o.counted_, 0);
     }
     return *this;
   }
@@ -37,7 +41,8 @@ class DeviceBuffer {
   // turn it into DecodeError); other CUDA errors throw as GCB_CUDA does.
   void resize(std::size_t count) {
     release();
-    const cudaError_t err = cudaMalloc(&ptr_, std::max<std::size_t>(count, 1) * sizeof(T));
+    const std::size_t bytes = std::max<std::size_t>(count, 1) * sizeof(T);
+    const cudaError_t err = cudaMalloc(&ptr_, bytes);
     if (err == cudaErrorMemoryAllocation) {
       cudaGetLastError();  // not a sticky error: clear it for the next call
       ptr_ = nullptr;
@@ -45,6 +50,10 @@ class DeviceBuffer {
     }
     GCB_CUDA(err);
     count_ = count;
+    if (device_memory::in_codec_scope()) {
+      counted_ = bytes;
+      device_memory::allocated(bytes);
+    }
   }
 
   T* data() { return ptr_; }
@@ -55,11 +64,14 @@ class DeviceBuffer {
  private:
   void release() noexcept {
     if (ptr_) cudaFree(ptr_);
+    if (counted_ != 0) device_memory::released(counted_);
     ptr_ = nullptr;
     count_ = 0;
+    counted_ = 0;
   }
   T* ptr_ = nullptr;
   std::size_t count_ = 0;
+  std::size_t counted_ = 0;  // bytes: the codec's own (device_memory.hpp), else 0
 };
 
 class Stream {

@@ -6,62 +6,28 @@
 
 #include <benchmark/benchmark.h>
 
-#include <optional>
-#include <string>
 #include <vector>
 
-#include "bench/driver/cells.hpp"
 #include "bench/driver/device_cells.hpp"
-#include "bench/driver/execute.hpp"
-#include "bench/driver/inputs.hpp"
 #include "bench/driver/l2_flush.hpp"
-#include "bench/driver/options.hpp"
 #include "bench/driver/run_status.hpp"
-#include "codecs/common/cuda_check.hpp"
-#include "gcbench/registry.hpp"
-#include "support/driver_fixture.hpp"
+#include "codecs/common/device_buffer.hpp"
+#include "support/device_cells_fixture.hpp"
 
 namespace gcbench::driver {
 namespace {
 
-class ColdL2 : public ::testing::Test {
+class ColdL2 : public DeviceCellsTest {
  protected:
-  void SetUp() override {
-    if (!cuda::available()) GTEST_SKIP() << "no CUDA device: the --cold-l2 tests need one";
-    static std::string arg0 = "cold_l2_test",
-                       min_time = "--benchmark_min_time=0.001" GCBENCH_BENCHMARK_MIN_TIME_SUFFIX;
-    static char* argv[] = {arg0.data(), min_time.data()};
-    int argc = 2;
-    benchmark::Initialize(&argc, argv);
-  }
-  void TearDown() override { benchmark::ClearRegisteredBenchmarks(); }
-
   // RLE (width 4) compressed and decompressed on a 1 MiB synthetic input, through DeviceCells.
   std::vector<benchmark::BenchmarkReporter::Run> run_rle(bool cold_l2, DeviceCells*& made,
                                                          bool end_to_end = true) {
-    const std::vector<const Codec*> all = registered_codecs();
-    Options o;
-    o.device = "gpu";
-    o.axis_values = {{"element_width", {"4"}}};
-    cells_ = enumerate_cells(select_codecs(all, {"rle"}, "gpu"), all, inputs_, o);
     PipelineSettings settings;
     settings.end_to_end = end_to_end;
-    device_cells_.emplace(settings, GpuCeilings{1000, 50, 50, 10}, cold_l2);
+    auto runs = run("rle", {{"element_width", {"4"}}}, settings, cold_l2);
     made = &*device_cells_;
-    workspace_.set_device_cells(made);
-    StoppingRule quick;
-    quick.min_time_s = 0.001;
-    workspace_.set_stopping_rule(quick, 3);
-    for (const CellSpec& cell : cells_) register_cell(cell, workspace_);
-    fixture::Capture capture;
-    benchmark::RunSpecifiedBenchmarks(&capture);
-    return capture.got;
+    return runs;
   }
-
-  std::vector<InputFile> inputs_ = gather_inputs({"synthetic:runs-geo8:1MiB:4"}, {}).present;
-  Workspace workspace_{inputs_};
-  std::vector<CellSpec> cells_;
-  std::optional<DeviceCells> device_cells_;
 };
 
 TEST_F(ColdL2, FlushBufferIsTwiceTheL2AndItsReadPassRuns) {
@@ -97,8 +63,6 @@ TEST_F(ColdL2, CellsRunVerifiedAndRecordTheFlag) {
     if (context) {
       EXPECT_TRUE(context->starts_with("yes: before every timed GPU kernel call")) << *context;
     }
-    benchmark::ClearRegisteredBenchmarks();
-    device_cells_.reset();
   }
 }
 
@@ -118,8 +82,6 @@ TEST_F(ColdL2, KernelOnlyCellsAreVerifiedAndHaveNoEndToEndCounters) {
             << r.benchmark_name() << " " << counter;
       }
     }
-    benchmark::ClearRegisteredBenchmarks();
-    device_cells_.reset();
   }
 }
 
