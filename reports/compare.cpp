@@ -47,6 +47,23 @@ void append_note(std::string& note, const std::string& text) {
   note += (note.empty() ? "" : "; ") + text;
 }
 
+// A GPU cell's device memory is its buffers' sizes, a function of the input like its container:
+// any growth counts. A CPU cell's heap peak is measured: growth beyond the threshold and beyond
+// kMemorySlackBytes counts. Either change is noted.
+void note_memory_growth(const Measurement& b, const Measurement& n, const CompareOptions& options,
+                        CellComparison& c) {
+  const bool gpu = b.id.device == "gpu";
+  const std::string name = gpu ? "memory_device_bytes" : "memory_host_bytes";
+  const auto before = counter_of(b, name), after = counter_of(n, name);
+  if (!before || !after || !(*before > 0) || *after == *before) return;
+  const double pct = (*after / *before - 1) * 100;
+  append_note(c.note,
+              fmt::format("{} {:+.2f}% ({:.0f} -> {:.0f} bytes)", name, pct, *before, *after));
+  const bool grew =
+      gpu ? *after > *before : pct > options.threshold_pct && *after - *before > kMemorySlackBytes;
+  if (grew) c.memory_growth_pct = pct;
+}
+
 // The side whose timing thread had much less of its wall time on a CPU than the other's (a
 // machine busy with other work slows every cell it shares the cores with), if either.
 std::optional<std::string> busier_side(const CellComparison& c, const CompareOptions& options) {
@@ -111,6 +128,7 @@ CellComparison compare_cell(const Measurement& b, const Measurement& n,
     append_note(c.note, fmt::format("compressed size {:+.2f}% ({:.0f} -> {:.0f} bytes)",
                                     *c.compressed_change_pct, *bc, *nc));
   }
+  note_memory_growth(b, n, options, c);
   if (b.id.device == "gpu") {
     c.kernel_change_pct = change_pct(counter_of(b, "kernel_s"), counter_of(n, "kernel_s"));
     c.e2e_change_pct = change_pct(counter_of(b, "e2e_s"), counter_of(n, "e2e_s"));
@@ -175,6 +193,8 @@ void judge_cells(std::vector<CellComparison>& cells, const CompareOptions& optio
     if (c.compressed_change_pct && *c.compressed_change_pct > 0 &&
         !options.allow_different_inputs) {
       c.verdict = Verdict::ratio_worse;
+    } else if (c.memory_growth_pct && !options.allow_different_inputs) {
+      c.verdict = Verdict::memory_worse;
     }
   }
 }
@@ -260,6 +280,7 @@ bool fails(Verdict v, const CompareOptions& options) {
     case Verdict::failed:
     case Verdict::not_comparable:
     case Verdict::ratio_worse:
+    case Verdict::memory_worse:
       break;
   }
   return true;
@@ -298,6 +319,8 @@ const char* verdict_name(Verdict v) {
       return "NOT COMPARABLE";
     case Verdict::ratio_worse:
       return "RATIO WORSE";
+    case Verdict::memory_worse:
+      return "MEMORY WORSE";
     case Verdict::unclear:
       break;
   }

@@ -6,9 +6,12 @@
 // nvbench_compare: SAME, FASTER, SLOWER or UNCLEAR, where SLOWER needs an effect beyond the
 // threshold and both runs' noise, significant after correction. What a CI gate must also stop
 // has verdicts of its own: MISSING (in BASE, not in NEW), FAILED (passed in BASE, failed in NEW),
-// NOT COMPARABLE (measured on other input bytes) and RATIO WORSE (a larger container: sizes are
-// deterministic, so any growth counts). These and SLOWER fail a comparison; UNCLEAR too when
-// asked (CompareOptions::fail_on_unclear).
+// NOT COMPARABLE (measured on other input bytes), RATIO WORSE (a larger container: sizes are
+// deterministic, so any growth counts) and MEMORY WORSE (a GPU cell's device memory grew: its
+// buffers' sizes, deterministic; a CPU cell's heap peak, measured, grew beyond the threshold and
+// kMemorySlackBytes). These and SLOWER fail a comparison; UNCLEAR too when asked
+// (CompareOptions::fail_on_unclear).
+#include <array>
 #include <cstddef>
 #include <filesystem>
 #include <optional>
@@ -39,7 +42,26 @@ struct CompareOptions {
   std::string new_label = "NEW";
 };
 
-enum class Verdict { same, faster, slower, unclear, missing, failed, not_comparable, ratio_worse };
+enum class Verdict {
+  same,
+  faster,
+  slower,
+  unclear,
+  missing,
+  failed,
+  not_comparable,
+  ratio_worse,
+  memory_worse
+};
+
+// Every verdict, the gravest first: the order summaries count them in.
+inline constexpr std::array<Verdict, 9> kVerdictsGravestFirst = {
+    Verdict::missing,     Verdict::failed,       Verdict::not_comparable,
+    Verdict::ratio_worse, Verdict::memory_worse, Verdict::slower,
+    Verdict::faster,      Verdict::unclear,      Verdict::same};
+
+// A CPU cell's heap peak may move this much (threads, the allocator) without counting as growth.
+inline constexpr double kMemorySlackBytes = 1 << 20;
 
 // Whether a verdict fails the comparison under `options`.
 bool fails(Verdict v, const CompareOptions& options);
@@ -55,7 +77,8 @@ struct CellComparison {
   std::optional<double> p_value;     // absent with too few repetitions (see note)
   std::optional<double> p_adjusted;  // Benjamini-Hochberg over the cells with a p-value
   std::optional<double> base_ratio, new_ratio, ratio_change_pct;
-  std::optional<double> compressed_change_pct;              // of compressed_bytes, where it changed
+  std::optional<double> compressed_change_pct;  // of compressed_bytes, where it changed
+  std::optional<double> memory_growth_pct;  // of the cell's memory, where it grew (MEMORY WORSE)
   std::optional<double> kernel_change_pct, e2e_change_pct;  // GPU cells' counters
   // CPU cells: the share of wall time each side's timing thread was on a CPU (Measurement::
   // on_cpu); one side's far below the other's says its machine was busier.
@@ -96,7 +119,8 @@ ResultSet load_side(const std::filesystem::path& path, const std::string& label)
 
 // BadInput for zero overlapping cells. A cell of BASE that NEW lacks is MISSING, one NEW failed
 // FAILED; one whose input differs (its input_sha256, else its input_bytes) NOT COMPARABLE unless
-// options.allow_different_inputs; one whose compressed size grew RATIO WORSE; the rest are timed.
+// options.allow_different_inputs; one whose compressed size grew RATIO WORSE, one whose memory
+// grew MEMORY WORSE; the rest are timed.
 Comparison compare(const ResultSet& base, const ResultSet& now, const CompareOptions& options);
 
 // A median time as the comparison shows it: three significant digits in s, ms or us.

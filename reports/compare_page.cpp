@@ -62,9 +62,7 @@ json compare_page_data(const Comparison& c, const CompareOptions& o,
                                 number(g.p_adjusted, "{:.3g}"), number(g.noise_pct, "{:.1f}%")})}});
   }
   json verdicts = {{"cells", json::object()}, {"groups", json::object()}};
-  for (Verdict v :
-       {Verdict::missing, Verdict::failed, Verdict::not_comparable, Verdict::ratio_worse,
-        Verdict::slower, Verdict::faster, Verdict::unclear, Verdict::same}) {
+  for (Verdict v : kVerdictsGravestFirst) {
     verdicts["cells"][verdict_name(v)] = c.count(v);
     verdicts["groups"][verdict_name(v)] = c.count_groups(v);
   }

@@ -41,11 +41,13 @@ std::string compare_method(const Comparison& c, const CompareOptions& o) {
       "cell (or every cell of a group) of {} that {} lacks or failed in; FAILED, a cell that "
       "passed in {} and failed in {}; NOT COMPARABLE, a cell measured on other input bytes "
       "(its input's SHA-256, else its size); RATIO WORSE, a cell whose container grew (sizes "
-      "are deterministic: any growth). These and SLOWER fail{}.",
+      "are deterministic: any growth); MEMORY WORSE, a cell whose memory grew (a GPU cell's "
+      "device buffers, deterministic: any growth; a CPU cell's measured heap peak: beyond {}% "
+      "and 1 MiB). These and SLOWER fail{}.",
       o.base_label, o.new_label, c.cells.size(), c.only_base, o.base_label, c.only_new, o.new_label,
       std::count_if(c.cells.begin(), c.cells.end(), [](const auto& x) { return x.p_value; }),
       o.threshold_pct, o.noise_factor, o.alpha, c.groups.size(), o.base_label, o.new_label,
-      o.base_label, o.new_label,
+      o.base_label, o.new_label, o.threshold_pct,
       o.fail_on_unclear ? ", and so does UNCLEAR (--fail-on unclear)" : "");
 }
 
@@ -99,9 +101,7 @@ std::string to_markdown(const Comparison& c, const CompareOptions& o) {
   }
   auto tally = [&](auto count) {
     std::string text;
-    for (Verdict v :
-         {Verdict::missing, Verdict::failed, Verdict::not_comparable, Verdict::ratio_worse,
-          Verdict::slower, Verdict::faster, Verdict::unclear, Verdict::same}) {
+    for (Verdict v : kVerdictsGravestFirst) {
       const std::size_t n = count(v);
       // The four verdicts of every comparison always; the others when they occur.
       if (n == 0 && v != Verdict::slower && v != Verdict::faster && v != Verdict::unclear &&

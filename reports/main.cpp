@@ -60,10 +60,12 @@ noise (IQR as % of the median) and significant after correction for the number o
 CI gate must stop: MISSING (a cell of BASE that NEW lacks, or a group whose every cell NEW lacks
 or failed), FAILED (passed in BASE, failed in NEW), NOT COMPARABLE (measured on other input
 bytes: the input's SHA-256, else its size; --allow-different-inputs compares them anyway) and
-RATIO WORSE (the container grew: sizes are deterministic, so any growth). With --out, also
+RATIO WORSE (the container grew: sizes are deterministic, so any growth) and MEMORY WORSE (a
+GPU cell's device memory grew at all, a CPU cell's measured heap peak beyond the threshold and
+1 MiB). With --out, also
 writes DIR/compare.md, DIR/compare.csv (one row per cell) and DIR/compare_groups.csv (the
 groups). Exit status: 0; 1 when a verdict fails (MISSING, FAILED, NOT COMPARABLE, RATIO WORSE,
-SLOWER, and UNCLEAR with --fail-on unclear); 2 for bad input: a missing path, a file that is
+MEMORY WORSE, SLOWER, and UNCLEAR with --fail-on unclear); 2 for bad input: a missing path, a file that is
 not gcbench's JSON, no cell in both runs.
 
 --merge-shards (or --merge, its older name) merges the result folders of the shards of one

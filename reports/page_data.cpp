@@ -109,12 +109,9 @@ std::string threads_text(const std::string& device, const ByDirection& cells) {
 json row_json(const std::string& codec, const std::string& device, const ByDirection& cells,
               const ByDirection* reference, const ByDirection* all_cores,
               const std::set<std::string>& files) {
-  json row = {{"codec", codec},
-              {"device", device},
-              {"threads", threads_text(device, cells)},
-              {"ratio", nullptr},
-              {"entropy_ratio", nullptr},
-              {"noise_pct", nullptr}};
+  json row = {
+      {"codec", codec},   {"device", device},         {"threads", threads_text(device, cells)},
+      {"ratio", nullptr}, {"entropy_ratio", nullptr}, {"noise_pct", nullptr}};
   json reasons = json::array();
   std::vector<double> spreads;
   for (const char* direction : kDirections) {
@@ -262,6 +259,9 @@ json cells_json(const ResultSet& set, const Defaults& defaults) {
     const double entropy = m.counter("entropy_bytes");
     const double e2e = e2e_of(m);
     const std::optional<double> uncertainty = m.uncertainty();
+    // A GPU cell's device memory, a CPU cell's heap (docs/results.md).
+    const double memory =
+        m.counter(m.id.device == "gpu" ? "memory_device_bytes" : "memory_host_bytes");
     cells.push_back({{"corpus", m.id.corpus},
                      {"file", m.id.file},
                      {"codec", m.id.codec},
@@ -273,6 +273,7 @@ json cells_json(const ResultSet& set, const Defaults& defaults) {
                      {"entropy_bytes", entropy > 0 ? json(entropy) : json(nullptr)},
                      {"time_s", m.time_s},
                      {"e2e_s", e2e > 0 ? json(e2e) : json(nullptr)},
+                     {"memory_bytes", memory > 0 ? json(memory) : json(nullptr)},
                      {"cv", uncertainty ? json(*uncertainty) : json(nullptr)}});
   }
   return cells;

@@ -137,6 +137,8 @@ Value TableBuilder::value(const std::string& file, const Query& query) const {
       return ratio("entropy_bytes");
     case Quantity::memory_host:
       return counter("memory_host_bytes");
+    case Quantity::memory_device:
+      return counter("memory_device_bytes");
   }
   return Value::blank("unknown quantity");
 }
@@ -197,7 +199,8 @@ Row TableBuilder::total_row(const std::vector<Column>& columns,
         break;
       }
       // Memory is a peak per cell: the corpus's is the largest, not their sum.
-      if (columns[c].query.quantity == Quantity::memory_host) {
+      if (columns[c].query.quantity == Quantity::memory_host ||
+          columns[c].query.quantity == Quantity::memory_device) {
         *sum.value = std::max(*sum.value, *v.value);
         continue;
       }

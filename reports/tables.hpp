@@ -29,6 +29,7 @@ enum class Quantity {
   ratio,             // input_bytes / compressed_bytes
   entropy_ratio,     // input_bytes / entropy_bytes
   memory_host,       // memory_host_bytes: the heap the cell's timed calls held (heap_meter.hpp)
+  memory_device,     // memory_device_bytes: the device call's operands and the codec's own
 };
 
 struct Query {

@@ -13,6 +13,8 @@ Table summary_table(const TableBuilder& b) {
     const bool lz = codec == std::string("lz77");
     cols.push_back(col(codec + " GPU end-to-end time", codec + "_gpu_e2e_s", Unit::seconds,
                        q(codec, "gpu", "compress", {}, Quantity::e2e)));
+    cols.push_back(col(codec + " GPU memory", codec + "_gpu_memory_bytes", Unit::bytes,
+                       q(codec, "gpu", "compress", {}, Quantity::memory_device)));
     if (lz) {
       // The default GPU design (auto: the fastest verified on the GPU that measured it); the
       // others, where measured, beside it.
@@ -43,7 +45,8 @@ Table summary_table(const TableBuilder& b) {
       "summary", "GPU vs CPU vs gzip: compression, " + b.corpus(),
       "Default parameters (LZ77 GPU: also each other design measured). GPU: end-to-end time "
       "per call (transfers included); CPU, gzip: wall time. CPU memory: the heap bytes the "
-      "compression calls held at their peak, the output buffer included (docs/results.md). "
+      "compression calls held at their peak, the output buffer included; GPU memory: the device "
+      "call's input, output, temp and what the codec allocated itself (docs/results.md). "
       "Ratio = original / compressed: LZ77's entropy-coded size (the thesis's ratio), FL's and "
       "RLE's container, gzip's file.",
       cols);

@@ -321,6 +321,38 @@ TEST(Compare, MissingFailedAndLargerContainersFail) {
   EXPECT_EQ(run(d).status, 0);
 }
 
+// Memory that grew fails as MEMORY WORSE: a GPU cell's device memory by any byte, a CPU cell's
+// heap peak beyond the threshold and 1 MiB; smaller moves are noted, and a side without the
+// counter (an older gcbench) is not judged.
+TEST(Compare, MemoryGrowthFails) {
+  const std::string kNoisy = "lz77/cpu/compress/cant/a.txt/finder:hash";
+  const std::string kOld = "zlib/cpu/compress/cant/a.txt/level:6";
+  json base = new_doc(), now = new_doc();
+  add_cell(base, kGpu, kBase, {{"memory_device_bytes", 4000000}});
+  add_cell(now, kGpu, kBase, {{"memory_device_bytes", 4000001}});
+  add_cell(base, kFl, kBase, {{"memory_host_bytes", 10e6}});
+  add_cell(now, kFl, kBase, {{"memory_host_bytes", 12e6}});  // +20%, 2 MB
+  add_cell(base, kNoisy, kBase, {{"memory_host_bytes", 10e6}});
+  add_cell(now, kNoisy, kBase, {{"memory_host_bytes", 10.4e6}});  // +4%: within the threshold
+  add_cell(base, kOld, kBase);
+  add_cell(now, kOld, kBase, {{"memory_host_bytes", 10e6}});
+  Dirs d;
+  write(d.base / "a.json", base);
+  write(d.now / "a.json", now);
+  const Outcome r = run(d);
+  EXPECT_EQ(r.status, 1) << r.out;
+  const Comparison c = compare_docs(base, now);
+  EXPECT_EQ(cell(c, kGpu).verdict, Verdict::memory_worse);
+  EXPECT_EQ(cell(c, kFl).verdict, Verdict::memory_worse);
+  EXPECT_NE(cell(c, kFl).note.find("memory_host_bytes +20.00% (10000000 -> 12000000 bytes)"),
+            std::string::npos)
+      << cell(c, kFl).note;
+  EXPECT_EQ(cell(c, kNoisy).verdict, Verdict::same);
+  EXPECT_NE(cell(c, kNoisy).note.find("memory_host_bytes +4.00%"), std::string::npos);
+  EXPECT_EQ(cell(c, kOld).verdict, Verdict::same);
+  EXPECT_NE(r.out.find("**MEMORY WORSE**"), std::string::npos) << r.out;
+}
+
 // UNCLEAR passes unless asked not to (a noisy runner then cannot pass a regression).
 TEST(Compare, UnclearFailsOnRequest) {
   json base = new_doc(), now = new_doc();

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -119,6 +120,27 @@ TEST(ReportPage, HeadlineRowsAreTotalsOverTheFilesEveryRowCompressed) {
   ASSERT_GT(spread, 0);
   EXPECT_NEAR(gzip["noise_pct"].get<double>(), 100 * spread, 1e-9);
   EXPECT_TRUE(gpu["noise_pct"].is_null());
+}
+
+// The chart's memory axis: a GPU cell's device memory, a CPU cell's heap, none for a cell
+// without the counter (results of an older gcbench).
+TEST(ReportPage, EachCellCarriesTheMemoryOfItsDevice) {
+  const json both = {{"memory_host_bytes", 1000}, {"memory_device_bytes", 5000}};
+  ResultSet set;
+  add_results(set, {{"context", {{"gpu", "NVIDIA H100"}}},
+                    {"benchmarks",
+                     {row("lz77/cpu/compress/cant/a.txt/work_items:1024/threads:0", 2, both),
+                      row("lz77/gpu/compress/cant/a.txt/work_items:1024", 1, both),
+                      row("gzip/cpu/compress/cant/a.txt", 2, {{"input_bytes", 10}})}}});
+  const json cells = cells_json(set, kDefaults);
+  ASSERT_EQ(cells.size(), 3u);
+  std::map<std::string, json> memory;
+  for (const json& c : cells)
+    memory[c["codec"].get<std::string>() + "/" + c["device"].get<std::string>()] =
+        c["memory_bytes"];
+  EXPECT_EQ(memory.at("lz77/cpu"), 1000);
+  EXPECT_EQ(memory.at("lz77/gpu"), 5000);
+  EXPECT_TRUE(memory.at("gzip/cpu").is_null());
 }
 
 TEST(ReportPage, AGpuRowWithoutItsCpuOnAllCoresSaysSo) {

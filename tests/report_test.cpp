@@ -718,8 +718,8 @@ TEST(Report, WritesIndexAndTheTablesThatHaveValues) {
   EXPECT_EQ(summary.find("n/a"), std::string::npos) << summary;
   EXPECT_NE(summary.find("| a.txt | 3 | 2.000 | 2 | 2.500 |"), std::string::npos) << summary;
   EXPECT_NE(summary.find("Not shown, no value: c.txt (file not available); lz77 GPU "
-                         "end-to-end time (no device); lz77 CPU memory (no memory_host_bytes "
-                         "counter)."),
+                         "end-to-end time, lz77 GPU memory (no device); lz77 CPU memory (no "
+                         "memory_host_bytes counter)."),
             std::string::npos)
       << summary;
   EXPECT_EQ(md.find("Plots"), std::string::npos);  // no plot setup, no plot section

@@ -663,8 +663,7 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
   k["verified"] = Counter(1);
   k["cold_l2"] = Counter(l2_flush_ ? 1 : 0);  // 0: warm, L2 not flushed between timed calls
   k["memory_device_bytes"] = Counter(static_cast<double>(
-      c.operand_bytes +
-      std::max(cuda::device_memory::peak_bytes(), c.own_base) - c.own_base));
+      c.operand_bytes + std::max(cuda::device_memory::peak_bytes(), c.own_base) - c.own_base));
   // The process's peak so far: the first cell where it jumps is the one that holds the most.
   k["peak_rss_bytes"] = Counter(static_cast<double>(peak_rss_bytes()));
   for (const auto& [name, value] : c.codec_counters) k[name] = Counter(value);

@@ -382,6 +382,7 @@ def render(data, css, page_js, plotly_js):
 {picker("direction", "Direction", [("compress", "compress"), ("decompress", "decompress")])}
 {picker("timing", "Timing", [("e2e", "end to end"), ("kernel", "kernel (CPU: wall)")])}
 {picker("device", "Device", [("all", "GPU and CPU"), ("gpu", "GPU"), ("cpu", "CPU")])}
+{picker("against", "Against", [("ratio", "ratio"), ("memory", "memory")])}
 <label>File <select id="file"></select></label>
 </div>
 <div id="chart-ratio" class="chart"></div>
@@ -390,7 +391,9 @@ def render(data, css, page_js, plotly_js):
 compressed bytes; throughput in GB/s of original bytes; all files = each variant's total over
 the corpus (a variant measured on fewer files than the others is left out there, and named
 below; pick a file to see it). The Pareto front joins the variants that no other beats on both
-ratio and throughput.</p>
+ratio and throughput. Memory: the most a call of the variant held on any file (GPU: device
+memory, CPU: heap; docs/results.md), lower is better, its front the variants no other beats on
+both memory and throughput.</p>
 <p class="note" id="chart-ratio-note"></p>
 </div>
 <div class="chart-box">
@@ -437,8 +440,8 @@ Sort a table by clicking its header; tables' numbers are also in the CSV files.<
 """
 
 
-VERDICTS = ("MISSING", "FAILED", "NOT COMPARABLE", "RATIO WORSE", "SLOWER", "FASTER", "UNCLEAR",
-            "SAME")
+VERDICTS = ("MISSING", "FAILED", "NOT COMPARABLE", "RATIO WORSE", "MEMORY WORSE", "SLOWER",
+            "FASTER", "UNCLEAR", "SAME")
 
 
 def render_compare(data, css, sort_js):

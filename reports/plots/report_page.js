@@ -40,6 +40,7 @@
         groups.set(key, {
           codec: c.codec, device: c.device, variant: c.variant, files: new Set(),
           input: 0, compressed: 0, entropy: 0, everyEntropy: true, seconds: 0,
+          memory: 0, everyMemory: true,
         });
       }
       const g = groups.get(key);
@@ -49,6 +50,9 @@
       g.everyEntropy = g.everyEntropy && c.entropy_bytes !== null;
       g.entropy += c.entropy_bytes || 0;
       g.seconds += seconds;
+      // A peak per call: the variant's is its largest file's.
+      g.everyMemory = g.everyMemory && c.memory_bytes !== null;
+      g.memory = Math.max(g.memory, c.memory_bytes || 0);
     }
     const all = Array.from(groups.values());
     const most = Math.max(0, ...all.map((g) => g.files.size));
@@ -60,19 +64,22 @@
       gbps: g.input / g.seconds / 1e9,
       ratio: g.input / g.compressed,
       entropyRatio: g.everyEntropy ? g.input / g.entropy : null,
+      mib: g.everyMemory ? g.memory / 2 ** 20 : null,
     }));
     return { points, leftOut };
   }
 
-  // The points no other beats on both throughput and ratio, by throughput.
-  function paretoFront(points) {
-    const sorted = [...points].sort((a, b) => b.gbps - a.gbps || b.ratio - a.ratio);
+  // The points no other beats on both throughput and `y` (higher better, or lower where
+  // `lower`), by throughput.
+  function paretoFront(points, y, lower) {
+    const better = (a, b) => (lower ? a < b : a > b);
+    const sorted = [...points].sort((a, b) => b.gbps - a.gbps || (better(y(a), y(b)) ? -1 : 1));
     const front = [];
-    let best = -Infinity;
+    let best = lower ? Infinity : -Infinity;
     for (const p of sorted) {
-      if (p.ratio > best) {
+      if (better(y(p), best)) {
         front.push(p);
-        best = p.ratio;
+        best = y(p);
       }
     }
     return front.reverse();
@@ -81,7 +88,12 @@
   function drawRatioChart(corpus) {
     const direction = $("direction").value, timing = $("timing").value;
     const device = $("device").value, file = $("file").value;
-    const { points, leftOut } = variantPoints(corpus, direction, timing, device, file);
+    const memory = $("against").value === "memory";
+    const found = variantPoints(corpus, direction, timing, device, file);
+    const leftOut = found.leftOut;
+    const points = memory ? found.points.filter((p) => p.mib !== null) : found.points;
+    const unmeasured = found.points.length - points.length;
+    const y = memory ? (p) => p.mib : (p) => p.ratio;
     const traces = [];
     const byCodec = new Map();
     for (const p of points) {
@@ -93,7 +105,7 @@
       const isDefault = group.map((p) => p.variant === p.codec);
       traces.push({
         type: "scatter", mode: "markers", name,
-        x: group.map((p) => p.gbps), y: group.map((p) => p.ratio),
+        x: group.map((p) => p.gbps), y: group.map(y),
         marker: {
           color: data.colors[group[0].codec],
           symbol: group[0].device === "gpu" ? "diamond" : "circle",
@@ -104,15 +116,16 @@
           `${p.variant} (${p.device.toUpperCase()})${p.variant === p.codec ? ", defaults" : ""}` +
           `<br>${p.files.size} file(s), ${significant(p.input / 1e6, 3)} MB` +
           `<br>${significant(p.gbps, 3)} GB/s, ratio ${p.ratio.toFixed(3)}` +
-          (p.entropyRatio ? ` (entropy-coded ${p.entropyRatio.toFixed(3)})` : "")),
+          (p.entropyRatio ? ` (entropy-coded ${p.entropyRatio.toFixed(3)})` : "") +
+          (p.mib !== null ? `<br>memory ${significant(p.mib, 3)} MiB` : "")),
         hoverinfo: "text",
       });
     }
-    const front = paretoFront(points);
+    const front = paretoFront(points, y, memory);
     if (front.length > 1) {
       traces.push({
         type: "scatter", mode: "lines", name: "Pareto front", hoverinfo: "skip",
-        x: front.map((p) => p.gbps), y: front.map((p) => p.ratio),
+        x: front.map((p) => p.gbps), y: front.map(y),
         line: { color: "#555", dash: "dot", width: 1.5 },
       });
     }
@@ -124,7 +137,9 @@
         type: "log",
         title: `${direction} throughput, ${timingName} [GB/s of original bytes]`,
       },
-      yaxis: { title: "container ratio (original / compressed)" },
+      yaxis: memory
+        ? { type: "log", title: "memory per call, the largest file's [MiB]" }
+        : { title: "container ratio (original / compressed)" },
       legend: { x: 1.02, y: 1, xanchor: "left" },
       margin: { t: 60, r: 10 },
       hovermode: "closest",
@@ -134,6 +149,10 @@
       note = `Nothing measured for ${where} ${direction} with this timing on this device.`;
     } else if (leftOut.length) {
       note = `Left out of the total (measured on fewer files): ${leftOut.join("; ")}.`;
+    }
+    if (unmeasured > 0) {
+      note += `${note ? " " : ""}${unmeasured} variant(s) without a memory figure (results ` +
+        "of a gcbench before it recorded memory, or a sanitizer build) left out.";
     }
     $("chart-ratio-note").textContent = note;
   }
@@ -275,7 +294,7 @@
   }
 
   $("corpus").addEventListener("change", showCorpus);
-  for (const id of ["direction", "timing", "device", "file"]) {
+  for (const id of ["direction", "timing", "device", "against", "file"]) {
     $(id).addEventListener("change", () => drawRatioChart($("corpus").value));
   }
   $("link-timing").addEventListener("change", () => drawLinkChart($("corpus").value));

@@ -37,10 +37,9 @@ class DeviceCellsTest : public ::testing::Test {
   }
 
   // The codec's GPU cells (compress and decompress) at `axes`, as the driver runs them.
-  std::vector<benchmark::BenchmarkReporter::Run> run(const std::string& codec,
-                                                     std::map<std::string, std::vector<std::string>> axes,
-                                                     PipelineSettings settings = {},
-                                                     bool cold_l2 = false) {
+  std::vector<benchmark::BenchmarkReporter::Run> run(
+      const std::string& codec, std::map<std::string, std::vector<std::string>> axes,
+      PipelineSettings settings = {}, bool cold_l2 = false) {
     benchmark::ClearRegisteredBenchmarks();
     device_cells_.reset();
     const std::vector<const Codec*> all = registered_codecs();
