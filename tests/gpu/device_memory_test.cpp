@@ -24,12 +24,13 @@ class DeviceMemory : public DeviceCellsTest {
   // allocated itself.
   void expect_operands(const std::string& codec, u64 own) {
     const auto runs = run(codec, {});
-    ASSERT_EQ(runs.size(), 2u) << codec << ": compress and decompress";
+    ASSERT_GE(runs.size(), 2u) << codec << ": compress and decompress at least";
     for (const auto& r : runs) {
       ASSERT_FALSE(run_failed(r)) << r.benchmark_name() << ": " << run_message(r);
       const CellSpec* cell = nullptr;
       for (const CellSpec& c : cells_) {
-        if (c.name == r.benchmark_name()) cell = &c;
+        // Google Benchmark's name adds its own parts ("/iterations:1/manual_time").
+        if (r.benchmark_name().starts_with(c.name + "/")) cell = &c;
       }
       ASSERT_NE(cell, nullptr) << r.benchmark_name();
       const BoundDeviceCodecPtr dev = cell->codec->device_codec()->bind(cell->params);
