@@ -166,9 +166,9 @@ json headline_json(const ResultSet& set, const Defaults& defaults, const std::st
   std::map<std::string, ByDirection> all_cores;                     // codec
   for (const Measurement& m : set.cells) {
     if (m.id.corpus != corpus || m.error) continue;
-    if (at_defaults(m.id, defaults))
-      rows[{m.id.codec, m.id.device}][m.id.direction][m.id.file] = &m;
-    if (on_all_cores(m.id, defaults)) all_cores[m.id.codec][m.id.direction][m.id.file] = &m;
+    const results::CellId id = m.as_defaults_see_it();
+    if (at_defaults(id, defaults)) rows[{m.id.codec, m.id.device}][m.id.direction][m.id.file] = &m;
+    if (on_all_cores(id, defaults)) all_cores[m.id.codec][m.id.direction][m.id.file] = &m;
   }
   // The files every row compressed; the others are named with the rows that lack them.
   std::set<std::string> files, every;
@@ -266,7 +266,7 @@ json cells_json(const ResultSet& set, const Defaults& defaults) {
                      {"file", m.id.file},
                      {"codec", m.id.codec},
                      {"device", m.id.device},
-                     {"variant", variant_label(m.id, defaults)},
+                     {"variant", variant_label(m.as_defaults_see_it(), defaults)},
                      {"direction", m.id.direction},
                      {"input_bytes", m.counter("input_bytes", 0)},
                      {"compressed_bytes", m.counter("compressed_bytes", 0)},

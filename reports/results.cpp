@@ -132,6 +132,16 @@ double Measurement::counter(const std::string& name, double fallback) const {
   return it == counters.end() ? fallback : it->second;
 }
 
+results::CellId Measurement::as_defaults_see_it() const {
+  results::CellId seen = id;
+  const double own = counter(std::string(results::kInputElementWidth));
+  const std::string* width = id.param(results::kElementWidthAxis);
+  if (own > 0 && width != nullptr && *width == fmt::format("{:.0f}", own)) {
+    std::erase_if(seen.params, [](const auto& p) { return p.first == results::kElementWidthAxis; });
+  }
+  return seen;
+}
+
 std::optional<double> Measurement::uncertainty() const {
   if (repetitions > 1 || cv > 0) return cv;
   const double error_pct = counter("error_pct");

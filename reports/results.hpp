@@ -46,6 +46,9 @@ struct Measurement {
   // Left out on purpose rather than failed: its error begins with results::kSkippedReasonPrefix
   // (a GPU cell whose buffers do not fit in device memory).
   bool skipped() const { return error && results::is_skipped_reason(*error); }
+  // Its id as the codec's defaults see it: a typed input's cells at the input's own width (the
+  // counter results::kInputElementWidth) lose that axis, so they are the input's default cells.
+  results::CellId as_defaults_see_it() const;
 };
 
 struct ResultSet {

@@ -53,7 +53,7 @@ const Measurement* TableBuilder::find(const std::string& file, const Query& quer
       const std::string* v = id.param(f.first);
       return v != nullptr && *v == f.second;
     });
-    for (const auto& [axis, value] : id.params) {
+    for (const auto& [axis, value] : m.as_defaults_see_it().params) {
       if (!match || query.fixed.count(axis)) continue;
       if (defaults == defaults_.end()) continue;
       auto d = defaults->second.find(axis);

@@ -47,8 +47,12 @@ Table variants_table(const ResultSet& set, const std::string& corpus) {
   // GPU variants measured on several GPU models are split by model; each model's share of the
   // files does not narrow the others' totals.
   const bool by_model = gpu_models(set, corpus).size() > 1;
+  // Typed inputs of several dtypes: each one's cells at its own width are one variant,
+  // "element_width:dtype", measured on every file.
   const auto label_of = [&](const Measurement& m) {
-    return variant_label(m.id) + gpu_model_axis(m, by_model);
+    const results::CellId seen = m.as_defaults_see_it();
+    const std::string own = seen.params.size() < m.id.params.size() ? "/element_width:dtype" : "";
+    return variant_label(seen) + own + gpu_model_axis(m, by_model);
   };
   std::map<std::string, std::set<std::string>> files_of;
   std::set<std::string> failed, split;

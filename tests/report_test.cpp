@@ -726,5 +726,41 @@ TEST(Report, WritesIndexAndTheTablesThatHaveValues) {
   std::filesystem::remove_all(dir);
 }
 
+// Typed arrays of two dtypes: each file's fl cells at its own width (the driver's
+// input_element_width counter), not the axis's default of 1, are its default cells: the
+// summary shows fl's figures for both files, and the variants table totals them as one
+// variant, "element_width:dtype".
+TEST(Report, TypedArraysOfSeveralWidthsAreShownAtTheirOwnWidths) {
+  json b = json::array();
+  for (const auto& [file, width] : {std::pair{"col16.npy", 2}, std::pair{"col32.npy", 4}}) {
+    for (const std::string direction : {"compress", "decompress"}) {
+      b.push_back(row("fl/cpu/" + direction + "/data/" + file +
+                          "/element_width:" + std::to_string(width) + "/frame_size:1024",
+                      2,
+                      {{"input_bytes", 1000},
+                       {"compressed_bytes", 500},
+                       {"input_element_width", width},
+                       {"memory_host_bytes", 4096}}));
+    }
+  }
+  ResultSet set;
+  add_results(set, {{"context", {{"typed_corpus:data", "2 typed inputs"}}}, {"benchmarks", b}});
+  const Defaults defaults = {{"fl/cpu", {{"element_width", "1"}, {"frame_size", "1024"}}}};
+  const TableBuilder builder(set, defaults, "data", set.files_of("data"));
+  const std::string summary = to_markdown(studies::summary_table(builder));
+  // fl's CPU time, memory and ratio; its GPU columns blank (no device), gzip not measured.
+  for (const char* file : {"col16.npy", "col32.npy"}) {
+    EXPECT_NE(summary.find(std::string("| ") + file +
+                           " | n/a (no device) | n/a (no device) | 2 | "
+                           "4096 | 2.000 |"),
+              std::string::npos)
+        << summary;
+  }
+  const std::string variants = to_markdown(variants_table(set, "data"));
+  EXPECT_NE(variants.find("| fl/cpu/frame_size:1024/element_width:dtype | 2.000 |"),
+            std::string::npos)
+      << variants;
+}
+
 }  // namespace
 }  // namespace gcbench::reports

@@ -393,8 +393,8 @@ TEST(UserFiles, AnOutDirInsideTheFolderIsNotInput) {
   const fs::path root = gcbench::testing::fresh_test_folder("gcbench-user-outdir");
   write(root / "data" / "a.txt", "some bytes to measure");
   const std::string args = "--codecs zlib --device cpu --no-progress --max-time 0.01 --out-dir '" +
-                           (root / "data" / "results").string() + "' '" +
-                           (root / "data").string() + "'";
+                           (root / "data" / "results").string() + "' '" + (root / "data").string() +
+                           "'";
   for (int run = 0; run < 2; ++run) {
     int status = -1;
     const std::string log = run_driver(args, status);
@@ -419,13 +419,15 @@ TEST(UserFiles, EveryCpuCellRecordsItsHostMemory) {
 #endif
   const fs::path root = gcbench::testing::fresh_test_folder("gcbench-user-memory");
   std::string text;
-  for (int i = 0; text.size() < 300000; ++i) text += "line " + std::to_string(i * 7919 % 1000) + "\n";
+  for (int i = 0; text.size() < 300000; ++i)
+    text += "line " + std::to_string(i * 7919 % 1000) + "\n";
   write(root / "data" / "a.txt", text);
   const fs::path out = root / "results";
   int status = -1;
   const std::string log = run_driver(
       "--codecs fl,rle,lz77,zlib,gzip,peers --device cpu --sweep defaults --no-progress "
-      "--max-time 0.01 --out-dir '" + out.string() + "' '" + (root / "data").string() + "'",
+      "--max-time 0.01 --out-dir '" +
+          out.string() + "' '" + (root / "data").string() + "'",
       status);
   ASSERT_EQ(status, 0) << log;
   std::size_t cells = 0;
@@ -444,6 +446,33 @@ TEST(UserFiles, EveryCpuCellRecordsItsHostMemory) {
     }
   }
   EXPECT_GE(cells, 10u) << log;
+  fs::remove_all(root);
+}
+
+// Every cell of a typed array records the array's own width (results::kInputElementWidth), the
+// width its cells run at by default: the reports take those cells as its defaults.
+TEST(Npy, EachCellRecordsItsArraysOwnWidth) {
+  const fs::path root = gcbench::testing::fresh_test_folder("gcbench-npy-width");
+  std::string body;
+  for (int i = 0; i < 4000; ++i) body += {static_cast<char>(i % 7), '\0', '\0', '\0'};
+  write(root / "data" / "col.npy", npy("<i4", "(4000,)", body));
+  int status = -1;
+  const fs::path out = root / "results";
+  const std::string log = run_driver(
+      "--codecs fl,zlib --device cpu --sweep defaults --no-progress "
+      "--max-time 0.01 --out-dir '" +
+          out.string() + "' '" + (root / "data").string() + "'",
+      status);
+  ASSERT_EQ(status, 0) << log;
+  std::size_t cells = 0;
+  for (const fs::path& path : results::json_files_under(out)) {
+    const nlohmann::json doc = results::read_json_file(path);
+    for (const nlohmann::json& b : doc["benchmarks"]) {
+      ++cells;
+      EXPECT_EQ(b.value(std::string(results::kInputElementWidth), 0.0), 4.0) << b["name"];
+    }
+  }
+  EXPECT_EQ(cells, 4u) << log;  // fl at width 4 and zlib, both ways
   fs::remove_all(root);
 }
 

@@ -12,13 +12,14 @@
 #include "bench/driver/options.hpp"
 #include "gcbench/codec.hpp"
 #include "src/results/cell_name.hpp"
+#include "src/results/result_document.hpp"
 
 namespace gcbench::driver {
 
 enum class Direction { compress, decompress };
 
 // The axis a typed input sets (InputFile::element_width): the width codecs read elements in.
-inline constexpr std::string_view kElementWidthAxis = "element_width";
+using results::kElementWidthAxis;
 
 struct CellSpec {
   results::CellId id;

@@ -509,6 +509,13 @@ void run_cell(benchmark::State& state, const CellSpec& cell, Workspace& workspac
     limit.known_size = workspace.input(cell.input).size();
     const ScopedDecodeLimit known(limit);
     measure(state, cell, workspace);
+    // A typed array's own width (its dtype's): the reports take the cells at it as the file's
+    // defaults, whatever the axis's default.
+    if (const auto width = workspace.input_file(cell.input).element_width;
+        width && !state.error_occurred()) {
+      state.counters[std::string(results::kInputElementWidth)] =
+          benchmark::Counter(static_cast<double>(*width));
+    }
     // What the cell measured was its input only if the input is still the one loaded.
     if (auto changed = workspace.input_changed(); changed && !state.error_occurred()) {
       state.SkipWithError(changed->c_str());

@@ -86,6 +86,7 @@ class Workspace {
   // The rule for a cell of `codec` timed through the host API.
   StoppingRule stopping_rule(const Codec& codec) const;
   const StoppingRule& stopping_rule() const { return rule_; }
+  const InputFile& input_file(std::size_t index) const { return inputs_.at(index); }
 
  private:
   static constexpr std::size_t kCachedContainers = 6;
