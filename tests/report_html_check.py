@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Opens a gcbench report.html in headless Chromium, as a reader would, and checks it.
 
-usage: report_html_check.py REPORT_HTML
+usage: report_html_check.py REPORT_HTML [--headline-codecs CODEC[,CODEC...]]
 
 Fails (exit status 1), saying why, on: a message in the browser's console (the page logs
 nothing, so any message is an error: an uncaught exception, a resource that did not load, a
@@ -11,6 +11,8 @@ self-contained), or a link or image that does not resolve: a relative one to a m
 #fragment to no element, any address with a scheme. Writes a screenshot of the page's top,
 report.png, beside it and prints its path. Exit status 77 (skipped) when no Chromium is
 installed: $GCBENCH_CHROMIUM, else the first of chromium-headless-shell, chromium on PATH.
+With --headline-codecs, also fails unless every headline table, as the browser shows it, has a
+row of each codec named with a figure in it.
 """
 
 import html.parser
@@ -37,6 +39,21 @@ class Dom(html.parser.HTMLParser):
         self.links = []  # a href
         self.classes = {}  # id -> class, for the charts
         self.page_errors = None
+        self.headlines = {}  # headline table id -> its rows, each a list of its cells' text
+        self._headline = None  # the headline table being read
+        self._cell = None  # the text of the cell being read
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self._headline = None
+        elif tag in ("td", "th") and self._cell is not None:
+            if self._headline is not None and self.headlines[self._headline]:
+                self.headlines[self._headline][-1].append("".join(self._cell).strip())
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -45,6 +62,13 @@ class Dom(html.parser.HTMLParser):
             self.classes[a["id"]] = a.get("class") or ""
         if tag == "html":
             self.page_errors = a.get("data-page-errors")
+        if tag == "table" and (a.get("id") or "").startswith("headline-"):
+            self._headline = a["id"]
+            self.headlines[self._headline] = []
+        if self._headline is not None and tag == "tr":
+            self.headlines[self._headline].append([])
+        if tag in ("td", "th"):
+            self._cell = []
         for key in ("src", "srcset", "data", "poster"):
             if a.get(key):
                 self.loads.append((tag, a[key]))
@@ -98,7 +122,26 @@ def resolves(address, page, dom):
     return None if target.exists() else f"no file {target}"
 
 
+def headline_problems(dom, codecs):
+    """What the headline tables lack of `codecs`: a row of each, with a figure in it."""
+    if not dom.headlines:
+        return ["no headline table"]
+    problems = []
+    for table, rows in sorted(dom.headlines.items()):
+        for codec in codecs:
+            row = next((r for r in rows if r and r[0] == codec), None)
+            if row is None:
+                problems.append(f"{table}: no row of {codec}")
+            elif not any(any(ch.isdigit() for ch in text) for text in row[2:]):
+                problems.append(f"{table}: {codec}'s row has no figure: {row}")
+    return problems
+
+
 def main(argv):
+    codecs = []
+    if len(argv) == 4 and argv[2] == "--headline-codecs":
+        codecs = [c for c in argv[3].split(",") if c]
+        argv = argv[:2]
     if len(argv) != 2:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
@@ -139,6 +182,8 @@ def main(argv):
             problems.append(f"link {link}: {why}")
     if not shot.exists():
         problems.append(f"no screenshot written to {shot}")
+    if codecs:
+        problems += headline_problems(dom, codecs)
     for p in problems:
         print(f"report_html_check: {p}", file=sys.stderr)
     print(
