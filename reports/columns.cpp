@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "reports/gpu_e2e.hpp"
+#include "src/results/counters.hpp"
 
 namespace gcbench::reports {
 namespace {
@@ -25,7 +26,8 @@ Value figure(const Measurement* m, const char* counter, const char* direction) {
 Value ratio_of(const Measurement* compress, const Measurement* decompress) {
   for (const Measurement* m : {compress, decompress}) {
     if (m == nullptr || m->error) continue;
-    const double in = m->counter("input_bytes"), out = m->counter("compressed_bytes");
+    const double in = m->counter(results::counter::kInputBytes),
+                 out = m->counter(results::counter::kCompressedBytes);
     if (in == 0) return Value::blank(kEmptyInput);
     if (in > 0 && out > 0) return Value{in / out, {}, in, out};
   }
@@ -76,13 +78,13 @@ std::optional<Table> columns_table(const ResultSet& set, const Defaults& default
         const Measurement* failed = compress != nullptr ? compress : decompress;
         row.values.assign(t.columns.size(), Value::blank(*failed->error));
       } else {
-        const double size = measured->counter("input_bytes");
+        const double size = measured->counter(results::counter::kInputBytes);
         row.values = {size >= 0 ? Value::of(size) : Value::blank("no input_bytes counter"),
                       ratio_of(compress, decompress),
-                      figure(compress, "kernel_gbps", "compression"),
-                      figure(decompress, "kernel_gbps", "decompression"),
-                      figure(compress, "e2e_gbps", "compression"),
-                      figure(decompress, "e2e_gbps", "decompression")};
+                      figure(compress, results::counter::kKernelGbps, "compression"),
+                      figure(decompress, results::counter::kKernelGbps, "decompression"),
+                      figure(compress, results::counter::kE2eGbps, "compression"),
+                      figure(decompress, results::counter::kE2eGbps, "decompression")};
       }
       t.rows.push_back(std::move(row));
     }

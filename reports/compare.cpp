@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "reports/stats.hpp"
+#include "src/results/counters.hpp"
 
 namespace gcbench::reports {
 namespace fs = std::filesystem;
@@ -23,8 +24,9 @@ std::optional<double> counter_of(const Measurement& m, const std::string& name) 
 
 // Files written before the ratio counter existed still have both sizes.
 std::optional<double> ratio_of(const Measurement& m) {
-  if (auto r = counter_of(m, "ratio")) return r;
-  auto in = counter_of(m, "input_bytes"), out = counter_of(m, "compressed_bytes");
+  if (auto r = counter_of(m, results::counter::kRatio)) return r;
+  auto in = counter_of(m, results::counter::kInputBytes),
+       out = counter_of(m, results::counter::kCompressedBytes);
   if (in && out && *out > 0) return *in / *out;
   return std::nullopt;
 }
@@ -53,7 +55,8 @@ void append_note(std::string& note, const std::string& text) {
 void note_memory_growth(const Measurement& b, const Measurement& n, const CompareOptions& options,
                         CellComparison& c) {
   const bool gpu = b.id.device == "gpu";
-  const std::string name = gpu ? "memory_device_bytes" : "memory_host_bytes";
+  const std::string name =
+      gpu ? results::counter::kMemoryDeviceBytes : results::counter::kMemoryHostBytes;
   const auto before = counter_of(b, name), after = counter_of(n, name);
   if (!before || !after || !(*before > 0) || *after == *before) return;
   const double pct = (*after / *before - 1) * 100;
@@ -84,7 +87,8 @@ std::string input_change(const Measurement& b, const Measurement& n, const std::
                        b.input_sha256.substr(0, 12), o.base_label, n.input_sha256.substr(0, 12),
                        o.new_label);
   }
-  const auto bi = counter_of(b, "input_bytes"), ni = counter_of(n, "input_bytes");
+  const auto bi = counter_of(b, results::counter::kInputBytes),
+             ni = counter_of(n, results::counter::kInputBytes);
   if (bi && ni && *bi != *ni) {
     return fmt::format("the input differs ({} bytes in {}, {} in {})", *bi, o.base_label, *ni,
                        o.new_label);
@@ -122,7 +126,8 @@ CellComparison compare_cell(const Measurement& b, const Measurement& n,
   c.ratio_change_pct = change_pct(c.base_ratio, c.new_ratio);
   // A codec's container at a point is a function of its input: any growth is a regression,
   // unless the inputs were allowed to differ.
-  const auto bc = counter_of(b, "compressed_bytes"), nc = counter_of(n, "compressed_bytes");
+  const auto bc = counter_of(b, results::counter::kCompressedBytes),
+             nc = counter_of(n, results::counter::kCompressedBytes);
   if (bc && nc && *bc > 0 && *nc != *bc) {
     c.compressed_change_pct = (*nc / *bc - 1) * 100;
     append_note(c.note, fmt::format("compressed size {:+.2f}% ({:.0f} -> {:.0f} bytes)",
@@ -130,8 +135,10 @@ CellComparison compare_cell(const Measurement& b, const Measurement& n,
   }
   note_memory_growth(b, n, options, c);
   if (b.id.device == "gpu") {
-    c.kernel_change_pct = change_pct(counter_of(b, "kernel_s"), counter_of(n, "kernel_s"));
-    c.e2e_change_pct = change_pct(counter_of(b, "e2e_s"), counter_of(n, "e2e_s"));
+    c.kernel_change_pct = change_pct(counter_of(b, results::counter::kKernelS),
+                                     counter_of(n, results::counter::kKernelS));
+    c.e2e_change_pct =
+        change_pct(counter_of(b, results::counter::kE2eS), counter_of(n, results::counter::kE2eS));
   }
   c.base_on_cpu = b.on_cpu;
   c.new_on_cpu = n.on_cpu;

@@ -1,5 +1,6 @@
 #include "reports/gpu_e2e.hpp"
 #include "src/results/cell_name.hpp"
+#include "src/results/counters.hpp"
 
 #include <fmt/format.h>
 
@@ -35,7 +36,7 @@ Value weighted_gbps(const std::vector<const Measurement*>& cells, const std::str
   double bytes = 0, seconds = 0;
   std::size_t lacking = 0;
   for (const Measurement* m : cells) {
-    const double input = m->counter("input_bytes");
+    const double input = m->counter(results::counter::kInputBytes);
     const double gbps = m->counter(counter);
     if (input < 0 || gbps <= 0) {
       ++lacking;
@@ -106,8 +107,8 @@ std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& default
       continue;
     }
     c.ok.push_back(&m);
-    any_kernel_gbps = any_kernel_gbps || m.counter("kernel_gbps") >= 0;
-    any_e2e = any_e2e || m.counter("e2e_gbps") >= 0;
+    any_kernel_gbps = any_kernel_gbps || m.counter(results::counter::kKernelGbps) >= 0;
+    any_e2e = any_e2e || m.counter(results::counter::kE2eGbps) >= 0;
   }
   if (!any_kernel_gbps) return std::nullopt;
 
@@ -149,13 +150,13 @@ std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& default
     if (c.ok.size() + c.failed.size() < all_files.size()) {
       partial.push_back(fmt::format("{} ({} of {})", name, c.ok.size(), all_files.size()));
     }
-    const Value kernel = weighted_gbps(c.ok, "kernel_gbps");
-    const Value e2e = weighted_gbps(c.ok, "e2e_gbps");
+    const Value kernel = weighted_gbps(c.ok, results::counter::kKernelGbps);
+    const Value e2e = weighted_gbps(c.ok, results::counter::kE2eGbps);
     const Value other_model = Value::blank("the run's ceilings are another GPU model's");
     const bool own = own_ceilings(set, *c.ok.front(), by_model);
-    const std::vector<Value> all = {kernel, e2e, weighted_gbps(c.ok, "e2e_pageable_gbps"),
-                                    own ? percent_of(kernel, copy) : other_model,
-                                    own ? percent_of(e2e, h2d) : other_model};
+    const std::vector<Value> all = {
+        kernel, e2e, weighted_gbps(c.ok, results::counter::kE2ePageableGbps),
+        own ? percent_of(kernel, copy) : other_model, own ? percent_of(e2e, h2d) : other_model};
     Row row{label, {}, {direction}};
     for (std::size_t i : shown) row.values.push_back(all[i]);
     t.rows.push_back(std::move(row));

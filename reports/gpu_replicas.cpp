@@ -8,13 +8,14 @@
 #include <vector>
 
 #include "reports/gpu_e2e.hpp"
+#include "src/results/counters.hpp"
 
 namespace gcbench::reports {
 namespace {
 
 // The figures the tables show per GPU: (column header, counter).
-const std::pair<const char*, const char*> kFigures[] = {{"kernel", "kernel_gbps"},
-                                                        {"end-to-end", "e2e_gbps"}};
+const std::pair<const char*, const char*> kFigures[] = {{"kernel", results::counter::kKernelGbps},
+                                                        {"end-to-end", results::counter::kE2eGbps}};
 
 // A row's key: (codec variant, direction, all axes: the label alone could hide two cells).
 using VariantKey = std::tuple<std::string, std::string, std::string>;
@@ -125,7 +126,7 @@ std::optional<Table> gpu_replicas_summary(const ResultSet& set, const Defaults& 
     std::vector<Value> kernels;
     for (const auto& [index, m] : by_gpu) {
       if (!m->error) variants[cell.first][index].push_back(m);
-      kernels.push_back(counter_value(m, "kernel_gbps"));
+      kernels.push_back(counter_value(m, results::counter::kKernelGbps));
     }
     cell_spreads[cell.first].push_back(spread_percent(kernels));
   }

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "reports/gpu_e2e.hpp"
+#include "src/results/counters.hpp"
 
 namespace gcbench::reports {
 namespace {
@@ -15,7 +16,7 @@ namespace {
 // existed were warm; a failed cell has no figure to mark.
 std::string l2_state(const Measurement& m) {
   if (m.error) return "-";
-  return m.counter("cold_l2", 0) > 0 ? "cold" : "warm";
+  return m.counter(results::counter::kColdL2, 0) > 0 ? "cold" : "warm";
 }
 
 // A GPU cell of the table and its codec variant's label.
@@ -52,7 +53,8 @@ std::vector<Row> total_rows(const std::vector<Cell>& cells, const Value& copy) {
     double bytes = 0, seconds = 0;
     std::string why, l2;
     for (const Measurement* m : of_variant) {
-      const double gbps = m->counter("kernel_gbps"), in = m->counter("input_bytes");
+      const double gbps = m->counter(results::counter::kKernelGbps),
+                   in = m->counter(results::counter::kInputBytes);
       if (m->error || gbps <= 0 || in <= 0) {
         if (why.empty())
           why = fmt::format("{}: {}", m->id.file, m->error ? *m->error : "no kernel_gbps");
@@ -96,8 +98,9 @@ std::optional<Table> kernels_table(const ResultSet& set, const Defaults& default
     if (m.id.device == "gpu" && m.id.corpus == corpus)
       cells.push_back({variant_label(m.id, defaults) + gpu_model_axis(m, by_model), &m});
   }
-  if (std::none_of(cells.begin(), cells.end(),
-                   [](const Cell& c) { return c.m->counter("kernel_gbps") >= 0; })) {
+  if (std::none_of(cells.begin(), cells.end(), [](const Cell& c) {
+        return c.m->counter(results::counter::kKernelGbps) >= 0;
+      })) {
     return std::nullopt;
   }
   // Files in the given order, then by variant and direction.
@@ -125,14 +128,14 @@ std::optional<Table> kernels_table(const ResultSet& set, const Defaults& default
     const Measurement& m = *c.m;
     Row row{m.id.file, {}, {c.label, m.id.direction, l2_state(m)}};
     warm += row.texts[2] == "warm" ? 1 : 0;
-    const double gbps = m.counter("kernel_gbps");
+    const double gbps = m.counter(results::counter::kKernelGbps);
     if (m.error) {
       row.values = {Value::blank(*m.error), Value::blank(*m.error)};
     } else if (gbps <= 0) {
       row.values = {Value::blank("no kernel_gbps counter"), Value::blank("no kernel_gbps counter")};
     } else {
       // The cell's own percentage, else one of the run's copy where that is its GPU model's.
-      const double pct = m.counter("pct_copy");
+      const double pct = m.counter(results::counter::kPctCopy);
       Value pct_of_copy = Value::blank(copy.reason);
       if (pct >= 0) {
         pct_of_copy = Value::of(pct);
@@ -146,7 +149,7 @@ std::optional<Table> kernels_table(const ResultSet& set, const Defaults& default
     t.rows.push_back(std::move(row));
     // A reference row: the bare library primitive the codec is built on, timed in the same
     // cell on the same input (CodecInfo::reference_primitive), no container, no CRC.
-    const double primitive = m.counter("primitive_gbps");
+    const double primitive = m.counter(results::counter::kPrimitiveGbps);
     if (!m.error && primitive > 0) {
       const auto name = set.context.find("primitive:" + m.id.codec + "/gpu");
       t.rows.push_back(

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "reports/stats.hpp"
+#include "src/results/counters.hpp"
 #include "src/results/folder_export.hpp"
 #include "src/results/result_document.hpp"
 #include "src/results/result_files.hpp"
@@ -83,9 +84,9 @@ Measurement summarize(const results::CellId& id, const std::vector<const json*>&
     // Recorded by the cell over its samples; results from before the stopping rule hold one
     // timed call per iteration, whose cpu_time and real_time give the same share.
     const double real = r->value("real_time", 0.0), cpu = r->value("cpu_time", -1.0);
-    if (r->contains("cpu_share")) {
-      on_cpu.push_back(r->at("cpu_share").get<double>());
-    } else if (real > 0 && cpu >= 0 && !r->contains("samples")) {
+    if (r->contains(results::counter::kCpuShare)) {
+      on_cpu.push_back(r->at(results::counter::kCpuShare).get<double>());
+    } else if (real > 0 && cpu >= 0 && !r->contains(results::counter::kSamples)) {
       on_cpu.push_back(cpu / real);
     }
     for (const auto& [key, value] : r->items()) {
@@ -134,7 +135,7 @@ double Measurement::counter(const std::string& name, double fallback) const {
 
 results::CellId Measurement::as_defaults_see_it() const {
   results::CellId seen = id;
-  const double own = counter(std::string(results::kInputElementWidth));
+  const double own = counter(results::counter::kInputElementWidth);
   const std::string* width = id.param(results::kElementWidthAxis);
   if (own > 0 && width != nullptr && *width == fmt::format("{:.0f}", own)) {
     std::erase_if(seen.params, [](const auto& p) { return p.first == results::kElementWidthAxis; });
@@ -144,19 +145,19 @@ results::CellId Measurement::as_defaults_see_it() const {
 
 std::optional<double> Measurement::uncertainty() const {
   if (repetitions > 1 || cv > 0) return cv;
-  const double error_pct = counter("error_pct");
+  const double error_pct = counter(results::counter::kErrorPct);
   if (error_pct >= 0) return error_pct / 100;
   return std::nullopt;
 }
 
 bool Measurement::busy() const {
-  return counter("busy", 0) > 0;
+  return counter(results::counter::kBusy, 0) > 0;
 }
 
 bool Measurement::over_error_target() const {
   // Results written before the target's rename name it max_noise_pct.
-  const double error_pct = counter("error_pct");
-  const double target = counter("max_error_pct", counter("max_noise_pct"));
+  const double error_pct = counter(results::counter::kErrorPct);
+  const double target = counter(results::counter::kMaxErrorPct, counter("max_noise_pct"));
   return error_pct >= 0 && target > 0 && error_pct > target;
 }
 

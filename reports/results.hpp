@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/results/cell_name.hpp"
+#include "src/results/counters.hpp"
 #include "src/results/result_document.hpp"
 
 namespace gcbench::reports {
@@ -38,7 +39,7 @@ struct Measurement {
   // The mean's error stayed above the cell's target (the rule's cap stopped it).
   bool over_error_target() const;
   // A GPU cell flagged throttled by its SM clock (the counter throttled).
-  bool throttled() const { return counter("throttled", 0) > 0; }
+  bool throttled() const { return counter(results::counter::kThrottled, 0) > 0; }
   // A CPU cell measured while its machine was busy: the driver's counter busy (its timing
   // thread on a CPU less than results::kBusyBelow of its wall time; not judged for a codec that
   // runs another program).
@@ -47,7 +48,7 @@ struct Measurement {
   // (a GPU cell whose buffers do not fit in device memory).
   bool skipped() const { return error && results::is_skipped_reason(*error); }
   // Its id as the codec's defaults see it: a typed input's cells at the input's own width (the
-  // counter results::kInputElementWidth) lose that axis, so they are the input's default cells.
+  // counter results::counter::kInputElementWidth) lose that axis, so they are the input's default cells.
   results::CellId as_defaults_see_it() const;
 };
 

@@ -1,4 +1,5 @@
 #include "reports/tables.hpp"
+#include "src/results/counters.hpp"
 
 #include <fmt/format.h>
 
@@ -104,7 +105,7 @@ Value TableBuilder::value(const std::string& file, const Query& query) const {
     return Value::of(v);
   };
   auto ratio = [&](const char* den_name) -> Value {
-    double num = m->counter("input_bytes");
+    double num = m->counter(results::counter::kInputBytes);
     double den = m->counter(den_name);
     if (num < 0 || den <= 0) return Value::blank(std::string("no ") + den_name + " counter");
     if (num == 0) return Value::blank(kEmptyInput);  // 0 bytes: a ratio of 0 would say "grew"
@@ -120,25 +121,25 @@ Value TableBuilder::value(const std::string& file, const Query& query) const {
       return v;
     }
     case Quantity::kernel:
-      return counter("kernel_s");
+      return counter(results::counter::kKernelS);
     case Quantity::transfer:
-      return counter("transfer_s");
+      return counter(results::counter::kTransferS);
     case Quantity::e2e:
-      return counter("e2e_s");
+      return counter(results::counter::kE2eS);
     case Quantity::size:
-      return counter("input_bytes");
+      return counter(results::counter::kInputBytes);
     case Quantity::compressed_bytes:
-      return counter("compressed_bytes");
+      return counter(results::counter::kCompressedBytes);
     case Quantity::entropy_bytes:
-      return counter("entropy_bytes");
+      return counter(results::counter::kEntropyBytes);
     case Quantity::ratio:
-      return ratio("compressed_bytes");
+      return ratio(results::counter::kCompressedBytes);
     case Quantity::entropy_ratio:
-      return ratio("entropy_bytes");
+      return ratio(results::counter::kEntropyBytes);
     case Quantity::memory_host:
-      return counter("memory_host_bytes");
+      return counter(results::counter::kMemoryHostBytes);
     case Quantity::memory_device:
-      return counter("memory_device_bytes");
+      return counter(results::counter::kMemoryDeviceBytes);
   }
   return Value::blank("unknown quantity");
 }
@@ -149,8 +150,9 @@ bool TableBuilder::one_launch_block(const std::string& file, const Query& query)
   const std::string chunk = default_value(codec, "chunk"), def = default_value(codec, "work_items");
   if (wi == query.fixed.end() || chunk.empty() || def.empty()) return false;
   for (const Measurement& m : set_.cells) {
-    if (m.id.corpus != corpus_ || m.id.file != file || m.counter("input_bytes") < 0) continue;
-    return m.counter("input_bytes") <=
+    if (m.id.corpus != corpus_ || m.id.file != file || m.counter(results::counter::kInputBytes) < 0)
+      continue;
+    return m.counter(results::counter::kInputBytes) <=
            std::stod(chunk) * std::min(std::stod(def), std::stod(wi->second));
   }
   return false;

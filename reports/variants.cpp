@@ -9,6 +9,7 @@
 
 #include "reports/gpu_e2e.hpp"
 #include "src/results/cell_name.hpp"
+#include "src/results/counters.hpp"
 
 namespace gcbench::reports {
 namespace {
@@ -94,12 +95,12 @@ Table variants_table(const ResultSet& set, const std::string& corpus) {
     if (!files.count(m.id.file)) continue;
     // A GPU cell timed kernel-only (--timing kernel) has no end-to-end time: the column is
     // then blank, not the kernel time. A CPU cell's is its wall time.
-    const double e2e = m.counter("e2e_s", m.id.device == "gpu" ? -1 : m.time_s);
+    const double e2e = m.counter(results::counter::kE2eS, m.id.device == "gpu" ? -1 : m.time_s);
     if (m.id.direction == "compress") {
       t.files.insert(m.id.file);
-      t.input += m.counter("input_bytes", 0);
-      t.compressed += m.counter("compressed_bytes", 0);
-      const double entropy = m.counter("entropy_bytes", 0);
+      t.input += m.counter(results::counter::kInputBytes, 0);
+      t.compressed += m.counter(results::counter::kCompressedBytes, 0);
+      const double entropy = m.counter(results::counter::kEntropyBytes, 0);
       t.entropy += entropy;
       t.all_entropy = t.all_entropy && entropy > 0;
       t.compress_s += m.time_s;

@@ -58,6 +58,8 @@ target_link_libraries(cli_test PRIVATE gcbench_cli)
 target_compile_definitions(codec_blind_test PRIVATE GCBENCH_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 target_link_libraries(report_test PRIVATE gcbench_studies)
 target_link_libraries(results_test PRIVATE gcbench_results)
+target_link_libraries(counters_test PRIVATE gcbench_results)
+target_compile_definitions(counters_test PRIVATE GCBENCH_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 target_link_libraries(synthetic_test PRIVATE OpenMP::OpenMP_CXX)  # thread counts
 target_link_libraries(report_compare_test PRIVATE gcbench_report_lib)
 target_link_libraries(report_e2e_test PRIVATE gcbench_report_lib)

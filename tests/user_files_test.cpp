@@ -23,6 +23,7 @@
 #include "bench/driver/path_inputs.hpp"
 #include "bench/driver/run_status.hpp"
 #include "src/results/cell_name.hpp"
+#include "src/results/counters.hpp"
 #include "src/results/result_document.hpp"
 #include "src/results/result_files.hpp"
 #include "support/driver_fixture.hpp"
@@ -449,8 +450,8 @@ TEST(UserFiles, EveryCpuCellRecordsItsHostMemory) {
   fs::remove_all(root);
 }
 
-// Every cell of a typed array records the array's own width (results::kInputElementWidth), the
-// width its cells run at by default: the reports take those cells as its defaults.
+// Every cell of a typed array records the array's own width (results::counter::kInputElementWidth),
+// the width its cells run at by default: the reports take those cells as its defaults.
 TEST(Npy, EachCellRecordsItsArraysOwnWidth) {
   const fs::path root = gcbench::testing::fresh_test_folder("gcbench-npy-width");
   std::string body;
@@ -469,7 +470,7 @@ TEST(Npy, EachCellRecordsItsArraysOwnWidth) {
     const nlohmann::json doc = results::read_json_file(path);
     for (const nlohmann::json& b : doc["benchmarks"]) {
       ++cells;
-      EXPECT_EQ(b.value(std::string(results::kInputElementWidth), 0.0), 4.0) << b["name"];
+      EXPECT_EQ(b.value(results::counter::kInputElementWidth, 0.0), 4.0) << b["name"];
     }
   }
   EXPECT_EQ(cells, 4u) << log;  // fl at width 4 and zlib, both ways

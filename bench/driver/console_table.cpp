@@ -6,6 +6,7 @@
 
 #include "bench/driver/run_status.hpp"
 #include "src/results/cell_name.hpp"
+#include "src/results/counters.hpp"
 #include "src/results/time_marks.hpp"
 
 namespace gcbench::driver {
@@ -53,11 +54,11 @@ std::string wrapped(const std::string& text, std::size_t indent, std::size_t wid
 // target, "!" when the GPU's clock was throttled, "~" when the machine was busy; empty below two
 // samples.
 std::string error_text(const benchmark::BenchmarkReporter::Run& run) {
-  const double error = counter(run, "error_pct");
+  const double error = counter(run, results::counter::kErrorPct);
   if (error < 0) return "";
-  const bool over = error > counter(run, "max_error_pct");
-  const bool throttled = counter(run, "throttled") > 0;
-  const bool busy = counter(run, "busy") > 0;
+  const bool over = error > counter(run, results::counter::kMaxErrorPct);
+  const bool throttled = counter(run, results::counter::kThrottled) > 0;
+  const bool busy = counter(run, results::counter::kBusy) > 0;
   return fmt::format("{}%{}",
                      error < 10 ? fmt::format("{:.1f}", error) : fmt::format("{:.0f}", error),
                      results::time_marks(over, throttled, busy));
@@ -153,7 +154,7 @@ std::string ConsoleTable::row(const benchmark::BenchmarkReporter::Run& run) cons
   }
   const bool aggregate = run.run_type == benchmark::BenchmarkReporter::Run::RT_Aggregate;
   // A cell's timed calls are its samples (one Google Benchmark iteration holds them all).
-  const double samples = counter(run, "samples");
+  const double samples = counter(run, results::counter::kSamples);
   const std::string calls = aggregate      ? run.aggregate_name
                             : samples >= 0 ? fmt::format("{:.0f}", samples)
                                            : std::to_string(run.iterations);
@@ -166,11 +167,12 @@ std::string ConsoleTable::row(const benchmark::BenchmarkReporter::Run& run) cons
   const double seconds =
       run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit);
   const double bytes_per_s = counter(run, "bytes_per_second");
-  const double gbps = bytes_per_s >= 0 ? bytes_per_s / 1e9 : counter(run, "kernel_gbps");
-  const double ratio = counter(run, "ratio");
+  const double gbps =
+      bytes_per_s >= 0 ? bytes_per_s / 1e9 : counter(run, results::counter::kKernelGbps);
+  const double ratio = counter(run, results::counter::kRatio);
   line += fmt::format(" {:>{}} {:>{}} {:>{}} {:>{}} {:>{}} {:>{}}", format_seconds(seconds), kTime,
                       error_text(run), kError, format_gbps(gbps), kGbps,
-                      format_gbps(counter(run, "e2e_gbps")), kGbps,
+                      format_gbps(counter(run, results::counter::kE2eGbps)), kGbps,
                       ratio < 0 ? "" : fmt::format("{:.3f}", ratio), kRatio, calls, kCalls);
   return line + "\n";
 }

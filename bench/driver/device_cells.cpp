@@ -27,6 +27,7 @@
 #include "gcbench/errors.hpp"
 #include "gcbench/stream.hpp"
 #include "src/gpu/pipeline.hpp"
+#include "src/results/counters.hpp"
 
 namespace gcbench::driver {
 
@@ -633,8 +634,9 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
   if (clock_before && clock_after) {
     // The lower of the two readings: a cell that ran throttled for part of its samples.
     const double share = std::min(*clock_before, *clock_after);
-    state.counters["sm_clock_pct"] = benchmark::Counter(100 * share);
-    state.counters["throttled"] = benchmark::Counter(share < kThrottledBelow ? 1 : 0);
+    state.counters[results::counter::kSmClockPct] = benchmark::Counter(100 * share);
+    state.counters[results::counter::kThrottled] =
+        benchmark::Counter(share < kThrottledBelow ? 1 : 0);
   }
   if (c.primitive_call && !c.primitive_s) {
     // As many calls as this run timed of the codec (5 to 200), each as the codec's were: on
@@ -654,40 +656,43 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
   using benchmark::Counter;
   auto& k = state.counters;
   const u64 n = input.size();
-  k["input_bytes"] = Counter(static_cast<double>(n));
-  k["compressed_bytes"] = Counter(static_cast<double>(c.compressed_bytes));
-  if (c.decode_varied_output) k["varied_outputs"] = Counter(static_cast<double>(c.varied_outputs));
-  k["ratio"] = Counter(c.compressed_bytes == 0
-                           ? 0.0
-                           : static_cast<double>(n) / static_cast<double>(c.compressed_bytes));
-  k["verified"] = Counter(1);
-  k["cold_l2"] = Counter(l2_flush_ ? 1 : 0);  // 0: warm, L2 not flushed between timed calls
-  k["memory_device_bytes"] = Counter(static_cast<double>(
+  k[results::counter::kInputBytes] = Counter(static_cast<double>(n));
+  k[results::counter::kCompressedBytes] = Counter(static_cast<double>(c.compressed_bytes));
+  if (c.decode_varied_output)
+    k[results::counter::kVariedOutputs] = Counter(static_cast<double>(c.varied_outputs));
+  k[results::counter::kRatio] = Counter(
+      c.compressed_bytes == 0 ? 0.0
+                              : static_cast<double>(n) / static_cast<double>(c.compressed_bytes));
+  k[results::counter::kVerified] = Counter(1);
+  k[results::counter::kColdL2] =
+      Counter(l2_flush_ ? 1 : 0);  // 0: warm, L2 not flushed between timed calls
+  k[results::counter::kMemoryDeviceBytes] = Counter(static_cast<double>(
       c.operand_bytes + std::max(cuda::device_memory::peak_bytes(), c.own_base) - c.own_base));
   // The process's peak so far: the first cell where it jumps is the one that holds the most.
-  k["peak_rss_bytes"] = Counter(static_cast<double>(peak_rss_bytes()));
+  k[results::counter::kPeakRssBytes] = Counter(static_cast<double>(peak_rss_bytes()));
   for (const auto& [name, value] : c.codec_counters) k[name] = Counter(value);
-  k["kernel_s"] = Counter(kernel_s);
-  k["kernel_gbps"] = Counter(gbps(n, kernel_s));
+  k[results::counter::kKernelS] = Counter(kernel_s);
+  k[results::counter::kKernelGbps] = Counter(gbps(n, kernel_s));
   if (ceilings_.copy_gbps > 0)
-    k["pct_copy"] = Counter(100 * gbps(n, kernel_s) / ceilings_.copy_gbps);
+    k[results::counter::kPctCopy] = Counter(100 * gbps(n, kernel_s) / ceilings_.copy_gbps);
   if (c.primitive_s) {  // the bare primitive on the same input (CodecInfo::reference_primitive)
-    k["primitive_s"] = Counter(*c.primitive_s);
-    k["primitive_gbps"] = Counter(gbps(n, *c.primitive_s));
+    k[results::counter::kPrimitiveS] = Counter(*c.primitive_s);
+    k[results::counter::kPrimitiveGbps] = Counter(gbps(n, *c.primitive_s));
   }
   // Kernel-only (--timing kernel): no end-to-end counter at all, rather than a 0 that reads
   // as a measurement.
   if (settings_.end_to_end) {
-    k["pipeline_chunk_bytes"] =
+    k[results::counter::kPipelineChunkBytes] =
         Counter(static_cast<double>(pipeline_options(settings_, cell.codec->info()).chunk_bytes));
-    k["transfer_s"] = Counter(c.transfer_s);
-    k["e2e_s"] = Counter(c.e2e_s);
-    k["e2e_pageable_s"] = Counter(c.e2e_pageable_s);
-    k["e2e_timed_s"] = Counter(c.e2e_timed_s);  // once per cell: the harness share counts it once
-    k["e2e_gbps"] = Counter(gbps(n, c.e2e_s));
-    k["e2e_pageable_gbps"] = Counter(gbps(n, c.e2e_pageable_s));
+    k[results::counter::kTransferS] = Counter(c.transfer_s);
+    k[results::counter::kE2eS] = Counter(c.e2e_s);
+    k[results::counter::kE2ePageableS] = Counter(c.e2e_pageable_s);
+    k[results::counter::kE2eTimedS] =
+        Counter(c.e2e_timed_s);  // once per cell: the harness share counts it once
+    k[results::counter::kE2eGbps] = Counter(gbps(n, c.e2e_s));
+    k[results::counter::kE2ePageableGbps] = Counter(gbps(n, c.e2e_pageable_s));
     if (ceilings_.h2d_pinned_gbps > 0) {
-      k["pct_h2d"] = Counter(100 * gbps(n, c.e2e_s) / ceilings_.h2d_pinned_gbps);
+      k[results::counter::kPctH2d] = Counter(100 * gbps(n, c.e2e_s) / ceilings_.h2d_pinned_gbps);
     }
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * n));

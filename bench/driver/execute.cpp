@@ -25,6 +25,7 @@
 #include "gcbench/container.hpp"
 #include "gcbench/cores.hpp"
 #include "gcbench/device_codec.hpp"
+#include "src/results/counters.hpp"
 #include "src/results/time_marks.hpp"
 
 namespace gcbench::driver {
@@ -125,13 +126,13 @@ bool sample(benchmark::State& state, const CellSpec& cell, Totals& totals, Sampl
     // Only when busy: a counter that is 0 in every repetition has no coefficient of variation
     // (Google Benchmark would write NaN, which JSON cannot hold).
     if (cpu_share && *cpu_share < results::kBusyBelow && cell.codec->info().in_process)
-      state.counters["busy"] = benchmark::Counter(1);
+      state.counters[results::counter::kBusy] = benchmark::Counter(1);
     // A codec that runs another program (gzip) holds its memory there: that program's peak.
     if (!cell.codec->info().in_process && totals.program_peak_rss_bytes > 0) {
-      state.counters["memory_host_bytes"] =
+      state.counters[results::counter::kMemoryHostBytes] =
           benchmark::Counter(static_cast<double>(totals.program_peak_rss_bytes));
     } else if (heap_meter::active() && cell.codec->info().in_process) {
-      state.counters["memory_host_bytes"] =
+      state.counters[results::counter::kMemoryHostBytes] =
           benchmark::Counter(static_cast<double>(heap_peak - checks.heap_base));
     }
   }
@@ -143,22 +144,23 @@ void set_counters(benchmark::State& state, const CellSpec& cell, const Totals& t
   const std::uint64_t compressed_bytes = container.size();
   using benchmark::Counter;
   auto& c = state.counters;
-  c["input_bytes"] = Counter(static_cast<double>(input_bytes));
-  c["compressed_bytes"] = Counter(static_cast<double>(compressed_bytes));
-  c["ratio"] = Counter(compressed_bytes == 0 ? 0.0
-                                             : static_cast<double>(input_bytes) /
-                                                   static_cast<double>(compressed_bytes));
-  c["verified"] = Counter(1);
+  c[results::counter::kInputBytes] = Counter(static_cast<double>(input_bytes));
+  c[results::counter::kCompressedBytes] = Counter(static_cast<double>(compressed_bytes));
+  c[results::counter::kRatio] =
+      Counter(compressed_bytes == 0
+                  ? 0.0
+                  : static_cast<double>(input_bytes) / static_cast<double>(compressed_bytes));
+  c[results::counter::kVerified] = Counter(1);
   // The process's peak so far: the first cell where it jumps is the one that holds the most.
-  c["peak_rss_bytes"] = Counter(static_cast<double>(peak_rss_bytes()));
+  c[results::counter::kPeakRssBytes] = Counter(static_cast<double>(peak_rss_bytes()));
   if (const auto& own = cell.codec->info().container_counters) {
     for (const auto& [name, value] : own(container)) c[name] = Counter(value);
   }
   const auto calls = static_cast<double>(std::max<std::uint64_t>(samples, 1));
-  c["e2e_s"] = Counter(totals.e2e_s / calls);
+  c[results::counter::kE2eS] = Counter(totals.e2e_s / calls);
   if (cell.codec->info().device == Device::gpu) {
-    c["kernel_s"] = Counter(totals.kernel_s / calls);
-    c["transfer_s"] = Counter(totals.transfer_s / calls);
+    c[results::counter::kKernelS] = Counter(totals.kernel_s / calls);
+    c[results::counter::kTransferS] = Counter(totals.transfer_s / calls);
   } else {
     // What "all cores" (threads:0) meant for this cell: --gpus workers run on fewer cores than
     // the host has, and their CPU cells may run on different workers' cores.
@@ -513,7 +515,7 @@ void run_cell(benchmark::State& state, const CellSpec& cell, Workspace& workspac
     // defaults, whatever the axis's default.
     if (const auto width = workspace.input_file(cell.input).element_width;
         width && !state.error_occurred()) {
-      state.counters[std::string(results::kInputElementWidth)] =
+      state.counters[results::counter::kInputElementWidth] =
           benchmark::Counter(static_cast<double>(*width));
     }
     // What the cell measured was its input only if the input is still the one loaded.
@@ -544,14 +546,14 @@ void add_sampling_counters(benchmark::State& state, const Sampler& sampler,
                            std::optional<double> cpu_share) {
   using benchmark::Counter;
   auto& c = state.counters;
-  c["samples"] = Counter(static_cast<double>(sampler.samples()));
-  c["max_error_pct"] = Counter(100 * sampler.max_error());
-  c["sampled_s"] = Counter(sampler.total_s());
+  c[results::counter::kSamples] = Counter(static_cast<double>(sampler.samples()));
+  c[results::counter::kMaxErrorPct] = Counter(100 * sampler.max_error());
+  c[results::counter::kSampledS] = Counter(sampler.total_s());
   if (sampler.samples() > 1) {  // one sample has no spread to measure
-    c["noise_pct"] = Counter(100 * sampler.noise());
-    c["error_pct"] = Counter(100 * sampler.error());
+    c[results::counter::kNoisePct] = Counter(100 * sampler.noise());
+    c[results::counter::kErrorPct] = Counter(100 * sampler.error());
   }
-  if (cpu_share) c["cpu_share"] = Counter(*cpu_share);
+  if (cpu_share) c[results::counter::kCpuShare] = Counter(*cpu_share);
 }
 
 benchmark::internal::Benchmark* register_cell(const CellSpec& cell, Workspace& workspace,

@@ -9,6 +9,7 @@
 
 #include "reports/render.hpp"
 #include "src/results/cell_name.hpp"
+#include "src/results/counters.hpp"
 
 namespace gcbench::driver {
 using ordered_json = nlohmann::ordered_json;
@@ -47,7 +48,7 @@ ordered_json row_of(const reports::Measurement& m) {
   }
   row["repetitions"] = m.repetitions;
   row["time_s"] = m.time_s;
-  const double input_bytes = m.counter("input_bytes");
+  const double input_bytes = m.counter(results::counter::kInputBytes);
   if (input_bytes >= 0 && m.time_s > 0) row["gbps"] = input_bytes / m.time_s / 1e9;
   if (m.repetitions > 1) {
     row["cv"] = m.cv;

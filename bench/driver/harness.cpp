@@ -11,6 +11,7 @@
 
 #include "bench/driver/run_status.hpp"
 #include "src/results/cell_name.hpp"
+#include "src/results/counters.hpp"
 
 namespace gcbench::driver {
 namespace {
@@ -30,10 +31,11 @@ std::string gib(std::uint64_t bytes) {
 double HarnessTally::timed_seconds(const Run& run, bool with_e2e) {
   if (run.run_type != Run::RT_Iteration || run_failed(run)) return 0;
   // A cell's sampled_s: the seconds of all its timed calls (its iteration's time is their mean).
-  const auto sampled = run.counters.find("sampled_s");
+  const auto sampled = run.counters.find(results::counter::kSampledS);
   double s = sampled != run.counters.end() ? sampled->second.value : run.real_accumulated_time;
   if (with_e2e) {
-    if (auto it = run.counters.find("e2e_timed_s"); it != run.counters.end()) s += it->second.value;
+    if (auto it = run.counters.find(results::counter::kE2eTimedS); it != run.counters.end())
+      s += it->second.value;
   }
   return s;
 }

@@ -8,9 +8,29 @@
 #include "bench/driver/options.hpp"
 #include "bench/driver/presets.hpp"
 #include "gcbench/registry.hpp"
+#include "src/results/counters.hpp"
 
 namespace gcbench::driver {
 namespace {
+
+// The counters' names after `lead`, wrapped at 95 columns as the help's prose is.
+std::string counter_names(const std::string& lead) {
+  std::string text = lead, line = lead;
+  for (const results::CounterSpec& c : results::counter_table()) {
+    const std::string word =
+        std::string(c.name) + (&c == &results::counter_table().back() ? "." : ",");
+    if (line.size() + 1 + word.size() > 95) {
+      text += "\n";
+      line.clear();
+    } else {
+      text += " ";
+      line += " ";
+    }
+    text += word;
+    line += word;
+  }
+  return text + "\n";
+}
 
 std::string axis_range(const AxisSpec& a) {
   if (!a.names.empty()) return fmt::format("{}", fmt::join(a.names, "|"));
@@ -75,6 +95,7 @@ Information
   --list                the codecs, their axes and defaults
   -h, --help            this help
   --help-all            every flag in full, the presets' steps, counters and timing
+  --counters            every counter a result entry may carry: unit, cells, meaning
   --version             revision, build type, CUDA, nvCOMP and the peers' library versions
 
 Exit status: 0 done, 1 a cell failed (its error is printed; a codec that crashes, exits or
@@ -115,14 +136,8 @@ takes timed calls (samples) until the relative standard error of their mean is u
          R"( of timed
 seconds, or until --max-time of wall time is spent; the cell's time is their mean (one Google
 Benchmark iteration). Every timed call's output is compared with the verified one.
-Counters: input_bytes, compressed_bytes, ratio (input/compressed), verified, samples,
-error_pct (the mean's relative standard error; the console's and reports' ±, "*" over
-max_error_pct), noise_pct (the samples' spread), sampled_s, e2e_s (wall time per call),
-cpu_share (CPU cells), kernel_s and transfer_s (GPU), entropy_bytes (LZ77, SPEC 1.4); GPU cells
-with a device API also kernel_gbps, pct_copy (of the run's copy_gbps), cold_l2, and
-sm_clock_pct with throttled (the SM clock under 90% of its maximum after the first or the
-last timed call, "!").
-
+)" << counter_names("Counters (--counters: each one's unit, cells and meaning):")
+      << R"(
 At its end a run prints its harness share, timed seconds / wall seconds, per codec, device
 and direction too, and its peak RSS (also recorded in the results' context as
 peak_rss_bytes, harness_timed_s, harness_wall_s). Timed seconds: for every cell, the

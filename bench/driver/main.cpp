@@ -43,6 +43,7 @@
 #include "gcbench/cores.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/registry.hpp"
+#include "src/results/counters.hpp"
 #include "src/results/result_document.hpp"
 #include "studies/study.hpp"
 
@@ -53,7 +54,8 @@ void help_printer() {
   print_help(std::cout, studies::presets());
 }
 
-// Answers -h, --help, --help-all or --version, the first given, on stdout; false if none is.
+// Answers -h, --help, --help-all, --counters or --version, the first given, on stdout; false if
+// none is.
 bool answer_information_flag(const std::vector<std::string>& args) {
   const auto asked = std::find_first_of(args.begin(), args.end(), kInformationFlags.begin(),
                                         kInformationFlags.end());
@@ -62,6 +64,8 @@ bool answer_information_flag(const std::vector<std::string>& args) {
     std::cout << version_text(registered_codecs());
   } else if (*asked == "--help-all") {
     print_full_help(std::cout, registered_codecs(), studies::presets());
+  } else if (*asked == "--counters") {
+    std::cout << results::counters_markdown();
   } else {
     print_help(std::cout, studies::presets());
   }

@@ -90,9 +90,10 @@ std::vector<std::string> plugin_arguments(const std::vector<std::string>& args);
 Options parse_options(const std::vector<std::string>& args,
                       const std::vector<const Codec*>& codecs = registered_codecs());
 
-// Flags the driver answers before any other, and exits: -h, --help, --help-all, --version.
+// Flags the driver answers before any other, and exits: -h, --help, --help-all, --counters,
+// --version.
 inline const std::vector<std::string> kInformationFlags = {"-h", "--help", "--help-all",
-                                                           "--version"};
+                                                           "--counters", "--version"};
 
 // Google Benchmark's flags (its --help lists them), which its Initialize takes before
 // parse_options sees the rest.

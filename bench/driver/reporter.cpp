@@ -10,6 +10,7 @@
 #include "bench/driver/cell_queue.hpp"
 #include "bench/driver/run_status.hpp"
 #include "bench/driver/supervision.hpp"
+#include "src/results/counters.hpp"
 #include "src/results/time_marks.hpp"
 
 namespace gcbench::driver {
@@ -72,7 +73,7 @@ void SweepReporter::ReportRuns(const std::vector<Run>& runs) {
   for (const Run& run : runs) out << table_.row(run);
   out.flush();
   const auto busy = std::find_if(runs.begin(), runs.end(), [](const Run& run) {
-    const auto it = run.counters.find("busy");
+    const auto it = run.counters.find(results::counter::kBusy);
     return it != run.counters.end() && it->second > 0;
   });
   if (busy != runs.end() && !busy_said_) {
@@ -82,7 +83,7 @@ void SweepReporter::ReportRuns(const std::vector<Run>& runs) {
         "thread on a CPU {:.0f}% of its wall time, under {:.0f}%)\n"
         "[gcbench]   its time is partly the machine's; for quiet figures rerun such cells on an "
         "idle machine (their result files removed, or --fresh)\n",
-        100 * busy->counters.at("cpu_share").value, 100 * results::kBusyBelow);
+        100 * busy->counters.at(results::counter::kCpuShare).value, 100 * results::kBusyBelow);
   }
   if (recorder_ != nullptr && context_) recorder_->record(*context_, runs);
   for (const Run& run : runs) {

@@ -28,10 +28,9 @@ inline bool is_skipped_reason(std::string_view text) {
 // "typed_corpus:<corpus>": the corpus holds typed inputs (arrays of one element width: .npy
 // files, tpch columns), the value says how many; the report gives it a column table.
 inline constexpr std::string_view kTypedCorpusKey = "typed_corpus:";
-// The axis of an element's width, and the counter of a typed input's own width (its dtype's) on
-// its cells: the reports take the cells at that width as the file's defaults.
+// The axis of an element's width (a typed input's cells record their own: the counter
+// counter::kInputElementWidth).
 inline constexpr std::string_view kElementWidthAxis = "element_width";
-inline constexpr std::string_view kInputElementWidth = "input_element_width";
 // "defaults:<codec>/<device>" -> the codec's axis defaults, as format_params writes them.
 inline constexpr std::string_view kDefaultsKey = "defaults:";
 

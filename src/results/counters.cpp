@@ -1,0 +1,80 @@
+#include "src/results/counters.hpp"
+
+#include <fmt/format.h>
+
+namespace gcbench::results {
+
+const std::vector<CounterSpec>& counter_table() {
+  using namespace counter;
+  static const std::vector<CounterSpec> table = {
+      {kInputBytes, "bytes", "every", "the input's size"},
+      {kCompressedBytes, "bytes", "every",
+       "the container's size (gzip: its file; zlib: the gzip member)"},
+      {kRatio, "ratio", "every", "input_bytes / compressed_bytes"},
+      {kEntropyBytes, "bytes", "lz77",
+       "the triples after the entropy stage (the codec declares it; the thesis's ratio basis)"},
+      {kInputElementWidth, "bytes", "typed inputs",
+       "the width of the input's elements (a .npy dtype's, a TPC-H column's): the reports take "
+       "the cells at it as the input's defaults"},
+      {kVerified, "0/1", "every", "1: the output was decompressed and compared with the input"},
+      {kVariedOutputs, "count", "GPU, codecs whose containers vary",
+       "timed outputs other than the verified one, each decoded and compared instead"},
+      {kSamples, "count", "every", "timed calls the stopping rule took"},
+      {kSampledS, "s", "every", "the seconds of those calls (the harness share's timed part)"},
+      {kErrorPct, "%", "every, 2 samples or more",
+       "the relative standard error of the samples' mean: the console's and reports' ±"},
+      {kMaxErrorPct, "%", "every",
+       "the stopping rule's target for error_pct; a cell over it is marked *"},
+      {kNoisePct, "%", "every, 2 samples or more", "the samples' spread (their IQR / median)"},
+      {kCpuShare, "ratio", "CPU", "the timing thread's CPU time / its wall time"},
+      {kBusy, "0/1", "CPU, in-process codecs",
+       "1: cpu_share was under 0.75, the machine busy with other work (marked ~)"},
+      {kKernelS, "s", "GPU", "the device call alone, CUDA events, data in device memory"},
+      {kKernelGbps, "GB/s", "GPU", "input_bytes / kernel_s"},
+      {kPctCopy, "%", "GPU", "kernel_gbps as a share of the run's device copy (copy_gbps)"},
+      {kTransferS, "s", "GPU, every timing",
+       "the pinned copies in and out of the device call's buffers, one after the other"},
+      {kE2eS, "s", "every timing",
+       "the whole call from host memory (GPU: the pipeline, pinned; CPU: its wall time)"},
+      {kE2eGbps, "GB/s", "GPU, every timing", "input_bytes / e2e_s"},
+      {kE2ePageableS, "s", "GPU, every timing", "e2e_s from pageable host memory"},
+      {kE2ePageableGbps, "GB/s", "GPU, every timing", "input_bytes / e2e_pageable_s"},
+      {kE2eTimedS, "s", "GPU, every timing",
+       "all end-to-end runs, pinned and pageable (the harness share's timed part)"},
+      {kPctH2d, "%", "GPU, every timing",
+       "e2e_gbps as a share of the run's pinned host-to-device copy (h2d_pinned_gbps)"},
+      {kPipelineChunkBytes, "bytes", "GPU, every timing", "the pipeline's chunk"},
+      {kPrimitiveS, "s", "GPU, codecs with a reference primitive",
+       "the bare library primitive on the same input (rle-cub: cub::DeviceRunLengthEncode)"},
+      {kPrimitiveGbps, "GB/s", "GPU, codecs with a reference primitive",
+       "input_bytes / primitive_s"},
+      {kColdL2, "0/1", "GPU", "1: the L2 was flushed before every timed call (--cold-l2)"},
+      {kSmClockPct, "%", "GPU",
+       "the SM clock as a share of its maximum, the lower of after the first and the last timed "
+       "call"},
+      {kThrottled, "0/1", "GPU", "1: sm_clock_pct under 90% (marked !)"},
+      {kMemoryHostBytes, "bytes", "CPU",
+       "the heap the timed calls held at their peak above the cell's start (gzip: its program's "
+       "peak resident memory)"},
+      {kMemoryDeviceBytes, "bytes", "GPU",
+       "the device call's operands (input, output, temp) and what the codec allocated itself"},
+      {kPeakRssBytes, "bytes", "every", "the process's peak resident memory so far"},
+  };
+  return table;
+}
+
+std::string counters_markdown() {
+  std::string out =
+      "# Counters\n\n"
+      "Every counter a result entry may carry, beside Google Benchmark's own fields "
+      "([results.md](results.md) says how each is measured and what it cannot see). This page "
+      "is `gcbench --counters`, from the one table in `src/results/counters.cpp` that the driver "
+      "writes and the reports read them by; a test keeps the two equal.\n\n"
+      "| counter | unit | cells | meaning |\n|---|---|---|---|\n";
+  for (const CounterSpec& c : counter_table()) {
+    out += fmt::format("| `{}` | {} | {} | {} |\n", c.name, c.unit, c.cells, c.meaning);
+  }
+  return out;
+}
+
+}  // namespace gcbench::results
