@@ -60,8 +60,8 @@ std::optional<Table> columns_table(const ResultSet& set, const Defaults& default
   t.title = "Columns of " + corpus + ": ratio and GB/s per GPU codec";
   t.label_header = "column";
   t.text_headers = {"width", "codec"};
-  t.columns = {Column{"size", "input_bytes", Unit::bytes, {}},
-               Column{"ratio", "ratio", Unit::ratio, {}},
+  t.columns = {Column{"size", results::counter::kInputBytes, Unit::bytes, {}},
+               Column{results::counter::kRatio, results::counter::kRatio, Unit::ratio, {}},
                Column{"compress kernel", "compress_kernel_gbps", Unit::gb_per_s, {}},
                Column{"decompress kernel", "decompress_kernel_gbps", Unit::gb_per_s, {}},
                Column{"compress e2e", "compress_e2e_gbps", Unit::gb_per_s, {}},

@@ -119,11 +119,12 @@ std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& default
   t.title = "GPU throughput: kernel vs end-to-end, " + corpus;
   t.label_header = "codec";
   t.text_headers = {"direction"};
-  t.columns = {Column{"kernel", "kernel_gbps", Unit::gb_per_s, {}},
-               Column{"end-to-end, pinned", "e2e_gbps", Unit::gb_per_s, {}},
-               Column{"end-to-end, pageable", "e2e_pageable_gbps", Unit::gb_per_s, {}},
-               Column{"kernel, % of copy", "pct_copy", Unit::percent, {}},
-               Column{"end-to-end, % of pinned H2D", "pct_h2d", Unit::percent, {}}};
+  t.columns = {
+      Column{"kernel", results::counter::kKernelGbps, Unit::gb_per_s, {}},
+      Column{"end-to-end, pinned", results::counter::kE2eGbps, Unit::gb_per_s, {}},
+      Column{"end-to-end, pageable", results::counter::kE2ePageableGbps, Unit::gb_per_s, {}},
+      Column{"kernel, % of copy", results::counter::kPctCopy, Unit::percent, {}},
+      Column{"end-to-end, % of pinned H2D", results::counter::kPctH2d, Unit::percent, {}}};
   // Which columns a row fills: all of them, or without end-to-end figures the kernel ones.
   const std::vector<std::size_t> shown =
       any_e2e ? std::vector<std::size_t>{0, 1, 2, 3, 4} : std::vector<std::size_t>{0, 3};

@@ -118,8 +118,8 @@ std::optional<Table> kernels_table(const ResultSet& set, const Defaults& default
   t.title = "GPU kernels per input, % of the device copy, " + corpus;
   t.label_header = "file";
   t.text_headers = {"codec", "direction", "l2"};
-  t.columns = {Column{"kernel", "kernel_gbps", Unit::gb_per_s, {}},
-               Column{"kernel, % of copy", "pct_copy", Unit::percent, {}}};
+  t.columns = {Column{"kernel", results::counter::kKernelGbps, Unit::gb_per_s, {}},
+               Column{"kernel, % of copy", results::counter::kPctCopy, Unit::percent, {}}};
   t.rows.push_back(Row{"(reference)",
                        {copy, copy.value ? Value::of(100) : Value::blank(copy.reason)},
                        {"device copy", "-", "-"}});

@@ -12,6 +12,7 @@
 #include "reports/gpu_e2e.hpp"
 #include "reports/render.hpp"
 #include "reports/stats.hpp"
+#include "src/results/counters.hpp"
 
 namespace gcbench::reports {
 using json = nlohmann::json;
@@ -45,7 +46,7 @@ struct Sum {
 // The end-to-end time of a cell: a GPU cell's e2e_s counter (none when timed kernel-only), a
 // CPU cell's wall time.
 double e2e_of(const Measurement& m) {
-  return m.counter("e2e_s", m.id.device == "gpu" ? -1 : m.time_s);
+  return m.counter(results::counter::kE2eS, m.id.device == "gpu" ? -1 : m.time_s);
 }
 
 // None unless every file has a cell.
@@ -56,9 +57,9 @@ std::optional<Sum> sum_over(const ByFile& cells, const std::set<std::string>& fi
     const auto it = cells.find(file);
     if (it == cells.end()) return std::nullopt;
     const Measurement& m = *it->second;
-    s.input += m.counter("input_bytes", 0);
-    s.compressed += m.counter("compressed_bytes", 0);
-    const double entropy = m.counter("entropy_bytes");
+    s.input += m.counter(results::counter::kInputBytes, 0);
+    s.compressed += m.counter(results::counter::kCompressedBytes, 0);
+    const double entropy = m.counter(results::counter::kEntropyBytes);
     s.every_entropy = s.every_entropy && entropy > 0;
     s.entropy += std::max(entropy, 0.0);
     s.time_s += m.time_s;
@@ -109,14 +110,17 @@ std::string threads_text(const std::string& device, const ByDirection& cells) {
 json row_json(const std::string& codec, const std::string& device, const ByDirection& cells,
               const ByDirection* reference, const ByDirection* all_cores,
               const std::set<std::string>& files) {
-  json row = {
-      {"codec", codec},   {"device", device},         {"threads", threads_text(device, cells)},
-      {"ratio", nullptr}, {"entropy_ratio", nullptr}, {"noise_pct", nullptr}};
+  json row = {{"codec", codec},
+              {"device", device},
+              {"threads", threads_text(device, cells)},
+              {results::counter::kRatio, nullptr},
+              {"entropy_ratio", nullptr},
+              {results::counter::kNoisePct, nullptr}};
   json reasons = json::array();
   std::vector<double> spreads;
   for (const char* direction : kDirections) {
-    json d = {{"kernel_gbps", nullptr},
-              {"e2e_gbps", nullptr},
+    json d = {{results::counter::kKernelGbps, nullptr},
+              {results::counter::kE2eGbps, nullptr},
               {"vs_reference", nullptr},
               {"vs_all_cores", nullptr}};
     const std::optional<Sum> s = sum_of(cells, direction, files);
@@ -127,16 +131,16 @@ json row_json(const std::string& codec, const std::string& device, const ByDirec
     }
     spreads.insert(spreads.end(), s->spreads.begin(), s->spreads.end());
     if (std::string(direction) == "compress") {
-      row["ratio"] = quotient(s->input, s->compressed);
+      row[results::counter::kRatio] = quotient(s->input, s->compressed);
       if (s->every_entropy) row["entropy_ratio"] = quotient(s->input, s->entropy);
     }
-    if (device == "gpu") d["kernel_gbps"] = gbps(s->input, s->time_s);
+    if (device == "gpu") d[results::counter::kKernelGbps] = gbps(s->input, s->time_s);
     if (!s->every_e2e) {
       reasons.push_back(fmt::format("{} end to end: timed kernel-only", direction));
       row[direction] = d;
       continue;
     }
-    d["e2e_gbps"] = gbps(s->input, s->e2e_s);
+    d[results::counter::kE2eGbps] = gbps(s->input, s->e2e_s);
     if (reference != nullptr) {
       if (const auto r = sum_of(*reference, direction, files); r && r->every_e2e) {
         d["vs_reference"] = quotient(r->e2e_s, s->e2e_s);
@@ -153,7 +157,7 @@ json row_json(const std::string& codec, const std::string& device, const ByDirec
     }
     row[direction] = d;
   }
-  if (!spreads.empty()) row["noise_pct"] = 100 * stats::median(spreads);
+  if (!spreads.empty()) row[results::counter::kNoisePct] = 100 * stats::median(spreads);
   row["reasons"] = reasons;
   return row;
 }
@@ -256,25 +260,26 @@ json cells_json(const ResultSet& set, const Defaults& defaults) {
   json cells = json::array();
   for (const Measurement& m : set.cells) {
     if (m.error) continue;
-    const double entropy = m.counter("entropy_bytes");
+    const double entropy = m.counter(results::counter::kEntropyBytes);
     const double e2e = e2e_of(m);
     const std::optional<double> uncertainty = m.uncertainty();
     // A GPU cell's device memory, a CPU cell's heap (docs/results.md).
-    const double memory =
-        m.counter(m.id.device == "gpu" ? "memory_device_bytes" : "memory_host_bytes");
-    cells.push_back({{"corpus", m.id.corpus},
-                     {"file", m.id.file},
-                     {"codec", m.id.codec},
-                     {"device", m.id.device},
-                     {"variant", variant_label(m.as_defaults_see_it(), defaults)},
-                     {"direction", m.id.direction},
-                     {"input_bytes", m.counter("input_bytes", 0)},
-                     {"compressed_bytes", m.counter("compressed_bytes", 0)},
-                     {"entropy_bytes", entropy > 0 ? json(entropy) : json(nullptr)},
-                     {"time_s", m.time_s},
-                     {"e2e_s", e2e > 0 ? json(e2e) : json(nullptr)},
-                     {"memory_bytes", memory > 0 ? json(memory) : json(nullptr)},
-                     {"cv", uncertainty ? json(*uncertainty) : json(nullptr)}});
+    const double memory = m.counter(m.id.device == "gpu" ? results::counter::kMemoryDeviceBytes
+                                                         : results::counter::kMemoryHostBytes);
+    cells.push_back(
+        {{"corpus", m.id.corpus},
+         {"file", m.id.file},
+         {"codec", m.id.codec},
+         {"device", m.id.device},
+         {"variant", variant_label(m.as_defaults_see_it(), defaults)},
+         {"direction", m.id.direction},
+         {results::counter::kInputBytes, m.counter(results::counter::kInputBytes, 0)},
+         {results::counter::kCompressedBytes, m.counter(results::counter::kCompressedBytes, 0)},
+         {results::counter::kEntropyBytes, entropy > 0 ? json(entropy) : json(nullptr)},
+         {"time_s", m.time_s},
+         {results::counter::kE2eS, e2e > 0 ? json(e2e) : json(nullptr)},
+         {"memory_bytes", memory > 0 ? json(memory) : json(nullptr)},
+         {"cv", uncertainty ? json(*uncertainty) : json(nullptr)}});
   }
   return cells;
 }
