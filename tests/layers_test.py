@@ -25,22 +25,18 @@ LAYERS = [
     ["reports"],  # the report tool, whose result reader the driver's exports share
     ["bench/*"],  # the driver; it and the report name no study
     ["studies"],  # the presets and their tables, declared as data over both engines
-    ["programs"],  # gcbench's and gcbench-report's main(), which hand the studies to the engines
+    ["programs/*"],  # gcbench's and gcbench-report's main(), which hand the studies to the engines
 ]
-# The programs' main() files, a layer of their own above the studies.
-PROGRAMS = {"bench/driver/main.cpp", "reports/main.cpp"}
 # Above every layer, and held only to the graph having no loop.
 UNLAYERED = ["tests", "examples/*"]
 TOP_FOLDERS = ["include", "src", "codecs", "baselines", "registry", "bench", "reports",
-               "studies", "corpora", "tests", "examples"]
+               "studies", "programs", "corpora", "tests", "examples"]
 SOURCE_SUFFIXES = {".c", ".h", ".cpp", ".hpp", ".cu", ".cuh"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
 def folder_of(path):
     """The folder a repository path belongs to: codecs/rle for codecs/rle/detail/x.cuh."""
-    if path in PROGRAMS:
-        return "programs"
     parts = path.split("/")
     if parts[0] in ("tests", "registry", "reports", "studies", "corpora") or len(parts) < 3:
         return parts[0]

@@ -4,7 +4,7 @@
 
 namespace gcbench::driver::heap_meter {
 
-// Set by heap_hooks.cpp when it is linked in; left alone the meter is inactive.
+// Set by programs/gcbench/heap_hooks.cpp when it is linked in; left alone the meter is inactive.
 std::atomic<bool> g_active{false};
 // Signed: a block allocated where no hook saw it (before the program's symbols were bound) may
 // still be freed through one.

@@ -1,7 +1,7 @@
 #pragma once
 // Host memory per cell (issue 62): the heap bytes live at any moment, counted by the gcbench
-// program's own malloc family (heap_hooks.cpp, linked into the program alone, not into the
-// tests or a sanitizer build, whose allocator is the sanitizer's). A cell records the peak of
+// program's own malloc family (programs/gcbench/heap_hooks.cpp, linked into the program alone,
+// not into the tests or a sanitizer build, whose allocator is the sanitizer's). A cell records the peak of
 // live heap bytes during its timed calls above what was live when it began: the buffers the
 // harness gives the codec and what the codec allocates itself, whatever thread allocates.
 // Not seen: memory mapped directly (a file's mapping, pinned or device memory, a library's own
