@@ -382,6 +382,19 @@ TEST(Npy, UnsupportedArraysAreAClearErrorNamingTheFile) {
 #ifdef GCBENCH_DRIVER
 using testing::run_driver;
 
+// The cells the gcbench program records measuring `inputs` into `out` with `flags`; `log` its
+// output, `status` its exit status.
+std::vector<nlohmann::json> recorded_cells(const std::string& flags, const fs::path& inputs,
+                                           const fs::path& out, std::string& log, int& status) {
+  log = run_driver(flags + " --out-dir '" + out.string() + "' '" + inputs.string() + "'", status);
+  std::vector<nlohmann::json> cells;
+  for (const fs::path& path : results::json_files_under(out)) {
+    const nlohmann::json doc = results::read_json_file(path);
+    for (const nlohmann::json& b : doc["benchmarks"]) cells.push_back(b);
+  }
+  return cells;
+}
+
 // The whole way: the gcbench program measures and verifies every file of the folder, records
 // it, and after one file changes measures that file alone again.
 // 100 MiB of zeros compress to a few bytes, far past the decode limit a container of unknown
@@ -423,30 +436,24 @@ TEST(UserFiles, EveryCpuCellRecordsItsHostMemory) {
   for (int i = 0; text.size() < 300000; ++i)
     text += "line " + std::to_string(i * 7919 % 1000) + "\n";
   write(root / "data" / "a.txt", text);
-  const fs::path out = root / "results";
+  std::string log;
   int status = -1;
-  const std::string log = run_driver(
+  const auto cells = recorded_cells(
       "--codecs fl,rle,lz77,zlib,gzip,peers --device cpu --sweep defaults --no-progress "
-      "--max-time 0.01 --out-dir '" +
-          out.string() + "' '" + (root / "data").string() + "'",
-      status);
+      "--max-time 0.01",
+      root / "data", root / "results", log, status);
   ASSERT_EQ(status, 0) << log;
-  std::size_t cells = 0;
-  for (const fs::path& path : results::json_files_under(out)) {
-    const nlohmann::json doc = results::read_json_file(path);
-    for (const nlohmann::json& b : doc["benchmarks"]) {
-      ++cells;
-      const double memory = b.value("memory_host_bytes", 0.0);
-      EXPECT_GT(memory, 0) << b["name"];
-      EXPECT_LT(memory, 256.0 * (1 << 20)) << b["name"];
-      // A codec that decodes into the harness's buffer holds at least that buffer.
-      if (b["name"].get<std::string>().find("/decompress/") != std::string::npos &&
-          !b["name"].get<std::string>().starts_with("gzip")) {
-        EXPECT_GE(memory, static_cast<double>(text.size())) << b["name"];
-      }
+  for (const nlohmann::json& b : cells) {
+    const double memory = b.value(results::counter::kMemoryHostBytes, 0.0);
+    EXPECT_GT(memory, 0) << b["name"];
+    EXPECT_LT(memory, 256.0 * (1 << 20)) << b["name"];
+    // A codec that decodes into the harness's buffer holds at least that buffer.
+    if (b["name"].get<std::string>().find("/decompress/") != std::string::npos &&
+        !b["name"].get<std::string>().starts_with("gzip")) {
+      EXPECT_GE(memory, static_cast<double>(text.size())) << b["name"];
     }
   }
-  EXPECT_GE(cells, 10u) << log;
+  EXPECT_GE(cells.size(), 10u) << log;
   fs::remove_all(root);
 }
 
@@ -457,23 +464,15 @@ TEST(Npy, EachCellRecordsItsArraysOwnWidth) {
   std::string body;
   for (int i = 0; i < 4000; ++i) body += {static_cast<char>(i % 7), '\0', '\0', '\0'};
   write(root / "data" / "col.npy", npy("<i4", "(4000,)", body));
+  std::string log;
   int status = -1;
-  const fs::path out = root / "results";
-  const std::string log = run_driver(
-      "--codecs fl,zlib --device cpu --sweep defaults --no-progress "
-      "--max-time 0.01 --out-dir '" +
-          out.string() + "' '" + (root / "data").string() + "'",
-      status);
+  const auto cells =
+      recorded_cells("--codecs fl,zlib --device cpu --sweep defaults --no-progress --max-time 0.01",
+                     root / "data", root / "results", log, status);
   ASSERT_EQ(status, 0) << log;
-  std::size_t cells = 0;
-  for (const fs::path& path : results::json_files_under(out)) {
-    const nlohmann::json doc = results::read_json_file(path);
-    for (const nlohmann::json& b : doc["benchmarks"]) {
-      ++cells;
-      EXPECT_EQ(b.value(results::counter::kInputElementWidth, 0.0), 4.0) << b["name"];
-    }
-  }
-  EXPECT_EQ(cells, 4u) << log;  // fl at width 4 and zlib, both ways
+  for (const nlohmann::json& b : cells)
+    EXPECT_EQ(b.value(results::counter::kInputElementWidth, 0.0), 4.0) << b["name"];
+  EXPECT_EQ(cells.size(), 4u) << log;  // fl at width 4 and zlib, both ways
   fs::remove_all(root);
 }
 
@@ -482,23 +481,17 @@ TEST(UserFiles, AFileOfZerosDecodesUnderItsKnownSize) {
   fs::create_directories(root / "zeros");
   std::ofstream(root / "zeros" / "zeros.bin").close();
   fs::resize_file(root / "zeros" / "zeros.bin", std::uint64_t{100} << 20);  // sparse
-  const fs::path out = root / "results";
+  std::string log;
   int status = -1;
-  const std::string log = run_driver(
+  const auto cells = recorded_cells(
       "--codecs rle,zlib,peers --device cpu --no-progress --benchmark_min_time=0.001 "
-      "--max-time 0.01 --out-dir '" +
-          out.string() + "' '" + (root / "zeros").string() + "'",
-      status);
+      "--max-time 0.01",
+      root / "zeros", root / "results", log, status);
   EXPECT_EQ(status, 0) << log;
-  std::size_t cells = 0;
-  for (const fs::path& path : results::json_files_under(out)) {
-    const nlohmann::json doc = results::read_json_file(path);
-    for (const nlohmann::json& b : doc["benchmarks"]) {
-      ++cells;
-      EXPECT_EQ(b.value("verified", 0.0), 1.0) << b.dump();
-    }
-  }
-  EXPECT_GE(cells, 8u) << log;  // rle at three widths and zlib, each both ways, and the peers
+  for (const nlohmann::json& b : cells)
+    EXPECT_EQ(b.value(results::counter::kVerified, 0.0), 1.0) << b.dump();
+  EXPECT_GE(cells.size(), 8u)
+      << log;  // rle at three widths and zlib, each both ways, and the peers
   fs::remove_all(root);
 }
 
