@@ -304,6 +304,10 @@ int supervise(const std::vector<std::string>& given, const SupervisionOptions& o
     }
     if (state == kRestart && WIFEXITED(status) && WEXITSTATUS(status) == kRestartStatus) {
       std::cerr << "[gcbench] a fresh worker goes on: " << results::printable(j->reason) << "\n";
+      // The cell that broke the context failed and was recorded; the fresh worker, resuming,
+      // would run it again (a failed cell is not done) and break its context too.
+      if (const std::string cell(j->name, j->name_size.load()); !cell.empty())
+        failed.emplace(cell, j->reason);
       continue;
     }
     const std::string how =
