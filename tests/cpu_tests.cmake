@@ -83,3 +83,8 @@ foreach(test report_plots_test report_kernels_test report_columns_test)
   target_compile_definitions(${test} PRIVATE
     GCBENCH_PLOT_SCRIPT="${PROJECT_SOURCE_DIR}/reports/plots/plot_results.py")
 endforeach()
+# The device runs' recipes parse and name only known placeholders, and bench/device/run.py
+# prints every one's commands (--dry-run): a broken recipe shows here, not in a device call.
+add_test(NAME device_recipes
+         COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/device_recipes_test.py ${PROJECT_SOURCE_DIR})
+set_tests_properties(device_recipes PROPERTIES LABELS cpu TIMEOUT 120)

@@ -15,7 +15,7 @@ Two checks over the tree:
 2. Repository paths. README.md, docs/*.md, bench/NOTES.md, bench/notes/*.md and the READMEs
    under bench/results name files of the repository; each must exist. What counts as a path:
    a word that starts with one of the repository's top-level folders and a slash
-   (`bench/device/run_kernels.sh`, `codecs/fl/`), or is one of its top-level files
+   (`bench/device/run.py`, `codecs/fl/`), or is one of its top-level files
    (`CMakeLists.txt`), anywhere in the text, prose or code. Not a path, and skipped:
    - a word right after `:`, `/`, `.`, `~`, `$` or a word character: `REV:path` names a
      file in git history (`git show REV:path`), `/tmp/x/bench/...` a machine's folder,

@@ -1,5 +1,5 @@
 // The tables the thesis preset writes, from a recorded result file: Calgary's paper5 as
-// `--preset thesis` measured it on an H100 (bench/device/run_thesis.sh; tests/data/thesis),
+// `--preset thesis` measured it on an H100 (the device recipe `thesis`; tests/data/thesis),
 // with the cells the preset now runs for a file of one launch block. Also the same file as a
 // CPU-only run (CI) sees it: GPU columns say "no device".
 #include <gtest/gtest.h>

@@ -43,7 +43,7 @@ sed -e 's|^prefix=.*|prefix=${pcfiledir}/../..|' -e 's|^includedir=.*|includedir
 [[ -d $carry/nvcomp/include ]] || [[ -d .deps/nvcomp/include ]] ||
   echo "make_carry: no $carry/nvcomp or .deps/nvcomp (carry it): nvCOMP stays off on the device" >&2
 # The same, xz-compressed (22 of its 26 MB): carried instead of nvcomp/ when the tree leaves
-# too little room; common.sh unpacks it on the device.
+# too little room; bench/device/run.py unpacks it on the device.
 for from in "$carry/nvcomp" .deps/nvcomp; do
   if [[ -d $from/include ]]; then
     tar -C "$(dirname "$from")" -cf - "$(basename "$from")" --transform 's|^[^/]*|nvcomp|' |
