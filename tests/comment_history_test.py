@@ -14,7 +14,7 @@ from pathlib import Path
 
 # Every tracked source is checked but these: results and notes are records, not code.
 # third_party/ is others' code, vendored unchanged.
-SKIPPED_PREFIXES = ("bench/results/", "bench/notes/", "bench/NOTES.md", "third_party/")
+SKIPPED_PREFIXES = ("evidence/", "notes/", "bench/NOTES.md", "third_party/")
 # Tests state their fixtures' figures (the inputs and the values they assert), not measurements.
 FIXTURE_PREFIXES = ("tests/",)
 

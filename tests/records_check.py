@@ -5,15 +5,15 @@ Usage: records_check.py REPO_ROOT
 
 Two checks over the tree:
 
-1. Links. Every relative link in a committed report under bench/results (`*.md`: Markdown
+1. Links. Every relative link in a committed report under evidence (`*.md`: Markdown
    links and images `[text](target)`; `*.html`: `href=` and `src=`), and in README.md,
-   docs/*.md, bench/NOTES.md and bench/notes/*.md, names a file or folder that exists,
+   docs/*.md, bench/NOTES.md and notes/*.md, names a file or folder that exists,
    relative to the page; a page's inline scripts are not read (report.html inlines Plotly,
    whose strings are no links). Links with a scheme (http:, https:, mailto:, data:) and in-page
    anchors (#...) are not files and are skipped; an anchor after a path is cut off.
 
-2. Repository paths. README.md, docs/*.md, bench/NOTES.md, bench/notes/*.md and the READMEs
-   under bench/results name files of the repository; each must exist. What counts as a path:
+2. Repository paths. README.md, docs/*.md, bench/NOTES.md, notes/*.md and the READMEs
+   under evidence name files of the repository; each must exist. What counts as a path:
    a word that starts with one of the repository's top-level folders and a slash
    (`bench/device/run.py`, `codecs/fl/`), or is one of its top-level files
    (`CMakeLists.txt`), anywhere in the text, prose or code. Not a path, and skipped:
@@ -21,7 +21,7 @@ Two checks over the tree:
      file in git history (`git show REV:path`), `/tmp/x/bench/...` a machine's folder,
      `build/bench/driver/gcbench` a build output;
    - a path that .gitignore covers (`corpora/cache/`): made by a run, not committed.
-   Placeholders in angle brackets and `*` are wildcards: `bench/results/<gpu>/` must match
+   Placeholders in angle brackets and `*` are wildcards: `evidence/<gpu>/` must match
    at least one path. A trailing `:LINE`, `:LINE:COL` or punctuation is cut off.
 
 Prints every dead link and path with its file and line, and exits 1 when there is one.
@@ -82,7 +82,7 @@ def line_of(text, pos):
 def check_links(root, files, exists):
     dead = []
     for f in files:
-        page = (f.startswith("bench/results/") and f.endswith((".md", ".html"))) or is_doc(f)
+        page = (f.startswith("evidence/") and f.endswith((".md", ".html"))) or is_doc(f)
         if not page:
             continue
         text = open(os.path.join(root, f), encoding="utf-8", errors="replace").read()
@@ -141,14 +141,14 @@ def check_history(root, docs):
 
 
 def is_doc(f):
-    """README.md, docs/*.md, bench/NOTES.md, bench/notes/*.md: the hand-written pages."""
+    """README.md, docs/*.md, bench/NOTES.md, notes/*.md: the hand-written pages."""
     return (f in ("README.md", "bench/NOTES.md")
-            or (f.startswith(("docs/", "bench/notes/")) and f.endswith(".md")))
+            or (f.startswith(("docs/", "notes/")) and f.endswith(".md")))
 
 
 def check_paths(root, files, exists, matches_glob):
     docs = [f for f in files
-            if is_doc(f) or (f.startswith("bench/results/") and os.path.basename(f) == "README.md")]
+            if is_doc(f) or (f.startswith("evidence/") and os.path.basename(f) == "README.md")]
     top_dirs = {f.split("/", 1)[0] for f in files if "/" in f}
     top_files = {f for f in files if "/" not in f and "." in f and not f.startswith(".")}
     top_dirs |= {".ci"} & {f.split("/", 1)[0] for f in files}
@@ -198,7 +198,7 @@ def main():
     for line in dead_links + dead_paths:
         print(line)
     pages = sum(1 for f in files
-                if (f.startswith("bench/results/") and f.endswith((".md", ".html"))) or is_doc(f))
+                if (f.startswith("evidence/") and f.endswith((".md", ".html"))) or is_doc(f))
     print(f"records: the links of {pages} pages, {count} repository paths named in the docs; "
           f"{len(dead_links)} dead links, {len(dead_paths)} dead paths")
     return 1 if dead_links or dead_paths else 0

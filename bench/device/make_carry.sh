@@ -11,9 +11,9 @@ lib=/usr/lib/x86_64-linux-gnu
 
 snapshot_head() {
   rm -rf "$carry/head" && mkdir -p "$carry/head"
-  # Without bench/results: the device builds and runs code, and the tree it travels in holds at
+  # Without evidence: the device builds and runs code, and the tree it travels in holds at
   # most 64 MiB with the carry.
-  git archive HEAD -- . ':(exclude)bench/results' | tar -x -C "$carry/head"
+  git archive HEAD -- . ':(exclude)evidence' | tar -x -C "$carry/head"
   # Inside this checkout's .carry, git would name this checkout's state: the snapshot says its own.
   git rev-parse --short=12 HEAD > "$carry/head/REVISION"
 }

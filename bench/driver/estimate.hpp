@@ -1,6 +1,6 @@
 #pragma once
 // How long a sweep will take, printed before a preset starts: a rough per-cell model over rates
-// measured on one H100 with 16 host cores (bench/NOTES.md, bench/results/h100), CPU rates
+// measured on one H100 with 16 host cores (bench/NOTES.md, evidence/h100), CPU rates
 // scaled to this machine's hardware threads. Every call a cell makes is counted: warm-up,
 // verification, end-to-end runs and timed calls.
 #include <cstdint>

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints the latest figures that bench/NOTES.md quotes, read from the committed evidence.
 
-Usage: python3 bench/notes/current.py   (from the repository root; standard library only)
+Usage: python3 notes/current.py   (from the repository root; standard library only)
 
 Each line: the figure, the GPU, the evidence file and the cell. Kernel GB/s are uncompressed
 bytes over the median kernel time (CUDA events); % of copy is that over the same run's
@@ -12,7 +12,7 @@ import json
 import os
 import sys
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 
 def load(path):
@@ -49,7 +49,7 @@ SILESIA = ["dickens", "mr", "nci", "ooffice", "osdb", "reymont", "x-ray", "xml"]
 def main():
     rows = []
     for gpu in ("h100", "h200"):
-        path = f"bench/results/{gpu}/kernels/kernels.json"
+        path = f"evidence/{gpu}/kernels/kernels.json"
         ctx, c = load(path)
         copy = float(ctx["copy_gbps"])
 
@@ -98,7 +98,7 @@ def main():
         rows.append(f"{gpu}  device copy {copy:.1f} GB/s  [{path}]")
     for gpu in ("h100", "h200"):
         for name in ("fl", "rle", "lz77", "lz77_chunk"):
-            path = f"bench/results/{gpu}/end-to-end/e2e_{name}.json"
+            path = f"evidence/{gpu}/end-to-end/e2e_{name}.json"
             if not os.path.exists(os.path.join(ROOT, path)):
                 continue
             ctx, c = load(path)

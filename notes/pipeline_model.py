@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What the end-to-end pipeline's chunking allows: a model of each end-to-end cell of a result file.
 
-Usage: python3 bench/notes/pipeline_model.py RESULT.json [--fixed-us 35] [--depth 4]
+Usage: python3 notes/pipeline_model.py RESULT.json [--fixed-us 35] [--depth 4]
                                              [--chunks-mib 4,8,16,32,64]
 
 The model follows src/gpu/pipeline.cpp: the input is cut into chunks; each chunk's upload waits
