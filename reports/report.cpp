@@ -20,14 +20,6 @@ namespace gcbench::reports {
 namespace fs = std::filesystem;
 namespace {
 
-// The gzip program that measured the gzip cells ("gzip 1.12 (/usr/bin/gzip)"), or why none did.
-std::string gzip_program(const ResultSet& set) {
-  if (auto it = set.context.find("codec:gzip/cpu"); it != set.context.end()) return it->second;
-  if (auto it = set.context.find("unavailable_codec:gzip"); it != set.context.end())
-    return "gzip program unavailable (" + it->second + ")";
-  return "gzip program unknown";
-}
-
 const char* const kFormats[] = {".md", ".csv", ".tex"};
 
 // One corpus's part of report.md, before and after its plots, and its tables with no value;
@@ -108,19 +100,19 @@ std::string gpu_text(const ResultSet& set) {
   return text;
 }
 
-std::string introduction(const ResultSet& set, std::size_t errors) {
-  // Every value a key had across the files (results of several builds or machines, allowed).
-  auto ctx = [&](const char* key) {
-    if (const auto values = set.context_values.find(key);
-        values != set.context_values.end() && values->second.size() > 1) {
-      return fmt::format("{}", fmt::join(values->second, " / "));
-    }
-    auto it = set.context.find(key);
-    return it == set.context.end() ? std::string("unknown") : it->second;
-  };
+// The report's opening: what was measured where, and how to read every table; the studies add
+// the tools their figures rest on and how their own columns read.
+std::string introduction(const ResultSet& set, std::size_t errors,
+                         const std::vector<StudyTables>& studies) {
+  const auto ctx = [&](const char* key) { return context_text(set, key); };
+  std::string tools, reading;
+  for (const StudyTables& s : studies) {
+    if (s.tools) tools += ", " + s.tools(set);
+    if (!s.introduction.empty()) reading += " " + s.introduction;
+  }
   return fmt::format(
              "# gcbench report\n\n"
-             "{} cells ({} failed). CPU: {} ({} threads). GPU: {}. git {}, zlib {}, {}.\n\n"
+             "{} cells ({} failed). CPU: {} ({} threads). GPU: {}. git {}{}.\n\n"
              "Times are medians over repetitions, each column in its own unit, named in its header "
              "(ms or s; throughput in MB/s or GB/s of uncompressed bytes); `±` after a time is its "
              "noise: the coefficient of variation (standard deviation / mean) over the "
@@ -130,13 +122,8 @@ std::string introduction(const ResultSet& set, std::size_t errors) {
              "of its maximum. Sizes in bytes. **Kernel time**: CUDA events "
              "around "
              "the GPU kernels on data already in device memory; **end-to-end time**: the whole GPU "
-             "call from host memory, transfers included; CPU and gzip times are wall time. "
-             "**Container ratio** = original / the codec's container (header included); LZ77's "
-             "**entropy-coded ratio** = original / its triples after the entropy stage, "
-             "the thesis's ratio. gzip columns are the gzip program (`gzip -6 -n`, `gzip -d`), "
-             "timed "
-             "as its wall time (process start, pipes, exit); where it was not measured, zlib's "
-             "deflate -6 stands in, in columns named zlib.\n\n"
+             "call from host memory, transfers included; CPU times are wall time. "
+             "**Container ratio** = original / the codec's container (header included).{}\n\n"
              "Rows and columns without any value are left out and named under their table, tables "
              "without any value under \"Not measured\"; a remaining blank reads `n/a (reason)`: "
              "`no "
@@ -149,7 +136,7 @@ std::string introduction(const ResultSet& set, std::size_t errors) {
              "the "
              "last column, `reason`.\n\n",
              set.cells.size(), errors, ctx("cpu_model"), ctx("hardware_threads"), gpu_text(set),
-             ctx("git_revision"), ctx("zlib_version"), gzip_program(set)) +
+             ctx("git_revision"), tools, reading) +
          (set.replicas.empty()
               ? ""
               : fmt::format("GPU replicas: each GPU cell was measured on GPUs {} (gcbench "
@@ -224,9 +211,10 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
       const Table headline = study->headline(b);
       const MeasuredPart shown = measured_part(headline);
       written.summaries[corpus] =
-          shown.any
-              ? to_markdown(shown.table) + (shown.note.empty() ? "" : "\n" + shown.note + "\n")
-              : "(no value: " + shown.note + ")\n";
+          "## " + results::markdown_text(headline.title) + "\n\n" +
+          (shown.any
+               ? to_markdown(shown.table) + (shown.note.empty() ? "" : "\n" + shown.note + "\n")
+               : "(no value: " + shown.note + ")\n");
       add_table(headline, dir, folder, part, &CorpusReport::head);
     }
     add_table(variants_table(set, corpus), dir, folder, part, &CorpusReport::head);
@@ -272,7 +260,7 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
     written.page_note = page.note;
     written.page_failed = page.failed;
   }
-  std::string md = introduction(set, errors);
+  std::string md = introduction(set, errors, options.studies);
   if (options.page && written.page_note.empty()) {
     md +=
         "The same report as one page, with sortable tables and interactive charts: "

@@ -31,6 +31,11 @@ struct StudyTables {
   // The codecs report.html's headline measures speedups against, in order of preference: the
   // first study that names any gives them.
   std::vector<std::string> references = {};
+  // The tools the study's figures rest on, read from the results' context ("zlib 1.3, gzip
+  // 1.12 (/usr/bin/gzip)"), and sentences on how its own columns read: the report's
+  // introduction adds every study's.
+  std::function<std::string(const ResultSet&)> tools = nullptr;
+  std::string introduction = {};
 };
 
 // A section the caller adds at the end of report.md and report.html (a shard merge's account of
@@ -53,7 +58,7 @@ struct ReportOptions {
 
 struct WrittenReport {
   std::filesystem::path index;                   // report.md
-  std::map<std::string, std::string> summaries;  // corpus -> its headline table (Markdown)
+  std::map<std::string, std::string> summaries;  // corpus -> its headline table, titled (Markdown)
   std::string plot_note;                         // why there are no plots, or how they failed
   bool plots_failed = false;                     // the plot script ran and failed
   std::string page_note;                         // why there is no report.html, or how it failed

@@ -133,6 +133,15 @@ double Measurement::counter(const std::string& name, double fallback) const {
   return it == counters.end() ? fallback : it->second;
 }
 
+std::string context_text(const ResultSet& set, const std::string& key) {
+  if (const auto values = set.context_values.find(key);
+      values != set.context_values.end() && values->second.size() > 1) {
+    return fmt::format("{}", fmt::join(values->second, " / "));
+  }
+  const auto it = set.context.find(key);
+  return it == set.context.end() ? std::string("unknown") : it->second;
+}
+
 results::CellId Measurement::as_defaults_see_it() const {
   results::CellId seen = id;
   const double own = counter(results::counter::kInputElementWidth);

@@ -48,9 +48,16 @@ struct Measurement {
   // (a GPU cell whose buffers do not fit in device memory).
   bool skipped() const { return error && results::is_skipped_reason(*error); }
   // Its id as the codec's defaults see it: a typed input's cells at the input's own width (the
-  // counter results::counter::kInputElementWidth) lose that axis, so they are the input's default cells.
+  // counter results::counter::kInputElementWidth) lose that axis, so they are the input's default
+  // cells.
   results::CellId as_defaults_see_it() const;
 };
+
+struct ResultSet;
+
+// What the results' context says of `key`: every value it had across the files (results of
+// several builds or machines, allowed), " / " between them; "unknown" where none says.
+std::string context_text(const ResultSet& set, const std::string& key);
 
 struct ResultSet {
   std::vector<Measurement> cells;

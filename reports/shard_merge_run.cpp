@@ -49,7 +49,7 @@ int run_shard_merge(const std::vector<fs::path>& inputs, const fs::path& out_dir
   const WrittenReport written = write_report(load_results({out_dir}), with_merge);
   if (print_summary) {
     for (const auto& [corpus, table] : written.summaries) {
-      out << "\nGPU vs CPU vs gzip, " << corpus << " (compression):\n\n" << table;
+      out << "\n" << table;  // the headline table, its heading naming the corpus
     }
   }
   if (!written.plot_note.empty()) {

@@ -11,6 +11,17 @@ std::string size_codec(const TableBuilder& b) {
 
 }  // namespace
 
+std::string gzip_reference_tools(const ResultSet& set) {
+  std::string gzip = "gzip program unknown";
+  if (const auto it = set.context.find("codec:gzip/cpu"); it != set.context.end()) {
+    gzip = it->second;
+  } else if (const auto why = set.context.find("unavailable_codec:gzip");
+             why != set.context.end()) {
+    gzip = "gzip program unavailable (" + why->second + ")";
+  }
+  return "zlib " + context_text(set, "zlib_version") + ", " + gzip;
+}
+
 // The gzip program's (`gzip -6 -n`, its wall time) where it was measured, and zlib's beside it
 // under its own name; without gzip cells, zlib's alone; with neither, a gzip column that says
 // "not measured".

@@ -55,7 +55,12 @@ Table summary_table(const TableBuilder& b) {
 // The main job's sweep is bench/run_suite.sh's (a plain sweep, not a preset): its flags narrow
 // or widen it as a user's do.
 Study main_job_study() {
-  return Study{"main", std::nullopt, {.headline = summary_table, .references = kGzipReferences}};
+  return Study{"main",
+               std::nullopt,
+               {.headline = summary_table,
+                .references = kGzipReferences,
+                .tools = gzip_reference_tools,
+                .introduction = kGzipReferenceReading}};
 }
 
 }  // namespace gcbench::studies

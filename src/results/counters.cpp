@@ -9,10 +9,11 @@ const std::vector<CounterSpec>& counter_table() {
   static const std::vector<CounterSpec> table = {
       {kInputBytes, "bytes", "every", "the input's size"},
       {kCompressedBytes, "bytes", "every",
-       "the container's size (gzip: its file; zlib: the gzip member)"},
+       "the container's size (a codec that runs another program: the file it wrote)"},
       {kRatio, "ratio", "every", "input_bytes / compressed_bytes"},
-      {kEntropyBytes, "bytes", "lz77",
-       "the triples after the entropy stage (the codec declares it; the thesis's ratio basis)"},
+      {kEntropyBytes, "bytes", "codecs with an entropy stage",
+       "the container after its entropy stage, as the codec declares it (LZ77's triples: the "
+       "thesis's ratio basis)"},
       {kInputElementWidth, "bytes", "typed inputs",
        "the width of the input's elements (a .npy dtype's, a TPC-H column's): the reports take "
        "the cells at it as the input's defaults"},
@@ -45,7 +46,8 @@ const std::vector<CounterSpec>& counter_table() {
        "e2e_gbps as a share of the run's pinned host-to-device copy (h2d_pinned_gbps)"},
       {kPipelineChunkBytes, "bytes", "GPU, every timing", "the pipeline's chunk"},
       {kPrimitiveS, "s", "GPU, codecs with a reference primitive",
-       "the bare library primitive on the same input (rle-cub: cub::DeviceRunLengthEncode)"},
+       "the bare library primitive the codec is built on (its reference_primitive) on the same "
+       "input"},
       {kPrimitiveGbps, "GB/s", "GPU, codecs with a reference primitive",
        "input_bytes / primitive_s"},
       {kColdL2, "0/1", "GPU", "1: the L2 was flushed before every timed call (--cold-l2)"},
@@ -54,8 +56,9 @@ const std::vector<CounterSpec>& counter_table() {
        "call"},
       {kThrottled, "0/1", "GPU", "1: sm_clock_pct under 90% (marked !)"},
       {kMemoryHostBytes, "bytes", "CPU",
-       "the heap the timed calls held at their peak above the cell's start (gzip: its program's "
-       "peak resident memory)"},
+       "the heap the timed calls held at their peak above the cell's start (a codec that runs "
+       "another "
+       "program: that program's peak resident memory)"},
       {kMemoryDeviceBytes, "bytes", "GPU",
        "the device call's operands (input, output, temp) and what the codec allocated itself"},
       {kPeakRssBytes, "bytes", "every", "the process's peak resident memory so far"},

@@ -54,7 +54,9 @@ TEST_F(ColdL2, CellsRunVerifiedAndRecordTheFlag) {
       // One sample has no spread: its cell records no noise at all.
       const bool several = r.counters.at("samples").value > 1;
       ASSERT_EQ(r.counters.count("noise_pct"), several ? 1u : 0u) << r.benchmark_name();
-      if (several) EXPECT_GE(r.counters.at("noise_pct").value, 0) << r.benchmark_name();
+      if (several) {
+        EXPECT_GE(r.counters.at("noise_pct").value, 0) << r.benchmark_name();
+      }
       EXPECT_DOUBLE_EQ(r.counters.at("max_error_pct").value, 1) << r.benchmark_name();
       ASSERT_EQ(r.counters.count("sm_clock_pct"), 1u) << r.benchmark_name() << ": no NVML?";
       EXPECT_GT(r.counters.at("sm_clock_pct").value, 0);
