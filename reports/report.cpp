@@ -8,6 +8,7 @@
 #include "reports/columns.hpp"
 #include "reports/gpu_e2e.hpp"
 #include "reports/gpu_replicas.hpp"
+#include "reports/headline_text.hpp"
 #include "reports/kernels.hpp"
 #include "reports/measured.hpp"
 #include "reports/page_data.hpp"
@@ -194,8 +195,14 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
     for (const auto& [axis, value] : axes) defaults[codec_device][axis] = value;
   }
   const std::vector<std::string> corpora = set.corpora();
+  std::vector<std::string> references;  // the first study's that names any
+  for (const StudyTables& study : options.studies) {
+    if (references.empty()) references = study.references;
+  }
   std::map<std::string, CorpusReport> parts;
   for (const std::string& corpus : corpora) {
+    written.every_codec[corpus] =
+        headline_markdown(headline_json(set, defaults, corpus, references), corpus);
     auto order = options.file_order.find(corpus);
     const std::vector<std::string> files = set.files_of(
         corpus, order == options.file_order.end() ? std::vector<std::string>{} : order->second);

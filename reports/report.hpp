@@ -63,6 +63,9 @@ struct WrittenReport {
   bool plots_failed = false;                     // the plot script ran and failed
   std::string page_note;                         // why there is no report.html, or how it failed
   bool page_failed = false;                      // the page script ran and failed
+  // corpus -> every codec at its defaults, both directions (headline_markdown): a run's closing
+  // table.
+  std::map<std::string, std::string> every_codec = {};
 };
 
 WrittenReport write_report(const ResultSet& set, const ReportOptions& options);

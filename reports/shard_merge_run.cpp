@@ -51,6 +51,7 @@ int run_shard_merge(const std::vector<fs::path>& inputs, const fs::path& out_dir
     for (const auto& [corpus, table] : written.summaries) {
       out << "\n" << table;  // the headline table, its heading naming the corpus
     }
+    for (const auto& [corpus, table] : written.every_codec) out << "\n" << table;
   }
   if (!written.plot_note.empty()) {
     (written.plots_failed ? err : out) << "\ngcbench-report: " << written.plot_note << "\n";

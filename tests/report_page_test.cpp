@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "reports/headline_text.hpp"
 #include "reports/page_data.hpp"
 #include "reports/python.hpp"
 #include "reports/report.hpp"
@@ -120,6 +121,26 @@ TEST(ReportPage, HeadlineRowsAreTotalsOverTheFilesEveryRowCompressed) {
   ASSERT_GT(spread, 0);
   EXPECT_NEAR(gzip["noise_pct"].get<double>(), 100 * spread, 1e-9);
   EXPECT_TRUE(gpu["noise_pct"].is_null());
+}
+
+// The closing console table: the headline's rows, both directions in GB/s, and the speedups
+// over the reference; a GPU row timed kernel-only shows "-" rather than a number.
+TEST(ReportPage, TheHeadlineAsAConsoleTableHasEveryRowAndBothDirections) {
+  ResultSet set;
+  add_results(set, sample());
+  const std::string md =
+      headline_markdown(headline_json(set, kDefaults, "cant", kReferences), "cant");
+  EXPECT_NE(md.find("| codec | device | ratio | compress [GB/s] | decompress [GB/s] | compress "
+                    "vs gzip | decompress vs gzip |"),
+            std::string::npos)
+      << md;
+  for (const char* row : {"| gzip | CPU", "| lz77 | CPU, all cores", "| lz77 | GPU"})
+    EXPECT_NE(md.find(row), std::string::npos) << row << "\n" << md;
+  EXPECT_NE(md.find("| gzip | CPU, 1 thread | 2.500 | 0.0333 | 0.100 | 1.00x | 1.00x |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("left out: c.txt (not compressed by lz77/cpu, lz77/gpu)"), std::string::npos)
+      << md;
 }
 
 // The chart's memory axis: a GPU cell's device memory, a CPU cell's heap, none for a cell

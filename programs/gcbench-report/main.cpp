@@ -242,6 +242,7 @@ int main(int argc, char** argv) {
       for (const auto& [corpus, table] : written.summaries) {
         std::cout << "\n" << table;  // the headline table, its heading naming the corpus
       }
+      for (const auto& [corpus, table] : written.every_codec) std::cout << "\n" << table;
     }
     if (!written.plot_note.empty()) {
       (written.plots_failed ? std::cerr : std::cout)
