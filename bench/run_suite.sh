@@ -2,8 +2,9 @@
 # The suite: the gcbench driver over a corpus (default Canterbury) and every available codec (GPU
 # ones when a GPU is usable), then the report tool; prints the GPU vs CPU vs gzip table and every
 # codec at its defaults in both directions, where the report is, the suite's harness share
-# (gcbench --help) and the drivers' peak RSS. Builds nothing (scripts/build.sh). Each codec axis is swept one at a time (gcbench's --sweep axes), --sweep
-# product runs every combination, and --preset NAME runs that preset's whole sweep.
+# (gcbench --help) and the drivers' peak RSS. Builds nothing (scripts/build.sh). Each codec axis
+# is swept one at a time (gcbench's --sweep axes), --sweep product runs every combination, and
+# --preset NAME runs that preset's whole sweep.
 #
 # usage: bench/run_suite.sh [--ci] [--build DIR] [--out DIR] [--fresh] [gcbench flags...]
 #   --ci          CPU sweep on Canterbury and Calgary with gzip, zlib and the CPU references
