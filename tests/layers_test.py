@@ -16,9 +16,9 @@ from pathlib import Path
 LAYERS = [
     ["include/gcbench"],  # the API every layer codes against
     ["src/core"],  # its implementation
-    ["src/results", "src/cli"],  # the result files' format, the tools' command lines
+    ["src/results", "src/cli", "src/cuda"],  # result files, command lines, the CUDA runtime
     ["corpora"],  # the inputs: corpora and synthetic data
-    ["codecs/common", "codecs/entropy"],  # what codecs share: device helpers, the range coder
+    ["codecs/common", "codecs/entropy"],  # what codecs share: CRC-32, containers, the range coder
     ["codecs/*", "baselines/*"],  # the codecs, each in its own folder
     ["src/gpu"],  # the pipeline over any device codec
     ["registry"],  # the table of every codec

@@ -8,7 +8,7 @@
 #include "baselines/nvcomp/nvcomp_kernels.hpp"
 #include "codecs/common/container_device.cuh"
 #include "codecs/common/crc32.cuh"
-#include "codecs/common/cuda_check.hpp"
+#include "src/cuda/cuda_check.hpp"
 #include "codecs/common/device_elements.cuh"
 
 namespace gcbench::nvcomp {

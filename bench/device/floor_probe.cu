@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "codecs/common/cuda_check.hpp"
+#include "src/cuda/cuda_check.hpp"
 
 using u64 = std::uint64_t;
 

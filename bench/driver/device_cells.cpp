@@ -21,8 +21,8 @@
 #include "bench/driver/supervision.hpp"
 #include "bench/driver/verify.hpp"
 #include "codecs/common/crc32.cuh"
-#include "codecs/common/device_buffer.hpp"
-#include "codecs/common/device_memory.hpp"
+#include "src/cuda/device_buffer.hpp"
+#include "src/cuda/device_memory.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/errors.hpp"
 #include "gcbench/stream.hpp"
@@ -75,7 +75,7 @@ struct DeviceCellState {
   std::optional<double> primitive_s;
   // Device memory (memory_device_bytes): the device call's operands (input, output capacity,
   // temp, size or status word) and what the codec allocated itself since it was bound, above
-  // own_base, the codec bytes live before (codecs/common/device_memory.hpp).
+  // own_base, the codec bytes live before (src/cuda/device_memory.hpp).
   u64 operand_bytes = 0;
   u64 own_base = 0;
 };

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "codecs/common/cuda_check.hpp"
-#include "codecs/common/device_buffer.hpp"
+#include "src/cuda/cuda_check.hpp"
+#include "src/cuda/device_buffer.hpp"
 
 namespace gcbench::driver {
 namespace {

@@ -22,7 +22,7 @@
 
 #include "bench/driver/context.hpp"
 #include "bench/driver/nvml.hpp"
-#include "codecs/common/device_buffer.hpp"
+#include "src/cuda/device_buffer.hpp"
 
 namespace gcbench::driver {
 namespace {

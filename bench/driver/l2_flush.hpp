@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "codecs/common/device_buffer.hpp"
+#include "src/cuda/device_buffer.hpp"
 
 namespace gcbench::driver {
 

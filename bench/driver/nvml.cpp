@@ -4,7 +4,7 @@
 
 #include <array>
 
-#include "codecs/common/cuda_check.hpp"
+#include "src/cuda/cuda_check.hpp"
 
 namespace gcbench::driver {
 namespace {

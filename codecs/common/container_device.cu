@@ -5,7 +5,7 @@
 
 #include "codecs/common/container_device.cuh"
 #include "codecs/common/crc32_math.hpp"
-#include "codecs/common/cuda_check.hpp"
+#include "src/cuda/cuda_check.hpp"
 #include "codecs/common/device_elements.cuh"
 
 namespace gcbench::cuda {

@@ -8,9 +8,9 @@
 
 #include "codecs/common/crc32.cuh"
 #include "codecs/common/crc32_tile.cuh"
-#include "codecs/common/cuda_check.hpp"
+#include "src/cuda/cuda_check.hpp"
 #include "codecs/common/device_elements.cuh"
-#include "codecs/common/temp_storage.hpp"
+#include "src/cuda/temp_storage.hpp"
 
 namespace gcbench::cuda {
 namespace {

@@ -9,7 +9,7 @@
 #include <type_traits>
 
 #include "codecs/common/elements.hpp"
-#include "cuda_check.hpp"
+#include "src/cuda/cuda_check.hpp"
 
 namespace gcbench::cuda {
 

@@ -1,6 +1,6 @@
 #include "codecs/common/host_codec.hpp"
 
-#include "codecs/common/device_buffer.hpp"
+#include "src/cuda/device_buffer.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/errors.hpp"
 

@@ -5,7 +5,7 @@
 // look-back split in two (LateLookBack).
 #include <cub/agent/single_pass_scan_operators.cuh>
 
-#include "codecs/common/cuda_check.hpp"
+#include "src/cuda/cuda_check.hpp"
 #include "codecs/common/device_elements.cuh"
 
 namespace gcbench::cuda {

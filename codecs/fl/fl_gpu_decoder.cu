@@ -11,9 +11,9 @@
 
 #include "codecs/common/container_device.cuh"
 #include "codecs/common/crc32.cuh"
-#include "codecs/common/cuda_check.hpp"
+#include "src/cuda/cuda_check.hpp"
 #include "codecs/common/elements.hpp"
-#include "codecs/common/temp_storage.hpp"
+#include "src/cuda/temp_storage.hpp"
 #include "codecs/fl/detail/staged_unpack_kernels.cuh"
 #include "codecs/fl/detail/temp.cuh"
 #include "codecs/fl/detail/unpack_kernels.cuh"

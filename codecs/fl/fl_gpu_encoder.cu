@@ -29,9 +29,9 @@
 
 #include "codecs/common/container_device.cuh"
 #include "codecs/common/crc32.cuh"
-#include "codecs/common/cuda_check.hpp"
+#include "src/cuda/cuda_check.hpp"
 #include "codecs/common/elements.hpp"
-#include "codecs/common/temp_storage.hpp"
+#include "src/cuda/temp_storage.hpp"
 #include "codecs/common/tile_state.cuh"
 #include "codecs/fl/detail/one_pass_kernels.cuh"
 #include "codecs/fl/detail/temp.cuh"

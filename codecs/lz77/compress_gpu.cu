@@ -10,7 +10,7 @@
 
 #include "codecs/common/container_device.cuh"
 #include "codecs/common/device_elements.cuh"
-#include "codecs/common/temp_storage.hpp"
+#include "src/cuda/temp_storage.hpp"
 #include "codecs/lz77/gpu_finders.cuh"
 #include "codecs/lz77/gpu_layout.cuh"
 #include "codecs/lz77/lz77_gpu.cuh"

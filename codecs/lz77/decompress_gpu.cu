@@ -21,8 +21,8 @@
 
 #include "codecs/common/container_device.cuh"
 #include "codecs/common/crc32_tile.cuh"
-#include "codecs/common/cuda_check.hpp"
-#include "codecs/common/temp_storage.hpp"
+#include "src/cuda/cuda_check.hpp"
+#include "src/cuda/temp_storage.hpp"
 #include "codecs/lz77/gpu_layout.cuh"
 #include "codecs/lz77/lz77_gpu.cuh"
 #include "codecs/lz77/triple.hpp"

@@ -9,9 +9,9 @@
 
 #include "codecs/common/container_device.cuh"
 #include "codecs/common/crc32.cuh"
-#include "codecs/common/cuda_check.hpp"
+#include "src/cuda/cuda_check.hpp"
 #include "codecs/common/host_codec.hpp"
-#include "codecs/common/temp_storage.hpp"
+#include "src/cuda/temp_storage.hpp"
 #include "codecs/lz77/design_auto.hpp"
 #include "codecs/lz77/entropy_counter.hpp"
 #include "codecs/lz77/format.hpp"

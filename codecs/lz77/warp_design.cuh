@@ -11,7 +11,7 @@
 // price of indexing each window again every 1 KiB (bench/NOTES.md, "LZ77 GPU").
 #include <cstdint>
 
-#include "codecs/common/cuda_check.hpp"
+#include "src/cuda/cuda_check.hpp"
 #include "codecs/lz77/gpu_finders.cuh"
 #include "codecs/lz77/gpu_layout.cuh"
 #include "codecs/lz77/triple.hpp"

@@ -2,7 +2,7 @@
 // same container as rle (its assembly and decoders are rle's; the codec class is rle_gpu.cpp).
 #include <cub/device/device_run_length_encode.cuh>
 
-#include "codecs/common/cuda_check.hpp"
+#include "src/cuda/cuda_check.hpp"
 #include "codecs/common/device_elements.cuh"
 #include "codecs/common/elements.hpp"
 #include "codecs/rle/detail/long_runs.cuh"

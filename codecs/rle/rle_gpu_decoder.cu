@@ -13,9 +13,9 @@
 
 #include "codecs/common/container_device.cuh"
 #include "codecs/common/crc32.cuh"
-#include "codecs/common/cuda_check.hpp"
+#include "src/cuda/cuda_check.hpp"
 #include "codecs/common/device_elements.cuh"
-#include "codecs/common/temp_storage.hpp"
+#include "src/cuda/temp_storage.hpp"
 #include "codecs/rle/detail/decode_kernels.cuh"
 #include "codecs/rle/rle_gpu.hpp"
 #include "gcbench/container.hpp"

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "codecs/common/device_buffer.hpp"
+#include "src/cuda/device_buffer.hpp"
 #include "gcbench/cores.hpp"
 #include "gcbench/errors.hpp"
 #include "gcbench/stream.hpp"

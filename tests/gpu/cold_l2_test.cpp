@@ -11,7 +11,7 @@
 #include "bench/driver/device_cells.hpp"
 #include "bench/driver/l2_flush.hpp"
 #include "bench/driver/run_status.hpp"
-#include "codecs/common/device_buffer.hpp"
+#include "src/cuda/device_buffer.hpp"
 #include "support/device_cells_fixture.hpp"
 
 namespace gcbench::driver {

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "codecs/common/container_device.hpp"
-#include "codecs/common/cuda_check.hpp"
-#include "codecs/common/device_buffer.hpp"
+#include "src/cuda/cuda_check.hpp"
+#include "src/cuda/device_buffer.hpp"
 #include "gcbench/bytes.hpp"
 #include "support/gpu_test.hpp"
 

@@ -6,8 +6,8 @@
 #include <random>
 
 #include "codecs/common/crc32.cuh"
-#include "codecs/common/cuda_check.hpp"
-#include "codecs/common/device_buffer.hpp"
+#include "src/cuda/cuda_check.hpp"
+#include "src/cuda/device_buffer.hpp"
 #include "gcbench/bytes.hpp"
 
 namespace gcbench {

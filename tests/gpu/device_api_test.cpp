@@ -8,8 +8,8 @@
 #include <random>
 #include <string>
 
-#include "codecs/common/cuda_check.hpp"
-#include "codecs/common/device_buffer.hpp"
+#include "src/cuda/cuda_check.hpp"
+#include "src/cuda/device_buffer.hpp"
 #include "corpora/corpora.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/device_codec.hpp"

@@ -12,8 +12,8 @@
 #include <string>
 
 #include "baselines/nvcomp/nvcomp_format.hpp"
-#include "codecs/common/cuda_check.hpp"
-#include "codecs/common/device_buffer.hpp"
+#include "src/cuda/cuda_check.hpp"
+#include "src/cuda/device_buffer.hpp"
 #include "corpora/synthetic.hpp"
 #include "gcbench/container.hpp"
 #include "gcbench/device_codec.hpp"

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "codecs/common/device_buffer.hpp"
+#include "src/cuda/device_buffer.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/errors.hpp"
 #include "gcbench/registry.hpp"

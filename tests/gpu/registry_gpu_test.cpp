@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "codecs/common/cuda_check.hpp"
+#include "src/cuda/cuda_check.hpp"
 #include "support/codec_suites.hpp"
 
 namespace gcbench::testing {

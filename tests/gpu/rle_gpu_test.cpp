@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "codecs/common/cuda_check.hpp"
-#include "codecs/common/device_buffer.hpp"
+#include "src/cuda/cuda_check.hpp"
+#include "src/cuda/device_buffer.hpp"
 #include "codecs/common/host_codec.hpp"
 #include "codecs/rle/format.hpp"
 #include "codecs/rle/rle.hpp"

@@ -15,7 +15,7 @@
 #include "bench/driver/execute.hpp"
 #include "bench/driver/inputs.hpp"
 #include "bench/driver/options.hpp"
-#include "codecs/common/cuda_check.hpp"
+#include "src/cuda/cuda_check.hpp"
 #include "gcbench/registry.hpp"
 #include "support/driver_fixture.hpp"
 

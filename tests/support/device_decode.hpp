@@ -4,8 +4,8 @@
 // and the container's arrays lie at every alignment as the offset moves.
 #include <cstddef>
 
-#include "codecs/common/cuda_check.hpp"
-#include "codecs/common/device_buffer.hpp"
+#include "src/cuda/cuda_check.hpp"
+#include "src/cuda/device_buffer.hpp"
 #include "gcbench/device_codec.hpp"
 
 namespace gcbench::testing {

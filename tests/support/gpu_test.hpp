@@ -2,7 +2,7 @@
 // The fixture of tests that need a CUDA device: they skip, saying so, without one.
 #include <gtest/gtest.h>
 
-#include "codecs/common/cuda_check.hpp"
+#include "src/cuda/cuda_check.hpp"
 
 namespace gcbench::testing {
 

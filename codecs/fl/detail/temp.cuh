@@ -9,8 +9,8 @@
 #include <stdexcept>
 
 #include "codecs/common/crc32.cuh"
-#include "codecs/common/cuda_check.hpp"
-#include "codecs/common/temp_storage.hpp"
+#include "src/cuda/cuda_check.hpp"
+#include "src/cuda/temp_storage.hpp"
 #include "codecs/common/tile_state.cuh"
 #include "codecs/fl/detail/common.cuh"
 

@@ -9,8 +9,8 @@
 #include <new>
 #include <utility>
 
-#include "cuda_check.hpp"
-#include "device_memory.hpp"
+#include "src/cuda/cuda_check.hpp"
+#include "src/cuda/device_memory.hpp"
 
 namespace gcbench::cuda {
 

@@ -1,6 +1,6 @@
 #include <string>
 
-#include "cuda_check.hpp"
+#include "src/cuda/cuda_check.hpp"
 
 namespace gcbench::cuda {
 

@@ -1,4 +1,4 @@
-#include "codecs/common/device_memory.hpp"
+#include "src/cuda/device_memory.hpp"
 
 #include <atomic>
 
