@@ -3,7 +3,10 @@
 a folder includes one of a higher layer, a folder of the same layer (codecs do not include
 each other), or the folders' include graph has a loop.
 
-usage: layers_test.py SOURCE_DIR
+usage: layers_test.py SOURCE_DIR [--mermaid]
+  --mermaid  print the folders' include graph as a Mermaid flowchart instead (docs/architecture.md
+             draws it): one box a folder (every codec's folder as codecs/*), the layers bottom to
+             top, an include that runs up or across the layers dashed and labelled
 """
 import fnmatch
 import os
@@ -101,6 +104,58 @@ def find_loop(edges):
     return None
 
 
+def collapsed(folder):
+    """A folder as the drawing shows it: each codec's and baseline's folder as one box."""
+    for group in ("codecs", "baselines", "programs", "examples"):
+        if folder.startswith(group + "/") and folder not in ("codecs/common", "codecs/entropy"):
+            return group + "/*"
+    return folder
+
+
+def mermaid(edges):
+    """The include graph as a Mermaid flowchart, lowest layer at the bottom."""
+    node = lambda f: "n_" + "".join(c if c.isalnum() else "_" for c in f)
+    graph = {}
+    for source, targets in edges.items():
+        for dest in targets:
+            a, b = collapsed(source), collapsed(dest)
+            if a != b and not any(fnmatch.fnmatchcase(a, p) for p in UNLAYERED):
+                graph.setdefault(a, set()).add(b)
+    folders = sorted(set(graph) | {b for t in graph.values() for b in t})
+    lines = ["flowchart BT"]
+    for index, patterns in enumerate(LAYERS):
+        members = [f for f in folders if layer_of(f) == index]
+        if members:
+            lines.append(f"  subgraph L{index} [layer {index}]")
+            lines += [f'    {node(f)}["{f}"]' for f in members]
+            lines.append("  end")
+    for f in folders:
+        if layer_of(f) is None:
+            lines.append(f'  {node(f)}["{f} (no layer)"]')
+    for source in sorted(graph):
+        for dest in sorted(graph[source]):
+            low, high = layer_of(dest), layer_of(source)
+            up = low is not None and high is not None and low >= high
+            arrow = "-.->|up|" if up else "-->"
+            lines.append(f"  {node(source)} {arrow} {node(dest)}")
+    return "\n".join(lines)
+
+
+DRAWING_MARKER = "<!-- layers: python3 tests/layers_test.py . --mermaid -->"
+
+
+def drawing_in_docs(root):
+    """The Mermaid block under DRAWING_MARKER in docs/architecture.md, or None without one."""
+    page = root / "docs" / "architecture.md"
+    if not page.is_file():
+        return None
+    text = page.read_text(encoding="utf-8")
+    if DRAWING_MARKER not in text:
+        return None
+    block = text.split(DRAWING_MARKER, 1)[1].split("```mermaid\n", 1)[1]
+    return block.split("\n```", 1)[0]
+
+
 def main():
     root = Path(sys.argv[1]).resolve()
     errors = []
@@ -121,6 +176,13 @@ def main():
             errors.append(f"{file}:{line}: {source} includes {target} of a higher layer")
         elif low == high:
             errors.append(f"{file}:{line}: {source} includes {target} of the same layer")
+    if sys.argv[2:] == ["--mermaid"]:
+        print(mermaid(edges))
+        return 0
+    drawn = drawing_in_docs(root)
+    if drawn is not None and drawn != mermaid(edges):
+        errors.append("docs/architecture.md's drawing of the layers differs from the code: "
+                      "paste `python3 tests/layers_test.py . --mermaid` under its marker")
     loop = find_loop(edges)
     if loop:
         errors.append("the folders include each other in a loop: " + " -> ".join(loop))
