@@ -8,6 +8,7 @@
 // none.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -48,15 +49,20 @@ int count_words(const std::string& text, const std::set<std::string>& names) {
   return count;
 }
 
-// A source's lines without its whole-line comments (// or #), where examples may name codecs.
-std::string without_comment_lines(const std::string& source) {
+// `source` without its comments, where examples may name codecs: whole comment lines (// or #)
+// and, in a shell script, a # after a blank and the rest of its line.
+std::string without_comments(const std::string& source, bool shell) {
   std::istringstream in(source);
   std::string out;
   for (std::string line; std::getline(in, line);) {
+    std::size_t cut = std::string::npos;
     const auto first = line.find_first_not_of(" \t");
-    if (first != std::string::npos && (line.compare(first, 2, "//") == 0 || line[first] == '#'))
-      continue;
-    out += line + "\n";
+    if (first != std::string::npos && (line.compare(first, 2, "//") == 0 || line[first] == '#')) {
+      cut = first;
+    } else if (shell) {
+      cut = std::min(line.find(" #"), line.find("\t#"));
+    }
+    out += line.substr(0, cut) + "\n";
   }
   return out;
 }
@@ -71,19 +77,6 @@ int count_quoted(const std::string& text, const std::set<std::string>& names) {
     count += count_words(it->str(), names);
   }
   return count;
-}
-
-// A shell script's lines without their comments.
-std::string without_comments(const std::string& script) {
-  std::istringstream in(script);
-  std::string out;
-  for (std::string line; std::getline(in, line);) {
-    const auto hash = line.find('#');
-    const bool comment =
-        hash != std::string::npos && (hash == 0 || line[hash - 1] == ' ' || line[hash - 1] == '\t');
-    out += (comment ? line.substr(0, hash) : line) + "\n";
-  }
-  return out;
 }
 
 TEST(CodecBlind, TheEnginesNameNoCodecBeyondWhatIsLeft) {
@@ -104,14 +97,14 @@ TEST(CodecBlind, TheEnginesNameNoCodecBeyondWhatIsLeft) {
       const std::string ext = entry.path().extension().string();
       if (!entry.is_regular_file()) continue;
       if (std::set<std::string>{".cpp", ".hpp", ".cu", ".cuh", ".py"}.count(ext)) {
-        check(entry.path(), count_quoted(without_comment_lines(read(entry.path())), names));
+        check(entry.path(), count_quoted(without_comments(read(entry.path()), false), names));
       } else if (ext == ".sh") {
-        check(entry.path(), count_words(without_comments(read(entry.path())), names));
+        check(entry.path(), count_words(without_comments(read(entry.path()), true), names));
       }
     }
   }
   check(root / "bench" / "run_suite.sh",
-        count_words(without_comments(read(root / "bench" / "run_suite.sh")), names));
+        count_words(without_comments(read(root / "bench" / "run_suite.sh"), true), names));
   std::cout << "[   NOTE   ] codec names in the engines: " << total << "\n";
 }
 
