@@ -30,7 +30,8 @@ struct CorpusReport {
   std::string head, tail;
   std::vector<std::string> not_measured;  // "T1: ... (no device)"
   nlohmann::json tables = nlohmann::json::array();
-  std::string section;  // the heading of the section tables are added to now
+  std::string section;      // the heading of the section tables are added to now
+  nlohmann::json headline;  // every codec at its defaults (headline_json)
 };
 
 // A table with a value: its files and its section of report.md. Without one: its earlier files
@@ -149,12 +150,7 @@ std::string introduction(const ResultSet& set, std::size_t errors,
 // What report.html shows (page_data.hpp).
 nlohmann::json page_data(const ResultSet& set, const Defaults& defaults,
                          const std::vector<std::string>& corpora,
-                         const std::map<std::string, CorpusReport>& parts, std::size_t errors,
-                         const std::vector<StudyTables>& studies) {
-  std::vector<std::string> references;
-  for (const StudyTables& study : studies) {
-    if (references.empty()) references = study.references;
-  }
+                         const std::map<std::string, CorpusReport>& parts, std::size_t errors) {
   nlohmann::json failed = nlohmann::json::array();
   for (const Measurement& m : set.cells) {
     if (m.error) failed.push_back(results::format_cell_name(m.id) + ": " + *m.error);
@@ -169,7 +165,7 @@ nlohmann::json page_data(const ResultSet& set, const Defaults& defaults,
     }
     out_corpora.push_back({{"name", corpus},
                            {"missing_files", missing},
-                           {"headline", headline_json(set, defaults, corpus, references)},
+                           {"headline", part.headline},
                            {"tables", part.tables},
                            {"not_measured", part.not_measured}});
   }
@@ -201,8 +197,9 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
   }
   std::map<std::string, CorpusReport> parts;
   for (const std::string& corpus : corpora) {
-    written.every_codec[corpus] =
-        headline_markdown(headline_json(set, defaults, corpus, references), corpus);
+    CorpusReport& part = parts[corpus];
+    part.headline = headline_json(set, defaults, corpus, references);
+    written.every_codec[corpus] = headline_markdown(part.headline, corpus);
     auto order = options.file_order.find(corpus);
     const std::vector<std::string> files = set.files_of(
         corpus, order == options.file_order.end() ? std::vector<std::string>{} : order->second);
@@ -211,7 +208,6 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
     // outside --out.
     const std::string folder = results::folder_name(corpus);
     const fs::path dir = options.out_dir / folder;
-    CorpusReport& part = parts[corpus];
     if (const auto study = std::find_if(options.studies.begin(), options.studies.end(),
                                         [](const StudyTables& t) { return t.headline != nullptr; });
         study != options.studies.end()) {
@@ -261,7 +257,7 @@ WrittenReport write_report(const ResultSet& set, const ReportOptions& options) {
   std::size_t errors = 0;
   for (const Measurement& m : set.cells) errors += m.error ? 1 : 0;
   if (options.page) {
-    nlohmann::json data = page_data(set, defaults, corpora, parts, errors, options.studies);
+    nlohmann::json data = page_data(set, defaults, corpora, parts, errors);
     data["appendix"] = appendix_json(options.appendix);
     const PageOutcome page = write_page(*options.page, options.out_dir, data);
     written.page_note = page.note;
