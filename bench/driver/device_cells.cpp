@@ -18,6 +18,7 @@
 #include "bench/driver/execute.hpp"
 #include "bench/driver/harness.hpp"
 #include "bench/driver/l2_flush.hpp"
+#include "bench/driver/pipeline_timeline.hpp"
 #include "bench/driver/supervision.hpp"
 #include "bench/driver/verify.hpp"
 #include "codecs/common/crc32.cuh"
@@ -118,6 +119,18 @@ std::string stream_key(const CellSpec& cell) {
   std::string k = cell.codec->info().name + "/" + std::to_string(cell.input);
   for (const auto& [axis, value] : cell.params) k += "/" + axis + ":" + std::to_string(value);
   return k;
+}
+
+// --pipeline-timeline: one more call of a path after its timed ones, its timeline written out
+// (the caller checks its output as it checked the timed calls').
+template <typename Call>
+void record_timeline(const std::filesystem::path& dir, const CellSpec& cell, const char* path,
+                     u64 input_bytes, gpu::Pipeline& pipeline, Call call) {
+  gpu::PipelineTimeline timeline;
+  pipeline.record_timeline(&timeline);
+  call();
+  pipeline.record_timeline(nullptr);
+  write_timeline(dir, cell.name, path, input_bytes, timeline);
 }
 
 gpu::PipelineOptions pipeline_options(const PipelineSettings& s, const CodecInfo& info) {
@@ -382,7 +395,8 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
   }
   // Each path with a pipeline of its own (the pinned path needs no staging) and an output of
   // the stream's size, one path at a time; a first untimed run allocates and is checked.
-  auto timed = [&](ByteSpan source, std::span<u8> out, double& seconds, const char* path) {
+  auto timed = [&](ByteSpan source, std::span<u8> out, double& seconds,
+                   const char* path) -> std::optional<std::string> {
     gpu::Pipeline pipeline(dev, pipeline_options(settings, cell.codec->info()));
     // A codec whose containers vary (CodecInfo::reproducible): the output decoded instead.
     auto check = [&](ByteSpan output) {
@@ -394,6 +408,10 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
     u64 size = pipeline.compress(source, out);
     if (auto diff = check(out.first(size))) return diff;
     seconds = median_wall_s([&] { size = pipeline.compress(source, out); }, c.e2e_timed_s);
+    if (auto diff = check(out.first(size))) return diff;
+    if (!settings.timeline_dir) return std::nullopt;
+    record_timeline(*settings.timeline_dir, cell, path, source.size(), pipeline,
+                    [&] { size = pipeline.compress(source, out); });
     return check(out.first(size));
   };
   const u64 m = stream.size();
@@ -472,13 +490,18 @@ std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& 
   const u64 n = input.size();
   // Each path with a pipeline of its own, one path at a time; a first untimed run allocates
   // and is checked.
-  auto timed = [&](std::span<u8> out, double& seconds, const char* path) {
+  auto timed = [&](std::span<u8> out, double& seconds,
+                   const char* path) -> std::optional<std::string> {
     gpu::Pipeline pipeline(dev, pipeline_options(settings, cell.codec->info()));
     pipeline.decompress(stream, out);
     if (auto diff = describe_difference(out, input, "end-to-end decompression", "the input")) {
       return diff;
     }
     seconds = median_wall_s([&] { pipeline.decompress(stream, out); }, c.e2e_timed_s);
+    if (auto diff = check_timed_output(out, input, path)) return diff;
+    if (!settings.timeline_dir) return std::nullopt;
+    record_timeline(*settings.timeline_dir, cell, path, n, pipeline,
+                    [&] { pipeline.decompress(stream, out); });
     return check_timed_output(out, input, path);
   };
   {

@@ -9,6 +9,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +34,7 @@ struct PipelineSettings {
   int depth = 4;
   std::uint64_t gpu_memory_limit = 0;
   bool end_to_end = true;  // false (--timing kernel): the device call alone, no pipeline
+  std::optional<std::filesystem::path> timeline_dir;  // --pipeline-timeline
 };
 
 // What a cell keeps between Google Benchmark's calls of its body (buffers, verified outputs,

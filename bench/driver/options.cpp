@@ -248,6 +248,12 @@ call alone on resident buffers under the stopping rule (--max-error))")
                  "end-to-end path: chunks in flight, one stream each (default 4)")
       ->check(CLI::Range(1, 64))
       ->option_text("N");
+  app.add_option("--pipeline-timeline", o.pipeline_timeline,
+                 R"(end-to-end path: after each path's timed calls, one more call records
+where its time went, chunk by chunk (upload, codec call and download
+on the GPU by CUDA events, issue and drain on the host), into
+DIR/timeline-*.json; python3 notes/pipeline_timeline.py DIR prints them)")
+      ->option_text("DIR");
   cli::add_value(
       app, "--gpu-memory-limit", "SIZE",
       [&o](const std::string& v) { o.gpu_memory_limit = parse_size(v); },

@@ -52,6 +52,8 @@ struct Options {
   std::uint64_t pipeline_chunk = 0;  // 0: each codec's (CodecInfo::pipeline_chunk_bytes)
   int pipeline_depth = 4;
   std::uint64_t gpu_memory_limit = 0;  // 0 = none
+  // End-to-end cells write one more call's timeline per path here (pipeline_timeline.hpp).
+  std::optional<std::filesystem::path> pipeline_timeline;
   // GPU cells with a device API flush the L2 cache before every timed call (small inputs
   // would otherwise be read from L2, warm, after the first call).
   bool cold_l2 = false;

@@ -343,7 +343,8 @@ int run(int argc, char** argv) {
   std::optional<DeviceCells> device_cells;
   if (gpu.usable) {
     device_cells.emplace(PipelineSettings{options.pipeline_chunk, options.pipeline_depth,
-                                          options.gpu_memory_limit, !kernel_only},
+                                          options.gpu_memory_limit, !kernel_only,
+                                          options.pipeline_timeline},
                          gpu.ceilings, cold_l2.flush);
     workspace.set_device_cells(&*device_cells);
     if (auto flush = device_cells->l2_flush_context()) cold_l2.context = *flush;

@@ -1,6 +1,7 @@
 #include "src/gpu/pipeline.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -170,11 +171,63 @@ struct Slot {
   }
 };
 
+// The clock readings and events of one call with a timeline (Pipeline::record_timeline); does
+// nothing without one. Events are per chunk, not per slot: a slot's next chunk would record
+// over them before they are read.
+class CallTimeline {
+ public:
+  enum Mark { kUploadBegin, kUploadEnd, kCodecEnd, kDownloadBegin, kDownloadEnd, kMarks };
+
+  CallTimeline(PipelineTimeline* out, u64 chunks, cudaStream_t first)
+      : out_(out), events_(out ? chunks * kMarks : 0) {
+    if (out_ == nullptr) return;
+    out_->chunks.assign(chunks, {});
+    start_.record(first);
+    t0_ = std::chrono::steady_clock::now();
+  }
+
+  void mark(u64 chunk, Mark m, cudaStream_t s) {
+    if (out_ != nullptr) events_[chunk * kMarks + m].record(s);
+  }
+  void host(u64 chunk, double ChunkTimes::*field) {
+    if (out_ != nullptr) out_->chunks[chunk].*field = now();
+  }
+  void setup_done() {
+    if (out_ != nullptr) out_->setup_s = now();
+  }
+  // After every stream is synchronized: the events' times.
+  void finish() {
+    if (out_ == nullptr) return;
+    static constexpr double ChunkTimes::*kFields[kMarks] = {
+        &ChunkTimes::upload_begin, &ChunkTimes::upload_end, &ChunkTimes::codec_end,
+        &ChunkTimes::download_begin, &ChunkTimes::download_end};
+    for (u64 c = 0; c < out_->chunks.size(); ++c) {
+      for (int m = 0; m < kMarks; ++m) {
+        float ms = 0;
+        GCB_CUDA(cudaEventElapsedTime(&ms, start_.get(), events_[c * kMarks + m].get()));
+        out_->chunks[c].*kFields[m] = ms * 1e-3;
+      }
+    }
+    out_->call_s = now();
+  }
+
+ private:
+  double now() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+  }
+
+  PipelineTimeline* out_;
+  std::vector<cuda::Event> events_;
+  cuda::Event start_;
+  std::chrono::steady_clock::time_point t0_;
+};
+
 }  // namespace
 
 struct Pipeline::State {
   const BoundDeviceCodec& codec;
   PipelineOptions options;
+  PipelineTimeline* timeline = nullptr;
   u64 chunk = 0;
   std::vector<Slot> slots;
   CopyPool pool;
@@ -215,14 +268,17 @@ struct Pipeline::State {
 
   // Copies of one direction run one at a time in chunk order, each waiting for the previous
   // chunk's: copies sharing the link would delay every chunk's kernel and completion alike.
-  void ordered_copy(u64 i, void* dst, const void* src, u64 n, cudaMemcpyKind kind) {
-    auto mark = [kind](Slot& s) -> cuda::Event& {
-      return kind == cudaMemcpyHostToDevice ? s.uploaded : s.downloaded;
-    };
+  void ordered_copy(u64 i, void* dst, const void* src, u64 n, cudaMemcpyKind kind,
+                    CallTimeline& trace) {
+    const bool up = kind == cudaMemcpyHostToDevice;
+    auto mark = [up](Slot& s) -> cuda::Event& { return up ? s.uploaded : s.downloaded; };
     Slot& s = slot(i);
     if (i > 0) GCB_CUDA(cudaStreamWaitEvent(s.stream.get(), mark(slot(i - 1)).get(), 0));
+    trace.mark(i, up ? CallTimeline::kUploadBegin : CallTimeline::kDownloadBegin,
+                  s.stream.get());
     GCB_CUDA(cudaMemcpyAsync(dst, src, n, kind, s.stream.get()));
     mark(s).record(s.stream.get());
+    trace.mark(i, up ? CallTimeline::kUploadEnd : CallTimeline::kDownloadEnd, s.stream.get());
   }
 
   // issue(i) for each chunk in order on this thread, drain(j) for each in order on a second
@@ -230,7 +286,8 @@ struct Pipeline::State {
   // reuses the slot of chunk i - depth, so it waits until that one is drained. The first
   // exception stops both sides and is rethrown once no thread or copy is left running.
   void run_chunks(u64 count, const std::function<void(u64)>& issue,
-                  const std::function<void(u64)>& drain) {
+                  const std::function<void(u64)>& drain, CallTimeline& trace) {
+    trace.setup_done();
     Handoff h;
     int device = 0;
     GCB_CUDA(cudaGetDevice(&device));
@@ -239,6 +296,7 @@ struct Pipeline::State {
         GCB_CUDA(cudaSetDevice(device));
         for (u64 j = 0; j < count && h.wait([&] { return h.issued > j; }); ++j) {
           drain(j);
+          trace.host(j, &ChunkTimes::drained);
           h.count(h.drained);
         }
       } catch (...) {
@@ -247,7 +305,9 @@ struct Pipeline::State {
     });
     try {
       for (u64 i = 0; i < count && h.wait([&] { return h.drained + slots.size() > i; }); ++i) {
+        trace.host(i, &ChunkTimes::issue_begin);
         issue(i);
+        trace.host(i, &ChunkTimes::issue_end);
         h.count(h.issued);
       }
     } catch (...) {
@@ -259,16 +319,18 @@ struct Pipeline::State {
       std::rethrow_exception(h.error);
     }
     for (Slot& s : slots) s.stream.sync();
+    trace.finish();
   }
 
   u64 compress(ByteSpan input, std::span<u8> output) {
+    const u64 count = (input.size() + chunk - 1) / chunk;
+    CallTimeline trace(timeline, count, slots[0].stream.get());
     const Bytes header = stream_header(input.size(), chunk);
     if (output.size() < header.size()) {
       throw std::length_error("Pipeline::compress: output smaller than the stream's header");
     }
     const bool pinned_in = input.empty() || is_pinned(input.data());
     const bool pinned_out = is_pinned(output.data());
-    const u64 count = (input.size() + chunk - 1) / chunk;
     // Buffers for the chunks this call has: an input shorter than a chunk, or with fewer
     // chunks than slots, allocates no more than it uses.
     const u64 biggest = std::min<u64>(chunk, input.size());
@@ -291,10 +353,11 @@ struct Pipeline::State {
         pool.copy(s.staged_in.data(), src, n);
         src = s.staged_in.data();
       }
-      ordered_copy(i, s.in.data(), src, n, cudaMemcpyHostToDevice);
+      ordered_copy(i, s.in.data(), src, n, cudaMemcpyHostToDevice, trace);
       codec.compress_async(
           {s.in.data(), n, s.temp.data(), s.temp.bytes(), s.out.data(), s.size.data()},
           s.stream.get());
+      trace.mark(i, CallTimeline::kCodecEnd, s.stream.get());
       GCB_CUDA(cudaMemcpyAsync(s.host_size(), s.size.data(), sizeof(u64), cudaMemcpyDeviceToHost,
                                s.stream.get()));
       s.sized.record(s.stream.get());
@@ -315,19 +378,20 @@ struct Pipeline::State {
       store_le<u64>(output.data() + written, n);
       written += kChunkPrefixSize;
       ordered_copy(j, pinned_out ? output.data() + written : s.staged_out.data(), s.out.data(), n,
-                   cudaMemcpyDeviceToHost);
+                   cudaMemcpyDeviceToHost, trace);
       if (!pinned_out) {
         GCB_CUDA(cudaEventSynchronize(s.downloaded.get()));
         pool.copy(output.data() + written, s.staged_out.data(), n);
       }
       written += n;
     };
-    run_chunks(count, issue, drain);
+    run_chunks(count, issue, drain, trace);
     return written;
   }
 
   void decompress(ByteSpan stream, std::span<u8> output) {
     const StreamView view = parse_stream(stream);
+    CallTimeline trace(timeline, view.containers.size(), slots[0].stream.get());
     if (output.size() != view.original_size) {
       throw std::invalid_argument("decompress: output holds " + std::to_string(output.size()) +
                                   " bytes, the stream " + std::to_string(view.original_size));
@@ -368,15 +432,16 @@ struct Pipeline::State {
         pool.copy(s.staged_in.data(), src, plan.container_size);
         src = s.staged_in.data();
       }
-      ordered_copy(i, s.in.data(), src, plan.container_size, cudaMemcpyHostToDevice);
+      ordered_copy(i, s.in.data(), src, plan.container_size, cudaMemcpyHostToDevice, trace);
       codec.decompress_async(
           plan, {s.in.data(), s.temp.data(), s.temp.bytes(), s.out.data(), s.status.data()},
           s.stream.get());
+      trace.mark(i, CallTimeline::kCodecEnd, s.stream.get());
       GCB_CUDA(cudaMemcpyAsync(s.host_status(), s.status.data(), sizeof(DeviceStatus),
                                cudaMemcpyDeviceToHost, s.stream.get()));
       // After the status in stream order: the drain's wait on this copy covers both.
       u8* dst = pinned_out ? output.data() + i * view.chunk_bytes : s.staged_out.data();
-      ordered_copy(i, dst, s.out.data(), plan.original_size, cudaMemcpyDeviceToHost);
+      ordered_copy(i, dst, s.out.data(), plan.original_size, cudaMemcpyDeviceToHost, trace);
     };
     auto drain = [&](u64 j) {
       Slot& s = slot(j);
@@ -390,7 +455,7 @@ struct Pipeline::State {
                   plans[j].original_size);
       }
     };
-    run_chunks(plans.size(), issue, drain);
+    run_chunks(plans.size(), issue, drain, trace);
   }
 };
 
@@ -426,6 +491,10 @@ Bytes Pipeline::decompress(ByteSpan stream) {
   Bytes out(parse_stream(stream).original_size);
   decompress(stream, out);
   return out;
+}
+
+void Pipeline::record_timeline(PipelineTimeline* into) {
+  state_->timeline = into;
 }
 
 u64 Pipeline::chunk_bytes() const {

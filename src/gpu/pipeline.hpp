@@ -11,10 +11,28 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "gcbench/device_codec.hpp"
 
 namespace gcbench::gpu {
+
+// Where one call's time went, per chunk, in seconds from the call's start: when the issuing
+// thread began and finished enqueueing the chunk and when the draining thread was done with it
+// (host clock), and when its upload began and ended, its codec call ended and its download
+// began and ended on the GPU (CUDA events; a copy begins once the previous chunk's copy of its
+// direction has ended, and the codec call once the upload has). The GPU's zero is an event
+// recorded just after the host's.
+struct ChunkTimes {
+  double issue_begin = 0, issue_end = 0, drained = 0;
+  double upload_begin = 0, upload_end = 0, codec_end = 0, download_begin = 0, download_end = 0;
+};
+
+struct PipelineTimeline {
+  double setup_s = 0;  // host: plans made and buffers sized, before the first chunk's issue
+  double call_s = 0;   // host: the call's return
+  std::vector<ChunkTimes> chunks;
+};
 
 struct PipelineOptions {
   std::uint64_t chunk_bytes = std::uint64_t{32} << 20;  // bench/NOTES.md, "chunks of 32 MiB"
@@ -45,6 +63,10 @@ class Pipeline {
   // stream or container, as the host plan or the device decoder reports it, naming the chunk.
   void decompress(ByteSpan stream, std::span<std::uint8_t> output);
   Bytes decompress(ByteSpan stream);
+
+  // Each call from now on fills `into` with its timeline (nullptr: no more). Its events cost
+  // each chunk a few microseconds of the host's time: timed calls go without.
+  void record_timeline(PipelineTimeline* into);
 
   std::uint64_t chunk_bytes() const;
   // Device bytes this pipeline holds now (grows when a stream needs more temp storage).

@@ -156,6 +156,54 @@ TEST_F(Pipeline, InputLargerThanTheMemoryCap) {
   }
 }
 
+// A recorded call's timeline has every chunk, each chunk's marks in the order its stream runs
+// them, each direction's copies in chunk order, and all of it within the call; the calls after
+// record_timeline(nullptr) leave it as it was.
+TEST_F(Pipeline, TimelineHasEveryChunkInStreamOrder) {
+  const BoundDeviceCodecPtr d = device_codec("rle");
+  gpu::PipelineOptions o;
+  o.chunk_bytes = (64 << 10) + 3;
+  o.depth = 3;
+  gpu::Pipeline p(*d, o);
+  const Bytes input = runs(7 * o.chunk_bytes + 9, 3);
+  const Kinds pinned{true, true};
+  const Bytes stream = compress(p, input, pinned);
+  for (bool compressing : {true, false}) {
+    SCOPED_TRACE(compressing ? "compress" : "decompress");
+    gpu::PipelineTimeline t;
+    p.record_timeline(&t);
+    if (compressing) {
+      EXPECT_EQ(compress(p, input, pinned), stream);
+    } else {
+      EXPECT_EQ(decompress(p, stream, pinned), input);
+    }
+    p.record_timeline(nullptr);
+    ASSERT_EQ(t.chunks.size(), 8u);
+    EXPECT_GE(t.setup_s, 0);
+    for (std::size_t i = 0; i < t.chunks.size(); ++i) {
+      SCOPED_TRACE("chunk " + std::to_string(i));
+      const gpu::ChunkTimes& c = t.chunks[i];
+      EXPECT_LE(t.setup_s, c.issue_begin);
+      EXPECT_LE(c.issue_begin, c.issue_end);
+      EXPECT_LE(c.issue_end, c.drained);
+      EXPECT_LE(0, c.upload_begin);
+      EXPECT_LE(c.upload_begin, c.upload_end);
+      EXPECT_LE(c.upload_end, c.codec_end);
+      EXPECT_LE(c.codec_end, c.download_begin);
+      EXPECT_LE(c.download_begin, c.download_end);
+      // The two clocks' zeros lie microseconds apart.
+      EXPECT_LE(c.download_end, t.call_s + 1e-3);
+      if (i > 0) {
+        EXPECT_LE(t.chunks[i - 1].upload_end, c.upload_begin);
+        EXPECT_LE(t.chunks[i - 1].download_end, c.download_begin);
+      }
+    }
+    const gpu::PipelineTimeline before = t;
+    decompress(p, stream, pinned);
+    EXPECT_EQ(t.call_s, before.call_s);
+  }
+}
+
 TEST_F(Pipeline, EmptyInput) {
   const BoundDeviceCodecPtr d = device_codec("fl");
   gpu::Pipeline p(*d, {});

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Where an end-to-end call's time went: the timelines `gcbench --pipeline-timeline DIR` writes.
+
+Usage: python3 notes/pipeline_timeline.py DIR [--chunks]
+
+For each timeline file (one call of one cell's path, pinned or pageable): the call's time,
+the host's setup before the first chunk (plans, buffers), the fill (from the start to the
+first download), the links' and the codec calls' busy time, the tail after the last download,
+and for every download what it waited for: the codec call of its chunk ("codec"), the previous
+download ("link"), or neither, so the host enqueued it late ("host"). --chunks adds each
+chunk's marks in milliseconds. Times are seconds from the call's start: GPU marks are CUDA
+events, host marks the steady clock, both zeroed at the start within microseconds.
+Standard library only.
+"""
+import argparse
+import json
+import pathlib
+
+SLACK_S = 5e-6  # a download that began within this of what it waited for waited for that
+
+
+def gated_by(chunks, i):
+    """What the download of chunk i waited for."""
+    c = chunks[i]
+    codec = c["codec_end"]
+    link = chunks[i - 1]["download_end"] if i > 0 else 0.0
+    if c["download_begin"] - max(codec, link) > SLACK_S:
+        return "host"
+    return "codec" if codec >= link else "link"
+
+
+def busy(chunks, begin, end):
+    return sum(c[end] - c[begin] for c in chunks)
+
+
+def summary(doc):
+    chunks, call = doc["chunks"], doc["call_s"]
+    n = doc["input_bytes"]
+    codec = sum(c["codec_end"] - max(c["upload_end"], chunks[i - 1]["codec_end"] if i else 0.0)
+                for i, c in enumerate(chunks))
+    gates = [gated_by(chunks, i) for i in range(len(chunks))]
+    rows = [
+        ("call", call, f"{n / call / 1e9:.1f} GB/s"),
+        ("host setup before the first chunk", doc["setup_s"], ""),
+        ("first upload begins", chunks[0]["upload_begin"], ""),
+        ("fill: start to the first download", chunks[0]["download_begin"], ""),
+        ("uploads busy", busy(chunks, "upload_begin", "upload_end"), ""),
+        ("codec calls busy (after their upload and the previous call)", codec, ""),
+        ("downloads busy", busy(chunks, "download_begin", "download_end"), ""),
+        ("tail: last download to the call's return", call - chunks[-1]["download_end"], ""),
+    ]
+    lines = [f"{doc['cell']} ({doc['path']}): {len(chunks)} chunks, {n / 1e6:.1f} MB"]
+    lines += [f"  {label:62} {1e3 * s:8.3f} ms  {note}" for label, s, note in rows]
+    lines.append("  downloads waited for: " + ", ".join(
+        f"{g} {gates.count(g)}" for g in ("codec", "link", "host") if g in gates))
+    return lines
+
+
+def chunk_table(doc):
+    marks = ["issue_begin", "issue_end", "upload_begin", "upload_end", "codec_end",
+             "download_begin", "download_end", "drained"]
+    lines = ["  chunk " + " ".join(f"{m:>14}" for m in marks) + "  download waited for"]
+    for i, c in enumerate(doc["chunks"]):
+        lines.append(f"  {i:5d} " + " ".join(f"{1e3 * c[m]:14.3f}" for m in marks) +
+                     f"  {gated_by(doc['chunks'], i)}")
+    return lines
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("dir", type=pathlib.Path)
+    p.add_argument("--chunks", action="store_true", help="each chunk's marks in ms")
+    a = p.parse_args()
+    files = sorted(a.dir.glob("timeline-*.json"))
+    if not files:
+        raise SystemExit(f"pipeline_timeline: no timeline-*.json in {a.dir}")
+    for f in files:
+        doc = json.loads(f.read_text())
+        if not doc["chunks"]:
+            continue
+        print("\n".join(summary(doc) + (chunk_table(doc) if a.chunks else [])), end="\n\n")
+
+
+if __name__ == "__main__":
+    main()
