@@ -7,17 +7,17 @@
 # --preset NAME runs that preset's whole sweep.
 #
 # usage: bench/run_suite.sh [--ci] [--build DIR] [--out DIR] [--fresh] [gcbench flags...]
-#   --ci          CPU sweep on Canterbury and Calgary with gzip, zlib and the CPU references
+#   --ci          CI's CPU sweep (studies/main_job.runs declares both modes' runs)
 #   --build DIR   build directory holding the binaries (default: build)
 #   --out DIR     results directory (default: results/main, results/ci with --ci,
 #                 results/<preset> with --preset); one JSON per corpus file
-#                 (DIR/<corpus>/<file>.json; the sequential LZ77 decoding run's in
-#                 DIR/lz77-sequential/), so an interrupted sweep resumes where it stopped
+#                 (DIR/<corpus>/<file>.json; the runs after the sweep's in their own
+#                 folders), so an interrupted sweep resumes where it stopped
 #   --fresh       delete the results directory first (otherwise the cells recorded under this
 #                 revision, build type, codec versions and GPU are skipped)
 #   --gpus all|LIST
 #                 the main sweep on these GPUs at once (gcbench --gpus: one worker per GPU and
-#                 one for the CPU cells); the sequential LZ77 run (CPU only) runs after it
+#                 one for the CPU cells); the runs after it follow as without
 #   --benchmark_out=FILE [--benchmark_out_format=json|csv|jsonl]
 #                 Google Benchmark's output flags apply once, to DIR's export: after the
 #                 sweep, every cell recorded under DIR (both driver runs') in FILE (gcbench
@@ -68,16 +68,25 @@ for tool in "$gcbench" "$report_tool"; do
   [[ -x $tool ]] || { echo "run_suite: $tool not found; build first (bash scripts/build.sh $build)" >&2; exit 2; }
 done
 
-if [[ $ci == 1 ]]; then
-  out=${out:-results/ci}
-  # A smoke run of the sweep and its report: each cell samples for 0.05 s at most.
-  sweep=(--corpus canterbury,calgary --codecs fl,rle,lz77,gzip,zlib --device cpu --max-time 0.05)
-elif [[ -n $preset ]]; then
+# The main job's runs are the study's data: the mode's sweep flags and the runs after it.
+mode=main
+[[ $ci == 1 ]] && mode=ci
+sweep=()
+after_folders=()
+after_flags=()
+while read -r kind name flags; do
+  case $kind in
+    sweep) [[ $name == "$mode" ]] && read -ra sweep <<<"$flags" ;;
+    after) after_folders+=("$name") && after_flags+=("$flags") ;;
+    '' | '#'*) ;;
+    *) echo "run_suite: studies/main_job.runs: unknown run kind '$kind'" >&2; exit 2 ;;
+  esac
+done <studies/main_job.runs
+if [[ -n $preset ]]; then
   out=${out:-results/$preset}
   sweep=()
 else
-  out=${out:-results/main}
-  sweep=(--corpus canterbury)
+  out=${out:-results/$mode}
 fi
 [[ $fresh == 1 ]] && rm -rf "$out"
 mkdir -p "$out"
@@ -92,15 +101,12 @@ status=0
 echo "== gcbench sweep -> $out"
 "$gcbench" "${sweep[@]}" "${gpus[@]}" --out-dir "$out" --harness-file "$harness" "${extra[@]}" ||
   status=$?
-# T6's sequential column: LZ77 decompression on one thread (a decompression-only axis), at
-# the default point the table reads. The first run fetched (or failed to fetch) the corpus.
-# Its own results folder, so that each result file's context (peak RSS, harness share, GPU
-# ceilings) is that of the one run that wrote all of its cells; the report reads both.
-if [[ $status -lt 2 && -z $preset ]]; then
-  "$gcbench" "${sweep[@]}" --codecs lz77 --device cpu --direction decompress \
-    --decode-mode sequential --sweep defaults --no-download --out-dir "$out/lz77-sequential" \
+for i in "${!after_folders[@]}"; do
+  [[ $status -lt 2 && -z $preset ]] || break
+  read -ra flags <<<"${after_flags[$i]}"
+  "$gcbench" "${sweep[@]}" "${flags[@]}" --out-dir "$out/${after_folders[$i]}" \
     --harness-file "$harness" "${extra[@]}" || status=$?
-fi
+done
 
 if [[ -n $bench_out ]]; then
   echo "== export of $out -> $bench_out"

@@ -3,15 +3,13 @@
 // by a study. Counts every name of a registered codec inside a quoted string of their sources,
 // as the string or a word of it ("gzip", "codec:gzip/cpu", "GPU vs CPU vs gzip"), taken from the
 // registry so that a new codec is covered without editing this test; in shell scripts, every
-// name as a word (a codec list is unquoted there). The files that still name codecs are listed with
-// their counts: a count may only fall (lower it here when it does), and a file not listed must name
-// none.
+// name as a word (a codec list is unquoted there). None may name one: the main job's and CI's
+// sweeps are the study's data (studies/main_job.runs).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -23,12 +21,6 @@ namespace gcbench {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Where codec names are still written, and how often; a file not listed must name none. The
-// suite script runs the main job and CI's sweep, which are no study yet (issue 63).
-const std::map<std::string, int> kStillNaming = {
-    {"bench/run_suite.sh", 6},
-};
 
 std::string read(const fs::path& path) {
   std::ifstream in(path);
@@ -79,18 +71,14 @@ int count_quoted(const std::string& text, const std::set<std::string>& names) {
   return count;
 }
 
-TEST(CodecBlind, TheEnginesNameNoCodecBeyondWhatIsLeft) {
+TEST(CodecBlind, TheEnginesAndTheSuiteNameNoCodec) {
   std::set<std::string> names;
   for (const CodecPtr& codec : registry()) names.insert(codec->info().name);
   ASSERT_GT(names.size(), 3u);
   const fs::path root = GCBENCH_SOURCE_DIR;
-  int total = 0;
   const auto check = [&](const fs::path& path, int count) {
-    const std::string file = path.lexically_relative(root).string();
-    total += count;
-    const auto allowed = kStillNaming.find(file);
-    EXPECT_LE(count, allowed == kStillNaming.end() ? 0 : allowed->second)
-        << file << " names a codec " << count << " times";
+    EXPECT_EQ(count, 0) << path.lexically_relative(root).string() << " names a codec " << count
+                        << " times";
   };
   for (const char* engine : {"bench/driver", "src", "reports", "include", "corpora"}) {
     for (const auto& entry : fs::recursive_directory_iterator(root / engine)) {
@@ -105,7 +93,6 @@ TEST(CodecBlind, TheEnginesNameNoCodecBeyondWhatIsLeft) {
   }
   check(root / "bench" / "run_suite.sh",
         count_words(without_comments(read(root / "bench" / "run_suite.sh"), true), names));
-  std::cout << "[   NOTE   ] codec names in the engines: " << total << "\n";
 }
 
 }  // namespace

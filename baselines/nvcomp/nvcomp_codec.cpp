@@ -631,90 +631,51 @@ CodecPtr make(BatchedApi<COpts, DOpts> api) {
 
 }  // namespace
 
+// nvCOMP's batched C API names each algorithm's types and functions alike (nvcompBatched<X>...):
+// one BatchedApi of them, the rest of its fields at their defaults.
+#define GCB_NVCOMP_BATCHED_API(X, name, algorithm)                                               \
+  BatchedApi<nvcompBatched##X##CompressOpts_t, nvcompBatched##X##DecompressOpts_t> {             \
+    name, algorithm, nvcompBatched##X##CompressDefaultOpts,                                        \
+        nvcompBatched##X##DecompressDefaultOpts, nvcompBatched##X##CompressGetTempSize,            \
+        nvcompBatched##X##CompressGetMaxOutputChunkSize, nvcompBatched##X##CompressAsync,          \
+        nvcompBatched##X##DecompressGetTempSize, nvcompBatched##X##DecompressAsync                 \
+  }
+
 std::vector<CodecPtr> make_codecs() {
-  std::vector<CodecPtr> codecs;
-  BatchedApi<nvcompBatchedLZ4CompressOpts_t, nvcompBatchedLZ4DecompressOpts_t> lz4{
-      "lz4",
-      Algorithm::lz4,
-      nvcompBatchedLZ4CompressDefaultOpts,
-      nvcompBatchedLZ4DecompressDefaultOpts,
-      nvcompBatchedLZ4CompressGetTempSize,
-      nvcompBatchedLZ4CompressGetMaxOutputChunkSize,
-      nvcompBatchedLZ4CompressAsync,
-      nvcompBatchedLZ4DecompressGetTempSize,
-      nvcompBatchedLZ4DecompressAsync};
-  // LZ4's batched decoder on the pipeline's default chunk (a batch of 512 nvCOMP chunks) ran
-  // at a fraction of its rate on large batches, below the PCIe link; on batches four times
-  // larger the pipeline keeps the link busy (bench/NOTES.md, "End to end").
-  lz4.pipeline_chunk_bytes = std::uint64_t{128} << 20;
-  codecs.push_back(make(lz4));
-  codecs.push_back(
-      make(BatchedApi<nvcompBatchedSnappyCompressOpts_t, nvcompBatchedSnappyDecompressOpts_t>{
-          "snappy", Algorithm::snappy, nvcompBatchedSnappyCompressDefaultOpts,
-          nvcompBatchedSnappyDecompressDefaultOpts, nvcompBatchedSnappyCompressGetTempSize,
-          nvcompBatchedSnappyCompressGetMaxOutputChunkSize, nvcompBatchedSnappyCompressAsync,
-          nvcompBatchedSnappyDecompressGetTempSize, nvcompBatchedSnappyDecompressAsync}));
-  // Byte elements by default: the corpus files are byte streams, and any length is then valid.
-  // Integer columns compare fairly at their own width (element_width, as FL and RLE read them).
-  auto cascaded = nvcompBatchedCascadedCompressDefaultOpts;
-  cascaded.common_opts.data_type = NVCOMP_TYPE_UCHAR;
+  // Integer columns compare fairly at their own width (element_width, as FL and RLE read them);
+  // by default bytes: the corpus files are byte streams, and any length is then valid.
   AxisSpec width = element_width_axis();
   width.help =
       "bytes per integer element nvCOMP reads (unsigned, 1, 2 or 4; an input that is not whole "
       "elements is compressed as bytes)";
-  codecs.push_back(
-      make(BatchedApi<nvcompBatchedCascadedCompressOpts_t, nvcompBatchedCascadedDecompressOpts_t>{
-          "cascaded",
-          Algorithm::cascaded,
-          cascaded,
-          nvcompBatchedCascadedDecompressDefaultOpts,
-          nvcompBatchedCascadedCompressGetTempSize,
-          nvcompBatchedCascadedCompressGetMaxOutputChunkSize,
-          nvcompBatchedCascadedCompressAsync,
-          nvcompBatchedCascadedDecompressGetTempSize,
-          nvcompBatchedCascadedDecompressAsync,
-          {width},
-          cascaded_options,
-          false}));
-  codecs.push_back(
-      make(BatchedApi<nvcompBatchedDeflateCompressOpts_t, nvcompBatchedDeflateDecompressOpts_t>{
-          "deflate", Algorithm::deflate, nvcompBatchedDeflateCompressDefaultOpts,
-          nvcompBatchedDeflateDecompressDefaultOpts, nvcompBatchedDeflateCompressGetTempSize,
-          nvcompBatchedDeflateCompressGetMaxOutputChunkSize, nvcompBatchedDeflateCompressAsync,
-          nvcompBatchedDeflateDecompressGetTempSize, nvcompBatchedDeflateDecompressAsync}));
-  codecs.push_back(
-      make(BatchedApi<nvcompBatchedZstdCompressOpts_t, nvcompBatchedZstdDecompressOpts_t>{
-          "zstd", Algorithm::zstd, nvcompBatchedZstdCompressDefaultOpts,
-          nvcompBatchedZstdDecompressDefaultOpts, nvcompBatchedZstdCompressGetTempSize,
-          nvcompBatchedZstdCompressGetMaxOutputChunkSize, nvcompBatchedZstdCompressAsync,
-          nvcompBatchedZstdDecompressGetTempSize, nvcompBatchedZstdDecompressAsync}));
+
+  auto lz4 = GCB_NVCOMP_BATCHED_API(LZ4, "lz4", Algorithm::lz4);
+  // LZ4's batched decoder on the pipeline's default chunk (a batch of 512 nvCOMP chunks) ran
+  // at a fraction of its rate on large batches, below the PCIe link; on batches four times
+  // larger the pipeline keeps the link busy (bench/NOTES.md, "End to end").
+  lz4.pipeline_chunk_bytes = std::uint64_t{128} << 20;
+  auto cascaded = GCB_NVCOMP_BATCHED_API(Cascaded, "cascaded", Algorithm::cascaded);
+  cascaded.compress_opts.common_opts.data_type = NVCOMP_TYPE_UCHAR;
+  cascaded.axes = {width};
+  cascaded.options_at = cascaded_options;
+  cascaded.reproducible = false;
   // Bitcomp's lossless integer mode, at the column's width as Cascaded.
-  codecs.push_back(
-      make(BatchedApi<nvcompBatchedBitcompCompressOpts_t, nvcompBatchedBitcompDecompressOpts_t>{
-          "bitcomp",
-          Algorithm::bitcomp,
-          nvcompBatchedBitcompCompressDefaultOpts,
-          nvcompBatchedBitcompDecompressDefaultOpts,
-          nvcompBatchedBitcompCompressGetTempSize,
-          nvcompBatchedBitcompCompressGetMaxOutputChunkSize,
-          nvcompBatchedBitcompCompressAsync,
-          nvcompBatchedBitcompDecompressGetTempSize,
-          nvcompBatchedBitcompDecompressAsync,
-          {width},
-          bitcomp_options}));
-  codecs.push_back(
-      make(BatchedApi<nvcompBatchedGdeflateCompressOpts_t, nvcompBatchedGdeflateDecompressOpts_t>{
-          "gdeflate", Algorithm::gdeflate, nvcompBatchedGdeflateCompressDefaultOpts,
-          nvcompBatchedGdeflateDecompressDefaultOpts, nvcompBatchedGdeflateCompressGetTempSize,
-          nvcompBatchedGdeflateCompressGetMaxOutputChunkSize, nvcompBatchedGdeflateCompressAsync,
-          nvcompBatchedGdeflateDecompressGetTempSize, nvcompBatchedGdeflateDecompressAsync}));
-  codecs.push_back(
-      make(BatchedApi<nvcompBatchedANSCompressOpts_t, nvcompBatchedANSDecompressOpts_t>{
-          "ans", Algorithm::ans, nvcompBatchedANSCompressDefaultOpts,
-          nvcompBatchedANSDecompressDefaultOpts, nvcompBatchedANSCompressGetTempSize,
-          nvcompBatchedANSCompressGetMaxOutputChunkSize, nvcompBatchedANSCompressAsync,
-          nvcompBatchedANSDecompressGetTempSize, nvcompBatchedANSDecompressAsync}));
+  auto bitcomp = GCB_NVCOMP_BATCHED_API(Bitcomp, "bitcomp", Algorithm::bitcomp);
+  bitcomp.axes = {width};
+  bitcomp.options_at = bitcomp_options;
+
+  std::vector<CodecPtr> codecs;
+  codecs.push_back(make(lz4));
+  codecs.push_back(make(GCB_NVCOMP_BATCHED_API(Snappy, "snappy", Algorithm::snappy)));
+  codecs.push_back(make(cascaded));
+  codecs.push_back(make(GCB_NVCOMP_BATCHED_API(Deflate, "deflate", Algorithm::deflate)));
+  codecs.push_back(make(GCB_NVCOMP_BATCHED_API(Zstd, "zstd", Algorithm::zstd)));
+  codecs.push_back(make(bitcomp));
+  codecs.push_back(make(GCB_NVCOMP_BATCHED_API(Gdeflate, "gdeflate", Algorithm::gdeflate)));
+  codecs.push_back(make(GCB_NVCOMP_BATCHED_API(ANS, "ans", Algorithm::ans)));
   return codecs;
 }
+
+#undef GCB_NVCOMP_BATCHED_API
 
 }  // namespace gcbench::nvcomp

@@ -19,7 +19,6 @@
 #include "bench/driver/harness.hpp"
 #include "bench/driver/l2_flush.hpp"
 #include "bench/driver/pipeline_timeline.hpp"
-#include "bench/driver/supervision.hpp"
 #include "bench/driver/verify.hpp"
 #include "codecs/common/crc32.cuh"
 #include "src/cuda/device_buffer.hpp"
@@ -259,37 +258,20 @@ double time_transfers(DeviceCellState& c, const u8* pinned_in, u64 in, void* dev
   return median(std::move(times));
 }
 
-// Where `size` bytes at `output` first differ from `expected_size` bytes at `expected`, both
-// on the device: the shorter size when the sizes differ, nullopt when they are equal.
-std::optional<u64> first_difference(const u8* output, u64 size, const u8* expected,
-                                    u64 expected_size, cudaStream_t s) {
-  if (size != expected_size) return std::min(size, expected_size);
-  return first_device_difference(output, expected, size, s);
+// How `size` bytes at `output` differ from `expected_size` bytes at `expected`, both on the
+// device, in describe_difference's words: "<what> at byte N (sizes a vs b)", N the first
+// differing byte or the shorter size; nullopt when they are equal.
+std::optional<std::string> device_difference(const char* what, const u8* output, u64 size,
+                                             const u8* expected, u64 expected_size,
+                                             cudaStream_t s) {
+  const std::optional<u64> at = size != expected_size
+                                    ? std::min(size, expected_size)
+                                    : first_device_difference(output, expected, size, s);
+  if (!at) return std::nullopt;
+  return fmt::format("{} at byte {} (sizes {} vs {})", what, *at, size, expected_size);
 }
 
-// How an output compared on the device differs from the input, in describe_difference's words.
-std::optional<std::string> compare_with_input(const u8* output, u64 output_size,
-                                              const u8* device_input, u64 input_size,
-                                              cudaStream_t s) {
-  const auto at = first_difference(output, output_size, device_input, input_size, s);
-  if (!at) return std::nullopt;
-  return fmt::format("decompressed output differs from the input at byte {} (sizes {} vs {})", *at,
-                     output_size, input_size);
-}
-
-// How the `size` bytes the device call wrote at `output` differ from the CPU reference's
-// container, compared on the device (the reference uploaded), in describe_difference's words.
-std::optional<std::string> compare_with_reference(const u8* output, u64 size,
-                                                  const Bytes& reference, cudaStream_t s) {
-  cuda::DeviceBuffer<u8> expected(reference.size());
-  GCB_CUDA(cudaMemcpyAsync(expected.data(), reference.data(), reference.size(),
-                           cudaMemcpyHostToDevice, s));
-  const auto at = first_difference(output, size, expected.data(), reference.size(), s);
-  if (!at) return std::nullopt;
-  return fmt::format(
-      "GPU container differs from the CPU reference's container at byte {} (sizes {} vs {})", *at,
-      size, reference.size());
-}
+constexpr const char* kDiffersFromInput = "decompressed output differs from the input";
 
 // The round trip of the container the device call wrote (still in c.out): decoded on the
 // device and compared there with the resident input, no copy of either to the host.
@@ -305,7 +287,8 @@ std::optional<std::string> device_round_trip(DeviceCellState& c, const BoundDevi
   GCB_CUDA(cudaMemcpyAsync(&status, c.status.data(), sizeof status, cudaMemcpyDeviceToHost, s));
   GCB_CUDA(cudaStreamSynchronize(s));
   if (status.error != kDeviceOk) return "device decoder: " + dev.codec().describe(status);
-  return compare_with_input(out.data(), plan.original_size, device_input, input_size, s);
+  return device_difference(kDiffersFromInput, out.data(), plan.original_size, device_input,
+                           input_size, s);
 }
 
 // Sets up, verifies and times the end-to-end path of a compression cell; nullopt or the error.
@@ -341,7 +324,13 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
   if (cell.reference != nullptr) {
     reference =
         &workspace.container(*cell.reference, reference_params(*cell.reference, cell.params));
-    if (auto problem = compare_with_reference(c.out.data(), written, *reference, s)) {
+    // Compared on the device, the reference uploaded.
+    cuda::DeviceBuffer<u8> expected(reference->size());
+    GCB_CUDA(cudaMemcpyAsync(expected.data(), reference->data(), reference->size(),
+                             cudaMemcpyHostToDevice, s));
+    if (auto problem = device_difference(
+            "GPU container differs from the CPU reference's container", c.out.data(), written,
+            expected.data(), expected.size(), s)) {
       return problem;
     }
   } else {
@@ -475,8 +464,8 @@ std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& 
   GCB_CUDA(cudaMemcpyAsync(&status, c.status.data(), sizeof status, cudaMemcpyDeviceToHost, s));
   GCB_CUDA(cudaStreamSynchronize(s));
   if (status.error != kDeviceOk) return "device decoder: " + dev.codec().describe(status);
-  if (auto diff =
-          compare_with_input(c.out.data(), c.plan.original_size, device_input, input.size(), s)) {
+  if (auto diff = device_difference(kDiffersFromInput, c.out.data(), c.plan.original_size,
+                                    device_input, input.size(), s)) {
     return diff;
   }
   arm_output_check(c, c.plan.original_size, false);
@@ -626,9 +615,7 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
   Sampler sampler(workspace.stopping_rule(), true);
   std::optional<double> clock_before, clock_after;
   for (auto _ : state) {
-    const auto began = Clock::now();
-    while (!sampler.done()) {
-      supervision::heartbeat();
+    const bool taken = take_samples(sampler, [&]() -> std::optional<double> {
       c.sentinels.draw(c.check_bytes);
       plant_sentinels_async(c.out.data(), c.sentinels, c.stream.get());
       if (l2_flush_) l2_flush_->enqueue(c.stream.get());
@@ -642,10 +629,11 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
       if (sampler.samples() == 0) clock_before = sm_clock_.share_of_max();
       if (auto problem = check_iteration(c, c.kernel_calls)) {
         state.SkipWithError(problem->c_str());
-        return;
+        return std::nullopt;
       }
-      sampler.add(t, std::chrono::duration<double>(Clock::now() - began).count());
-    }
+      return t;
+    });
+    if (!taken) return;
     clock_after = sm_clock_.share_of_max();
     if (auto problem = resident_input_changed()) {
       state.SkipWithError(problem->c_str());

@@ -105,19 +105,19 @@ bool sample(benchmark::State& state, const CellSpec& cell, Totals& totals, Sampl
   for (auto _ : state) {
     const auto began = Clock::now();
     const double cpu_began = thread_cpu_s();
-    while (!sampler.done()) {
-      supervision::heartbeat();
+    const bool taken = take_samples(sampler, [&]() -> std::optional<double> {
       checks.before();
       heap_meter::reset_peak();
       const std::optional<double> t = timed_call(state, gpu, totals, call);
       heap_peak = std::max(heap_peak, heap_meter::peak_bytes());
-      if (!t) return false;
+      if (!t) return std::nullopt;
       if (auto problem = checks.after(sampler.samples() + 1)) {
         state.SkipWithError(problem->c_str());
-        return false;
+        return std::nullopt;
       }
-      sampler.add(*t, std::chrono::duration<double>(Clock::now() - began).count());
-    }
+      return t;
+    });
+    if (!taken) return false;
     state.SetIterationTime(sampler.mean_s());
     const double wall = std::chrono::duration<double>(Clock::now() - began).count();
     std::optional<double> cpu_share;

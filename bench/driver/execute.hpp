@@ -3,6 +3,7 @@
 // must pass before a number is reported (round trip, and GPU container == CPU container).
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <list>
@@ -17,6 +18,7 @@
 #include "bench/driver/cells.hpp"
 #include "bench/driver/inputs.hpp"
 #include "bench/driver/sampler.hpp"
+#include "bench/driver/supervision.hpp"
 
 namespace gcbench::driver {
 
@@ -118,6 +120,21 @@ class Workspace {
   StoppingRule rule_;
   int host_gpu_samples_ = 10;
 };
+
+// Timed calls until the sampler's stopping rule is met, each made by `timed()`: its seconds, or
+// nullopt when it failed (the benchmark state then says why). The supervisor hears a heartbeat
+// before each. false when a call failed.
+template <typename Timed>
+bool take_samples(Sampler& sampler, Timed&& timed) {
+  const auto began = std::chrono::steady_clock::now();
+  while (!sampler.done()) {
+    supervision::heartbeat();
+    const std::optional<double> t = timed();
+    if (!t) return false;
+    sampler.add(*t, std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
+  }
+  return true;
+}
 
 // The counters of a cell's sampling: samples, max_error_pct (the target), sampled_s (the
 // seconds of its timed calls, the harness share's), from two samples on noise_pct (their
