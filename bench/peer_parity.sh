@@ -62,8 +62,11 @@ touch "$work/probe.txt"
 if [[ -n $probe && " ${tools[*]} " == *" lz4 "* ]]; then
   "$probe" "$@" | tail -n +2 >"$work/probe.txt"
 fi
-python3 - "$work/gcbench.json" "$work/tools.txt" "$min_ratio" "$work/probe.txt" <<'PY'
+# The result file's counters by the names reports/plots/counters.py gives them.
+PYTHONPATH="$(dirname "$0")/../reports/plots" \
+  python3 - "$work/gcbench.json" "$work/tools.txt" "$min_ratio" "$work/probe.txt" <<'PY'
 import json, re, statistics, sys
+import counters as C
 doc = json.load(open(sys.argv[1]))
 ours = {}
 for b in doc["benchmarks"]:
@@ -71,7 +74,7 @@ for b in doc["benchmarks"]:
         continue
     codec, _, direction, *rest = b["name"].split("/")
     file = rest[1]
-    mbps = b["input_bytes"] / (b["real_time"] * 1e-9) / 1e6
+    mbps = b[C.INPUT_BYTES] / (b["real_time"] * 1e-9) / 1e6
     ours.setdefault((codec, file, direction), []).append(mbps)
 measured = {}
 for line in open(sys.argv[2]):

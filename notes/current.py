@@ -13,6 +13,8 @@ import os
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, os.path.join(ROOT, "reports", "plots"))
+import counters as C  # noqa: E402 (the result files' counter names)
 
 
 def load(path):
@@ -40,7 +42,7 @@ def cell(cells, prefix):
 
 
 def gbps(cells, prefix):
-    return cell(cells, prefix)["kernel_gbps"]
+    return cell(cells, prefix)[C.KERNEL_GBPS]
 
 
 SILESIA = ["dickens", "mr", "nci", "ooffice", "osdb", "reymont", "x-ray", "xml"]
@@ -89,7 +91,7 @@ def main():
             for f in SILESIA:
                 g = cell(c, f"lz77/gpu/compress/silesia/{f}/finder:{finder}/")
                 p = cell(c, f"lz77/cpu/compress/silesia/{f}/finder:{finder}/")
-                nbytes += g["input_bytes"]
+                nbytes += g[C.INPUT_BYTES]
                 g_t += seconds(g)
                 c_t += seconds(p)
             rows.append(f"{gpu}  LZ77 {finder} finder, Silesia total, work_items 1024: GPU (design auto) "
@@ -108,9 +110,9 @@ def main():
             for k, b in c.items():
                 parts = k.split("/")
                 axes = [a for a in parts[5:-1] if a.startswith(("element_width", "window_scope"))]
-                rows.append(f"{gpu}    {'/'.join(parts[:3] + axes)}: kernel {b['kernel_gbps']:.1f} GB/s, "
-                            f"pinned end to end {b['e2e_gbps']:.1f} ({b['pct_h2d']:.1f}% of pinned H2D), "
-                            f"pageable {b['e2e_pageable_gbps']:.1f}, ratio {b['ratio']:.3f}")
+                rows.append(f"{gpu}    {'/'.join(parts[:3] + axes)}: kernel {b[C.KERNEL_GBPS]:.1f} GB/s, "
+                            f"pinned end to end {b[C.E2E_GBPS]:.1f} ({b[C.PCT_H2D]:.1f}% of pinned H2D), "
+                            f"pageable {b[C.E2E_PAGEABLE_GBPS]:.1f}, ratio {b[C.RATIO]:.3f}")
     print("\n".join(rows))
 
 

@@ -17,6 +17,11 @@ Standard library only.
 """
 import argparse
 import json
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "reports" / "plots"))
+import counters as C  # noqa: E402 (the result files' counter names)
 
 DEFAULT_CHUNK = 32 << 20  # PipelineOptions::chunk_bytes
 
@@ -51,11 +56,11 @@ def main():
     print(f"{'cell':58} {'measured':>9} {'model':>6} " +
           " ".join(f"{s >> 20:>4}MiB" for s in sizes) + f" {'chunks':>6} {'gap ms':>6}")
     for b in doc["benchmarks"]:
-        if b.get("run_type") == "aggregate" or "e2e_s" not in b or b.get("error_occurred"):
+        if b.get("run_type") == "aggregate" or C.E2E_S not in b or b.get("error_occurred"):
             continue
-        n, ratio, kernel_s = b["input_bytes"], b["ratio"], b["kernel_s"]
+        n, ratio, kernel_s = b[C.INPUT_BYTES], b[C.RATIO], b[C.KERNEL_S]
         compress = b["name"].split("/")[2] == "compress"  # <codec>/<device>/<direction>/...
-        chunk = int(b.get("pipeline_chunk_bytes", DEFAULT_CHUNK))
+        chunk = int(b.get(C.PIPELINE_CHUNK_BYTES, DEFAULT_CHUNK))
 
         def seconds(c):
             return model_seconds(n, c, ratio, kernel_s, a.fixed_us * 1e-6, up, down, a.depth,
@@ -65,8 +70,8 @@ def main():
             return 100 * n / seconds(c) / up
 
         # The gap: the measured time over the model's at the cell's chunk, the host's share.
-        gap_ms = 1e3 * (b["e2e_s"] - seconds(chunk))
-        print(f"{b['name'][:58]:58} {100 * n / b['e2e_s'] / up:8.1f}% {pct(chunk):5.1f}% " +
+        gap_ms = 1e3 * (b[C.E2E_S] - seconds(chunk))
+        print(f"{b['name'][:58]:58} {100 * n / b[C.E2E_S] / up:8.1f}% {pct(chunk):5.1f}% " +
               " ".join(f"{pct(s):6.1f}%" for s in sizes) +
               f" {-(-int(n) // chunk):6d} {gap_ms:6.2f}")
 

@@ -35,7 +35,7 @@ def busy(chunks, begin, end):
 
 def summary(doc):
     chunks, call = doc["chunks"], doc["call_s"]
-    n = doc["input_bytes"]
+    n = doc["original_bytes"]
     codec = sum(c["codec_end"] - max(c["upload_end"], chunks[i - 1]["codec_end"] if i else 0.0)
                 for i, c in enumerate(chunks))
     gates = [gated_by(chunks, i) for i in range(len(chunks))]

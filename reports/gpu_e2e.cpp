@@ -185,7 +185,7 @@ std::optional<Table> gpu_e2e_table(const ResultSet& set, const Defaults& default
         "the end-to-end paths.";
   }
   // Kernel figures are warm unless the run flushed the L2 before each timed call.
-  const auto cold = set.context.find("cold_l2");
+  const auto cold = set.context.find(results::counter::kColdL2);
   t.caption += cold != set.context.end() && cold->second.starts_with("yes")
                    ? " Kernel figures are cold: the L2 was flushed before every timed call."
                    : " Kernel figures are warm: the L2 was not flushed between timed calls "

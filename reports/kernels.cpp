@@ -84,7 +84,7 @@ std::vector<Row> total_rows(const std::vector<Cell>& cells, const Value& copy) {
 
 bool wants_kernels_section(const ResultSet& set) {
   const auto preset = set.context.find("preset");
-  const auto cold = set.context.find("cold_l2");
+  const auto cold = set.context.find(results::counter::kColdL2);
   return (preset != set.context.end() && preset->second == "kernels") ||
          (cold != set.context.end() && cold->second.starts_with("yes"));
 }

@@ -1,5 +1,6 @@
 // The one table of counters (src/results/counters.hpp): each name once, every field filled, and
-// docs/counters.md is the table as `gcbench --counters` prints it.
+// docs/counters.md and reports/plots/counters.py are the table as `gcbench --counters` and
+// `--counters-python` print it.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -28,6 +29,16 @@ TEST(Counters, TheDocsPageIsTheTable) {
   const std::string page((std::istreambuf_iterator<char>(in)), {});
   EXPECT_EQ(page, counters_markdown())
       << "docs/counters.md is out of date: gcbench --counters > docs/counters.md";
+}
+
+TEST(Counters, ThePythonModuleIsTheTable) {
+  std::ifstream in(std::string(GCBENCH_SOURCE_DIR) + "/reports/plots/counters.py");
+  ASSERT_TRUE(in) << "reports/plots/counters.py missing";
+  const std::string module((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(module, counters_python())
+      << "reports/plots/counters.py is out of date: gcbench --counters-python > "
+         "reports/plots/counters.py";
+  EXPECT_NE(module.find("KERNEL_GBPS = \"kernel_gbps\""), std::string::npos);
 }
 
 }  // namespace

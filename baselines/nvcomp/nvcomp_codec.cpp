@@ -633,12 +633,12 @@ CodecPtr make(BatchedApi<COpts, DOpts> api) {
 
 // nvCOMP's batched C API names each algorithm's types and functions alike (nvcompBatched<X>...):
 // one BatchedApi of them, the rest of its fields at their defaults.
-#define GCB_NVCOMP_BATCHED_API(X, name, algorithm)                                               \
-  BatchedApi<nvcompBatched##X##CompressOpts_t, nvcompBatched##X##DecompressOpts_t> {             \
-    name, algorithm, nvcompBatched##X##CompressDefaultOpts,                                        \
-        nvcompBatched##X##DecompressDefaultOpts, nvcompBatched##X##CompressGetTempSize,            \
-        nvcompBatched##X##CompressGetMaxOutputChunkSize, nvcompBatched##X##CompressAsync,          \
-        nvcompBatched##X##DecompressGetTempSize, nvcompBatched##X##DecompressAsync                 \
+#define GCB_NVCOMP_BATCHED_API(X, name, algorithm)                                        \
+  BatchedApi<nvcompBatched##X##CompressOpts_t, nvcompBatched##X##DecompressOpts_t> {      \
+    name, algorithm, nvcompBatched##X##CompressDefaultOpts,                               \
+        nvcompBatched##X##DecompressDefaultOpts, nvcompBatched##X##CompressGetTempSize,   \
+        nvcompBatched##X##CompressGetMaxOutputChunkSize, nvcompBatched##X##CompressAsync, \
+        nvcompBatched##X##DecompressGetTempSize, nvcompBatched##X##DecompressAsync        \
   }
 
 std::vector<CodecPtr> make_codecs() {

@@ -21,11 +21,11 @@
 #include "bench/driver/pipeline_timeline.hpp"
 #include "bench/driver/verify.hpp"
 #include "codecs/common/crc32.cuh"
-#include "src/cuda/device_buffer.hpp"
-#include "src/cuda/device_memory.hpp"
 #include "gcbench/device_codec.hpp"
 #include "gcbench/errors.hpp"
 #include "gcbench/stream.hpp"
+#include "src/cuda/device_buffer.hpp"
+#include "src/cuda/device_memory.hpp"
 #include "src/gpu/pipeline.hpp"
 #include "src/results/counters.hpp"
 
@@ -328,9 +328,9 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
     cuda::DeviceBuffer<u8> expected(reference->size());
     GCB_CUDA(cudaMemcpyAsync(expected.data(), reference->data(), reference->size(),
                              cudaMemcpyHostToDevice, s));
-    if (auto problem = device_difference(
-            "GPU container differs from the CPU reference's container", c.out.data(), written,
-            expected.data(), expected.size(), s)) {
+    if (auto problem =
+            device_difference("GPU container differs from the CPU reference's container",
+                              c.out.data(), written, expected.data(), expected.size(), s)) {
       return problem;
     }
   } else {

@@ -131,7 +131,8 @@ bool take_samples(Sampler& sampler, Timed&& timed) {
     supervision::heartbeat();
     const std::optional<double> t = timed();
     if (!t) return false;
-    sampler.add(*t, std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
+    sampler.add(*t,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
   }
   return true;
 }

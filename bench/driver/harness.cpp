@@ -88,9 +88,9 @@ std::string format_summary(const HarnessSummary& s,
 
 std::string harness_line(const HarnessSummary& s) {
   return fmt::format(
-      "timed_s={:.3f} wall_s={:.3f} setup_s={:.3f} cells={} peak_rss_bytes={} "
-      "largest_input_bytes={}",
-      s.timed_s, s.wall_s, s.setup_s, s.cells, s.peak_rss_bytes, s.largest_input_bytes);
+      "timed_s={:.3f} wall_s={:.3f} setup_s={:.3f} cells={} {}={} largest_input_bytes={}",
+      s.timed_s, s.wall_s, s.setup_s, s.cells, results::counter::kPeakRssBytes, s.peak_rss_bytes,
+      s.largest_input_bytes);
 }
 
 std::optional<HarnessSummary> parse_harness_line(const std::string& line) {
@@ -107,7 +107,7 @@ std::optional<HarnessSummary> parse_harness_line(const std::string& line) {
     s.wall_s = std::stod(fields.at("wall_s"));
     s.setup_s = std::stod(fields.at("setup_s"));
     s.cells = std::stoi(fields.at("cells"));
-    s.peak_rss_bytes = std::stoull(fields.at("peak_rss_bytes"));
+    s.peak_rss_bytes = std::stoull(fields.at(results::counter::kPeakRssBytes));
     s.largest_input_bytes = std::stoull(fields.at("largest_input_bytes"));
   } catch (const std::exception&) {  // a field missing or not a number
     return std::nullopt;
@@ -135,7 +135,7 @@ HarnessSummary combine_workers(const std::vector<HarnessSummary>& workers, doubl
 }
 
 std::vector<std::pair<std::string, std::string>> harness_context(const HarnessSummary& s) {
-  return {{"peak_rss_bytes", std::to_string(s.peak_rss_bytes)},
+  return {{results::counter::kPeakRssBytes, std::to_string(s.peak_rss_bytes)},
           {"harness_timed_s", fmt::format("{:.3f}", s.timed_s)},
           {"harness_wall_s", fmt::format("{:.3f}", s.wall_s)},
           {"harness_cells", std::to_string(s.cells)}};

@@ -96,6 +96,7 @@ Information
   -h, --help            this help
   --help-all            every flag in full, the presets' steps, counters and timing
   --counters            every counter a result entry may carry: unit, cells, meaning
+  --counters-python     the same names as a Python module (reports/plots/counters.py)
   --version             revision, build type, CUDA, nvCOMP and the peers' library versions
 
 Exit status: 0 done, 1 a cell failed (its error is printed; a codec that crashes, exits or
@@ -136,7 +137,8 @@ takes timed calls (samples) until the relative standard error of their mean is u
          R"( of timed
 seconds, or until --max-time of wall time is spent; the cell's time is their mean (one Google
 Benchmark iteration). Every timed call's output is compared with the verified one.
-)" << counter_names("Counters (--counters: each one's unit, cells and meaning):")
+)" << counter_names(
+                "Counters (--counters: each one's unit, cells, meaning; --counters-python):")
       << R"(
 At its end a run prints its harness share, timed seconds / wall seconds, per codec, device
 and direction too, and its peak RSS (also recorded in the results' context as

@@ -94,8 +94,8 @@ Options parse_options(const std::vector<std::string>& args,
 
 // Flags the driver answers before any other, and exits: -h, --help, --help-all, --counters,
 // --version.
-inline const std::vector<std::string> kInformationFlags = {"-h", "--help", "--help-all",
-                                                           "--counters", "--version"};
+inline const std::vector<std::string> kInformationFlags = {
+    "-h", "--help", "--help-all", "--counters", "--counters-python", "--version"};
 
 // Google Benchmark's flags (its --help lists them), which its Initialize takes before
 // parse_options sees the rest.

@@ -27,15 +27,15 @@ std::filesystem::path write_timeline(const std::filesystem::path& dir, std::stri
   }
   const nlohmann::ordered_json doc = {{"cell", cell},
                                       {"path", path},
-                                      {"input_bytes", input_bytes},
+                                      {"original_bytes", input_bytes},
                                       {"setup_s", timeline.setup_s},
                                       {"call_s", timeline.call_s},
                                       {"chunks", chunks}};
   const std::string key = std::string(cell) + "\n" + std::string(path);
-  const auto crc = crc32_of(ByteSpan(reinterpret_cast<const std::uint8_t*>(key.data()), key.size()));
+  const auto crc =
+      crc32_of(ByteSpan(reinterpret_cast<const std::uint8_t*>(key.data()), key.size()));
   std::filesystem::create_directories(dir);
-  const std::filesystem::path file =
-      dir / fmt::format("timeline-{:08x}-{}.json", crc, path);
+  const std::filesystem::path file = dir / fmt::format("timeline-{:08x}-{}.json", crc, path);
   std::ofstream out(file);
   out << doc.dump(1) << "\n";
   if (!out.flush()) throw std::runtime_error("cannot write " + file.string());

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "src/results/counters.hpp"
 #include "src/results/result_document.hpp"
 
 namespace gcbench::driver {
@@ -47,9 +48,10 @@ std::string gpu_line(const RunFacts& facts) {
     const std::string value = value_of(c, key);
     if (!value.empty()) line += fmt::format(", {} {} GB/s", label, value);
   }
-  return line + fmt::format("; L2 {}, timing {}",
-                            first_word(value_of(c, "cold_l2")) == "no" ? "warm" : "cold",
-                            first_word(value_of(c, "timing")));
+  return line +
+         fmt::format("; L2 {}, timing {}",
+                     first_word(value_of(c, results::counter::kColdL2)) == "no" ? "warm" : "cold",
+                     first_word(value_of(c, "timing")));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "codecs/lz77/entropy_streams.hpp"
+#include "src/results/counters.hpp"
 
 namespace gcbench::lz77 {
 namespace {
@@ -32,14 +33,14 @@ std::vector<std::pair<std::string, double>> container_counters(ByteSpan containe
   {
     std::lock_guard lock(memo.mutex);
     for (const auto& [k, size] : memo.entries) {
-      if (k == key) return {{"entropy_bytes", static_cast<double>(size)}};
+      if (k == key) return {{results::counter::kEntropyBytes, static_cast<double>(size)}};
     }
   }
   const std::uint64_t size = entropy_size(container);
   std::lock_guard lock(memo.mutex);
   memo.entries.emplace_front(key, size);
   if (memo.entries.size() > Memo::kKept) memo.entries.pop_back();
-  return {{"entropy_bytes", static_cast<double>(size)}};
+  return {{results::counter::kEntropyBytes, static_cast<double>(size)}};
 }
 
 }  // namespace gcbench::lz77

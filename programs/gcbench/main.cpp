@@ -54,8 +54,8 @@ void help_printer() {
   print_help(std::cout, studies::presets());
 }
 
-// Answers -h, --help, --help-all, --counters or --version, the first given, on stdout; false if
-// none is.
+// Answers -h, --help, --help-all, --counters, --counters-python or --version, the first given,
+// on stdout; false if none is.
 bool answer_information_flag(const std::vector<std::string>& args) {
   const auto asked = std::find_first_of(args.begin(), args.end(), kInformationFlags.begin(),
                                         kInformationFlags.end());
@@ -66,6 +66,8 @@ bool answer_information_flag(const std::vector<std::string>& args) {
     print_full_help(std::cout, registered_codecs(), studies::presets());
   } else if (*asked == "--counters") {
     std::cout << results::counters_markdown();
+  } else if (*asked == "--counters-python") {
+    std::cout << results::counters_python();
   } else {
     print_help(std::cout, studies::presets());
   }
@@ -342,15 +344,15 @@ int run(int argc, char** argv) {
 #if GCBENCH_HAVE_CUDA
   std::optional<DeviceCells> device_cells;
   if (gpu.usable) {
-    device_cells.emplace(PipelineSettings{options.pipeline_chunk, options.pipeline_depth,
-                                          options.gpu_memory_limit, !kernel_only,
-                                          options.pipeline_timeline},
-                         gpu.ceilings, cold_l2.flush);
+    device_cells.emplace(
+        PipelineSettings{options.pipeline_chunk, options.pipeline_depth, options.gpu_memory_limit,
+                         !kernel_only, options.pipeline_timeline},
+        gpu.ceilings, cold_l2.flush);
     workspace.set_device_cells(&*device_cells);
     if (auto flush = device_cells->l2_flush_context()) cold_l2.context = *flush;
   }
 #endif
-  add_context("cold_l2", cold_l2.context);
+  add_context(results::counter::kColdL2, cold_l2.context);  // the counter's name
   add_context("timing", kernel_only
                             ? "kernel: GPU cells timed their device calls alone (--timing kernel); "
                               "no end-to-end paths or transfers"

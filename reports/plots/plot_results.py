@@ -54,6 +54,7 @@ from matplotlib import ticker  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import counters as C  # noqa: E402 (the tables' columns of counters take their names)
 from plot_style import codec_color, series_marker  # noqa: E402
 
 # Reproducible files: the same CSVs give the same SVG bytes.
@@ -221,7 +222,7 @@ def finish_ratio_plot(fig, ax, throughputs, ratios, xlabel, ylabel, title, plots
 
 def ratio_vs_throughput(corpus, variants, direction, plots_dir, made, skipped):
     name = f"ratio_vs_throughput_{direction}"
-    column = f"{direction}_e2e_gbps"
+    column = f"{direction}_{C.E2E_GBPS}"
     parsed = [parse_variant(r["variant"]) for r in variants]
     varying = varying_axes(parsed)
     points = []
@@ -317,9 +318,9 @@ def throughput_vs_axis(corpus, variants, axis, plots_dir, made, skipped):
 def pct_of_copy(corpus, e2e_rows, plots_dir, made, skipped):
     name = "pct_of_copy"
     bars = [
-        (f"{r['codec']} {r['direction']}", r.get("pct_copy"), r.get("pct_h2d"))
+        (f"{r['codec']} {r['direction']}", r.get(C.PCT_COPY), r.get(C.PCT_H2D))
         for r in e2e_rows
-        if r.get("pct_copy") or r.get("pct_h2d")
+        if r.get(C.PCT_COPY) or r.get(C.PCT_H2D)
     ]
     if not bars:
         skipped.append({"plot": name, "why": "no GPU cell with pct_copy or pct_h2d"})
@@ -360,8 +361,8 @@ DISTRIBUTIONS = {"geo": ("geometric", "-"), "uni": ("uniform", "--")}
 
 def kernel_rows(rows):
     """The measured GPU cells of kernels.csv, and the device copy's GB/s (or None)."""
-    copy = next((r["kernel_gbps"] for r in rows if r.get("codec") == "device copy"), None)
-    cells = [r for r in rows if r.get("codec") != "device copy" and r.get("kernel_gbps")]
+    copy = next((r[C.KERNEL_GBPS] for r in rows if r.get("codec") == "device copy"), None)
+    cells = [r for r in rows if r.get("codec") != "device copy" and r.get(C.KERNEL_GBPS)]
     return cells, copy
 
 
@@ -450,7 +451,7 @@ def kernels_vs_run_length(corpus, rows, plots_dir, made, skipped):
         kinds = DISTRIBUTIONS.values() if mean == 1 else [DISTRIBUTIONS[m.group(1)]]
         for dist, style in kinds:
             key = (kernel_label(r), r["direction"], (style, f", {dist}"))
-            lines.setdefault(key, []).append((mean, r["kernel_gbps"]))
+            lines.setdefault(key, []).append((mean, r[C.KERNEL_GBPS]))
     kernel_plot(name, f"GPU kernels vs mean run length (width {width}), {corpus}",
                 "mean run length [elements]", lines, copy,
                 "no GPU kernel measured on two or more runs-geo<m>/runs-uni<m> inputs of one width",
@@ -466,7 +467,7 @@ def kernels_vs_element_width(corpus, rows, plots_dir, made, skipped):
         if m:
             style = "-" if m.group(1) == "runs-geo8" else "--"
             key = (kernel_label(r), r["direction"], (style, f", {m.group(1)}"))
-            lines.setdefault(key, []).append((float(m.group(2) or 1), r["kernel_gbps"]))
+            lines.setdefault(key, []).append((float(m.group(2) or 1), r[C.KERNEL_GBPS]))
     kernel_plot(name, f"GPU kernels vs element width, {corpus}", "element width [bytes]", lines,
                 copy, "no GPU kernel measured on runs-geo8 or small_ints inputs of two or more "
                 "element widths", plots_dir, made, skipped)
@@ -482,7 +483,7 @@ def kernels_per_file(corpus, rows, plots_dir, made, skipped):
     lines = {}
     for r in cells:
         key = (kernel_label(r), r["direction"], ("-", ""))
-        lines.setdefault(key, []).append((files.index(r["file"]), r["kernel_gbps"]))
+        lines.setdefault(key, []).append((files.index(r["file"]), r[C.KERNEL_GBPS]))
     kernel_plot(name, f"GPU kernels per file, {corpus}", "file", lines, copy,
                 "no GPU kernel measured on two or more files of the corpus", plots_dir, made,
                 skipped, names=dict(enumerate(files)))
@@ -490,8 +491,8 @@ def kernels_per_file(corpus, rows, plots_dir, made, skipped):
 
 def columns_ratio_vs_throughput(corpus, rows, direction, plots_dir, made, skipped):
     name = f"columns_ratio_vs_throughput_{direction}"
-    column = f"{direction}_kernel_gbps"
-    points = [r for r in rows if r.get(column) and r.get("ratio")]
+    column = f"{direction}_{C.KERNEL_GBPS}"
+    points = [r for r in rows if r.get(column) and r.get(C.RATIO)]
     if not points:
         skipped.append({"plot": name, "why": f"no column with {column} and ratio"})
         return
@@ -504,9 +505,9 @@ def columns_ratio_vs_throughput(corpus, rows, direction, plots_dir, made, skippe
         marker = series_marker(codec, per_codec.get(codec, 0))
         per_codec[codec] = per_codec.get(codec, 0) + 1
         mine = [r for r in points if r["codec"] == variant]
-        ax.scatter([r[column] for r in mine], [r["ratio"] for r in mine],
+        ax.scatter([r[column] for r in mine], [r[C.RATIO] for r in mine],
                    color=codec_color(variant), marker=marker, s=30, alpha=0.8, label=variant)
-    finish_ratio_plot(fig, ax, [r[column] for r in points], [r["ratio"] for r in points],
+    finish_ratio_plot(fig, ax, [r[column] for r in points], [r[C.RATIO] for r in points],
                       f"{direction}ion kernel throughput [GB/s of original bytes]",
                       CONTAINER_RATIO, title, plots_dir, name, made)
 

@@ -25,6 +25,7 @@ from plotly.offline import get_plotlyjs
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import counters as C  # noqa: E402 (beside this script; the page data's keys are counters')
 from plot_style import codec_color  # noqa: E402 (beside this script)
 
 DIRECTIONS = ("compress", "decompress")
@@ -46,7 +47,7 @@ MACHINE_KEYS = [
     ("build_type", "build type"),
     ("date", "date"),
     ("host_name", "host"),
-    ("cold_l2", "L2 flushed between timed calls"),
+    (C.COLD_L2, "L2 flushed between timed calls"),
 ]
 CEILINGS = [
     ("copy_gbps", "device-to-device copy"),
@@ -111,7 +112,7 @@ def headline_columns(reference):
 
     def gbps(direction, key):
         def why(r):
-            if key == "kernel_gbps" and r["device"] == "cpu":
+            if key == C.KERNEL_GBPS and r["device"] == "cpu":
                 return "CPU: wall time, in the end-to-end column"
             return "; ".join(r["reasons"])
 
@@ -126,19 +127,19 @@ def headline_columns(reference):
         return (lambda r: r[direction][key], lambda v: significant(v) + "×", why)
 
     return [
-        ("ratio", *ratio("ratio", "")),
+        ("ratio", *ratio(C.RATIO, "")),
         ("LZ77 entropy-coded ratio", *ratio("entropy_ratio", "no entropy stage")),
-        ("compress, kernel [GB/s]", *gbps("compress", "kernel_gbps")),
-        ("compress, end to end [GB/s]", *gbps("compress", "e2e_gbps")),
-        ("decompress, kernel [GB/s]", *gbps("decompress", "kernel_gbps")),
-        ("decompress, end to end [GB/s]", *gbps("decompress", "e2e_gbps")),
+        ("compress, kernel [GB/s]", *gbps("compress", C.KERNEL_GBPS)),
+        ("compress, end to end [GB/s]", *gbps("compress", C.E2E_GBPS)),
+        ("decompress, kernel [GB/s]", *gbps("decompress", C.KERNEL_GBPS)),
+        ("decompress, end to end [GB/s]", *gbps("decompress", C.E2E_GBPS)),
         (f"× {reference}, compress", *speedup("compress", "vs_reference")),
         (f"× {reference}, decompress", *speedup("decompress", "vs_reference")),
         ("× all-core CPU, compress", *speedup("compress", "vs_all_cores")),
         ("× all-core CPU, decompress", *speedup("decompress", "vs_all_cores")),
         (
             "noise",
-            lambda r: r["noise_pct"],
+            lambda r: r[C.NOISE_PCT],
             lambda v: f"{significant(v, 2)}%",
             lambda r: "one repetition: no spread to show",
         ),
@@ -314,7 +315,7 @@ def default_corpus(data):
 
     def size(corpus):
         return sum(
-            c["input_bytes"]
+            c[C.INPUT_BYTES]
             for c in data["cells"]
             if c["corpus"] == corpus["name"] and c["direction"] == "compress"
         )

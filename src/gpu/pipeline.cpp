@@ -274,8 +274,7 @@ struct Pipeline::State {
     auto mark = [up](Slot& s) -> cuda::Event& { return up ? s.uploaded : s.downloaded; };
     Slot& s = slot(i);
     if (i > 0) GCB_CUDA(cudaStreamWaitEvent(s.stream.get(), mark(slot(i - 1)).get(), 0));
-    trace.mark(i, up ? CallTimeline::kUploadBegin : CallTimeline::kDownloadBegin,
-                  s.stream.get());
+    trace.mark(i, up ? CallTimeline::kUploadBegin : CallTimeline::kDownloadBegin, s.stream.get());
     GCB_CUDA(cudaMemcpyAsync(dst, src, n, kind, s.stream.get()));
     mark(s).record(s.stream.get());
     trace.mark(i, up ? CallTimeline::kUploadEnd : CallTimeline::kDownloadEnd, s.stream.get());

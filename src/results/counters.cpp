@@ -1,5 +1,7 @@
 #include "src/results/counters.hpp"
 
+#include <cctype>
+
 #include <fmt/format.h>
 
 namespace gcbench::results {
@@ -76,6 +78,20 @@ std::string counters_markdown() {
       "| counter | unit | cells | meaning |\n|---|---|---|---|\n";
   for (const CounterSpec& c : counter_table()) {
     out += fmt::format("| `{}` | {} | {} | {} |\n", c.name, c.unit, c.cells, c.meaning);
+  }
+  return out;
+}
+
+std::string counters_python() {
+  std::string out =
+      "\"\"\"The counters a result entry may carry, for the Python tools: `gcbench "
+      "--counters-python`,\nfrom the one table in src/results/counters.cpp (a test keeps the two "
+      "equal). Each\nconstant is a counter's name; docs/counters.md says its unit, cells and "
+      "meaning.\n\"\"\"\n\n";
+  for (const CounterSpec& c : counter_table()) {
+    std::string constant = c.name;
+    for (char& ch : constant) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    out += fmt::format("{} = \"{}\"  # {}\n", constant, c.name, c.unit);
   }
   return out;
 }

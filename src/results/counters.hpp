@@ -1,8 +1,8 @@
 #pragma once
 // The one table of the counters a result entry may carry: each name once, with its unit, the
 // cells that record it and its meaning. The driver writes them by these names, the reports read
-// them by these names, and docs/counters.md is this table (`gcbench --counters` prints it; a
-// test compares the two).
+// them by these names, and docs/counters.md and reports/plots/counters.py are this table
+// (`gcbench --counters`, `--counters-python`; a test compares them).
 #include <string>
 #include <vector>
 
@@ -60,5 +60,9 @@ const std::vector<CounterSpec>& counter_table();
 
 // docs/counters.md: the table as Markdown, with its heading and introduction.
 std::string counters_markdown();
+// The table as a Python module (reports/plots/counters.py, `gcbench --counters-python`): one
+// constant a counter, its name in capitals, so that the Python tools read results by the names
+// the driver writes.
+std::string counters_python();
 
 }  // namespace gcbench::results
