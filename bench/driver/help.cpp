@@ -137,8 +137,7 @@ takes timed calls (samples) until the relative standard error of their mean is u
          R"( of timed
 seconds, or until --max-time of wall time is spent; the cell's time is their mean (one Google
 Benchmark iteration). Every timed call's output is compared with the verified one.
-)" << counter_names(
-                "Counters (--counters: each one's unit, cells, meaning; --counters-python):")
+)" << counter_names("Counters (--counters: each one's unit, cells, meaning; --counters-python):")
       << R"(
 At its end a run prints its harness share, timed seconds / wall seconds, per codec, device
 and direction too, and its peak RSS (also recorded in the results' context as
