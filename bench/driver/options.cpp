@@ -253,6 +253,7 @@ call alone on resident buffers under the stopping rule (--max-error))")
 where its time went, chunk by chunk (upload, codec call and download
 on the GPU by CUDA events, issue and drain on the host), into
 DIR/timeline-*.json; python3 notes/pipeline_timeline.py DIR prints them)")
+      ->check(CLI::ExistingDirectory | CLI::NonexistentPath)
       ->option_text("DIR");
   cli::add_value(
       app, "--gpu-memory-limit", "SIZE",
