@@ -6,9 +6,10 @@ Usage: python3 notes/pipeline_timeline.py DIR [--chunks]
 For each timeline file (one call of one cell's path, pinned or pageable): the call's time,
 the host's setup before the first chunk (plans, buffers), the fill (from the start to the
 first download), the links' and the codec calls' busy time, the tail after the last download,
-and for every download what it waited for: the codec call of its chunk ("codec"), the previous
-download ("link"), or neither, so the host enqueued it late ("host"). --chunks adds each
-chunk's marks in milliseconds. Times are seconds from the call's start: GPU marks are CUDA
+and for every download what it began right after: the codec call of its chunk ("codec"), the
+previous download ("link"), an upload ("upload": the copy waited for one of the other
+direction), or none of these ("other": the host enqueued it late, or the GPU was slow to start
+it). --chunks adds each chunk's marks in milliseconds. Times are seconds from the call's start: GPU marks are CUDA
 events, host marks the steady clock, both zeroed at the start within microseconds.
 Standard library only.
 """
@@ -16,17 +17,20 @@ import argparse
 import json
 import pathlib
 
-SLACK_S = 5e-6  # a download that began within this of what it waited for waited for that
+SLACK_S = 5e-6  # a download that began within this of an event's end began after it
 
 
 def gated_by(chunks, i):
-    """What the download of chunk i waited for."""
+    """What the download of chunk i began right after."""
     c = chunks[i]
-    codec = c["codec_end"]
+    begin = c["download_begin"]
     link = chunks[i - 1]["download_end"] if i > 0 else 0.0
-    if c["download_begin"] - max(codec, link) > SLACK_S:
-        return "host"
-    return "codec" if codec >= link else "link"
+    ready = max(c["codec_end"], link)
+    if begin - ready <= SLACK_S:
+        return "codec" if c["codec_end"] >= link else "link"
+    if any(0 <= begin - u["upload_end"] <= SLACK_S for u in chunks):
+        return "upload"
+    return "other"
 
 
 def busy(chunks, begin, end):
@@ -51,15 +55,15 @@ def summary(doc):
     ]
     lines = [f"{doc['cell']} ({doc['path']}): {len(chunks)} chunks, {n / 1e6:.1f} MB"]
     lines += [f"  {label:62} {1e3 * s:8.3f} ms  {note}" for label, s, note in rows]
-    lines.append("  downloads waited for: " + ", ".join(
-        f"{g} {gates.count(g)}" for g in ("codec", "link", "host") if g in gates))
+    lines.append("  downloads began after: " + ", ".join(
+        f"{g} {gates.count(g)}" for g in ("codec", "link", "upload", "other") if g in gates))
     return lines
 
 
 def chunk_table(doc):
     marks = ["issue_begin", "issue_end", "upload_begin", "upload_end", "codec_end",
              "download_begin", "download_end", "drained"]
-    lines = ["  chunk " + " ".join(f"{m:>14}" for m in marks) + "  download waited for"]
+    lines = ["  chunk " + " ".join(f"{m:>14}" for m in marks) + "  download began after"]
     for i, c in enumerate(doc["chunks"]):
         lines.append(f"  {i:5d} " + " ".join(f"{1e3 * c[m]:14.3f}" for m in marks) +
                      f"  {gated_by(doc['chunks'], i)}")
