@@ -131,8 +131,9 @@ TEST(CommandLine, DidYouMeanForFlagsCodecsCorporaAndFiles) {
 }
 
 // A folder with one file and four entries skipped (a FIFO, two symlinks in a loop, a broken
-// link), measured with --cold-l2 and no GPU cell (a note): what comes before the first result is
-// at most 10 lines, and every line after it fits the console's width in human units.
+// link), measured with --cold-l2 and --pipeline-timeline and no GPU cell (a note each, and no
+// timeline folder): what comes before the first result is at most 10 lines, and every line
+// after it fits the console's width in human units.
 TEST(Console, LittleBeforeTheFirstResultAndRowsThatFit) {
   namespace fs = std::filesystem;
   const fs::path root = fs::temp_directory_path() / "gcbench_console_test";
@@ -145,11 +146,15 @@ TEST(Console, LittleBeforeTheFirstResultAndRowsThatFit) {
   fs::create_symlink("nowhere", root / "data" / "links" / "broken");
   int status = -1;
   const std::string out =
-      run_driver("--codecs fl,zlib --device cpu --cold-l2 --benchmark_min_time=0.001 '" +
-                     (root / "data").string() + "'",
+      run_driver("--codecs fl,zlib --device cpu --cold-l2 --benchmark_min_time=0.001 "
+                 "--pipeline-timeline '" +
+                     (root / "timelines").string() + "' '" + (root / "data").string() + "'",
                  status);
+  const bool timelines = fs::exists(root / "timelines");
   fs::remove_all(root);
   ASSERT_EQ(exit_code(status), 0) << out;
+  EXPECT_NE(out.find("--pipeline-timeline: no GPU cells in this run"), std::string::npos) << out;
+  EXPECT_FALSE(timelines);
   const std::vector<std::string> lines = lines_of(out);
   const auto header = std::find_if(lines.begin(), lines.end(), [](const std::string& line) {
     return line.starts_with("codec ") && line.find(" ratio ") != std::string::npos;

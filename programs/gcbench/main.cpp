@@ -281,6 +281,13 @@ int run(int argc, char** argv) {
 
   // The preset's timing unless --timing is given; a cell timed kernel-only is recorded so.
   const bool kernel_only = run_timing(preset, options) == "kernel";
+  if (options.pipeline_timeline && (gpu_cell_count == 0 || kernel_only)) {
+    std::cerr << "[gcbench] --pipeline-timeline: "
+              << (gpu_cell_count == 0
+                      ? fmt::format("no GPU cells in this run (GPU: {})", gpu_named(gpu))
+                      : std::string("--timing kernel runs no end-to-end path"))
+              << "; no timeline is written, the cells run as asked\n";
+  }
 
   std::unique_ptr<Recorder> recorder;
   if (options.out_dir) {
