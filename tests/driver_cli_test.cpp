@@ -145,11 +145,11 @@ TEST(Console, LittleBeforeTheFirstResultAndRowsThatFit) {
   fs::create_symlink("loop1", root / "data" / "links" / "loop2");
   fs::create_symlink("nowhere", root / "data" / "links" / "broken");
   int status = -1;
-  const std::string out =
-      run_driver("--codecs fl,zlib --device cpu --cold-l2 --benchmark_min_time=0.001 "
-                 "--pipeline-timeline '" +
-                     (root / "timelines").string() + "' '" + (root / "data").string() + "'",
-                 status);
+  const std::string out = run_driver(
+      "--codecs fl,zlib --device cpu --cold-l2 --benchmark_min_time=0.001 "
+      "--pipeline-timeline '" +
+          (root / "timelines").string() + "' '" + (root / "data").string() + "'",
+      status);
   const bool timelines = fs::exists(root / "timelines");
   fs::remove_all(root);
   ASSERT_EQ(exit_code(status), 0) << out;
