@@ -74,7 +74,9 @@ std::string counters_markdown() {
       "Every counter a result entry may carry, beside Google Benchmark's own fields "
       "([results.md](results.md) says how each is measured and what it cannot see). This page "
       "is `gcbench --counters`, from the one table in `src/results/counters.cpp` that the driver "
-      "writes and the reports read them by; a test keeps the two equal.\n\n"
+      "writes and the reports read them by, and `reports/plots/counters.py` (`gcbench "
+      "--counters-python`) gives the Python tools the same names; a test keeps all three "
+      "equal.\n\n"
       "| counter | unit | cells | meaning |\n|---|---|---|---|\n";
   for (const CounterSpec& c : counter_table()) {
     out += fmt::format("| `{}` | {} | {} | {} |\n", c.name, c.unit, c.cells, c.meaning);
