@@ -120,16 +120,19 @@ std::string stream_key(const CellSpec& cell) {
   return k;
 }
 
-// --pipeline-timeline: one more call of a path after its timed ones, its timeline written out
-// (the caller checks its output as it checked the timed calls').
-template <typename Call>
-void record_timeline(const std::filesystem::path& dir, const CellSpec& cell, const char* path,
-                     u64 input_bytes, gpu::Pipeline& pipeline, Call call) {
+// --pipeline-timeline: after a path's timed calls (their output checked), one more call with a
+// timeline, written out, its output checked by `check` as theirs was; nullopt without the flag.
+template <typename Call, typename Check>
+std::optional<std::string> timeline_call(const PipelineSettings& settings, const CellSpec& cell,
+                                         const char* path, u64 input_bytes, gpu::Pipeline& pipeline,
+                                         Call call, Check check) {
+  if (!settings.timeline_dir) return std::nullopt;
   gpu::PipelineTimeline timeline;
   pipeline.record_timeline(&timeline);
   call();
   pipeline.record_timeline(nullptr);
-  write_timeline(dir, cell.name, path, input_bytes, timeline);
+  write_timeline(*settings.timeline_dir, cell.name, path, input_bytes, timeline);
+  return check();
 }
 
 gpu::PipelineOptions pipeline_options(const PipelineSettings& s, const CodecInfo& info) {
@@ -384,8 +387,7 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
   }
   // Each path with a pipeline of its own (the pinned path needs no staging) and an output of
   // the stream's size, one path at a time; a first untimed run allocates and is checked.
-  auto timed = [&](ByteSpan source, std::span<u8> out, double& seconds,
-                   const char* path) -> std::optional<std::string> {
+  auto timed = [&](ByteSpan source, std::span<u8> out, double& seconds, const char* path) {
     gpu::Pipeline pipeline(dev, pipeline_options(settings, cell.codec->info()));
     // A codec whose containers vary (CodecInfo::reproducible): the output decoded instead.
     auto check = [&](ByteSpan output) {
@@ -398,10 +400,9 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
     if (auto diff = check(out.first(size))) return diff;
     seconds = median_wall_s([&] { size = pipeline.compress(source, out); }, c.e2e_timed_s);
     if (auto diff = check(out.first(size))) return diff;
-    if (!settings.timeline_dir) return std::nullopt;
-    record_timeline(*settings.timeline_dir, cell, path, source.size(), pipeline,
-                    [&] { size = pipeline.compress(source, out); });
-    return check(out.first(size));
+    return timeline_call(
+        settings, cell, path, source.size(), pipeline,
+        [&] { size = pipeline.compress(source, out); }, [&] { return check(out.first(size)); });
   };
   const u64 m = stream.size();
   {
@@ -479,8 +480,7 @@ std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& 
   const u64 n = input.size();
   // Each path with a pipeline of its own, one path at a time; a first untimed run allocates
   // and is checked.
-  auto timed = [&](std::span<u8> out, double& seconds,
-                   const char* path) -> std::optional<std::string> {
+  auto timed = [&](std::span<u8> out, double& seconds, const char* path) {
     gpu::Pipeline pipeline(dev, pipeline_options(settings, cell.codec->info()));
     pipeline.decompress(stream, out);
     if (auto diff = describe_difference(out, input, "end-to-end decompression", "the input")) {
@@ -488,10 +488,9 @@ std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& 
     }
     seconds = median_wall_s([&] { pipeline.decompress(stream, out); }, c.e2e_timed_s);
     if (auto diff = check_timed_output(out, input, path)) return diff;
-    if (!settings.timeline_dir) return std::nullopt;
-    record_timeline(*settings.timeline_dir, cell, path, n, pipeline,
-                    [&] { pipeline.decompress(stream, out); });
-    return check_timed_output(out, input, path);
+    return timeline_call(
+        settings, cell, path, n, pipeline, [&] { pipeline.decompress(stream, out); },
+        [&] { return check_timed_output(out, input, path); });
   };
   {
     const auto out = pageable_buffer(n);
