@@ -692,8 +692,9 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
   // Kernel-only (--timing kernel): no end-to-end counter at all, rather than a 0 that reads
   // as a measurement.
   if (settings_.end_to_end) {
-    k[results::counter::kPipelineChunkBytes] =
-        Counter(static_cast<double>(pipeline_options(settings_, cell.codec->info()).chunk_bytes));
+    const gpu::PipelineOptions pipeline = pipeline_options(settings_, cell.codec->info());
+    k[results::counter::kPipelineChunkBytes] = Counter(static_cast<double>(pipeline.chunk_bytes));
+    k[results::counter::kPipelineDepth] = Counter(pipeline.depth);
     k[results::counter::kTransferS] = Counter(c.transfer_s);
     k[results::counter::kE2eS] = Counter(c.e2e_s);
     k[results::counter::kE2ePageableS] = Counter(c.e2e_pageable_s);

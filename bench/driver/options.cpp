@@ -245,7 +245,7 @@ call alone on resident buffers under the stopping rule (--max-error))")
       },
       "end-to-end path: bytes per chunk in flight (default: the codec's, else 32MiB)");
   app.add_option("--pipeline-depth", o.pipeline_depth,
-                 "end-to-end path: chunks in flight, one stream each (default 4)")
+                 "end-to-end path: chunks in flight (default 4)")
       ->check(CLI::Range(1, 64))
       ->option_text("N");
   app.add_option("--pipeline-timeline", o.pipeline_timeline,

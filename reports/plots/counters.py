@@ -28,6 +28,7 @@ E2E_PAGEABLE_GBPS = "e2e_pageable_gbps"  # GB/s
 E2E_TIMED_S = "e2e_timed_s"  # s
 PCT_H2D = "pct_h2d"  # %
 PIPELINE_CHUNK_BYTES = "pipeline_chunk_bytes"  # bytes
+PIPELINE_DEPTH = "pipeline_depth"  # chunks
 PRIMITIVE_S = "primitive_s"  # s
 PRIMITIVE_GBPS = "primitive_gbps"  # GB/s
 COLD_L2 = "cold_l2"  # 0/1

@@ -47,6 +47,7 @@ const std::vector<CounterSpec>& counter_table() {
       {kPctH2d, "%", "GPU, every timing",
        "e2e_gbps as a share of the run's pinned host-to-device copy (h2d_pinned_gbps)"},
       {kPipelineChunkBytes, "bytes", "GPU, every timing", "the pipeline's chunk"},
+      {kPipelineDepth, "chunks", "GPU, every timing", "the pipeline's chunks in flight"},
       {kPrimitiveS, "s", "GPU, codecs with a reference primitive",
        "the bare library primitive the codec is built on (its reference_primitive) on the same "
        "input"},

@@ -37,6 +37,7 @@ inline constexpr const char* kE2ePageableGbps = "e2e_pageable_gbps";
 inline constexpr const char* kE2eTimedS = "e2e_timed_s";
 inline constexpr const char* kPctH2d = "pct_h2d";
 inline constexpr const char* kPipelineChunkBytes = "pipeline_chunk_bytes";
+inline constexpr const char* kPipelineDepth = "pipeline_depth";
 inline constexpr const char* kPrimitiveS = "primitive_s";
 inline constexpr const char* kPrimitiveGbps = "primitive_gbps";
 inline constexpr const char* kColdL2 = "cold_l2";
