@@ -4,7 +4,11 @@
 // one S-th of it and run until it meets the next one's path, give the chunk's triples with a
 // critical path of the longest of them. For each file (thesis geometry, chunks of 4096 bytes,
 // window scope block over 1024 chunks, the GPU codec's defaults): the steps a late start takes
-// to meet the true parse, and the parse steps per chunk alone against S parallel parses.
+// to meet the true parse, and for the warp design's segments of 1024 positions, one parse of
+// 32 lanes against S parses of 32 / S lanes run in lockstep rounds: the rounds, and the lookup
+// iterations on the critical path (a round costs its slowest parse's lookup; a lookup tests
+// its lanes' count of candidates of its bucket an iteration, nearest first, until one reaches
+// the cap or none is left: warp_design.cuh's longest_hash).
 // Match lengths come from the hash finder's chains (codecs/lz77/hash_chains.hpp), asked at
 // every position; the parse they give is checked against the hash finder's, chunk by chunk.
 //
@@ -13,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <vector>
@@ -26,14 +31,60 @@ using u64 = std::uint64_t;
 
 constexpr u64 kChunk = gcbench::lz77::kDefaultChunk;
 constexpr u64 kWorkItems = gcbench::lz77::kDefaultWorkItems;
-constexpr std::array<u64, 4> kParses = {2, 4, 8, 16};
+constexpr u64 kSegment = 1024;  // warp_design.cuh's kSegment
+// Parses a warp and the lanes of each lookup: 32 / S lanes each, or all 32 each, the parses'
+// lookups interleaved in every thread (independent chains of instructions).
+struct Split {
+  std::uint32_t parses, lanes;
+};
+constexpr std::array<Split, 6> kSplits = {{{1, 32}, {2, 16}, {4, 8}, {8, 4}, {2, 32}, {4, 32}}};
+constexpr std::uint32_t kBucketBits = 10;  // warp_design.cuh's index
 constexpr int kMaxSteps = 64;
+
+// The indexes a lookup walks: warp_design.cuh's buckets of a 10-bit hash, and one whose
+// buckets hold the positions of equal first 3 bytes only (no candidate rejected at once).
+enum Index { kHashBuckets, kExactKeys, kIndexes };
+constexpr const char* kIndexNames[kIndexes] = {"10-bit hash buckets (today's index)",
+                                               "exact 3-byte keys"};
 
 struct Totals {
   u64 bytes = 0, triples = 0, starts = 0, unmet = 0;
   std::array<u64, kMaxSteps + 1> steps_to_meet{};  // late starts by steps (kMaxSteps: more)
-  std::array<u64, kParses.size()> critical{};      // sum over chunks of the longest parse
+  std::array<std::array<u64, kSplits.size()>, kIndexes> rounds{}, iterations{};  // critical path
 };
+
+// Per chunk position: the candidates a lookup there tests, nearest first, before one reaches
+// the cap (all of its bucket in the window when none does).
+std::vector<std::uint32_t> candidates_tested(const ChunkTask& t, Index index) {
+  auto bucket = [&](u64 p) {
+    constexpr std::uint32_t shift = (kBucketBits + gcbench::lz77::kMinMatch - 1) / 3;
+    const std::uint8_t* b = t.data + p;
+    return ((std::uint32_t{b[0]} << (2 * shift)) ^ (std::uint32_t{b[1]} << shift) ^ b[2]) &
+           ((1u << kBucketBits) - 1);
+  };
+  const u64 base = gcbench::lz77::window_low(t, t.begin);
+  std::vector<std::int64_t> head(std::size_t{1} << kBucketBits, -1), prev(t.end - base, -1);
+  std::vector<std::uint32_t> tested(t.end - t.begin, 0);
+  for (u64 q = base; q < t.end; ++q) {
+    const auto cap =
+        static_cast<std::uint32_t>(std::min<u64>(t.geometry.max_length, t.end - q - 1));
+    if (cap < gcbench::lz77::kMinMatch) break;  // no lookup here, nor any later
+    const std::uint32_t h = bucket(q);
+    if (q >= t.begin && gcbench::lz77::window_low(t, q) < q) {
+      std::uint32_t n = 0;
+      for (std::int64_t s = head[h]; s >= 0 && base + s >= gcbench::lz77::window_low(t, q);
+           s = prev[s]) {
+        if (index == kExactKeys && std::memcmp(t.data + base + s, t.data + q, 3) != 0) continue;
+        ++n;
+        if (gcbench::lz77::common_prefix(t.data + base + s, t.data + q, cap) == cap) break;
+      }
+      tested[q - t.begin] = n;
+    }
+    prev[q - base] = head[h];
+    head[h] = static_cast<std::int64_t>(q - base);
+  }
+  return tested;
+}
 
 // next[i] for the chunk's positions: where the greedy parse goes after position begin + i.
 std::vector<std::uint32_t> next_positions(const ChunkTask& t) {
@@ -64,7 +115,8 @@ bool same_parse(const ChunkTask& t, const std::vector<std::uint32_t>& next) {
   return p == next.size();
 }
 
-void chunk_figures(const std::vector<std::uint32_t>& next, Totals& totals) {
+// The triples, and how soon late starts meet the true parse.
+void convergence_figures(const std::vector<std::uint32_t>& next, Totals& totals) {
   const auto n = static_cast<std::uint32_t>(next.size());
   std::vector<std::uint8_t> on_parse(n + 1, 0);
   u64 triples = 0;
@@ -82,25 +134,51 @@ void chunk_figures(const std::vector<std::uint32_t>& next, Totals& totals) {
       ++totals.steps_to_meet[steps];
     }
   }
-  // S parses: parse k from k * n / S until it reaches a position the parse k + 1 visits (the
-  // last to the chunk's end); the chunk takes as long as the longest.
-  std::vector<std::uint8_t> visited(n + 1);
-  for (std::size_t i = 0; i < kParses.size(); ++i) {
-    const u64 parses = kParses[i];
-    u64 longest = 0;
-    std::fill(visited.begin(), visited.end(), 0);
-    for (u64 k = parses; k-- > 0;) {  // from the last: each stops on its successor's path
-      const auto start = static_cast<std::uint32_t>(k * n / parses);
-      std::vector<std::uint8_t> mine(n + 1, 0);
-      u64 steps = 0;
-      for (std::uint32_t p = start; p < n && !(k + 1 < parses && visited[p]); p = next[p]) {
-        mine[p] = 1;
-        ++steps;
+}
+
+void split_figures(const std::vector<std::uint32_t>& next, const std::vector<std::uint32_t>& tested,
+                   Index index, Totals& totals) {
+  const auto n = static_cast<std::uint32_t>(next.size());
+  // Each segment as the warp design cuts it (from the parse's position, kSegment positions),
+  // by S parses in lockstep rounds (kSplits): parse k from k / S of the segment, until it
+  // lands on a position another parse visited or leaves the segment.
+  std::vector<int> visited_by(n + 1);
+  for (std::uint32_t a = 0; a < n;) {
+    const std::uint32_t b = std::min<std::uint32_t>(a + kSegment, n);
+    for (std::size_t i = 0; i < kSplits.size(); ++i) {
+      const auto [parses, lanes] = kSplits[i];
+      std::fill(visited_by.begin() + a, visited_by.begin() + b, -1);
+      std::vector<std::uint32_t> at(parses);
+      for (std::uint32_t k = 0; k < parses; ++k) at[k] = a + k * (b - a) / parses;
+      std::vector<bool> live(parses, true);
+      for (;;) {
+        std::uint32_t slowest = 0;
+        bool any = false;
+        for (std::uint32_t k = 0; k < parses; ++k) {
+          if (!live[k]) continue;
+          any = true;
+          slowest = std::max(slowest, std::max(1u, (tested[at[k]] + lanes - 1) / lanes));
+          visited_by[at[k]] = static_cast<int>(k);
+        }
+        if (!any) break;
+        ++totals.rounds[index][i];
+        totals.iterations[index][i] += slowest;
+        // A parse stops on a visited position (the rest of its path is known), or on the one
+        // another parse just reached (the later of the two stops).
+        for (std::uint32_t k = 0; k < parses; ++k) {
+          if (live[k]) at[k] = next[at[k]];
+        }
+        for (std::uint32_t k = parses; k-- > 0;) {
+          if (!live[k]) continue;
+          bool shared = false;
+          for (std::uint32_t j = 0; j < k; ++j) shared = shared || (live[j] && at[j] == at[k]);
+          live[k] = at[k] < b && visited_by[at[k]] < 0 && !shared;
+        }
       }
-      for (std::uint32_t p = 0; p < n; ++p) visited[p] = mine[p] || (visited[p] && p >= start);
-      longest = std::max(longest, steps);
     }
-    totals.critical[i] += longest;
+    std::uint32_t p = a;  // the next segment starts where the parse leaves this one
+    while (p < b) p = next[p];
+    a = p;
   }
 }
 
@@ -130,7 +208,10 @@ int main(int argc, char** argv) {
                      static_cast<unsigned long long>(begin));
         return 1;
       }
-      chunk_figures(next, totals);
+      convergence_figures(next, totals);
+      for (Index index : {kHashBuckets, kExactKeys}) {
+        split_figures(next, candidates_tested(task, index), index, totals);
+      }
     }
     totals.bytes += data.size();
   }
@@ -153,12 +234,20 @@ int main(int argc, char** argv) {
               kMaxSteps - 1,
               100.0 - 100.0 * static_cast<double>(met) / static_cast<double>(totals.starts),
               100.0 * static_cast<double>(totals.unmet) / static_cast<double>(totals.starts));
-  std::printf("parse steps on the critical path, all chunks (1 parse: %llu):\n",
-              static_cast<unsigned long long>(totals.triples));
-  for (std::size_t i = 0; i < kParses.size(); ++i) {
-    std::printf("  %2llu parses a chunk: %llu, %.2fx fewer\n",
-                static_cast<unsigned long long>(kParses[i]),
-                static_cast<unsigned long long>(totals.critical[i]),
-                static_cast<double>(totals.triples) / static_cast<double>(totals.critical[i]));
+  for (int index = 0; index < kIndexes; ++index) {
+    const auto& rounds = totals.rounds[index];
+    const auto& iterations = totals.iterations[index];
+    std::printf("segments of %llu positions, %s: on the critical path\n",
+                static_cast<unsigned long long>(kSegment), kIndexNames[index]);
+    for (std::size_t i = 0; i < kSplits.size(); ++i) {
+      std::printf(
+          "  %u parses of %2u lanes: %9llu rounds (%.2fx fewer), %9llu lookup iterations "
+          "(%.2fx fewer)\n",
+          kSplits[i].parses, kSplits[i].lanes, static_cast<unsigned long long>(rounds[i]),
+          static_cast<double>(rounds[0]) / static_cast<double>(rounds[i]),
+          static_cast<unsigned long long>(iterations[i]),
+          static_cast<double>(totals.iterations[0][0]) / static_cast<double>(iterations[i]));
+    }
   }
+  std::printf("(fewer: against one parse of 32 lanes on today's index)\n");
 }
