@@ -10,6 +10,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -63,6 +64,22 @@ class TempDir {
  private:
   fs::path path_;
 };
+
+// Google Benchmark's cv of a counter that is 0 in every repetition is 0 / 0: its JSON reporter
+// writes NaN, which is no JSON, so the aggregate goes without that counter (a GPU cell's
+// cold_l2, warm, lost the whole run's aggregates and ended it with exit status 2).
+TEST(Recorder, AnAggregateGoesWithoutCountersThatAreNotNumbers) {
+  benchmark::BenchmarkReporter::Run cv;
+  cv.run_name.function_name = "a/cpu/compress/c/f";
+  cv.run_type = benchmark::BenchmarkReporter::Run::RT_Aggregate;
+  cv.aggregate_name = "cv";
+  cv.counters["cold_l2"] = benchmark::Counter(std::nan(""));
+  cv.counters["ratio"] = benchmark::Counter(0.25);
+  const json doc = runs_to_json(benchmark::BenchmarkReporter::Context(), {cv});
+  ASSERT_EQ(doc.at("benchmarks").size(), 1u);
+  EXPECT_FALSE(doc["benchmarks"][0].contains("cold_l2"));
+  EXPECT_EQ(doc["benchmarks"][0].at("ratio"), 0.25);
+}
 
 TEST_F(DriverRun, RecorderWritesOneJsonPerFileAndResumes) {
   const auto dir = std::filesystem::temp_directory_path() / "gcbench_driver_test_results";

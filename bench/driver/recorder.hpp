@@ -107,8 +107,9 @@ class Recorder {
   std::map<std::filesystem::path, nlohmann::json> contexts_;    // per file written: its context
 };
 
-// Google Benchmark's own JSON for `runs`: {"context": ..., "benchmarks": [...]}.
+// Google Benchmark's own JSON for `runs`: {"context": ..., "benchmarks": [...]}, without the
+// counters whose value is not a number (a cv of counters that are all 0).
 nlohmann::json runs_to_json(const benchmark::BenchmarkReporter::Context& context,
-                            const std::vector<benchmark::BenchmarkReporter::Run>& runs);
+                            std::vector<benchmark::BenchmarkReporter::Run> runs);
 
 }  // namespace gcbench::driver
