@@ -144,25 +144,21 @@ struct Handoff {
   }
 };
 
-// One chunk in flight: its stream, device buffers and pinned staging.
+// One chunk in flight: the stream of its codec call, its device buffers and pinned staging.
 struct Slot {
   cuda::Stream stream;
   // Never timed. Waits on them spin (CUDA's default): blocking-sync events, which sleep, slowed
   // e2e from pageable memory (bench/NOTES.md, "The pipeline overlaps staging with transfers").
-  cuda::Event sized{cudaEventDisableTiming}, uploaded{cudaEventDisableTiming},
-      downloaded{cudaEventDisableTiming};
+  cuda::Event uploaded{cudaEventDisableTiming}, computed{cudaEventDisableTiming},
+      sized{cudaEventDisableTiming}, downloaded{cudaEventDisableTiming};
   cuda::DeviceBuffer<u8> in, out, temp;
   cuda::DeviceBuffer<u64> size;
-  cuda::DeviceBuffer<DeviceStatus> status;
   PinnedBuffer staged_in, staged_out;
-  PinnedBuffer small;  // the output size or the status, read back
+  PinnedBuffer small;  // the compressed chunk's size, read back
 
-  Slot() : size(1), status(1), small(sizeof(DeviceStatus) + sizeof(u64)) {}
+  Slot() : size(1), small(sizeof(u64)) {}
 
   u64* host_size() const { return reinterpret_cast<u64*>(small.data()); }
-  DeviceStatus* host_status() const {
-    return reinterpret_cast<DeviceStatus*>(small.data() + sizeof(u64));
-  }
   void ensure(cuda::DeviceBuffer<u8>& b, u64 bytes) {
     if (b.size() < bytes) b.resize(bytes);
   }
@@ -230,6 +226,11 @@ struct Pipeline::State {
   PipelineTimeline* timeline = nullptr;
   u64 chunk = 0;
   std::vector<Slot> slots;
+  // Every chunk's upload on one stream and every download on another, each in chunk order.
+  // Copies on the chunks' own streams, ordered across them by events, left uploads queued
+  // behind downloads that waited on their kernels (bench/NOTES.md, "End to end").
+  cuda::Stream up, down;
+  cuda::DeviceBuffer<DeviceStatus> statuses;  // one a chunk of the decompression call
   CopyPool pool;
 
   State(const BoundDeviceCodec& c, PipelineOptions o)
@@ -266,18 +267,17 @@ struct Pipeline::State {
 
   Slot& slot(u64 chunk_index) { return slots[chunk_index % slots.size()]; }
 
-  // Copies of one direction run one at a time in chunk order, each waiting for the previous
-  // chunk's: copies sharing the link would delay every chunk's kernel and completion alike.
-  void ordered_copy(u64 i, void* dst, const void* src, u64 n, cudaMemcpyKind kind,
-                    CallTimeline& trace) {
-    const bool up = kind == cudaMemcpyHostToDevice;
-    auto mark = [up](Slot& s) -> cuda::Event& { return up ? s.uploaded : s.downloaded; };
-    Slot& s = slot(i);
-    if (i > 0) GCB_CUDA(cudaStreamWaitEvent(s.stream.get(), mark(slot(i - 1)).get(), 0));
-    trace.mark(i, up ? CallTimeline::kUploadBegin : CallTimeline::kDownloadBegin, s.stream.get());
-    GCB_CUDA(cudaMemcpyAsync(dst, src, n, kind, s.stream.get()));
-    mark(s).record(s.stream.get());
-    trace.mark(i, up ? CallTimeline::kUploadEnd : CallTimeline::kDownloadEnd, s.stream.get());
+  // Chunk i's copy of one direction on that direction's stream, between its timeline marks.
+  void copy(u64 i, void* dst, const void* src, u64 n, cudaMemcpyKind kind, CallTimeline& trace) {
+    const bool is_up = kind == cudaMemcpyHostToDevice;
+    const cudaStream_t s = (is_up ? up : down).get();
+    trace.mark(i, is_up ? CallTimeline::kUploadBegin : CallTimeline::kDownloadBegin, s);
+    GCB_CUDA(cudaMemcpyAsync(dst, src, n, kind, s));
+    trace.mark(i, is_up ? CallTimeline::kUploadEnd : CallTimeline::kDownloadEnd, s);
+  }
+
+  static void wait(cudaStream_t s, const cuda::Event& e) {
+    GCB_CUDA(cudaStreamWaitEvent(s, e.get(), 0));
   }
 
   // issue(i) for each chunk in order on this thread, drain(j) for each in order on a second
@@ -315,15 +315,19 @@ struct Pipeline::State {
     drainer.join();
     if (h.error) {
       for (Slot& s : slots) cudaStreamSynchronize(s.stream.get());  // its error is h.error's
+      cudaStreamSynchronize(up.get());
+      cudaStreamSynchronize(down.get());
       std::rethrow_exception(h.error);
     }
     for (Slot& s : slots) s.stream.sync();
+    up.sync();
+    down.sync();
     trace.finish();
   }
 
   u64 compress(ByteSpan input, std::span<u8> output) {
     const u64 count = (input.size() + chunk - 1) / chunk;
-    CallTimeline trace(timeline, count, slots[0].stream.get());
+    CallTimeline trace(timeline, count, up.get());
     const Bytes header = stream_header(input.size(), chunk);
     if (output.size() < header.size()) {
       throw std::length_error("Pipeline::compress: output smaller than the stream's header");
@@ -352,7 +356,11 @@ struct Pipeline::State {
         pool.copy(s.staged_in.data(), src, n);
         src = s.staged_in.data();
       }
-      ordered_copy(i, s.in.data(), src, n, cudaMemcpyHostToDevice, trace);
+      copy(i, s.in.data(), src, n, cudaMemcpyHostToDevice, trace);
+      s.uploaded.record(up.get());
+      wait(s.stream.get(), s.uploaded);
+      // The download of the slot's previous chunk reads the output this call writes.
+      if (i >= slots.size()) wait(s.stream.get(), s.downloaded);
       codec.compress_async(
           {s.in.data(), n, s.temp.data(), s.temp.bytes(), s.out.data(), s.size.data()},
           s.stream.get());
@@ -361,8 +369,9 @@ struct Pipeline::State {
                                s.stream.get()));
       s.sized.record(s.stream.get());
     };
-    // Chunk j lands right after chunk j - 1, so its copy back waits for its size. Once that
-    // copy is enqueued the slot may take the next chunk: its kernel follows in stream order.
+    // Chunk j lands right after chunk j - 1, so its copy back waits for its size (and so for
+    // its codec call). Once that copy is enqueued the slot may take the next chunk, whose
+    // codec call waits for it.
     auto drain = [&](u64 j) {
       Slot& s = slot(j);
       GCB_CUDA(cudaEventSynchronize(s.sized.get()));
@@ -376,8 +385,9 @@ struct Pipeline::State {
       }
       store_le<u64>(output.data() + written, n);
       written += kChunkPrefixSize;
-      ordered_copy(j, pinned_out ? output.data() + written : s.staged_out.data(), s.out.data(), n,
-                   cudaMemcpyDeviceToHost, trace);
+      copy(j, pinned_out ? output.data() + written : s.staged_out.data(), s.out.data(), n,
+           cudaMemcpyDeviceToHost, trace);
+      s.downloaded.record(down.get());
       if (!pinned_out) {
         GCB_CUDA(cudaEventSynchronize(s.downloaded.get()));
         pool.copy(output.data() + written, s.staged_out.data(), n);
@@ -390,7 +400,7 @@ struct Pipeline::State {
 
   void decompress(ByteSpan stream, std::span<u8> output) {
     const StreamView view = parse_stream(stream);
-    CallTimeline trace(timeline, view.containers.size(), slots[0].stream.get());
+    CallTimeline trace(timeline, view.containers.size(), up.get());
     if (output.size() != view.original_size) {
       throw std::invalid_argument("decompress: output holds " + std::to_string(output.size()) +
                                   " bytes, the stream " + std::to_string(view.original_size));
@@ -415,6 +425,7 @@ struct Pipeline::State {
     }
     const bool pinned_in = stream.empty() || is_pinned(stream.data());
     const bool pinned_out = output.empty() || is_pinned(output.data());
+    if (statuses.size() < plans.size()) statuses.resize(plans.size());
     for (u64 i = 0; i < std::min<u64>(plans.size(), slots.size()); ++i) {
       Slot& s = slot(i);
       s.ensure(s.in, max_container);
@@ -431,30 +442,41 @@ struct Pipeline::State {
         pool.copy(s.staged_in.data(), src, plan.container_size);
         src = s.staged_in.data();
       }
-      ordered_copy(i, s.in.data(), src, plan.container_size, cudaMemcpyHostToDevice, trace);
+      // The slot's previous chunk is drained: its buffers are free.
+      copy(i, s.in.data(), src, plan.container_size, cudaMemcpyHostToDevice, trace);
+      s.uploaded.record(up.get());
+      wait(s.stream.get(), s.uploaded);
       codec.decompress_async(
-          plan, {s.in.data(), s.temp.data(), s.temp.bytes(), s.out.data(), s.status.data()},
+          plan, {s.in.data(), s.temp.data(), s.temp.bytes(), s.out.data(), statuses.data() + i},
           s.stream.get());
       trace.mark(i, CallTimeline::kCodecEnd, s.stream.get());
-      GCB_CUDA(cudaMemcpyAsync(s.host_status(), s.status.data(), sizeof(DeviceStatus),
-                               cudaMemcpyDeviceToHost, s.stream.get()));
-      // After the status in stream order: the drain's wait on this copy covers both.
+      s.computed.record(s.stream.get());
+      wait(down.get(), s.computed);
       u8* dst = pinned_out ? output.data() + i * view.chunk_bytes : s.staged_out.data();
-      ordered_copy(i, dst, s.out.data(), plan.original_size, cudaMemcpyDeviceToHost, trace);
+      copy(i, dst, s.out.data(), plan.original_size, cudaMemcpyDeviceToHost, trace);
+      s.downloaded.record(down.get());
     };
     auto drain = [&](u64 j) {
       Slot& s = slot(j);
       GCB_CUDA(cudaEventSynchronize(s.downloaded.get()));
-      const DeviceStatus st = *s.host_status();
-      if (st.error != kDeviceOk) {
-        throw DecodeError("chunk " + std::to_string(j) + ": " + codec.codec().describe(st));
-      }
       if (!pinned_out) {
         pool.copy(output.data() + j * view.chunk_bytes, s.staged_out.data(),
                   plans[j].original_size);
       }
     };
     run_chunks(plans.size(), issue, drain, trace);
+    // Read back once, after the last chunk: a status copy per chunk sat on the copy engine
+    // between the chunk's codec call and its download, delaying every download by a copy's
+    // latency (bench/NOTES.md, "End to end"). A damaged chunk's output is thrown away all the
+    // same, only later.
+    std::vector<DeviceStatus> status(plans.size());
+    GCB_CUDA(cudaMemcpy(status.data(), statuses.data(), plans.size() * sizeof(DeviceStatus),
+                        cudaMemcpyDeviceToHost));
+    for (u64 j = 0; j < status.size(); ++j) {
+      if (status[j].error != kDeviceOk) {
+        throw DecodeError("chunk " + std::to_string(j) + ": " + codec.codec().describe(status[j]));
+      }
+    }
   }
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 // The end-to-end path a user would ship, written once over any device codec: the input is
-// cut into chunks that flow through `depth` streams, so that host-to-device copies, kernels
+// cut into chunks whose uploads run in order on one stream, their codec calls on `depth`
+// streams and their downloads in order on one more, so that host-to-device copies, kernels
 // and device-to-host copies of different chunks overlap. Each chunk becomes its own
 // container inside a chunked stream (include/gcbench/stream.hpp). Host memory already pinned
 // (cudaMallocHost, cudaHostRegister) is copied from and to directly; pageable memory goes
@@ -36,7 +37,7 @@ struct PipelineTimeline {
 
 struct PipelineOptions {
   std::uint64_t chunk_bytes = std::uint64_t{32} << 20;  // bench/NOTES.md, "chunks of 32 MiB"
-  int depth = 4;                                        // chunks in flight, one stream each
+  int depth = 4;                                        // chunks in flight
   std::uint64_t gpu_memory_limit = 0;  // bytes; 0 = none. Chunks shrink to fit under it.
   // Host threads copying between pageable memory and pinned staging; 0 = all cores but two,
   // at most 16.

@@ -225,14 +225,18 @@ TEST_F(Pipeline, DamagedChunksAreReportedByIndex) {
     gpu::Pipeline p(*d, o);
     const Bytes input = runs(10 * o.chunk_bytes + 5, 3);
     const Bytes stream = p.compress(input);
-    auto damaged = [&](std::size_t chunk, std::size_t offset) {
+    auto damaged = [&](std::initializer_list<std::size_t> chunks, bool magic) {
       Bytes bad = stream;
-      bad[container_at(stream, chunk) + offset] ^= 0xFF;
+      for (std::size_t c : chunks) {
+        const std::size_t offset = magic ? 0 : parse_stream(stream).containers[c].size() / 2;
+        bad[container_at(stream, c) + offset] ^= 0xFF;
+      }
       return bad;
     };
     const std::pair<Bytes, std::string> cases[] = {
-        {damaged(2, 0), "chunk 2: "},  // the container's magic: its plan rejects it
-        {damaged(6, parse_stream(stream).containers[6].size() / 2), "chunk 6: "},  // its data
+        {damaged({2}, true), "chunk 2: "},      // the container's magic: its plan rejects it
+        {damaged({6}, false), "chunk 6: "},     // its data: the device decoder's status
+        {damaged({3, 6}, false), "chunk 3: "},  // the first damaged chunk is the one named
     };
     for (const auto& [bad, want] : cases) {
       for (Kinds k : kAllKinds) {
