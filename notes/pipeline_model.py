@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What the end-to-end pipeline's chunking allows: a model of each end-to-end cell of a result file.
 
-Usage: python3 notes/pipeline_model.py RESULT.json [--fixed-us 35] [--depth 4]
+Usage: python3 notes/pipeline_model.py RESULT.json [--fixed-us 35] [--down-gbps GBPS] [--depth 4]
                                              [--chunks-mib 4,8,16,32,64]
 
 The model follows src/gpu/pipeline.cpp: the input is cut into chunks; each chunk's upload waits
@@ -10,9 +10,10 @@ direction in chunk order), its kernel follows its upload and the previous chunk'
 cell's kernel time was measured with the GPU to itself), and chunk i reuses the slot of chunk
 i - depth once that one is downloaded. A chunk's kernel takes the cell's kernel time pro rata
 plus a fixed time per call (--fixed-us: the header check, plan, report and CRC tail around a
-decoder). Links run at the run's pinned H2D and D2H rates in its
-context, each direction at its own rate at once. Host work between chunks is left out, so the
-model is an upper bound on what a chunk size allows; its gap to the measured time is that work.
+decoder). Links run at the run's pinned H2D and D2H rates in its context, each direction at its
+own rate at once (--down-gbps: the downloads' rate instead, e.g. what a timeline measured while
+uploads shared the link). Host work between chunks is left out, so the model is an upper bound
+on what a chunk size allows; its gap to the measured time is that work.
 Standard library only.
 """
 import argparse
@@ -44,12 +45,15 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("result")
     p.add_argument("--fixed-us", type=float, default=35.0)
+    p.add_argument("--down-gbps", type=float)
     p.add_argument("--depth", type=int, default=4)
     p.add_argument("--chunks-mib", default="4,8,16,32,64")
     a = p.parse_args()
     doc = json.load(open(a.result))
     ctx = doc["context"]
     up, down = float(ctx["h2d_pinned_gbps"]) * 1e9, float(ctx["d2h_pinned_gbps"]) * 1e9
+    if a.down_gbps:
+        down = a.down_gbps * 1e9
     sizes = [int(s) << 20 for s in a.chunks_mib.split(",")]
     print(f"{ctx.get('gpu')}: pinned H2D {up / 1e9:.1f}, D2H {down / 1e9:.1f} GB/s; "
           f"% of pinned H2D, measured and modelled")
