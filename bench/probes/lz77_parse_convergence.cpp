@@ -23,14 +23,15 @@
 #include <vector>
 
 #include "codecs/lz77/hash_chains.hpp"
+#include "codecs/lz77/payload.hpp"
 
 namespace {
 
 using gcbench::lz77::ChunkTask;
 using u64 = std::uint64_t;
 
-constexpr u64 kChunk = gcbench::lz77::kDefaultChunk;
-constexpr u64 kWorkItems = gcbench::lz77::kDefaultWorkItems;
+constexpr std::uint32_t kChunk = gcbench::lz77::kDefaultChunk;
+constexpr std::uint32_t kWorkItems = gcbench::lz77::kDefaultWorkItems;
 constexpr u64 kSegment = 1024;  // warp_design.cuh's kSegment
 // Parses a warp and the lanes of each lookup: 32 / S lanes each, or all 32 each, the parses'
 // lookups interleaved in every thread (independent chains of instructions).
@@ -65,12 +66,10 @@ std::vector<std::uint32_t> candidates_tested(const ChunkTask& t, Index index) {
   const u64 base = gcbench::lz77::window_low(t, t.begin);
   std::vector<std::int64_t> head(std::size_t{1} << kBucketBits, -1), prev(t.end - base, -1);
   std::vector<std::uint32_t> tested(t.end - t.begin, 0);
-  for (u64 q = base; q < t.end; ++q) {
-    const auto cap =
-        static_cast<std::uint32_t>(std::min<u64>(t.geometry.max_length, t.end - q - 1));
-    if (cap < gcbench::lz77::kMinMatch) break;  // no lookup here, nor any later
+  // Up to the last position a lookup can be made at (bucket() reads 3 bytes).
+  for (u64 q = base; q + gcbench::lz77::kMinMatch < t.end; ++q) {
     const std::uint32_t h = bucket(q);
-    if (q >= t.begin && gcbench::lz77::window_low(t, q) < q) {
+    if (const std::uint32_t cap = q >= t.begin ? gcbench::lz77::lookup_cap(t, q) : 0; cap != 0) {
       std::uint32_t n = 0;
       for (std::int64_t s = head[h]; s >= 0 && base + s >= gcbench::lz77::window_low(t, q);
            s = prev[s]) {
@@ -91,12 +90,8 @@ std::vector<std::uint32_t> next_positions(const ChunkTask& t) {
   gcbench::lz77::HashChains chains(t);
   std::vector<std::uint32_t> next(t.end - t.begin);
   for (u64 p = t.begin; p < t.end; ++p) {
-    const auto cap =
-        static_cast<std::uint32_t>(std::min<u64>(t.geometry.max_length, t.end - p - 1));
-    std::uint32_t length = 0;
-    if (cap >= gcbench::lz77::kMinMatch && gcbench::lz77::window_low(t, p) < p) {
-      length = chains.longest(p, cap).length;
-    }
+    const std::uint32_t cap = gcbench::lz77::lookup_cap(t, p);
+    std::uint32_t length = cap != 0 ? chains.longest(p, cap).length : 0;
     if (length < gcbench::lz77::kMinMatch) length = 0;
     next[p - t.begin] = static_cast<std::uint32_t>(p - t.begin + length + 1);
   }
@@ -142,12 +137,12 @@ void split_figures(const std::vector<std::uint32_t>& next, const std::vector<std
   // Each segment as the warp design cuts it (from the parse's position, kSegment positions),
   // by S parses in lockstep rounds (kSplits): parse k from k / S of the segment, until it
   // lands on a position another parse visited or leaves the segment.
-  std::vector<int> visited_by(n + 1);
+  std::vector<std::uint8_t> visited(n + 1);
   for (std::uint32_t a = 0; a < n;) {
     const std::uint32_t b = std::min<std::uint32_t>(a + kSegment, n);
     for (std::size_t i = 0; i < kSplits.size(); ++i) {
       const auto [parses, lanes] = kSplits[i];
-      std::fill(visited_by.begin() + a, visited_by.begin() + b, -1);
+      std::fill(visited.begin() + a, visited.begin() + b, 0);
       std::vector<std::uint32_t> at(parses);
       for (std::uint32_t k = 0; k < parses; ++k) at[k] = a + k * (b - a) / parses;
       std::vector<bool> live(parses, true);
@@ -158,7 +153,7 @@ void split_figures(const std::vector<std::uint32_t>& next, const std::vector<std
           if (!live[k]) continue;
           any = true;
           slowest = std::max(slowest, std::max(1u, (tested[at[k]] + lanes - 1) / lanes));
-          visited_by[at[k]] = static_cast<int>(k);
+          visited[at[k]] = 1;
         }
         if (!any) break;
         ++totals.rounds[index][i];
@@ -172,7 +167,7 @@ void split_figures(const std::vector<std::uint32_t>& next, const std::vector<std
           if (!live[k]) continue;
           bool shared = false;
           for (std::uint32_t j = 0; j < k; ++j) shared = shared || (live[j] && at[j] == at[k]);
-          live[k] = at[k] < b && visited_by[at[k]] < 0 && !shared;
+          live[k] = at[k] < b && !visited[at[k]] && !shared;
         }
       }
     }
@@ -197,15 +192,16 @@ int main(int argc, char** argv) {
       return 1;
     }
     const std::vector<std::uint8_t> data((std::istreambuf_iterator<char>(in)), {});
-    const gcbench::lz77::Geometry geo = gcbench::lz77::geometry(gcbench::lz77::Config::thesis);
-    for (u64 begin = 0; begin < data.size(); begin += kChunk) {
-      const u64 window_start = begin / (kChunk * kWorkItems) * (kChunk * kWorkItems);
-      const ChunkTask task{data.data(), window_start, begin,
-                           std::min<u64>(begin + kChunk, data.size()), geo};
+    const gcbench::lz77::Layout l =
+        gcbench::lz77::make_layout(data.size(), gcbench::lz77::Config::thesis,
+                                   gcbench::lz77::WindowScope::block, kChunk, kWorkItems);
+    for (u64 c = 0; c < l.chunk_count; ++c) {
+      const ChunkTask task{data.data(), l.window_start(c), l.chunk_begin(c), l.chunk_end(c),
+                           l.geo()};
       const std::vector<std::uint32_t> next = next_positions(task);
       if (!same_parse(task, next)) {
         std::fprintf(stderr, "%s: chunk at %llu parses unlike the hash finder\n", argv[f],
-                     static_cast<unsigned long long>(begin));
+                     static_cast<unsigned long long>(task.begin));
         return 1;
       }
       convergence_figures(next, totals);

@@ -50,6 +50,14 @@ inline std::uint64_t window_low(const ChunkTask& t, std::uint64_t p) {
   return p - std::min<std::uint64_t>(t.geometry.max_offset, p - t.window_start);
 }
 
+// The longest match a lookup at p may find (the match and its next byte end inside the chunk),
+// or 0 where none is made: a cap below kMinMatch, or no source in the window.
+inline std::uint32_t lookup_cap(const ChunkTask& t, std::uint64_t p) {
+  const auto cap =
+      static_cast<std::uint32_t>(std::min<std::uint64_t>(t.geometry.max_length, t.end - p - 1));
+  return cap >= kMinMatch && window_low(t, p) < p ? cap : 0;
+}
+
 // Common prefix of a[0..cap) and b[0..cap), eight bytes at a time.
 inline std::uint32_t common_prefix(const std::uint8_t* a, const std::uint8_t* b,
                                    std::uint32_t cap) {
@@ -72,11 +80,9 @@ inline std::uint32_t common_prefix(const std::uint8_t* a, const std::uint8_t* b,
 template <typename LongestMatch>
 void factorize_with(const ChunkTask& t, std::vector<Triple>& out, LongestMatch&& longest) {
   for (std::uint64_t p = t.begin; p < t.end;) {
-    // The match and its next byte must end inside the chunk.
-    const auto cap =
-        static_cast<std::uint32_t>(std::min<std::uint64_t>(t.geometry.max_length, t.end - p - 1));
+    const std::uint32_t cap = lookup_cap(t, p);
     Match m;
-    if (cap >= kMinMatch && window_low(t, p) < p) m = longest(p, cap);
+    if (cap != 0) m = longest(p, cap);
     if (m.length < kMinMatch) m = {};
     out.push_back(Triple{m.offset, m.length, t.data[p + m.length]});
     p += m.length + 1;
