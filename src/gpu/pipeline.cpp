@@ -227,8 +227,8 @@ struct Pipeline::State {
   u64 chunk = 0;
   std::vector<Slot> slots;
   // Every chunk's upload on one stream and every download on another, each in chunk order.
-  // Copies on the chunks' own streams, ordered across them by events, left uploads queued
-  // behind downloads that waited on their kernels (bench/NOTES.md, "End to end").
+  // Copies on the chunks' own streams, ordered across them by events, queue an upload behind
+  // downloads still waiting on their kernels (bench/NOTES.md, "End to end").
   cuda::Stream up, down;
   cuda::DeviceBuffer<DeviceStatus> statuses;  // one a chunk of the decompression call
   CopyPool pool;
@@ -465,10 +465,10 @@ struct Pipeline::State {
       }
     };
     run_chunks(plans.size(), issue, drain, trace);
-    // Read back once, after the last chunk: a status copy per chunk sat on the copy engine
-    // between the chunk's codec call and its download, delaying every download by a copy's
-    // latency (bench/NOTES.md, "End to end"). A damaged chunk's output is thrown away all the
-    // same, only later.
+    // Read back once, after the last chunk: a status copy per chunk would sit on the copy
+    // engine between the chunk's codec call and its download, delaying every download by a
+    // copy's latency (bench/NOTES.md, "End to end"). A damaged chunk's output is thrown away
+    // all the same, only later.
     std::vector<DeviceStatus> status(plans.size());
     GCB_CUDA(cudaMemcpy(status.data(), statuses.data(), plans.size() * sizeof(DeviceStatus),
                         cudaMemcpyDeviceToHost));
