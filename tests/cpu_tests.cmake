@@ -88,3 +88,12 @@ endforeach()
 add_test(NAME device_recipes
          COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/device_recipes_test.py ${PROJECT_SOURCE_DIR})
 set_tests_properties(device_recipes PROPERTIES LABELS cpu TIMEOUT 120)
+# profile-versions' table from a committed Nsight Compute details page against itself: every
+# headline figure found, each at 1.00x (a changed ncu CSV layout fails here, not on the device).
+add_test(NAME ncu_compare_reads_details
+         COMMAND python3 ${PROJECT_SOURCE_DIR}/bench/device/ncu_compare.py
+                 ${PROJECT_SOURCE_DIR}/evidence/h200/profiles/fl-small-ints.csv
+                 ${PROJECT_SOURCE_DIR}/evidence/h200/profiles/fl-small-ints.csv)
+set_tests_properties(ncu_compare_reads_details PROPERTIES LABELS cpu TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "pack_tiles_kernel<unsigned int> \\| Duration \\| ns \\| 6\\.269e\\+05 \\| 6\\.269e\\+05 \\| 1\\.00x"
+  FAIL_REGULAR_EXPRESSION "profiled only|Traceback")
