@@ -36,9 +36,11 @@ std::optional<double> change_pct(std::optional<double> base, std::optional<doubl
   return (*now / *base - 1) * 100;
 }
 
-std::optional<double> iqr_pct(const Measurement& m) {
-  if (m.times_s.size() < 2 || !(m.time_s > 0)) return std::nullopt;
-  return stats::iqr(m.times_s) / m.time_s * 100;
+std::optional<double> iqr_pct(const std::vector<double>& times) {
+  if (times.size() < 2) return std::nullopt;
+  const double median = stats::median(times);
+  if (!(median > 0)) return std::nullopt;
+  return stats::iqr(times) / median * 100;
 }
 
 // A side whose cells' timing threads were on a CPU for less than this share of the other
@@ -119,8 +121,8 @@ CellComparison compare_cell(const Measurement& b, const Measurement& n,
   c.base_time_s = b.time_s;
   c.new_time_s = n.time_s;
   c.time_change_pct = change_pct(b.time_s, n.time_s);
-  c.base_iqr_pct = iqr_pct(b);
-  c.new_iqr_pct = iqr_pct(n);
+  c.base_iqr_pct = iqr_pct(b.times_s);
+  c.new_iqr_pct = iqr_pct(n.times_s);
   c.base_ratio = ratio_of(b);
   c.new_ratio = ratio_of(n);
   c.ratio_change_pct = change_pct(c.base_ratio, c.new_ratio);
@@ -139,6 +141,12 @@ CellComparison compare_cell(const Measurement& b, const Measurement& n,
                                      counter_of(n, results::counter::kKernelS));
     c.e2e_change_pct =
         change_pct(counter_of(b, results::counter::kE2eS), counter_of(n, results::counter::kE2eS));
+    const auto base_noise = iqr_pct(b.e2e_times_s), new_noise = iqr_pct(n.e2e_times_s);
+    if (base_noise && new_noise) c.e2e_noise_pct = std::max(*base_noise, *new_noise);
+    if (c.e2e_change_pct && !b.e2e_times_s.empty() && !n.e2e_times_s.empty() &&
+        stats::enough_for_u_test(b.e2e_times_s.size(), n.e2e_times_s.size(), options.alpha)) {
+      c.e2e_p_value = stats::mann_whitney_u(b.e2e_times_s, n.e2e_times_s).p;
+    }
   }
   c.base_on_cpu = b.on_cpu;
   c.new_on_cpu = n.on_cpu;
@@ -184,19 +192,38 @@ Verdict judge(double change_pct, std::optional<double> noise_pct, std::optional<
   return change_pct > 0 ? Verdict::slower : Verdict::faster;
 }
 
+// The graver of two timing verdicts, in the order summaries count them.
+Verdict graver(Verdict a, Verdict b) {
+  for (Verdict v : kVerdictsGravestFirst) {
+    if (v == a || v == b) return v;
+  }
+  return a;
+}
+
 void judge_cells(std::vector<CellComparison>& cells, const CompareOptions& options) {
+  // One family of tests: every cell's time, and the end-to-end times of the GPU cells that have
+  // them.
   std::vector<double> p;
   for (const CellComparison& c : cells) {
     if (c.p_value) p.push_back(*c.p_value);
+    if (c.e2e_p_value) p.push_back(*c.e2e_p_value);
   }
   const std::vector<double> adjusted = stats::benjamini_hochberg(p);
   std::size_t next = 0;
   for (CellComparison& c : cells) {
     if (c.p_value) c.p_adjusted = adjusted[next++];
+    if (c.e2e_p_value) c.e2e_p_adjusted = adjusted[next++];
     if (!c.time_change_pct) continue;  // failed, missing or not comparable: the note says why
     std::string why;
     c.verdict = judge(*c.time_change_pct, noise_of(c), c.p_adjusted, options, why);
     if (!why.empty()) append_note(c.note, why);
+    if (c.e2e_change_pct && (c.e2e_p_value || c.e2e_noise_pct)) {
+      std::string e2e_why;
+      c.e2e_verdict = judge(*c.e2e_change_pct, c.e2e_noise_pct, c.e2e_p_adjusted, options, e2e_why);
+      append_note(c.note, fmt::format("end to end {} ({:+.1f}%{})", verdict_name(*c.e2e_verdict),
+                                      *c.e2e_change_pct, e2e_why.empty() ? "" : ", " + e2e_why));
+      c.verdict = graver(c.verdict, *c.e2e_verdict);
+    }
     if (c.compressed_change_pct && *c.compressed_change_pct > 0 &&
         !options.allow_different_inputs) {
       c.verdict = Verdict::ratio_worse;

@@ -1,7 +1,7 @@
 #pragma once
 // Comparing two runs cell by cell (gcbench-report --compare BASE NEW): time and ratio change,
 // the noise of both sides, a Mann-Whitney U test over repetitions corrected for the number of
-// cells compared, and per corpus, codec, device and direction the geometric mean of the time
+// cells compared (a GPU cell's end-to-end times tested and judged alike), and per corpus, codec, device and direction the geometric mean of the time
 // ratios with a sign test over its cells. Each cell and group gets a verdict in the spirit of
 // nvbench_compare: SAME, FASTER, SLOWER or UNCLEAR, where SLOWER needs an effect beyond the
 // threshold and both runs' noise, significant after correction. What a CI gate must also stop
@@ -80,6 +80,12 @@ struct CellComparison {
   std::optional<double> compressed_change_pct;  // of compressed_bytes, where it changed
   std::optional<double> memory_growth_pct;  // of the cell's memory, where it grew (MEMORY WORSE)
   std::optional<double> kernel_change_pct, e2e_change_pct;  // GPU cells' counters
+  // GPU cells whose repetitions record end-to-end times on both sides are judged on those too,
+  // as on their time (a pipeline change moves the end-to-end time, not the kernel's): the
+  // larger side's IQR % of them, the U test over them (corrected with the cells' tests), its
+  // verdict; the cell's verdict is the graver of the two.
+  std::optional<double> e2e_noise_pct, e2e_p_value, e2e_p_adjusted;
+  std::optional<Verdict> e2e_verdict;
   // CPU cells: the share of wall time each side's timing thread was on a CPU (Measurement::
   // on_cpu); one side's far below the other's says its machine was busier.
   std::optional<double> base_on_cpu, new_on_cpu;

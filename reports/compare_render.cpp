@@ -33,9 +33,11 @@ std::string compare_method(const Comparison& c, const CompareOptions& o) {
       "Comparing {} with {}: {} cells in both, {} only in {}, {} only in {}.\n\n"
       "Times are medians over repetitions (GPU cells: kernel time); IQR is the interquartile "
       "range as % of the median, a side's noise; p is the two-sided Mann-Whitney U test over "
-      "repetitions, p adj. the same corrected for the {} cells tested (Benjamini-Hochberg). "
+      "repetitions, p adj. the same corrected for the {} tests made (Benjamini-Hochberg). "
       "Verdicts: SAME within {}%; SLOWER or FASTER beyond it, beyond {} x the larger IQR and "
-      "with p adj. < {}; UNCLEAR otherwise (the result says why). Groups: the geometric mean of "
+      "with p adj. < {}; UNCLEAR otherwise (the result says why). A GPU cell whose repetitions "
+      "record end-to-end times is judged on them alike, and takes the graver verdict (its note "
+      "says the end-to-end one). Groups: the geometric mean of "
       "their cells' time ratios, a sign test over those cells (corrected for the {} groups, "
       "Holm) and the median of their cells' noise, judged alike. Before any time: MISSING, a "
       "cell (or every cell of a group) of {} that {} lacks or failed in; FAILED, a cell that "
@@ -45,7 +47,9 @@ std::string compare_method(const Comparison& c, const CompareOptions& o) {
       "device buffers, deterministic: any growth; a CPU cell's measured heap peak: beyond {}% "
       "and 1 MiB). These and SLOWER fail{}.",
       o.base_label, o.new_label, c.cells.size(), c.only_base, o.base_label, c.only_new, o.new_label,
-      std::count_if(c.cells.begin(), c.cells.end(), [](const auto& x) { return x.p_value; }),
+      std::count_if(c.cells.begin(), c.cells.end(), [](const auto& x) { return x.p_value; }) +
+          std::count_if(c.cells.begin(), c.cells.end(),
+                        [](const auto& x) { return x.e2e_p_value; }),
       o.threshold_pct, o.noise_factor, o.alpha, c.groups.size(), o.base_label, o.new_label,
       o.base_label, o.new_label, o.threshold_pct,
       o.fail_on_unclear ? ", and so does UNCLEAR (--fail-on unclear)" : "");

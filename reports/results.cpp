@@ -96,7 +96,13 @@ Measurement summarize(const results::CellId& id, const std::vector<const json*>&
   m.time_s = stats::median(times);
   if (times.size() > 1) m.cv = coefficient_of_variation(times);
   m.repetitions = times.size();
-  if (use.front()->value("run_type", "iteration") == "iteration") m.times_s = times;
+  if (use.front()->value("run_type", "iteration") == "iteration") {
+    m.times_s = times;
+    if (auto e2e = counters.find(results::counter::kE2eS);
+        e2e != counters.end() && e2e->second.size() == times.size()) {
+      m.e2e_times_s = e2e->second;
+    }
+  }
   for (const auto& [key, values] : counters) m.counters[key] = stats::median(values);
   if (m.id.device == "cpu" && on_cpu.size() == use.size()) m.on_cpu = stats::median(on_cpu);
   return m;

@@ -21,6 +21,7 @@ struct Measurement {
   std::optional<std::string> error;  // the cell failed: no numbers
   double time_s = 0;                 // median time per call (GPU: kernel time)
   std::vector<double> times_s;       // per repetition; empty when the file has aggregates only
+  std::vector<double> e2e_times_s;   // GPU cells: e2e_s per repetition, where the rows record it
   double cv = 0;                     // spread: stddev / mean over repetitions (0 if one)
   std::size_t repetitions = 0;
   std::map<std::string, double> counters;  // medians over repetitions

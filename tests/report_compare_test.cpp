@@ -494,6 +494,55 @@ TEST(Compare, GpuCellsCompareKernelAndEndToEndTimesAndRatios) {
   EXPECT_NEAR(*x.ratio_change_pct, 25, 1e-9);
 }
 
+// A GPU cell whose kernel times are kBase on both sides and whose end-to-end times, one per
+// repetition, are `e2e_ms`.
+void add_gpu_cell(json& doc, const std::vector<double>& e2e_ms) {
+  for (std::size_t i = 0; i < kBase.size(); ++i) {
+    json one = new_doc();
+    add_cell(one, kGpu, {kBase[i]}, {{"kernel_s", kBase[i] / 1e3}, {"e2e_s", e2e_ms[i] / 1e3}});
+    json row = one["benchmarks"][0];
+    row["repetitions"] = kBase.size();
+    row["repetition_index"] = i;
+    doc["benchmarks"].push_back(row);
+  }
+}
+
+TEST(Compare, AnEndToEndSlowdownFailsWhereTheKernelDidNotMove) {
+  const std::vector<double> e2e = {20.0, 20.2, 19.8, 20.4, 19.6};
+  json base = new_doc(), now = new_doc();
+  add_gpu_cell(base, e2e);
+  add_gpu_cell(now, scaled(e2e, 1.2));
+  const Comparison c = compare_docs(base, now);
+  const CellComparison& x = c.cells.at(0);
+  EXPECT_NEAR(*x.time_change_pct, 0, 1e-9);
+  EXPECT_NEAR(*x.e2e_change_pct, 20, 1e-9);
+  ASSERT_TRUE(x.e2e_verdict);
+  EXPECT_EQ(*x.e2e_verdict, Verdict::slower);
+  EXPECT_EQ(x.verdict, Verdict::slower);
+  EXPECT_NE(x.note.find("end to end SLOWER (+20.0%)"), std::string::npos) << x.note;
+  EXPECT_TRUE(c.failed({}));
+}
+
+TEST(Compare, AnEndToEndGainIsFasterAndNoiseInItIsUnclear) {
+  const std::vector<double> e2e = {20.0, 20.2, 19.8, 20.4, 19.6};
+  json base = new_doc(), faster = new_doc();
+  add_gpu_cell(base, e2e);
+  add_gpu_cell(faster, scaled(e2e, 0.8));
+  const Comparison gain = compare_docs(base, faster);
+  EXPECT_EQ(gain.cells.at(0).verdict, Verdict::faster);
+  EXPECT_FALSE(gain.failed({}));
+  // 6% slower in the median, but the runs overlap: UNCLEAR, which fails only on request.
+  json noisy = new_doc();
+  add_gpu_cell(noisy, {21.2, 18.0, 24.0, 21.6, 19.0});
+  const Comparison unclear = compare_docs(base, noisy);
+  EXPECT_EQ(*unclear.cells.at(0).e2e_verdict, Verdict::unclear);
+  EXPECT_EQ(unclear.cells.at(0).verdict, Verdict::unclear);
+  EXPECT_FALSE(unclear.failed({}));
+  CompareOptions strict;
+  strict.fail_on_unclear = true;
+  EXPECT_TRUE(unclear.failed(strict));
+}
+
 TEST(Compare, GeometricMeanPerCorpusCodecDeviceAndDirection) {
   json base = new_doc(), now = new_doc();
   const std::string other = "fl/cpu/compress/cant/b.txt/element_width:1";
