@@ -507,12 +507,18 @@ void add_gpu_cell(json& doc, const std::vector<double>& e2e_ms) {
   }
 }
 
-TEST(Compare, AnEndToEndSlowdownFailsWhereTheKernelDidNotMove) {
-  const std::vector<double> e2e = {20.0, 20.2, 19.8, 20.4, 19.6};
+const std::vector<double> kE2eBase = {20.0, 20.2, 19.8, 20.4, 19.6};
+
+// That GPU cell with kE2eBase against the same with end-to-end times `e2e_ms`.
+Comparison compare_end_to_end(const std::vector<double>& e2e_ms) {
   json base = new_doc(), now = new_doc();
-  add_gpu_cell(base, e2e);
-  add_gpu_cell(now, scaled(e2e, 1.2));
-  const Comparison c = compare_docs(base, now);
+  add_gpu_cell(base, kE2eBase);
+  add_gpu_cell(now, e2e_ms);
+  return compare_docs(base, now);
+}
+
+TEST(Compare, AnEndToEndSlowdownFailsWhereTheKernelDidNotMove) {
+  const Comparison c = compare_end_to_end(scaled(kE2eBase, 1.2));
   const CellComparison& x = c.cells.at(0);
   EXPECT_NEAR(*x.time_change_pct, 0, 1e-9);
   EXPECT_NEAR(*x.e2e_change_pct, 20, 1e-9);
@@ -524,17 +530,11 @@ TEST(Compare, AnEndToEndSlowdownFailsWhereTheKernelDidNotMove) {
 }
 
 TEST(Compare, AnEndToEndGainIsFasterAndNoiseInItIsUnclear) {
-  const std::vector<double> e2e = {20.0, 20.2, 19.8, 20.4, 19.6};
-  json base = new_doc(), faster = new_doc();
-  add_gpu_cell(base, e2e);
-  add_gpu_cell(faster, scaled(e2e, 0.8));
-  const Comparison gain = compare_docs(base, faster);
+  const Comparison gain = compare_end_to_end(scaled(kE2eBase, 0.8));
   EXPECT_EQ(gain.cells.at(0).verdict, Verdict::faster);
   EXPECT_FALSE(gain.failed({}));
   // 6% slower in the median, but the runs overlap: UNCLEAR, which fails only on request.
-  json noisy = new_doc();
-  add_gpu_cell(noisy, {21.2, 18.0, 24.0, 21.6, 19.0});
-  const Comparison unclear = compare_docs(base, noisy);
+  const Comparison unclear = compare_end_to_end({21.2, 18.0, 24.0, 21.6, 19.0});
   EXPECT_EQ(*unclear.cells.at(0).e2e_verdict, Verdict::unclear);
   EXPECT_EQ(unclear.cells.at(0).verdict, Verdict::unclear);
   EXPECT_FALSE(unclear.failed({}));
