@@ -97,3 +97,16 @@ add_test(NAME ncu_compare_reads_details
 set_tests_properties(ncu_compare_reads_details PROPERTIES LABELS cpu TIMEOUT 60
   PASS_REGULAR_EXPRESSION "pack_tiles_kernel<unsigned int> \\| Duration \\| ns \\| 6\\.269e\\+05 \\| 6\\.269e\\+05 \\| 1\\.00x"
   FAIL_REGULAR_EXPRESSION "profiled only|Traceback")
+# sass_loops.py finds a kernel's loops and counts what they hold, in nvdisasm's text and in
+# cuobjdump's (samples cut from the LZ77 kernels' SASS).
+add_test(NAME sass_loops_nvdisasm
+         COMMAND python3 ${PROJECT_SOURCE_DIR}/bench/device/sass_loops.py
+                 ${CMAKE_CURRENT_SOURCE_DIR}/data/sass/lz77_pack_kernel.nvdisasm.sass)
+set_tests_properties(sass_loops_nvdisasm PROPERTIES LABELS cpu TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "pack_kernel.*: 56 instructions.*\n.*\n  0x01f0-0x0290 +11 +0 +0 +2 +0 +0 +1\n$")
+add_test(NAME sass_loops_cuobjdump
+         COMMAND python3 ${PROJECT_SOURCE_DIR}/bench/device/sass_loops.py
+                 ${CMAKE_CURRENT_SOURCE_DIR}/data/sass/warp_design_loop.cuobjdump.sass
+                 --kernel warp_design_kernel)
+set_tests_properties(sass_loops_cuobjdump PROPERTIES LABELS cpu TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "0x1a40-0x1b70 +20 +0 +16 +0 +0 +0 +1")
