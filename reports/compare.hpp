@@ -1,16 +1,16 @@
 #pragma once
 // Comparing two runs cell by cell (gcbench-report --compare BASE NEW): time and ratio change,
 // the noise of both sides, a Mann-Whitney U test over repetitions corrected for the number of
-// cells compared (a GPU cell's end-to-end times tested and judged alike), and per corpus, codec, device and direction the geometric mean of the time
-// ratios with a sign test over its cells. Each cell and group gets a verdict in the spirit of
-// nvbench_compare: SAME, FASTER, SLOWER or UNCLEAR, where SLOWER needs an effect beyond the
-// threshold and both runs' noise, significant after correction. What a CI gate must also stop
-// has verdicts of its own: MISSING (in BASE, not in NEW), FAILED (passed in BASE, failed in NEW),
-// NOT COMPARABLE (measured on other input bytes), RATIO WORSE (a larger container: sizes are
-// deterministic, so any growth counts) and MEMORY WORSE (a GPU cell's device memory grew: its
-// buffers' sizes, deterministic; a CPU cell's heap peak, measured, grew beyond the threshold and
-// kMemorySlackBytes). These and SLOWER fail a comparison; UNCLEAR too when asked
-// (CompareOptions::fail_on_unclear).
+// tests (a GPU cell's end-to-end times tested and judged alike), and per corpus, codec, device
+// and direction the geometric mean of the time ratios with a sign test over its cells. Each
+// cell and group gets a verdict in the spirit of nvbench_compare: SAME, FASTER, SLOWER or
+// UNCLEAR, where SLOWER needs an effect beyond the threshold and both runs' noise, significant
+// after correction. What a CI gate must also stop has verdicts of its own: MISSING (in BASE,
+// not in NEW), FAILED (passed in BASE, failed in NEW), NOT COMPARABLE (measured on other input
+// bytes), RATIO WORSE (a larger container: sizes are deterministic, so any growth counts) and
+// MEMORY WORSE (a GPU cell's device memory grew: its buffers' sizes, deterministic; a CPU cell's
+// heap peak, measured, grew beyond the threshold and kMemorySlackBytes). These and SLOWER fail a
+// comparison; UNCLEAR too when asked (CompareOptions::fail_on_unclear).
 #include <array>
 #include <cstddef>
 #include <filesystem>
