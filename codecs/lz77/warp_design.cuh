@@ -1,7 +1,8 @@
 #pragma once
 // The warp design of GPU LZ77 compression: one warp per chunk runs the greedy parse itself and
 // finds a match only at the positions the parse visits, the 32 lanes testing 32 candidates at a
-// time, nearest first. Each segment of kSegment positions stages its window and look-ahead in
+// time, nearest first; for hash, four parses of each segment at once, their lookups interleaved
+// (warp_design_kernel). Each segment of kSegment positions stages its window and look-ahead in
 // shared memory; for hash the staged positions are sorted by 3-byte hash (stable), so a position's
 // chain is one contiguous run of a bucket. brute tests 32 window distances at once. Included by
 // compress_gpu.cu only.
@@ -42,7 +43,7 @@ constexpr u32 round16(u32 n) {
 // Shared memory of one warp: the staged bytes (16 bytes of slack: load16() reads up to 15 past
 // the region, bytes that never count), then (hash) the positions sorted by hash, the bucket
 // bounds (once the index is built, each segment position's bucket start), and each segment
-// position's place in the sorted order.
+// position's place in the sorted order; (brute) each segment position's match, in two halves.
 // Positions fit u16: the region is at most 32767 + 1024 + 257 bytes.
 static_assert(kBuckets + 1 >= kSegment, "the bucket table holds the segment's bucket starts");
 
@@ -53,7 +54,9 @@ struct Smem {
   __host__ __device__ u32 sorted_at() const { return round16(region_capacity + 16); }
   __host__ __device__ u32 starts_at() const { return sorted_at() + round16(2 * region_capacity); }
   __host__ __device__ u32 rank_at() const { return starts_at() + round16(2 * (kBuckets + 1)); }
-  __host__ __device__ u32 total() const { return index ? rank_at() + 2 * kSegment : sorted_at(); }
+  __host__ __device__ u32 total() const {
+    return index ? rank_at() + 2 * kSegment : sorted_at() + 4 * kSegment;
+  }
 };
 
 // The lanes among `valid` whose bucket equals this lane's: one ballot per bucket bit, a lane
@@ -186,35 +189,93 @@ __device__ __forceinline__ u32 common16(const u32 (&a)[4], const u32 (&b)[4]) {
   return x ? word + (__ffs(x) - 1) / 8 : 16;
 }
 
-// Longest-nearest match at region offset r, which sits at sorted[top] in a bucket starting at
-// sorted[b0]: the bucket entries before it, nearest first, 32 per step, until one reaches the
-// cap or leaves the window. Returns a match_key. A candidate must agree with r at the best
-// length so far (one byte rules out most after the first step); one that does compares its
-// first 16 bytes at once (the thesis caps matches at 15), only the wide look-ahead further.
-__device__ inline u32 longest_hash(const u8* bytes, const u32* words, const u16* sorted, u32 r,
-                                   u32 top, u32 b0, u32 window, u32 cap) {
+// One lookup of longest_hash: the match at region offset r, which sits at sorted[top] in a
+// bucket starting at sorted[b0], its candidates the bucket entries before it within `window`.
+struct HashLookup {
+  u32 r = 0, top = 0, b0 = 0, window = 0, cap = 0;
+  bool done = true;  // also for a lookup that has no candidate
+  u32 best = 0;      // a match_key
+};
+
+// The 16 staged bytes from byte index i as longest_hash compares them, or zeros where `take` is
+// false: a predicated load, so that no branch parts one lookup's loads from another's.
+__device__ __forceinline__ void load16_if(bool take, const u32* words, u32 i, u32 (&out)[4]) {
+  const u32 q = i >> 2, shift = 8 * (i & 3);
+  u32 w[5];
+#pragma unroll
+  for (u32 k = 0; k < 5; ++k) w[k] = take ? words[q + k] : 0u;
+#pragma unroll
+  for (u32 k = 0; k < 4; ++k) out[k] = __funnelshift_r(w[k], w[k + 1], shift);
+}
+
+// The next 32 candidates of each of N lookups, nearest first; a lookup ends when one reaches
+// the cap or leaves the window. In phases, each over all N lookups and free of branches (a lookup
+// that is done tests nothing), so that the N chains of dependent loads overlap. A candidate must
+// agree with r at the best length so far (one byte rules out most after the first step); one
+// that does compares its first 16 bytes at once (the thesis caps matches at 15), only the wide
+// look-ahead further.
+template <u32 N>
+__device__ __forceinline__ void hash_iteration(const u8* bytes, const u32* words,
+                                               const u16* sorted, HashLookup* q,
+                                               const u32 (*ahead)[4]) {
   const u32 lane = threadIdx.x & 31;
-  u32 ahead[4];
-  load16(words, r, ahead);  // before the test below, so that its loads overlap the caller's
-  if (top == b0) return 0;  // first of its bucket: no candidate
-  u32 best = 0;
-  for (;;) {
-    const bool live = top - b0 > lane;
-    const u32 s = sorted[live ? top - 1 - lane : b0];  // dead lanes load a harmless entry
-    const u32 d = r - s;
-    const bool beyond = live && d > window;
-    const u32 bl = best >> 16;
-    u32 key = 0;
-    if (live && !beyond && bytes[s + bl] == bytes[r + bl]) {
-      u32 from[4];
-      load16(words, s, from);
-      u32 n = common16(from, ahead);
-      if (n == 16 && cap > 16) n += prefix(words, s + 16, r + 16, cap - 16);
-      key = match_key(min(n, cap), d);
+  bool live[N], take[N];
+  u32 s[N], from[N][4], n[N];
+#pragma unroll
+  for (u32 k = 0; k < N; ++k) {
+    live[k] = !q[k].done && q[k].top - q[k].b0 > lane;
+    s[k] = sorted[live[k] ? q[k].top - 1 - lane : q[k].b0];  // dead lanes: a harmless entry
+  }
+#pragma unroll
+  for (u32 k = 0; k < N; ++k) {
+    const u32 bl = q[k].best >> 16;
+    take[k] = live[k] && q[k].r - s[k] <= q[k].window && bytes[s[k] + bl] == bytes[q[k].r + bl];
+  }
+#pragma unroll
+  for (u32 k = 0; k < N; ++k) {
+    load16_if(take[k], words, s[k], from[k]);
+    n[k] = common16(from[k], ahead[k]);
+  }
+#pragma unroll
+  for (u32 k = 0; k < N; ++k) {
+    if (take[k] && n[k] == 16 && q[k].cap > 16) {
+      n[k] += prefix(words, s[k] + 16, q[k].r + 16, q[k].cap - 16);
     }
-    best = max(best, __reduce_max_sync(kFull, key));
-    if ((best >> 16) == cap || __any_sync(kFull, beyond) || top - b0 <= 32) return best;
-    top -= 32;
+  }
+#pragma unroll
+  for (u32 k = 0; k < N; ++k) {
+    HashLookup& x = q[k];
+    const u32 d = x.r - s[k];
+    const bool beyond = live[k] && d > x.window;
+    const u32 key = take[k] ? match_key(min(n[k], x.cap), d) : 0u;
+    x.best = max(x.best, __reduce_max_sync(kFull, key));
+    const bool stop = (x.best >> 16) == x.cap || __any_sync(kFull, beyond) || x.top - x.b0 <= 32;
+    if (!x.done) {
+      x.done = stop;
+      x.top -= stop ? 0 : 32;
+    }
+  }
+}
+
+// Longest-nearest matches of N lookups, one per parse: their first 32 candidates at once (most
+// lookups end there), then each lookup's further candidates alone, so that a long bucket costs
+// its own iterations and not N times as many (all N lookups in every iteration doubled the
+// kernel's instructions: bench/NOTES.md, "LZ77").
+template <u32 N>
+__device__ inline void longest_hash(const u8* bytes, const u32* words, const u16* sorted,
+                                    HashLookup (&q)[N]) {
+  u32 ahead[N][4];
+  bool any = false;
+#pragma unroll
+  for (u32 k = 0; k < N; ++k) {
+    load16(words, q[k].r, ahead[k]);
+    q[k].best = 0;
+    any |= !q[k].done;
+  }
+  if (any) hash_iteration<N>(bytes, words, sorted, q, ahead);
+#pragma unroll
+  for (u32 k = 0; k < N; ++k) {
+    while (!q[k].done) hash_iteration<1>(bytes, words, sorted, q + k, ahead + k);
   }
 }
 
@@ -278,19 +339,49 @@ struct TripleBatch {
   }
 };
 
+// Parses a warp runs over each segment: the greedy parse is a chain (next = r + length + 1),
+// but one started anywhere soon lands on the true one (within 4 steps for 82% of starts on
+// Silesia, bench/probes/lz77_parse_convergence.cpp), so parses from each quarter of the segment,
+// their lookups interleaved, cover the true parse in about a third of the rounds. brute keeps
+// one: its lookups are not interleaved.
+template <Finder F>
+constexpr u32 kParses = F == Finder::hash ? 4 : 1;
+
+// Which of a segment's positions some parse has looked up, a bit each in registers: lane j holds
+// positions 32j .. 32j + 31.
+struct Visited {
+  u32 bits = 0;
+  __device__ bool test(u32 i) const {
+    return (__shfl_sync(kFull, bits, i >> 5) >> (i & 31)) & 1;
+  }
+  __device__ void set(u32 i) {
+    if ((threadIdx.x & 31) == i >> 5) bits |= 1u << (i & 31);
+  }
+};
+
 // One warp (the thread block) per chunk; writes the chunk's triples to its slot. Within a
 // segment positions are region offsets (u32): the window and cap rules of DevLayout, shifted.
+// Each segment: kParses<F> parses, from the segment's start (the true parse's position) and from
+// each further share of it, step in rounds, each stopping where it lands on a position another
+// has looked up (from there on it would repeat that one) or leaves the segment; every lookup's
+// match is kept in place of its position's rank and bucket start, which nothing reads again.
+// Every position of the true parse is then looked up, and the triples are read back along it.
 template <Finder F>
 __global__ void __launch_bounds__(32)
     warp_design_kernel(const u8* __restrict__ in, DevLayout L, Smem sm, u8* __restrict__ slots,
                        u32* __restrict__ counts) {
+  constexpr u32 P = kParses<F>;
   extern __shared__ __align__(16) u8 smem[];
   u8* bytes = smem;
   const u32* words = reinterpret_cast<const u32*>(smem);
   u16* sorted = reinterpret_cast<u16*>(smem + sm.sorted_at());
   u16* starts = reinterpret_cast<u16*>(smem + sm.starts_at());
   u16* rank = reinterpret_cast<u16*>(smem + sm.rank_at());
-  const u16* bucket_slot = starts;  // after bucket_slots_of_segment
+  // After bucket_slots_of_segment, each segment position's bucket start; the key's high half
+  // (its length) once the position is looked up, the low half going to rank.
+  u16* bucket_slot = starts;
+  u16* match_low = F == Finder::hash ? rank : sorted;  // brute has no index: its arrays are free
+  u16* match_high = F == Finder::hash ? bucket_slot : sorted + kSegment;
   const u32 lane = threadIdx.x;
   const u64 c = blockIdx.x;
   const u64 ce = L.chunk_end(c), ws = L.window_start(c);
@@ -313,18 +404,76 @@ __global__ void __launch_bounds__(32)
                   seg_stop - seg_off, sorted, starts, rank);
       bucket_slots_of_segment(bytes, seg_off, seg_stop - seg_off, starts);
     }
+    const u32 share = (seg_stop - seg_off + P - 1) / P;
+    u32 at[P];
+    bool going[P];
+#pragma unroll
+    for (u32 k = 0; k < P; ++k) {
+      at[k] = seg_off + k * share;
+      going[k] = true;
+    }
+    Visited visited;
+    for (;;) {
+      // Two parses landing on one position in a round: the first looks it up.
+      bool any = false;
+#pragma unroll
+      for (u32 k = 0; k < P; ++k) {
+        const bool inside = at[k] < seg_stop;
+        going[k] = going[k] && inside && !visited.test(inside ? at[k] - seg_off : 0);
+#pragma unroll
+        for (u32 j = 0; j < k; ++j) going[k] = going[k] && !(going[j] && at[j] == at[k]);
+        any |= going[k];
+      }
+      if (!any) break;
+#pragma unroll
+      for (u32 k = 0; k < P; ++k) {
+        if (going[k]) visited.set(at[k] - seg_off);
+      }
+      u32 key[P];
+      if constexpr (F == Finder::hash) {
+        HashLookup q[P];
+#pragma unroll
+        for (u32 k = 0; k < P; ++k) {
+          const u32 r = at[k], i = r - seg_off;
+          const u32 cap = min(L.max_length, region - r - 1);  // r < seg_stop < region if going
+          const u32 window = min(r + window_base, L.max_offset);
+          if (going[k] && cap >= kMinMatch && window > 0) {
+            q[k] = HashLookup{r, rank[i], bucket_slot[i], window, cap};
+            q[k].done = q[k].top == q[k].b0;  // first of its bucket: no candidate
+          }
+        }
+        longest_hash(bytes, words, sorted, q);
+#pragma unroll
+        for (u32 k = 0; k < P; ++k) key[k] = q[k].best;
+      }
+      if constexpr (F == Finder::brute) {
+#pragma unroll
+        for (u32 k = 0; k < P; ++k) {
+          const u32 r = at[k];
+          const u32 cap = min(L.max_length, region - r - 1);
+          const u32 window = min(r + window_base, L.max_offset);
+          key[k] = going[k] && cap >= kMinMatch && window > 0
+                       ? longest_brute(bytes, words, r, window, cap)
+                       : 0u;
+        }
+      }
+      __syncwarp();  // every lane has read the ranks and bucket starts the matches replace
+#pragma unroll
+      for (u32 k = 0; k < P; ++k) {
+        if (!going[k]) continue;
+        const u32 i = at[k] - seg_off;
+        if (lane == 0) {
+          match_low[i] = static_cast<u16>(key[k]);
+          match_high[i] = static_cast<u16>(key[k] >> 16);
+        }
+        at[k] += (key[k] >> 16) + 1;
+      }
+    }
+    __syncwarp();
     u32 r = seg_off;
     for (; r < seg_stop; ++n) {
-      const u32 cap = min(L.max_length, region - r - 1);
-      const u32 window = min(r + window_base, L.max_offset);
-      u32 key = 0;
-      if (cap >= kMinMatch && window > 0) {
-        if constexpr (F == Finder::hash) {
-          const u32 i = r - seg_off;
-          key = longest_hash(bytes, words, sorted, r, rank[i], bucket_slot[i], window, cap);
-        }
-        if constexpr (F == Finder::brute) key = longest_brute(bytes, words, r, window, cap);
-      }
+      const u32 i = r - seg_off;
+      const u32 key = match_low[i] | u32{match_high[i]} << 16;
       const u32 length = key >> 16;
       const u32 offset = key ? 0xFFFFu - (key & 0xFFFFu) : 0u;
       batch.add(n, Triple{offset, length, bytes[r + length]});
