@@ -126,14 +126,16 @@ std::string cells_csv(const Comparison& c) {
   std::string out =
       "cell,base_time_s,new_time_s,time_change_pct,base_iqr_pct,new_iqr_pct,base_reps,new_reps,"
       "p_value,p_adjusted,base_ratio,new_ratio,ratio_change_pct,kernel_change_pct,e2e_change_pct,"
-      "verdict,note\n";
+      "e2e_noise_pct,e2e_p_value,e2e_p_adjusted,e2e_verdict,verdict,note\n";
   for (const CellComparison& x : c.cells) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(x.name),
-                       csv(x.base_time_s), csv(x.new_time_s), csv(x.time_change_pct),
-                       csv(x.base_iqr_pct), csv(x.new_iqr_pct), x.base_reps, x.new_reps,
-                       csv(x.p_value), csv(x.p_adjusted), csv(x.base_ratio), csv(x.new_ratio),
-                       csv(x.ratio_change_pct), csv(x.kernel_change_pct), csv(x.e2e_change_pct),
-                       verdict_name(x.verdict), csv_field(x.note));
+    out += fmt::format(
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(x.name),
+        csv(x.base_time_s), csv(x.new_time_s), csv(x.time_change_pct), csv(x.base_iqr_pct),
+        csv(x.new_iqr_pct), x.base_reps, x.new_reps, csv(x.p_value), csv(x.p_adjusted),
+        csv(x.base_ratio), csv(x.new_ratio), csv(x.ratio_change_pct), csv(x.kernel_change_pct),
+        csv(x.e2e_change_pct), csv(x.e2e_noise_pct), csv(x.e2e_p_value), csv(x.e2e_p_adjusted),
+        x.e2e_verdict ? verdict_name(*x.e2e_verdict) : "", verdict_name(x.verdict),
+        csv_field(x.note));
   }
   return out;
 }
