@@ -36,6 +36,12 @@ std::optional<double> change_pct(std::optional<double> base, std::optional<doubl
   return (*now / *base - 1) * 100;
 }
 
+// The larger of two sides' noise, where both have one.
+std::optional<double> larger_noise(std::optional<double> base, std::optional<double> now) {
+  if (!base || !now) return std::nullopt;
+  return std::max(*base, *now);
+}
+
 std::optional<double> iqr_pct(const std::vector<double>& times) {
   if (times.size() < 2) return std::nullopt;
   const double median = stats::median(times);
@@ -141,9 +147,8 @@ CellComparison compare_cell(const Measurement& b, const Measurement& n,
                                      counter_of(n, results::counter::kKernelS));
     c.e2e_change_pct =
         change_pct(counter_of(b, results::counter::kE2eS), counter_of(n, results::counter::kE2eS));
-    const auto base_noise = iqr_pct(b.e2e_times_s), new_noise = iqr_pct(n.e2e_times_s);
-    if (base_noise && new_noise) c.e2e_noise_pct = std::max(*base_noise, *new_noise);
-    if (c.e2e_change_pct && !b.e2e_times_s.empty() && !n.e2e_times_s.empty() &&
+    c.e2e_noise_pct = larger_noise(iqr_pct(b.e2e_times_s), iqr_pct(n.e2e_times_s));
+    if (c.e2e_change_pct &&
         stats::enough_for_u_test(b.e2e_times_s.size(), n.e2e_times_s.size(), options.alpha)) {
       c.e2e_p_value = stats::mann_whitney_u(b.e2e_times_s, n.e2e_times_s).p;
     }
@@ -169,10 +174,9 @@ CellComparison compare_cell(const Measurement& b, const Measurement& n,
   return c;
 }
 
-// The larger of the two sides' noise, where both have one.
+// The larger of the two sides' noise in the cell's time, where both have one.
 std::optional<double> noise_of(const CellComparison& c) {
-  if (!c.base_iqr_pct || !c.new_iqr_pct) return std::nullopt;
-  return std::max(*c.base_iqr_pct, *c.new_iqr_pct);
+  return larger_noise(c.base_iqr_pct, c.new_iqr_pct);
 }
 
 // SAME within the threshold; FASTER or SLOWER beyond it, beyond the noise and significant
