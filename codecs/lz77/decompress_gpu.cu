@@ -22,6 +22,7 @@
 #include "codecs/common/container_device.cuh"
 #include "codecs/common/crc32_tile.cuh"
 #include "src/cuda/cuda_check.hpp"
+#include "src/cuda/launch.hpp"
 #include "src/cuda/temp_storage.hpp"
 #include "codecs/lz77/gpu_layout.cuh"
 #include "codecs/lz77/lz77_gpu.cuh"
@@ -275,10 +276,13 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
   }
 }
 
-// jump, first: one warp per chunk, words instead of bytes.
+// jump, first: one warp per chunk, words instead of bytes. Launched overlapping the plan
+// (launch_jump), as each resolve pass overlaps the kernel before it.
 template <typename W>
 __global__ void link_kernel(const u8* __restrict__ triples, const u64* __restrict__ first,
                             DevLayout L, W* __restrict__ words, u64* error) {
+  cudaTriggerProgrammaticLaunchCompletion();
+  cudaGridDependencySynchronize();
   const u64 c = (u64{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
   if (c >= L.chunk_count) return;
   decode_chunk(triples, first, L, c, LinkOut<W>{words, L.chunk_begin(c)}, error);
@@ -368,14 +372,33 @@ struct PassFlags {
   u8* tiles_left;
 };
 
+// The first error word, as the device status; a triple total other than the planned one means
+// the tables changed since the plan was made.
+struct Report {
+  const u64* error;
+  const u64* first;
+  u64 chunks;
+  u64 triples;
+  DeviceStatus* status;
+
+  __device__ void write() const {
+    if (first[chunks] != triples) cuda::set_error(status, kCodecError + 4, first[chunks]);
+    if (*error != kNoError) cuda::set_error(status, kCodecError + (*error & 3), *error >> 2);
+  }
+};
+
 // jump, one resolve pass, a tile at a time for each warp. A later pass runs only if the one
 // before left a link, and only over the tiles where it did: on real data few are left after the
 // first. Every tile's flag is written, so none needs clearing. Skipped after an error, when the
-// words of the rejected chunks were never written.
+// words of the rejected chunks were never written. The first pass also writes the report (the
+// links, the last writer of the error word, are done): one launch fewer a call.
 template <typename W>
-__global__ void resolve_kernel(W* words, W size, u8* out, PassFlags f, const u64* error) {
+__global__ void resolve_kernel(W* words, W size, u8* out, PassFlags f, Report report) {
+  cudaTriggerProgrammaticLaunchCompletion();
+  cudaGridDependencySynchronize();
   const bool first = f.left_before == nullptr;
-  if ((!first && *f.left_before == 0) || *error != kNoError) return;
+  if (first && blockIdx.x == 0 && threadIdx.x == 0) report.write();
+  if ((!first && *f.left_before == 0) || *report.error != kNoError) return;
   const u32 lane = threadIdx.x & 31;
   const u64 warps = u64{gridDim.x} * blockDim.x / 32;
   bool warp_left = false;
@@ -408,41 +431,44 @@ u32 jump_passes(const Layout& l) {
   return passes;
 }
 
-// jump: the links, then the resolve passes. W holds a position and the link bit; `left` has a
-// flag per pass, `tiles_left` a flag per tile and pass (jump_tiles(l) each).
+// jump: the links, then the resolve passes, each launched overlapping the kernel before it: a
+// chain of short kernels, whose launches would otherwise be a large share of a small chunk's
+// call (bench/NOTES.md, "End to end"). W holds a position and the link bit; `left` has a flag
+// per pass (cleared by the plan), `tiles_left` a flag per tile and pass (jump_tiles(l) each).
 template <typename W>
 void launch_jump(const u8* triples, const u64* first, const Layout& l, const DevLayout& L, W* words,
-                 u32* left, u8* tiles_left, u8* out, u64* error, cudaStream_t s) {
+                 u32* left, u8* tiles_left, u8* out, u64* error, const Report& report,
+                 cudaStream_t s) {
   const u32 passes = jump_passes(l);
   const u64 tiles = jump_tiles(l);
-  GCB_CUDA(cudaMemsetAsync(left, 0, passes * sizeof(u32), s));
   const u32 threads = 32 * kWarpsPerBlock;
   const auto grid = static_cast<unsigned>((l.chunk_count + kWarpsPerBlock - 1) / kWarpsPerBlock);
-  link_kernel<W><<<grid, threads, 0, s>>>(triples, first, L, words, error);
-  GCB_CUDA_LAUNCHED();
+  cuda::launch_overlapping(link_kernel<W>, grid, threads, s, triples, first, L, words, error);
   for (u32 k = 0; k < passes; ++k) {
     const PassFlags f{k == 0 ? nullptr : left + k - 1,
                       k == 0 ? nullptr : tiles_left + (k - 1) * tiles, left + k,
                       tiles_left + k * tiles};
-    resolve_kernel<W>
-        <<<kJumpGrid, kJumpThreads, 0, s>>>(words, static_cast<W>(l.original_size), out, f, error);
-    GCB_CUDA_LAUNCHED();
+    cuda::launch_overlapping(resolve_kernel<W>, kJumpGrid, kJumpThreads, s, words,
+                             static_cast<W>(l.original_size), out, f, report);
   }
 }
 
 // first[c] = the triples before chunk c (first[chunks]: all of them), the exclusive scan of the
-// payload's counts (unaligned), by one block a tile at a time; and the error word cleared. One
-// launch where a device-wide scan takes two and the error word a third: a small file's decode is
-// latency, where every launch counts (bench/NOTES.md, "LZ77 decode per file is latency"). A 1 GiB
-// input's 262144 counts are 64 tiles.
+// payload's counts (unaligned), by one block a tile at a time; the error word and jump's `passes`
+// flags cleared. One launch where a device-wide scan takes two and the clearing more: a small
+// file's decode is latency, where every launch counts (bench/NOTES.md, "LZ77 decode per file is
+// latency"). A 1 GiB input's 262144 counts are 64 tiles. Lets jump's link kernel launch at once.
 constexpr unsigned kPlanThreads = 1024;
 constexpr unsigned kPlanCounts = 4;  // a thread's counts per tile
 
 __global__ void __launch_bounds__(kPlanThreads)
-    plan_kernel(const u8* __restrict__ counts, u64 chunks, u64* __restrict__ first, u64* error) {
+    plan_kernel(const u8* __restrict__ counts, u64 chunks, u64* __restrict__ first, u64* error,
+                u32* left, u32 passes) {
   using Scan = cub::BlockScan<u64, kPlanThreads, cub::BLOCK_SCAN_WARP_SCANS>;  // raking spills
   __shared__ typename Scan::TempStorage scan;
+  cudaTriggerProgrammaticLaunchCompletion();
   if (threadIdx.x == 0) *error = kNoError;
+  for (u32 k = threadIdx.x; k < passes; k += kPlanThreads) left[k] = 0;
   u64 before = 0;  // the triples of the tiles done
   for (u64 tile = 0; tile <= chunks; tile += kPlanThreads * kPlanCounts) {
     const u64 c0 = tile + threadIdx.x * kPlanCounts;
@@ -458,12 +484,9 @@ __global__ void __launch_bounds__(kPlanThreads)
   }
 }
 
-// The first error word, as the device status; a triple total other than the planned one means
-// the tables changed since the plan was made.
-__global__ void report_kernel(const u64* error, const u64* first, u64 chunks, u64 triples,
-                              DeviceStatus* status) {
-  if (first[chunks] != triples) cuda::set_error(status, kCodecError + 4, first[chunks]);
-  if (*error != kNoError) cuda::set_error(status, kCodecError + (*error & 3), *error >> 2);
+// The report after the plain decoders (jump's first resolve pass writes its own).
+__global__ void report_kernel(Report report) {
+  report.write();
 }
 
 bool per_chunk(const Layout& l, DecodeMode mode) {
@@ -539,14 +562,17 @@ void decompress_async(const Layout& l, u64 triples, DecodeMode mode, const u8* p
   const u8* area = counts + 4 * l.chunk_count;
   DevLayout L = dev_layout(l);
   L.triples = triples;
-  plan_kernel<<<1, kPlanThreads, 0, s>>>(counts, l.chunk_count, t.first, t.error);
+  const bool jump = uses_jump(l, mode);
+  plan_kernel<<<1, kPlanThreads, 0, s>>>(counts, l.chunk_count, t.first, t.error, t.left,
+                                         jump ? jump_passes(l) : 0);
   GCB_CUDA_LAUNCHED();
-  if (uses_jump(l, mode) && !t.wide_words) {
+  const Report report{t.error, t.first, l.chunk_count, triples, status};
+  if (jump && !t.wide_words) {
     launch_jump(area, t.first, l, L, reinterpret_cast<u32*>(t.words), t.left, t.tiles_left, out,
-                t.error, s);
-  } else if (uses_jump(l, mode)) {
+                t.error, report, s);
+  } else if (jump) {
     launch_jump(area, t.first, l, L, reinterpret_cast<u64*>(t.words), t.left, t.tiles_left, out,
-                t.error, s);
+                t.error, report, s);
   } else {
     const bool chunked = per_chunk(l, mode);
     const u64 units = chunked ? l.chunk_count : l.block_count;
@@ -559,9 +585,9 @@ void decompress_async(const Layout& l, u64 triples, DecodeMode mode, const u8* p
       decode_kernel<<<grid, threads, 0, s>>>(area, t.first, L, chunked, units, out, t.error);
     }
     GCB_CUDA_LAUNCHED();
+    report_kernel<<<1, 1, 0, s>>>(report);
+    GCB_CUDA_LAUNCHED();
   }
-  report_kernel<<<1, 1, 0, s>>>(t.error, t.first, l.chunk_count, triples, status);
-  GCB_CUDA_LAUNCHED();
 }
 
 }  // namespace gcbench::lz77::gpu
