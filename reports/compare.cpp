@@ -104,6 +104,16 @@ std::string input_change(const Measurement& b, const Measurement& n, const std::
   return manifests;
 }
 
+// Why a GPU cell's end-to-end times cannot be tested; "" where they can.
+std::string why_e2e_untested(const Measurement& b, const Measurement& n,
+                             const CompareOptions& options) {
+  if (b.e2e_measured_once || n.e2e_measured_once)
+    return "measured once a run, not per repetition: untested";
+  if (!stats::enough_for_u_test(b.e2e_times_s.size(), n.e2e_times_s.size(), options.alpha))
+    return "too few repetitions: untested";
+  return "";
+}
+
 CellComparison compare_cell(const Measurement& b, const Measurement& n,
                             const std::string& manifests, const CompareOptions& options) {
   CellComparison c;
@@ -148,8 +158,8 @@ CellComparison compare_cell(const Measurement& b, const Measurement& n,
     c.e2e_change_pct =
         change_pct(counter_of(b, results::counter::kE2eS), counter_of(n, results::counter::kE2eS));
     c.e2e_noise_pct = larger_noise(iqr_pct(b.e2e_times_s), iqr_pct(n.e2e_times_s));
-    if (c.e2e_change_pct &&
-        stats::enough_for_u_test(b.e2e_times_s.size(), n.e2e_times_s.size(), options.alpha)) {
+    if (c.e2e_change_pct) c.e2e_untested = why_e2e_untested(b, n, options);
+    if (c.e2e_change_pct && c.e2e_untested.empty()) {
       c.e2e_p_value = stats::mann_whitney_u(b.e2e_times_s, n.e2e_times_s).p;
     }
   }
@@ -221,8 +231,8 @@ void judge_cells(std::vector<CellComparison>& cells, const CompareOptions& optio
     std::string why;
     c.verdict = judge(*c.time_change_pct, noise_of(c), c.p_adjusted, options, why);
     if (!why.empty()) append_note(c.note, why);
-    if (c.e2e_change_pct && (c.e2e_p_value || c.e2e_noise_pct)) {
-      std::string e2e_why;
+    if (c.e2e_change_pct) {
+      std::string e2e_why = c.e2e_untested;
       c.e2e_verdict = judge(*c.e2e_change_pct, c.e2e_noise_pct, c.e2e_p_adjusted, options, e2e_why);
       append_note(c.note, fmt::format("end to end {} ({:+.1f}%{})", verdict_name(*c.e2e_verdict),
                                       *c.e2e_change_pct, e2e_why.empty() ? "" : ", " + e2e_why));

@@ -80,12 +80,14 @@ struct CellComparison {
   std::optional<double> compressed_change_pct;  // of compressed_bytes, where it changed
   std::optional<double> memory_growth_pct;  // of the cell's memory, where it grew (MEMORY WORSE)
   std::optional<double> kernel_change_pct, e2e_change_pct;  // GPU cells' counters
-  // GPU cells whose repetitions record end-to-end times on both sides are judged on those too,
-  // as on their time (a pipeline change moves the end-to-end time, not the kernel's): the
-  // larger side's IQR % of them, the U test over them (corrected with the cells' tests), its
-  // verdict; the cell's verdict is the graver of the two.
+  // GPU cells with end-to-end times on both sides are judged on those too, as on their time (a
+  // pipeline change moves the end-to-end time, not the kernel's): the larger side's IQR % of
+  // the repetitions' times, the U test over them (corrected with the cells' tests), its
+  // verdict; the cell's verdict is the graver of the two. Untested (e2e_untested says why),
+  // a change beyond the threshold is UNCLEAR, as a time's is.
   std::optional<double> e2e_noise_pct, e2e_p_value, e2e_p_adjusted;
   std::optional<Verdict> e2e_verdict;
+  std::string e2e_untested;
   // CPU cells: the share of wall time each side's timing thread was on a CPU (Measurement::
   // on_cpu); one side's far below the other's says its machine was busier.
   std::optional<double> base_on_cpu, new_on_cpu;

@@ -22,6 +22,10 @@ struct Measurement {
   double time_s = 0;                 // median time per call (GPU: kernel time)
   std::vector<double> times_s;       // per repetition; empty when the file has aggregates only
   std::vector<double> e2e_times_s;   // GPU cells: e2e_s per repetition, where the rows record it
+  // Its rows hold one e2e_s figure, copied: gcbench before each repetition timed its own
+  // end-to-end runs measured them once a cell. One measurement, not a sample per repetition:
+  // e2e_times_s is left empty.
+  bool e2e_measured_once = false;
   double cv = 0;                     // spread: stddev / mean over repetitions (0 if one)
   std::size_t repetitions = 0;
   std::map<std::string, double> counters;  // medians over repetitions

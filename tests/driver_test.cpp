@@ -594,35 +594,35 @@ benchmark::BenchmarkReporter::Run fake_run(const std::string& name, double accum
   return r;
 }
 
-TEST(Harness, TimedSecondsAreTheReportedIterationsPlusEndToEndRunsOnce) {
+TEST(Harness, TimedSecondsAreTheReportedIterationsPlusEachRepetitionsEndToEndRuns) {
   using Run = benchmark::BenchmarkReporter::Run;
   const std::string cpu = "fl/cpu/compress/c/f/element_width:1";
   const std::string gpu = "fl/gpu/decompress/c/f/element_width:1";
   Run plain = fake_run(cpu, 0.5);
-  EXPECT_DOUBLE_EQ(HarnessTally::timed_seconds(plain, true), 0.5);
+  EXPECT_DOUBLE_EQ(HarnessTally::timed_seconds(plain), 0.5);
   Run with_e2e = fake_run(gpu, 0.25);
   with_e2e.counters["e2e_timed_s"] = benchmark::Counter(2.0);
-  EXPECT_DOUBLE_EQ(HarnessTally::timed_seconds(with_e2e, true), 2.25);
-  EXPECT_DOUBLE_EQ(HarnessTally::timed_seconds(with_e2e, false), 0.25);
+  EXPECT_DOUBLE_EQ(HarnessTally::timed_seconds(with_e2e), 2.25);
   Run aggregate = fake_run(cpu, 9);
   aggregate.run_type = Run::RT_Aggregate;
-  EXPECT_DOUBLE_EQ(HarnessTally::timed_seconds(aggregate, true), 0);
+  EXPECT_DOUBLE_EQ(HarnessTally::timed_seconds(aggregate), 0);
 
   HarnessTally tally;
   tally.add({plain}, 2.0);
-  // Two repetitions of one GPU cell, then their aggregate: its end-to-end runs count once.
+  // Two repetitions of one GPU cell, each with end-to-end runs of its own, then their aggregate.
   Run second = with_e2e;
   second.repetition_index = 1;
-  tally.add({with_e2e, second}, 3.0);
+  second.counters["e2e_timed_s"] = benchmark::Counter(1.5);
+  tally.add({with_e2e, second}, 5.0);
   tally.add({aggregate}, 0.0);
   EXPECT_EQ(tally.cells(), 2);
-  EXPECT_DOUBLE_EQ(tally.timed_s(), 0.5 + 2.25 + 0.25);
-  EXPECT_DOUBLE_EQ(tally.cells_wall_s(), 5.0);
+  EXPECT_DOUBLE_EQ(tally.timed_s(), 0.5 + 2.25 + 1.75);
+  EXPECT_DOUBLE_EQ(tally.cells_wall_s(), 7.0);
   ASSERT_EQ(tally.groups().size(), 2u);
   const HarnessGroup& g = tally.groups().at("fl/gpu/decompress");
   EXPECT_EQ(g.cells, 1);
-  EXPECT_DOUBLE_EQ(g.wall_s, 3.0);
-  EXPECT_DOUBLE_EQ(g.timed_s, 2.5);
+  EXPECT_DOUBLE_EQ(g.wall_s, 5.0);
+  EXPECT_DOUBLE_EQ(g.timed_s, 4.0);
 }
 
 TEST(Harness, SummaryStatesShareWallAndMemoryBound) {

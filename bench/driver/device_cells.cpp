@@ -44,7 +44,9 @@ struct DeviceCellState {
   DecodePlan plan;
   std::function<void()> call;  // one device API call, enqueued on `stream`
   double e2e_s = 0, e2e_pageable_s = 0, kernel_s_sum = 0;
-  double e2e_timed_s = 0;  // all end-to-end runs, pinned and pageable (the harness share)
+  double e2e_timed_s = 0;  // this repetition's end-to-end runs, both paths (the harness share)
+  // The verified pipeline stream: what the end-to-end compression must write, or decode.
+  std::shared_ptr<const Bytes> e2e_stream;
   // The thesis's split of a call (T3): the copies in and out of the device call's buffers,
   // pinned, one after the other, no overlap.
   double transfer_s = 0;
@@ -294,10 +296,65 @@ std::optional<std::string> device_round_trip(DeviceCellState& c, const BoundDevi
                            input_size, s);
 }
 
-// Sets up, verifies and times the end-to-end path of a compression cell; nullopt or the error.
-// Host memory: one end-to-end output at a time, of the stream's size (pageable, then pinned),
-// and the input page-locked in place for the pinned path rather than copied (a file's mapping:
-// copied into pinned memory).
+// Times a compression cell's end-to-end paths into c.e2e_pageable_s and c.e2e_s, checked
+// against c.e2e_stream; nullopt or the error. Set-up's run (`first`) also writes the timeline
+// and times the bare transfers; each later repetition times the paths again, with pipelines
+// and buffers of its own, so that every repetition's e2e_s is a measurement of its own (as
+// --compare's test over them assumes). Host memory: one end-to-end output at a time, of the
+// stream's size (pageable, then pinned), and a pinned copy of the input.
+std::optional<std::string> time_compress_paths(DeviceCellState& c, const CellSpec& cell,
+                                               ByteSpan input, const PipelineSettings& settings,
+                                               bool first) {
+  const BoundDeviceCodec& dev = *c.codec;
+  const Bytes& stream = *c.e2e_stream;
+  // Each path with a pipeline of its own (the pinned path needs no staging) and an output of
+  // the stream's size, one path at a time; a first untimed run allocates and is checked.
+  auto timed = [&](ByteSpan source, std::span<u8> out, double& seconds, const char* path) {
+    gpu::Pipeline pipeline(dev, pipeline_options(settings, cell.codec->info()));
+    // A codec whose containers vary (CodecInfo::reproducible): the output decoded instead.
+    auto check = [&](ByteSpan output) {
+      if (cell.codec->info().reproducible) return check_timed_output(output, stream, path);
+      return describe_difference(pipeline.decompress(output), input,
+                                 std::string("timed end-to-end output (") + path + "), decoded",
+                                 "the input");
+    };
+    u64 size = pipeline.compress(source, out);
+    if (auto diff = check(out.first(size))) return diff;
+    seconds = median_wall_s([&] { size = pipeline.compress(source, out); }, c.e2e_timed_s);
+    if (auto diff = check(out.first(size))) return diff;
+    if (!first) return std::optional<std::string>();
+    return timeline_call(
+        settings, cell, path, source.size(), pipeline,
+        [&] { size = pipeline.compress(source, out); }, [&] { return check(out.first(size)); });
+  };
+  const u64 m = stream.size();
+  {
+    const auto out = pageable_buffer(m);
+    if (auto diff = timed(input, {out.get(), m}, c.e2e_pageable_s, "pageable")) return diff;
+  }
+  {
+    // The pinned path's source: a pinned copy of the input, which is read-only memory (a
+    // file's mapping, or bytes the workspace protects), and CUDA neither registers read-only
+    // pages by default nor did so reliably as read-only (bench/NOTES.md, "Mapped inputs and
+    // pinned memory").
+    cuda::PinnedBuffer copy(input.size());
+    std::copy(input.begin(), input.end(), copy.data());
+    const ByteSpan pinned_input{copy.data(), input.size()};
+    const cuda::PinnedBuffer out(m);
+    if (auto diff = timed(pinned_input, {out.data(), m}, c.e2e_s, "pinned")) return diff;
+    // The input into a scratch buffer (the resident one serves the cells that follow); the
+    // container (its bytes up to the stream's size, which holds it unless chunking shrank it)
+    // out.
+    if (!first) return std::nullopt;
+    cuda::DeviceBuffer<u8> scratch(input.size());
+    c.transfer_s = time_transfers(c, pinned_input.data(), input.size(), scratch.data(), out.data(),
+                                  std::min(c.compressed_bytes, m));
+  }
+  return std::nullopt;
+}
+
+// Sets up and verifies a compression cell and, end to end, its pipeline's stream, whose paths
+// it times once (time_compress_paths); nullopt or the error.
 std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& cell,
                                           Workspace& workspace, ByteSpan input,
                                           const u8* device_input, const PipelineSettings& settings,
@@ -376,57 +433,56 @@ std::optional<std::string> setup_compress(DeviceCellState& c, const CellSpec& ce
 
   last = {};
   if (!settings.end_to_end) return std::nullopt;
-  Bytes stream;
   {
     gpu::Pipeline pipeline(dev, pipeline_options(settings, cell.codec->info()));
-    stream = pipeline.compress(input);
+    Bytes stream = pipeline.compress(input);
     if (auto diff = describe_difference(pipeline.decompress(stream), input, "end-to-end round trip",
                                         "the input")) {
       return diff;
     }
+    c.e2e_stream = std::make_shared<const Bytes>(std::move(stream));
   }
-  // Each path with a pipeline of its own (the pinned path needs no staging) and an output of
-  // the stream's size, one path at a time; a first untimed run allocates and is checked.
-  auto timed = [&](ByteSpan source, std::span<u8> out, double& seconds, const char* path) {
+  if (auto problem = time_compress_paths(c, cell, input, settings, true)) return problem;
+  last = LastStream{stream_key(cell), c.e2e_stream};
+  return std::nullopt;
+}
+
+// Times a decompression cell's end-to-end paths into c.e2e_pageable_s and c.e2e_s, decoding
+// c.e2e_stream; nullopt or the error. `first` as for time_compress_paths.
+std::optional<std::string> time_decompress_paths(DeviceCellState& c, const CellSpec& cell,
+                                                 ByteSpan input, const PipelineSettings& settings,
+                                                 bool first) {
+  const BoundDeviceCodec& dev = *c.codec;
+  const Bytes& stream = *c.e2e_stream;
+  const u64 n = input.size();
+  // Each path with a pipeline of its own, one path at a time; a first untimed run allocates
+  // and is checked.
+  auto timed = [&](std::span<u8> out, double& seconds, const char* path) {
     gpu::Pipeline pipeline(dev, pipeline_options(settings, cell.codec->info()));
-    // A codec whose containers vary (CodecInfo::reproducible): the output decoded instead.
-    auto check = [&](ByteSpan output) {
-      if (cell.codec->info().reproducible) return check_timed_output(output, stream, path);
-      return describe_difference(pipeline.decompress(output), input,
-                                 std::string("timed end-to-end output (") + path + "), decoded",
-                                 "the input");
-    };
-    u64 size = pipeline.compress(source, out);
-    if (auto diff = check(out.first(size))) return diff;
-    seconds = median_wall_s([&] { size = pipeline.compress(source, out); }, c.e2e_timed_s);
-    if (auto diff = check(out.first(size))) return diff;
+    pipeline.decompress(stream, out);
+    if (auto diff = describe_difference(out, input, "end-to-end decompression", "the input")) {
+      return diff;
+    }
+    seconds = median_wall_s([&] { pipeline.decompress(stream, out); }, c.e2e_timed_s);
+    if (auto diff = check_timed_output(out, input, path)) return diff;
+    if (!first) return std::optional<std::string>();
     return timeline_call(
-        settings, cell, path, source.size(), pipeline,
-        [&] { size = pipeline.compress(source, out); }, [&] { return check(out.first(size)); });
+        settings, cell, path, n, pipeline, [&] { pipeline.decompress(stream, out); },
+        [&] { return check_timed_output(out, input, path); });
   };
-  const u64 m = stream.size();
   {
-    const auto out = pageable_buffer(m);
-    if (auto diff = timed(input, {out.get(), m}, c.e2e_pageable_s, "pageable")) return diff;
+    const auto out = pageable_buffer(n);
+    if (auto diff = timed({out.get(), n}, c.e2e_pageable_s, "pageable")) return diff;
   }
-  {
-    // The pinned path's source: a pinned copy of the input, which is read-only memory (a
-    // file's mapping, or bytes the workspace protects), and CUDA neither registers read-only
-    // pages by default nor did so reliably as read-only (bench/NOTES.md, "Mapped inputs and
-    // pinned memory").
-    cuda::PinnedBuffer copy(input.size());
-    std::copy(input.begin(), input.end(), copy.data());
-    const ByteSpan pinned_input{copy.data(), input.size()};
-    const cuda::PinnedBuffer out(m);
-    if (auto diff = timed(pinned_input, {out.data(), m}, c.e2e_s, "pinned")) return diff;
-    // The input into a scratch buffer (the resident one serves the cells that follow); the
-    // container (its bytes up to the stream's size, which holds it unless chunking shrank it)
-    // out.
-    cuda::DeviceBuffer<u8> scratch(input.size());
-    c.transfer_s = time_transfers(c, pinned_input.data(), input.size(), scratch.data(), out.data(),
-                                  std::min(c.compressed_bytes, m));
-  }
-  last = LastStream{stream_key(cell), std::move(stream)};
+  const cuda::HostRegistration pinned_stream(stream.data(), stream.size());
+  const cuda::PinnedBuffer out(n);
+  if (auto diff = timed({out.data(), n}, c.e2e_s, "pinned")) return diff;
+  if (!first) return std::nullopt;
+  // The container's bytes in (from the pinned stream, into a scratch buffer: c.in must keep
+  // the container), the output out.
+  const u64 in = std::min(c.compressed_bytes, stream.size());
+  cuda::DeviceBuffer<u8> scratch(in);
+  c.transfer_s = time_transfers(c, stream.data(), in, scratch.data(), out.data(), n);
   return std::nullopt;
 }
 
@@ -473,38 +529,12 @@ std::optional<std::string> setup_decompress(DeviceCellState& c, const CellSpec& 
   if (!settings.end_to_end) return std::nullopt;
 
   // The compression cell's verified stream when it just ran (the usual order), else made here.
-  const Bytes stream =
+  c.e2e_stream =
       last.key == stream_key(cell)
           ? std::exchange(last, {}).stream
-          : gpu::Pipeline(dev, pipeline_options(settings, cell.codec->info())).compress(input);
-  const u64 n = input.size();
-  // Each path with a pipeline of its own, one path at a time; a first untimed run allocates
-  // and is checked.
-  auto timed = [&](std::span<u8> out, double& seconds, const char* path) {
-    gpu::Pipeline pipeline(dev, pipeline_options(settings, cell.codec->info()));
-    pipeline.decompress(stream, out);
-    if (auto diff = describe_difference(out, input, "end-to-end decompression", "the input")) {
-      return diff;
-    }
-    seconds = median_wall_s([&] { pipeline.decompress(stream, out); }, c.e2e_timed_s);
-    if (auto diff = check_timed_output(out, input, path)) return diff;
-    return timeline_call(
-        settings, cell, path, n, pipeline, [&] { pipeline.decompress(stream, out); },
-        [&] { return check_timed_output(out, input, path); });
-  };
-  {
-    const auto out = pageable_buffer(n);
-    if (auto diff = timed({out.get(), n}, c.e2e_pageable_s, "pageable")) return diff;
-  }
-  const cuda::HostRegistration pinned_stream(stream.data(), stream.size());
-  const cuda::PinnedBuffer out(n);
-  if (auto diff = timed({out.data(), n}, c.e2e_s, "pinned")) return diff;
-  // The container's bytes in (from the pinned stream, into a scratch buffer: c.in must keep
-  // the container), the output out.
-  const u64 in = std::min(c.compressed_bytes, stream.size());
-  cuda::DeviceBuffer<u8> scratch(in);
-  c.transfer_s = time_transfers(c, stream.data(), in, scratch.data(), out.data(), n);
-  return std::nullopt;
+          : std::make_shared<const Bytes>(
+                gpu::Pipeline(dev, pipeline_options(settings, cell.codec->info())).compress(input));
+  return time_decompress_paths(c, cell, input, settings, true);
 }
 
 double gbps(u64 bytes, double seconds) {
@@ -575,7 +605,8 @@ std::optional<std::string> DeviceCells::resident_input_changed() {
 
 void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& workspace) {
   const ByteSpan input = workspace.input(cell.input);
-  if (current_ != cell.name || !cell_) {
+  const bool set_up_now = current_ != cell.name || !cell_;
+  if (set_up_now) {
     cell_.reset();
     current_.clear();
     auto c = std::make_unique<DeviceCellState>();
@@ -648,6 +679,17 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
     state.counters[results::counter::kThrottled] =
         benchmark::Counter(share < kThrottledBelow ? 1 : 0);
   }
+  // A later repetition times the end-to-end paths again: set-up timed them for the first.
+  if (settings_.end_to_end && !set_up_now) {
+    c.e2e_timed_s = 0;
+    const auto problem = cell.direction == Direction::compress
+                             ? time_compress_paths(c, cell, input, settings_, false)
+                             : time_decompress_paths(c, cell, input, settings_, false);
+    if (problem) {
+      state.SkipWithError(problem->c_str());
+      return;
+    }
+  }
   if (c.primitive_call && !c.primitive_s) {
     // As many calls as this run timed of the codec (5 to 200), each as the codec's were: on
     // the same resident input, the L2 flushed first when the codec's calls had it flushed.
@@ -698,8 +740,7 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
     k[results::counter::kTransferS] = Counter(c.transfer_s);
     k[results::counter::kE2eS] = Counter(c.e2e_s);
     k[results::counter::kE2ePageableS] = Counter(c.e2e_pageable_s);
-    k[results::counter::kE2eTimedS] =
-        Counter(c.e2e_timed_s);  // once per cell: the harness share counts it once
+    k[results::counter::kE2eTimedS] = Counter(c.e2e_timed_s);
     k[results::counter::kE2eGbps] = Counter(gbps(n, c.e2e_s));
     k[results::counter::kE2ePageableGbps] = Counter(gbps(n, c.e2e_pageable_s));
     if (ceilings_.h2d_pinned_gbps > 0) {

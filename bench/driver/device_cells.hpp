@@ -37,8 +37,8 @@ struct PipelineSettings {
   std::optional<std::filesystem::path> timeline_dir;  // --pipeline-timeline
 };
 
-// What a cell keeps between Google Benchmark's calls of its body (buffers, verified outputs,
-// end-to-end times), so that each thing is set up and measured once.
+// What a cell keeps between Google Benchmark's calls of its body, one a repetition (buffers,
+// verified outputs, the pipeline's stream), so that each thing is set up and verified once.
 struct DeviceCellState;
 struct ResidentInput;
 
@@ -46,7 +46,7 @@ struct ResidentInput;
 // same point and input that follows it (it need not compress again).
 struct LastStream {
   std::string key;
-  Bytes stream;
+  std::shared_ptr<const Bytes> stream;
 };
 
 // nullopt while this process's CUDA context works; else why not (a sticky error: every later

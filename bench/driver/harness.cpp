@@ -28,15 +28,13 @@ std::string gib(std::uint64_t bytes) {
 
 }  // namespace
 
-double HarnessTally::timed_seconds(const Run& run, bool with_e2e) {
+double HarnessTally::timed_seconds(const Run& run) {
   if (run.run_type != Run::RT_Iteration || run_failed(run)) return 0;
   // A cell's sampled_s: the seconds of all its timed calls (its iteration's time is their mean).
   const auto sampled = run.counters.find(results::counter::kSampledS);
   double s = sampled != run.counters.end() ? sampled->second.value : run.real_accumulated_time;
-  if (with_e2e) {
-    if (auto it = run.counters.find(results::counter::kE2eTimedS); it != run.counters.end())
-      s += it->second.value;
-  }
+  if (auto it = run.counters.find(results::counter::kE2eTimedS); it != run.counters.end())
+    s += it->second.value;
   return s;
 }
 
@@ -47,10 +45,9 @@ void HarnessTally::add(const std::vector<Run>& runs, double wall_s) {
   group.wall_s += wall_s;
   for (const Run& run : runs) {
     const std::string& name = run.run_name.function_name;
-    const bool first = seen_.insert(name).second;
     HarnessGroup& g = groups_[group_of(name)];
-    if (first) ++g.cells;
-    const double t = timed_seconds(run, first);
+    if (seen_.insert(name).second) ++g.cells;
+    const double t = timed_seconds(run);
     g.timed_s += t;
     timed_s_ += t;
   }

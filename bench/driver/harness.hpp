@@ -6,8 +6,8 @@
 // the timed regions whose measurements the cell reports, as the driver measured them:
 //   - the timed calls of each run it reports (its counter sampled_s: wall time for CPU cells,
 //     the kernel time from CUDA events for GPU cells), over all repetitions;
-//   - plus, once per cell, its counter `e2e_timed_s` where it reports one: the summed wall
-//     time of the end-to-end runs whose median it reports.
+//   - plus, for each of those runs, its counter `e2e_timed_s` where it reports one: the summed
+//     wall time of the repetition's end-to-end runs whose median it reports.
 // Not timed: warm-up calls, set-up, verification, corpus fetching, the GPU probe, writing results.
 // Harness share = timed seconds / wall seconds of the whole run.
 #include <benchmark/benchmark.h>
@@ -32,9 +32,9 @@ class HarnessTally {
  public:
   using Run = benchmark::BenchmarkReporter::Run;
 
-  // The timed seconds of one reported run (0 for aggregates and failed runs); `with_e2e` adds
-  // its e2e_timed_s counter, which a cell reports once per repetition for runs made once.
-  static double timed_seconds(const Run& run, bool with_e2e);
+  // The timed seconds of one reported run (0 for aggregates and failed runs), its e2e_timed_s
+  // counter (that repetition's end-to-end runs) included.
+  static double timed_seconds(const Run& run);
 
   // One call of the reporter's ReportRuns: `wall_s` is the time since the previous call (or
   // since the first cell began), spent on the cell these runs belong to.

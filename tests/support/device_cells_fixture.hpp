@@ -25,10 +25,15 @@ class DeviceCellsTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!cuda::available()) GTEST_SKIP() << "no CUDA device: these tests run GPU cells";
+    use_repetitions(1);
+  }
+  // Google Benchmark's --benchmark_repetitions for the cells run next.
+  static void use_repetitions(int n) {
     static std::string arg0 = "device_cells_test",
                        min_time = "--benchmark_min_time=0.001" GCBENCH_BENCHMARK_MIN_TIME_SUFFIX;
-    static char* argv[] = {arg0.data(), min_time.data()};
-    int argc = 2;
+    std::string repetitions = "--benchmark_repetitions=" + std::to_string(n);
+    char* argv[] = {arg0.data(), min_time.data(), repetitions.data()};
+    int argc = 3;
     benchmark::Initialize(&argc, argv);
   }
   void TearDown() override {
