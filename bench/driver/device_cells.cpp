@@ -43,7 +43,7 @@ struct DeviceCellState {
   BoundDeviceCodecPtr codec;  // the cell's device codec, bound once at set-up
   DecodePlan plan;
   std::function<void()> call;  // one device API call, enqueued on `stream`
-  double e2e_s = 0, e2e_pageable_s = 0, kernel_s_sum = 0;
+  double e2e_s = 0, e2e_pageable_s = 0;
   double e2e_timed_s = 0;  // this repetition's end-to-end runs, both paths (the harness share)
   // The verified pipeline stream: what the end-to-end compression must write, or decode.
   std::shared_ptr<const Bytes> e2e_stream;
@@ -653,7 +653,6 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
       c.call();
       c.stop.record(c.stream.get());
       const double t = cuda::elapsed_s(c.start, c.stop);
-      c.kernel_s_sum += t;
       ++c.kernel_calls;
       // The SM clock while the cell runs: after its first timed call and after its last.
       if (sampler.samples() == 0) clock_before = sm_clock_.share_of_max();
@@ -704,7 +703,8 @@ void DeviceCells::run(benchmark::State& state, const CellSpec& cell, Workspace& 
     }
     c.primitive_s = sum / static_cast<double>(calls);
   }
-  const double kernel_s = c.kernel_s_sum / static_cast<double>(std::max<u64>(c.kernel_calls, 1));
+  // The mean of this repetition's calls: each row describes its own repetition.
+  const double kernel_s = sampler.mean_s();
   using benchmark::Counter;
   auto& k = state.counters;
   const u64 n = input.size();

@@ -32,11 +32,14 @@ const std::vector<CounterSpec>& counter_table() {
       {kCpuShare, "ratio", "CPU", "the timing thread's CPU time / its wall time"},
       {kBusy, "0/1", "CPU, in-process codecs",
        "1: cpu_share was under 0.75, the machine busy with other work (marked ~)"},
-      {kKernelS, "s", "GPU", "the device call alone, CUDA events, data in device memory"},
+      {kKernelS, "s", "GPU",
+       "the device call alone, CUDA events, data in device memory (mean of the repetition's "
+       "calls)"},
       {kKernelGbps, "GB/s", "GPU", "input_bytes / kernel_s"},
       {kPctCopy, "%", "GPU", "kernel_gbps as a share of the run's device copy (copy_gbps)"},
       {kTransferS, "s", "GPU, every timing",
-       "the pinned copies in and out of the device call's buffers, one after the other"},
+       "the pinned copies in and out of the device call's buffers, one after the other (timed "
+       "once a cell, at set-up)"},
       {kE2eS, "s", "every timing",
        "the whole call from host memory (GPU: the pipeline, pinned, median of the repetition's "
        "runs; CPU: its wall time)"},
@@ -51,7 +54,7 @@ const std::vector<CounterSpec>& counter_table() {
       {kPipelineDepth, "chunks", "GPU, every timing", "the pipeline's chunks in flight"},
       {kPrimitiveS, "s", "GPU, codecs with a reference primitive",
        "the bare library primitive the codec is built on (its reference_primitive) on the same "
-       "input"},
+       "input (timed once a cell, after its first repetition)"},
       {kPrimitiveGbps, "GB/s", "GPU, codecs with a reference primitive",
        "input_bytes / primitive_s"},
       {kColdL2, "0/1", "GPU", "1: the L2 was flushed before every timed call (--cold-l2)"},
