@@ -342,10 +342,10 @@ std::optional<std::string> time_compress_paths(DeviceCellState& c, const CellSpe
     const ByteSpan pinned_input{copy.data(), input.size()};
     const cuda::PinnedBuffer out(m);
     if (auto diff = timed(pinned_input, {out.data(), m}, c.e2e_s, "pinned")) return diff;
+    if (!first) return std::nullopt;
     // The input into a scratch buffer (the resident one serves the cells that follow); the
     // container (its bytes up to the stream's size, which holds it unless chunking shrank it)
     // out.
-    if (!first) return std::nullopt;
     cuda::DeviceBuffer<u8> scratch(input.size());
     c.transfer_s = time_transfers(c, pinned_input.data(), input.size(), scratch.data(), out.data(),
                                   std::min(c.compressed_bytes, m));
