@@ -136,7 +136,9 @@ takes timed calls (samples) until the relative standard error of their mean is u
 --max-error (1% GPU, 3% CPU), with at least 5 calls and --benchmark_min_time=0.02)" GCBENCH_BENCHMARK_MIN_TIME_SUFFIX
          R"( of timed
 seconds, or until --max-time of wall time is spent; the cell's time is their mean (one Google
-Benchmark iteration). Every timed call's output is compared with the verified one.
+Benchmark iteration). Every timed call's output is compared with the verified one. A GPU cell
+also times its end-to-end paths (pinned and pageable host memory) in every repetition: the
+median of calls over 0.2 s (at most 20), a first untimed call's output and the last's checked.
 )" << counter_names("Counters (--counters: each one's unit, cells, meaning; --counters-python):")
       << R"(
 At its end a run prints its harness share, timed seconds / wall seconds, per codec, device
