@@ -533,7 +533,7 @@ TEST(Compare, AnEndToEndSlowdownFailsWhereTheKernelDidNotMove) {
 
 // gcbench before each repetition timed its own end-to-end runs wrote one cell's single figure
 // into every repetition's row: nine copies of one number a side are one measurement, not a
-// sample the U test may read (it gave such a 5% difference p = 0.0006 and SLOWER).
+// sample the U test may read (it gave such a 5% difference p = 0.00005 and SLOWER).
 TEST(Compare, AnEndToEndFigureInEveryRepetitionIsOneMeasurementAndUntested) {
   const Comparison copied = compare_end_to_end(std::vector<double>(kBase.size(), 21.2), 20.0);
   const CellComparison& x = copied.cells.at(0);
