@@ -8,7 +8,9 @@ The model follows src/gpu/pipeline.cpp: the input is cut into chunks; each chunk
 for the previous chunk's upload and its download for the previous download (copies of one
 direction in chunk order), its kernel follows its upload and the previous chunk's kernel (each
 cell's kernel time was measured with the GPU to itself), and chunk i reuses the slot of chunk
-i - depth once that one is downloaded. A chunk's kernel takes the cell's kernel time pro rata
+i - depth: decompression's upload once that chunk's kernel is done and its kernel once that
+chunk is downloaded (the GPU orders the reuse), compression's upload once that chunk is
+downloaded (the host drains it). A chunk's kernel takes the cell's kernel time pro rata
 plus a fixed time per call (--fixed-us: the header check, plan, report and CRC tail around a
 decoder). Links run at the run's pinned H2D and D2H rates in its context, each direction at its
 own rate at once (--down-gbps: the downloads' rate instead, e.g. what a timeline measured while
@@ -29,14 +31,16 @@ DEFAULT_CHUNK = 32 << 20  # PipelineOptions::chunk_bytes
 
 def model_seconds(n, chunk, ratio, kernel_s, fixed_s, up_bps, down_bps, depth, compress):
     """Seconds from the first upload to the last download of an n-byte input."""
-    up_end, kernel_end, down_end, downs = 0.0, 0.0, 0.0, []
+    up_end, kernel_end, down_end, kernels, downs = 0.0, 0.0, 0.0, [], []
     for i, start in enumerate(range(0, int(n), chunk)):
         size = min(chunk, n - start)
         up_bytes, down_bytes = (size, size / ratio) if compress else (size / ratio, size)
-        slot_free = downs[i - depth] if i >= depth else 0.0
-        up_end = max(up_end, slot_free) + up_bytes / up_bps
-        kernel_end = max(up_end, kernel_end) + fixed_s + kernel_s * size / n
+        down_before = downs[i - depth] if i >= depth else 0.0
+        kernel_before = kernels[i - depth] if i >= depth else 0.0
+        up_end = max(up_end, down_before if compress else kernel_before) + up_bytes / up_bps
+        kernel_end = max(up_end, kernel_end, down_before) + fixed_s + kernel_s * size / n
         down_end = max(down_end, kernel_end) + down_bytes / down_bps
+        kernels.append(kernel_end)
         downs.append(down_end)
     return down_end
 

@@ -280,39 +280,52 @@ struct Pipeline::State {
     GCB_CUDA(cudaStreamWaitEvent(s, e.get(), 0));
   }
 
-  // issue(i) for each chunk in order on this thread, drain(j) for each in order on a second
-  // one: host staging and waits of one chunk overlap the GPU's work on the others. Chunk i
-  // reuses the slot of chunk i - depth, so it waits until that one is drained. The first
-  // exception stops both sides and is rethrown once no thread or copy is left running.
+  // issue(i) for each chunk in order on this thread. With a `drain`, drain(j) for each in order
+  // on a second thread, and chunk i + depth (which reuses chunk i's slot) is issued once chunk
+  // i is drained: host staging and waits of one chunk overlap the GPU's work on the others.
+  // Chunk 0 is issued before that thread starts, whose start would delay the first upload.
+  // Without a `drain`, issue's events order the slots' reuse on the GPU and every chunk is
+  // issued at once. The first exception stops both sides and is rethrown once no thread or
+  // copy is left running.
   void run_chunks(u64 count, const std::function<void(u64)>& issue,
                   const std::function<void(u64)>& drain, CallTimeline& trace) {
     trace.setup_done();
     Handoff h;
-    int device = 0;
-    GCB_CUDA(cudaGetDevice(&device));
-    std::thread drainer([&] {
+    auto issue_from = [&](u64 first, u64 end) {
       try {
-        GCB_CUDA(cudaSetDevice(device));
-        for (u64 j = 0; j < count && h.wait([&] { return h.issued > j; }); ++j) {
-          drain(j);
-          trace.host(j, &ChunkTimes::drained);
-          h.count(h.drained);
+        for (u64 i = first;
+             i < end && h.wait([&] { return !drain || h.drained + slots.size() > i; }); ++i) {
+          trace.host(i, &ChunkTimes::issue_begin);
+          issue(i);
+          trace.host(i, &ChunkTimes::issue_end);
+          h.count(h.issued);
         }
       } catch (...) {
         h.fail(std::current_exception());
       }
-    });
-    try {
-      for (u64 i = 0; i < count && h.wait([&] { return h.drained + slots.size() > i; }); ++i) {
-        trace.host(i, &ChunkTimes::issue_begin);
-        issue(i);
-        trace.host(i, &ChunkTimes::issue_end);
-        h.count(h.issued);
-      }
-    } catch (...) {
-      h.fail(std::current_exception());
+    };
+    std::thread drainer;
+    if (drain) {
+      issue_from(0, std::min<u64>(count, 1));
+      int device = 0;
+      GCB_CUDA(cudaGetDevice(&device));
+      drainer = std::thread([&, device] {
+        try {
+          GCB_CUDA(cudaSetDevice(device));
+          for (u64 j = 0; j < count && h.wait([&] { return h.issued > j; }); ++j) {
+            drain(j);
+            trace.host(j, &ChunkTimes::drained);
+            h.count(h.drained);
+          }
+        } catch (...) {
+          h.fail(std::current_exception());
+        }
+      });
+      issue_from(1, count);
+      drainer.join();
+    } else {
+      issue_from(0, count);
     }
-    drainer.join();
     if (h.error) {
       for (Slot& s : slots) cudaStreamSynchronize(s.stream.get());  // its error is h.error's
       cudaStreamSynchronize(up.get());
@@ -322,6 +335,9 @@ struct Pipeline::State {
     for (Slot& s : slots) s.stream.sync();
     up.sync();
     down.sync();
+    if (!drain) {
+      for (u64 j = 0; j < count; ++j) trace.host(j, &ChunkTimes::drained);
+    }
     trace.finish();
   }
 
@@ -398,43 +414,71 @@ struct Pipeline::State {
     return written;
   }
 
+  DecodePlan plan_chunk(const StreamView& view, u64 i) const {
+    const std::string where = "chunk " + std::to_string(i) + ": ";
+    DecodePlan plan;
+    try {
+      plan = codec.plan_decompress(view.containers[i]);
+    } catch (const DecodeError& e) {
+      throw DecodeError(where + e.what());
+    }
+    if (const u64 want = view.chunk_size(i); plan.original_size != want) {
+      throw DecodeError(where + "its container holds " + std::to_string(plan.original_size) +
+                        " bytes, not " + std::to_string(want));
+    }
+    return plan;
+  }
+
+  // Chunk 0 is planned and issued first, the other chunks planned in chunk 1's issue step,
+  // before any of them is issued: a damaged container still stops the call before its chunk
+  // reaches the device, and the first upload does not wait for every plan (bench/NOTES.md, "End
+  // to end"). Slots are reused in the GPU's order (an upload after the slot's previous codec
+  // call, a codec call after its previous download) and, where a pageable side goes through
+  // staging, once the host has drained the slot's previous chunk.
   void decompress(ByteSpan stream, std::span<u8> output) {
     const StreamView view = parse_stream(stream);
-    CallTimeline trace(timeline, view.containers.size(), up.get());
+    const u64 count = view.containers.size();
+    CallTimeline trace(timeline, count, up.get());
     if (output.size() != view.original_size) {
       throw std::invalid_argument("decompress: output holds " + std::to_string(output.size()) +
                                   " bytes, the stream " + std::to_string(view.original_size));
     }
-    std::vector<DecodePlan> plans;
-    u64 max_container = 0, max_temp = 0, max_original = 0;
-    for (ByteSpan c : view.containers) {
-      const std::string where = "chunk " + std::to_string(plans.size()) + ": ";
-      try {
-        plans.push_back(codec.plan_decompress(c));
-      } catch (const DecodeError& e) {
-        throw DecodeError(where + e.what());
-      }
-      if (const u64 want = view.chunk_size(plans.size() - 1); plans.back().original_size != want) {
-        throw DecodeError(where + "its container holds " +
-                          std::to_string(plans.back().original_size) + " bytes, not " +
-                          std::to_string(want));
-      }
-      max_container = std::max<u64>(max_container, c.size());
-      max_temp = std::max<u64>(max_temp, plans.back().temp_bytes);
-      max_original = std::max<u64>(max_original, plans.back().original_size);
+    std::vector<DecodePlan> plans;  // the issuing thread's alone
+    plans.reserve(count);
+    u64 max_container = 0, max_original = 0;
+    for (u64 i = 0; i < count; ++i) {
+      max_container = std::max<u64>(max_container, view.containers[i].size());
+      max_original = std::max<u64>(max_original, view.chunk_size(i));
     }
+    if (count > 0) plans.push_back(plan_chunk(view, 0));
     const bool pinned_in = stream.empty() || is_pinned(stream.data());
     const bool pinned_out = output.empty() || is_pinned(output.data());
-    if (statuses.size() < plans.size()) statuses.resize(plans.size());
-    for (u64 i = 0; i < std::min<u64>(plans.size(), slots.size()); ++i) {
+    if (statuses.size() < count) statuses.resize(count);
+    for (u64 i = 0; i < std::min<u64>(count, slots.size()); ++i) {
       Slot& s = slot(i);
       s.ensure(s.in, max_container);
       s.ensure(s.out, max_original);
-      s.ensure(s.temp, max_temp);
+      s.ensure(s.temp, plans[0].temp_bytes);
       if (!pinned_in) s.ensure(s.staged_in, max_container);
       if (!pinned_out) s.ensure(s.staged_out, max_original);
     }
+    // Every later chunk's plan, and every slot's temp storage grown to the largest of them
+    // (chunk 0's slot once its codec call is done: it may be running).
+    auto plan_rest = [&] {
+      u64 max_temp = plans[0].temp_bytes;
+      for (u64 i = 1; i < count; ++i) {
+        plans.push_back(plan_chunk(view, i));
+        max_temp = std::max<u64>(max_temp, plans.back().temp_bytes);
+      }
+      for (u64 i = 0; i < std::min<u64>(count, slots.size()); ++i) {
+        Slot& s = slot(i);
+        if (s.temp.size() >= max_temp) continue;
+        if (i == 0) s.stream.sync();
+        s.temp.resize(max_temp);
+      }
+    };
     auto issue = [&](u64 i) {
+      if (i == 1) plan_rest();
       Slot& s = slot(i);
       const DecodePlan& plan = plans[i];
       const u8* src = view.containers[i].data();
@@ -442,10 +486,13 @@ struct Pipeline::State {
         pool.copy(s.staged_in.data(), src, plan.container_size);
         src = s.staged_in.data();
       }
-      // The slot's previous chunk is drained: its buffers are free.
+      // The events below are still the slot's previous chunk's (none before the first use):
+      // its codec call has read `in`, its download has read `out`.
+      wait(up.get(), s.computed);
       copy(i, s.in.data(), src, plan.container_size, cudaMemcpyHostToDevice, trace);
       s.uploaded.record(up.get());
       wait(s.stream.get(), s.uploaded);
+      wait(s.stream.get(), s.downloaded);
       codec.decompress_async(
           plan, {s.in.data(), s.temp.data(), s.temp.bytes(), s.out.data(), statuses.data() + i},
           s.stream.get());
@@ -460,17 +507,17 @@ struct Pipeline::State {
       Slot& s = slot(j);
       GCB_CUDA(cudaEventSynchronize(s.downloaded.get()));
       if (!pinned_out) {
-        pool.copy(output.data() + j * view.chunk_bytes, s.staged_out.data(),
-                  plans[j].original_size);
+        pool.copy(output.data() + j * view.chunk_bytes, s.staged_out.data(), view.chunk_size(j));
       }
     };
-    run_chunks(plans.size(), issue, drain, trace);
+    // Pinned on both sides, nothing waits on the host: the GPU orders the slots' reuse.
+    run_chunks(count, issue, pinned_in && pinned_out ? std::function<void(u64)>{} : drain, trace);
     // Read back once, after the last chunk: a status copy per chunk would sit on the copy
     // engine between the chunk's codec call and its download, delaying every download by a
     // copy's latency (bench/NOTES.md, "End to end"). A damaged chunk's output is thrown away
     // all the same, only later.
-    std::vector<DeviceStatus> status(plans.size());
-    GCB_CUDA(cudaMemcpy(status.data(), statuses.data(), plans.size() * sizeof(DeviceStatus),
+    std::vector<DeviceStatus> status(count);
+    GCB_CUDA(cudaMemcpy(status.data(), statuses.data(), count * sizeof(DeviceStatus),
                         cudaMemcpyDeviceToHost));
     for (u64 j = 0; j < status.size(); ++j) {
       if (status[j].error != kDeviceOk) {

@@ -6,7 +6,9 @@
 // container inside a chunked stream (include/gcbench/stream.hpp). Host memory already pinned
 // (cudaMallocHost, cudaHostRegister) is copied from and to directly; pageable memory goes
 // through pinned staging buffers, filled and emptied by a pool of host threads while the GPU
-// works on other chunks. One thread issues chunks and a second drains them in order.
+// works on other chunks. One thread issues chunks; where host memory is staged, or a
+// compressed chunk's size must be read back, a second drains them in order, else the GPU
+// orders each slot's reuse and every chunk is issued at once.
 // GPU memory is bounded by depth x (one chunk's input, output and temporary storage), pinned
 // host memory by depth x (one chunk's input and output), whatever the input's size.
 #include <cstdint>
