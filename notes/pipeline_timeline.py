@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where an end-to-end call's time went: the timelines `gcbench --pipeline-timeline DIR` writes.
 
-Usage: python3 notes/pipeline_timeline.py DIR [--chunks]
+Usage: python3 notes/pipeline_timeline.py DIR [--chunks] [--depth 4]
 
 For each timeline file (one call of one cell's path, pinned or pageable): the call's time,
 the host's setup before the first chunk (plans, buffers), the fill (from the start to the
@@ -9,7 +9,10 @@ first download), the links' and the codec calls' busy time, the tail after the l
 and for every download what it began right after: the codec call of its chunk ("codec"), the
 previous download ("link"), an upload ("upload": the copy waited for one of the other
 direction), or none of these ("other": the host enqueued it late, or the GPU was slow to start
-it). --chunks adds each chunk's marks in milliseconds. Times are seconds from the call's start: GPU marks are CUDA
+it). Then, over the chunks after the first `depth` (the steady state), the median and range of
+a download's time and of a codec call's own time: from the latest of its upload's end and the
+end of its slot's previous codec call and download (chunk i - depth) to its end, the time
+overlapping calls take. --chunks adds each chunk's marks in milliseconds. Times are seconds from the call's start: GPU marks are CUDA
 events, host marks the steady clock, both zeroed at the start within microseconds.
 Standard library only.
 """
@@ -37,7 +40,26 @@ def busy(chunks, begin, end):
     return sum(c[end] - c[begin] for c in chunks)
 
 
-def summary(doc):
+def spread(seconds):
+    """Median and range in microseconds, or a dash without any."""
+    if not seconds:
+        return "-"
+    s = sorted(seconds)
+    return f"{1e6 * s[len(s) // 2]:.0f} us ({1e6 * s[0]:.0f}-{1e6 * s[-1]:.0f})"
+
+
+def steady_state(chunks, depth):
+    """Each later chunk's download time and its codec call's own time (see the usage)."""
+    downloads, calls = [], []
+    for i in range(depth, len(chunks)):
+        c, slot_before = chunks[i], chunks[i - depth]
+        start = max(c["upload_end"], slot_before["codec_end"], slot_before["download_end"])
+        calls.append(c["codec_end"] - start)
+        downloads.append(c["download_end"] - c["download_begin"])
+    return downloads, calls
+
+
+def summary(doc, depth):
     chunks, call = doc["chunks"], doc["call_s"]
     n = doc["original_bytes"]
     codec = sum(c["codec_end"] - max(c["upload_end"], chunks[i - 1]["codec_end"] if i else 0.0)
@@ -57,6 +79,9 @@ def summary(doc):
     lines += [f"  {label:62} {1e3 * s:8.3f} ms  {note}" for label, s, note in rows]
     lines.append("  downloads began after: " + ", ".join(
         f"{g} {gates.count(g)}" for g in ("codec", "link", "upload", "other") if g in gates))
+    downloads, calls = steady_state(chunks, depth)
+    lines.append(f"  after the first {depth} chunks: a download {spread(downloads)}, a codec call "
+                 f"{spread(calls)}")
     return lines
 
 
@@ -74,6 +99,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("dir", type=pathlib.Path)
     p.add_argument("--chunks", action="store_true", help="each chunk's marks in ms")
+    p.add_argument("--depth", type=int, default=4, help="the pipeline's slots (--pipeline-depth)")
     a = p.parse_args()
     files = sorted(a.dir.glob("timeline-*.json"))
     if not files:
@@ -82,7 +108,8 @@ def main():
         doc = json.loads(f.read_text())
         if not doc["chunks"]:
             continue
-        print("\n".join(summary(doc) + (chunk_table(doc) if a.chunks else [])), end="\n\n")
+        print("\n".join(summary(doc, a.depth) + (chunk_table(doc) if a.chunks else [])),
+              end="\n\n")
 
 
 if __name__ == "__main__":
