@@ -415,16 +415,18 @@ struct Pipeline::State {
   }
 
   DecodePlan plan_chunk(const StreamView& view, u64 i) const {
-    const std::string where = "chunk " + std::to_string(i) + ": ";
+    auto rejected = [i](const std::string& why) {
+      return DecodeError("chunk " + std::to_string(i) + ": " + why);
+    };
     DecodePlan plan;
     try {
       plan = codec.plan_decompress(view.containers[i]);
     } catch (const DecodeError& e) {
-      throw DecodeError(where + e.what());
+      throw rejected(e.what());
     }
     if (const u64 want = view.chunk_size(i); plan.original_size != want) {
-      throw DecodeError(where + "its container holds " + std::to_string(plan.original_size) +
-                        " bytes, not " + std::to_string(want));
+      throw rejected("its container holds " + std::to_string(plan.original_size) + " bytes, not " +
+                     std::to_string(want));
     }
     return plan;
   }
@@ -472,9 +474,8 @@ struct Pipeline::State {
       }
       for (u64 i = 0; i < std::min<u64>(count, slots.size()); ++i) {
         Slot& s = slot(i);
-        if (s.temp.size() >= max_temp) continue;
-        if (i == 0) s.stream.sync();
-        s.temp.resize(max_temp);
+        if (i == 0 && s.temp.size() < max_temp) s.stream.sync();
+        s.ensure(s.temp, max_temp);
       }
     };
     auto issue = [&](u64 i) {
