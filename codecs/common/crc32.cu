@@ -1,8 +1,8 @@
-// GPU CRC-32 of device memory: 64 KiB tiles (crc32_tile.cuh) on a grid-stride loop, then one block
-// combines the tiles' raw CRCs by their linearity (after a block each per chunk of kChunkTiles
-// where there are more). The aligned body counts as if zeros were prepended up to whole tiles
-// (leading zeros leave a raw CRC unchanged); the unaligned head and tail are folded in last, tiles
-// a kernel already computed (fused) first.
+// GPU CRC-32 of device memory: 64 KiB tiles (crc32_tile.cuh; 16 KiB for small data) on a
+// grid-stride loop, then one block combines the tiles' raw CRCs by their linearity (after a block
+// each per chunk of kChunkTiles where there are more). The aligned body counts as if zeros were
+// prepended up to whole tiles (leading zeros leave a raw CRC unchanged); the unaligned head and
+// tail are folded in last, tiles a kernel already computed (fused) first.
 #include <algorithm>
 #include <array>
 
@@ -19,25 +19,33 @@ using u8 = std::uint8_t;
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
+constexpr u64 kRowBytes = u64{kCrcThreads} * kCrcVector;
 constexpr u32 kRows = 16;
-constexpr u64 kTile = u64{kRows} * kCrcThreads * kCrcVector;
+constexpr u64 kTile = kRows * kRowBytes;
+// Data of at most kSmallTilesUpTo bytes is cut in tiles a quarter as long: each block's chain of
+// MMAs a quarter as long, four times the blocks. A small call's 64 KiB tiles are fewer than the
+// SMs and each a long chain (bench/NOTES.md, "End to end").
+constexpr u32 kSmallRows = 4;
+constexpr u64 kSmallTile = kSmallRows * kRowBytes;
+constexpr u64 kSmallTilesUpTo = u64{16} << 20;
 constexpr u64 kMinFusedTile = u64{kCrcThreads} * kCrcVector;
 constexpr u32 kFinalThreads = 1024;
 
+template <u32 Rows>
 __global__ void __launch_bounds__(kCrcThreads)
     tile_kernel(const uint4* __restrict__ body, u64 pad, u64 tiles, u32* __restrict__ out) {
   for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     // Virtual byte v (v >= pad) is body byte v - pad; both are multiples of 16 here.
-    const u64 v0 = tile * kTile + u64{threadIdx.x} * kCrcVector;
-    uint4 vec[kRows];
+    const u64 v0 = tile * Rows * kRowBytes + u64{threadIdx.x} * kCrcVector;
+    uint4 vec[Rows];
 #pragma unroll
-    for (u32 r = 0; r < kRows; ++r) {
-      const u64 v = v0 + u64{r} * kCrcThreads * kCrcVector;
+    for (u32 r = 0; r < Rows; ++r) {
+      const u64 v = v0 + r * kRowBytes;
       vec[r] = v >= pad ? __ldg(body + (v - pad) / kCrcVector) : make_uint4(0, 0, 0, 0);
     }
-    RowsCrc<kRows> crc;
+    RowsCrc<Rows> crc;
 #pragma unroll
-    for (u32 r = 0; r < kRows; ++r) crc.add_row(r, vec[r]);
+    for (u32 r = 0; r < Rows; ++r) crc.add_row(r, vec[r]);
     crc.reduce_into(out + tile);
   }
 }
@@ -152,6 +160,7 @@ struct Rest {
   u64 body_bytes;  // a multiple of 16
   const u8* tail;
   u32 tail_bytes;
+  u64 tile_bytes;
   u64 tiles;
 };
 
@@ -163,7 +172,8 @@ Rest rest_of(const u8* data, u64 size) {
   r.body_bytes = (size - r.head_bytes) / 16 * 16;
   r.tail = data + r.head_bytes + r.body_bytes;
   r.tail_bytes = static_cast<u32>(size - r.head_bytes - r.body_bytes);
-  r.tiles = (r.body_bytes + kTile - 1) / kTile;
+  r.tile_bytes = r.body_bytes <= kSmallTilesUpTo ? kSmallTile : kTile;
+  r.tiles = (r.body_bytes + r.tile_bytes - 1) / r.tile_bytes;
   return r;
 }
 
@@ -217,6 +227,11 @@ __global__ void __launch_bounds__(kFinalThreads)
   }
 }
 
+// rest_of(..).tiles for any data of at most `size` bytes, whichever its tiles.
+u64 rest_tiles_at_most(u64 size) {
+  return std::max(size / kTile, std::min(size, kSmallTilesUpTo) / kSmallTile) + 2;
+}
+
 struct Temp {
   u32* fused;
   u32* rest;
@@ -224,7 +239,7 @@ struct Temp {
   u32* rest_chunks;
   Temp(TempCarver& carve, u64 size)
       : fused(carve.take<u32>(size / kMinFusedTile + 1)),
-        rest(carve.take<u32>(size / kTile + 2)),
+        rest(carve.take<u32>(rest_tiles_at_most(size))),
         fused_chunks(carve.take<u32>(size / kMinFusedTile / kChunkTiles + 1)),
         rest_chunks(carve.take<u32>(size / kTile / kChunkTiles + 2)) {}
 };
@@ -272,16 +287,20 @@ void crc32_async(const std::uint8_t* data, std::uint64_t size, void* temp, std::
   const Temp t(carve, size);
   const Rest rest = rest_of(data + fused_bytes, size - fused_bytes);
   if (rest.tiles > 0) {
-    const u64 pad = rest.tiles * kTile - rest.body_bytes;
+    const u64 pad = rest.tiles * rest.tile_bytes - rest.body_bytes;
     const auto grid = static_cast<unsigned>(std::min<u64>(rest.tiles, persistent_grid()));
+    const auto* body = reinterpret_cast<const uint4*>(rest.head + rest.head_bytes);
     GCB_CUDA(cudaMemsetAsync(t.rest, 0, rest.tiles * sizeof(u32), stream));
-    tile_kernel<<<grid, kCrcThreads, 0, stream>>>(
-        reinterpret_cast<const uint4*>(rest.head + rest.head_bytes), pad, rest.tiles, t.rest);
+    if (rest.tile_bytes == kSmallTile) {
+      tile_kernel<kSmallRows><<<grid, kCrcThreads, 0, stream>>>(body, pad, rest.tiles, t.rest);
+    } else {
+      tile_kernel<kRows><<<grid, kCrcThreads, 0, stream>>>(body, pad, rest.tiles, t.rest);
+    }
     GCB_CUDA_LAUNCHED();
   }
   const TileCrcs fused_crcs =
       chunked(t.fused, fused.count, fused.tile_bytes, t.fused_chunks, stream);
-  const TileCrcs rest_crcs = chunked(t.rest, rest.tiles, kTile, t.rest_chunks, stream);
+  const TileCrcs rest_crcs = chunked(t.rest, rest.tiles, rest.tile_bytes, t.rest_chunks, stream);
   FinalParams p{};
   p.fused = fused_crcs.combine;
   p.rest = rest_crcs.combine;

@@ -431,12 +431,11 @@ struct Pipeline::State {
     return plan;
   }
 
-  // Chunk 0 is planned and issued first, the other chunks planned in chunk 1's issue step,
-  // before any of them is issued: a damaged container still stops the call before its chunk
-  // reaches the device, and the first upload does not wait for every plan (bench/NOTES.md, "End
-  // to end"). Slots are reused in the GPU's order (an upload after the slot's previous codec
-  // call, a codec call after its previous download) and, where a pageable side goes through
-  // staging, once the host has drained the slot's previous chunk.
+  // Each chunk is planned in its own issue step, just before its upload: the first upload waits
+  // for one plan, not for all of them (bench/NOTES.md, "End to end"); a damaged container stops
+  // the call before its chunk reaches the device. Slots are reused in the GPU's order (an upload
+  // after the slot's previous codec call, a codec call after its previous download) and, where a
+  // pageable side goes through staging, once the host has drained the slot's previous chunk.
   void decompress(ByteSpan stream, std::span<u8> output) {
     const StreamView view = parse_stream(stream);
     const u64 count = view.containers.size();
@@ -445,14 +444,11 @@ struct Pipeline::State {
       throw std::invalid_argument("decompress: output holds " + std::to_string(output.size()) +
                                   " bytes, the stream " + std::to_string(view.original_size));
     }
-    std::vector<DecodePlan> plans;  // the issuing thread's alone
-    plans.reserve(count);
     u64 max_container = 0, max_original = 0;
     for (u64 i = 0; i < count; ++i) {
       max_container = std::max<u64>(max_container, view.containers[i].size());
       max_original = std::max<u64>(max_original, view.chunk_size(i));
     }
-    if (count > 0) plans.push_back(plan_chunk(view, 0));
     const bool pinned_in = stream.empty() || is_pinned(stream.data());
     const bool pinned_out = output.empty() || is_pinned(output.data());
     if (statuses.size() < count) statuses.resize(count);
@@ -460,28 +456,18 @@ struct Pipeline::State {
       Slot& s = slot(i);
       s.ensure(s.in, max_container);
       s.ensure(s.out, max_original);
-      s.ensure(s.temp, plans[0].temp_bytes);
       if (!pinned_in) s.ensure(s.staged_in, max_container);
       if (!pinned_out) s.ensure(s.staged_out, max_original);
     }
-    // Every later chunk's plan, and every slot's temp storage grown to the largest of them
-    // (chunk 0's slot once its codec call is done: it may be running).
-    auto plan_rest = [&] {
-      u64 max_temp = plans[0].temp_bytes;
-      for (u64 i = 1; i < count; ++i) {
-        plans.push_back(plan_chunk(view, i));
-        max_temp = std::max<u64>(max_temp, plans.back().temp_bytes);
-      }
-      for (u64 i = 0; i < std::min<u64>(count, slots.size()); ++i) {
-        Slot& s = slot(i);
-        if (i == 0 && s.temp.size() < max_temp) s.stream.sync();
-        s.ensure(s.temp, max_temp);
-      }
-    };
     auto issue = [&](u64 i) {
-      if (i == 1) plan_rest();
+      const DecodePlan plan = plan_chunk(view, i);
       Slot& s = slot(i);
-      const DecodePlan& plan = plans[i];
+      // A plan needing more temp storage than the slot's previous chunks: their codec calls
+      // must be done with it first. Chunks of one stream rarely differ here.
+      if (s.temp.size() < plan.temp_bytes) {
+        s.stream.sync();
+        s.ensure(s.temp, plan.temp_bytes);
+      }
       const u8* src = view.containers[i].data();
       if (!pinned_in) {
         pool.copy(s.staged_in.data(), src, plan.container_size);

@@ -1,5 +1,6 @@
-// The GPU CRC-32 (codecs/common/crc32.cu) against zlib: sizes around its 64 KiB tiles and
-// 16-byte vectors, every start alignment, and a checksum compared on the device.
+// The GPU CRC-32 (codecs/common/crc32.cu) against zlib: sizes around its 16 KiB and 64 KiB tiles,
+// the limit between them and 16-byte vectors, every start alignment, and a checksum compared on
+// the device.
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -43,8 +44,25 @@ TEST_F(Crc32Gpu, MatchesZlibForEverySizeAndAlignment) {
   GCB_CUDA(cudaMemcpy(data.data(), host.data(), host.size(), cudaMemcpyHostToDevice));
   for (std::size_t n :
        {std::size_t{0}, std::size_t{1}, std::size_t{15}, std::size_t{16}, std::size_t{17},
-        std::size_t{4095}, kTile - 1, kTile, kTile + 1, 2 * kTile + 4000, 3 * kTile}) {
+        std::size_t{4095}, std::size_t{16383}, std::size_t{16384}, std::size_t{16385}, kTile - 1,
+        kTile, kTile + 1, 2 * kTile + 4000, 3 * kTile}) {
     for (std::size_t at : {0, 1, 3, 8, 15, 16, 4000}) {
+      EXPECT_EQ(gpu_crc(data, at, n), zlib_crc(host.data() + at, n)) << n << " bytes at " << at;
+    }
+  }
+}
+
+// Data of up to 16 MiB is cut in 16 KiB tiles, longer data in 64 KiB ones: sizes on either side
+// of the limit, aligned and not (the limit counts the aligned body).
+TEST_F(Crc32Gpu, MatchesZlibOnEitherSideOfTheSmallTilesLimit) {
+  const std::size_t kLimit = std::size_t{16} << 20;
+  Bytes host(kLimit + (1 << 20));
+  std::mt19937 rng(11);
+  for (auto& b : host) b = static_cast<std::uint8_t>(rng());
+  cuda::DeviceBuffer<std::uint8_t> data(host.size());
+  GCB_CUDA(cudaMemcpy(data.data(), host.data(), host.size(), cudaMemcpyHostToDevice));
+  for (std::size_t n : {kLimit - 16, kLimit - 1, kLimit, kLimit + 1, kLimit + 16, kLimit + 65551}) {
+    for (std::size_t at : {0, 3, 16}) {
       EXPECT_EQ(gpu_crc(data, at, n), zlib_crc(host.data() + at, n)) << n << " bytes at " << at;
     }
   }
