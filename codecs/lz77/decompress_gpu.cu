@@ -132,35 +132,6 @@ struct StagedBytes {
   }
 };
 
-// jump's first pass staged: the warp builds its chunk's words in shared memory, as StagedBytes
-// builds bytes, so that a copy within the chunk reads shared memory instead of a word the warp
-// has just stored (a load from L2 at each of the chunk's steps of 32 bytes), then writes them out
-// in full vectors. Two warps a block: a stage is 16 KiB.
-constexpr u32 kLinkWarpsPerBlock = 2;
-__shared__ alignas(16) u32 link_stages[kLinkWarpsPerBlock][kStagedChunk];
-
-struct StagedLinks {
-  using Value = u32;
-  u32* words;
-  u64 base;
-  u32 warp;
-  __device__ Value read(int r) const {
-    return r < 0 ? LinkOut<u32>::kLink | static_cast<u32>(base + r) : link_stages[warp][r];
-  }
-  __device__ void write(u32 r, Value v) const { link_stages[warp][r] = v; }
-  // base is a multiple of the chunk (4 KiB), so the words' vectors are aligned.
-  __device__ void flush(u32 size) const {
-    const u32 lane = threadIdx.x & 31;
-    __syncwarp();
-    const u32 vectors = size / 4;
-    auto* dst = reinterpret_cast<uint4*>(words + base);
-    const auto* src = reinterpret_cast<const uint4*>(link_stages[warp]);
-    for (u32 i = lane; i < vectors; i += 32) dst[i] = src[i];
-    for (u32 i = 4 * vectors + lane; i < size; i += 32) words[base + i] = link_stages[warp][i];
-    __syncwarp();
-  }
-};
-
 // A triple's bytes, loaded and kept apart until word() puts them together where the triple is
 // used: the next batch's loads are then in flight while a batch is decoded, instead of each batch
 // starting with a global load's latency.
@@ -317,20 +288,6 @@ __global__ void link_kernel(const u8* __restrict__ triples, const u64* __restric
   decode_chunk(triples, first, L, c, LinkOut<W>{words, L.chunk_begin(c)}, error);
 }
 
-// link_kernel<u32> with each chunk staged in shared memory (L.chunk <= kStagedChunk).
-__global__ void __launch_bounds__(32 * kLinkWarpsPerBlock)
-    staged_link_kernel(const u8* __restrict__ triples, const u64* __restrict__ first, DevLayout L,
-                       u32* __restrict__ words, u64* error) {
-  cudaTriggerProgrammaticLaunchCompletion();
-  cudaGridDependencySynchronize();
-  const u64 c = (u64{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
-  if (c >= L.chunk_count) return;
-  const StagedLinks staged{words, L.chunk_begin(c), threadIdx.x / 32};
-  if (decode_chunk(triples, first, L, c, staged, error)) {
-    staged.flush(static_cast<u32>(L.chunk_end(c) - staged.base));
-  }
-}
-
 // Links a resolve pass follows for one word: enough that real data needs one or two passes, few
 // enough that a pass stays short where chains are long (a byte repeated over many chunks).
 constexpr u32 kHops = 16;
@@ -474,24 +431,6 @@ u32 jump_passes(const Layout& l) {
   return passes;
 }
 
-// jump's first pass: staged where the words are u32 and a chunk fits the stage.
-template <typename W>
-void launch_links(const u8* triples, const u64* first, const Layout& l, const DevLayout& L,
-                  W* words, u64* error, cudaStream_t s) {
-  if constexpr (sizeof(W) == 4) {
-    if (staged(l)) {
-      const auto grid =
-          static_cast<unsigned>((l.chunk_count + kLinkWarpsPerBlock - 1) / kLinkWarpsPerBlock);
-      cuda::launch_overlapping(staged_link_kernel, grid, 32 * kLinkWarpsPerBlock, s, triples, first,
-                               L, words, error);
-      return;
-    }
-  }
-  const auto grid = static_cast<unsigned>((l.chunk_count + kWarpsPerBlock - 1) / kWarpsPerBlock);
-  cuda::launch_overlapping(link_kernel<W>, grid, 32 * kWarpsPerBlock, s, triples, first, L, words,
-                           error);
-}
-
 // jump: the links, then the resolve passes, each launched overlapping the kernel before it: a
 // chain of short kernels, whose launches would otherwise be a large share of a small chunk's
 // call (bench/NOTES.md, "End to end"). W holds a position and the link bit; `left` has a flag
@@ -502,7 +441,9 @@ void launch_jump(const u8* triples, const u64* first, const Layout& l, const Dev
                  cudaStream_t s) {
   const u32 passes = jump_passes(l);
   const u64 tiles = jump_tiles(l);
-  launch_links(triples, first, l, L, words, error, s);
+  const u32 threads = 32 * kWarpsPerBlock;
+  const auto grid = static_cast<unsigned>((l.chunk_count + kWarpsPerBlock - 1) / kWarpsPerBlock);
+  cuda::launch_overlapping(link_kernel<W>, grid, threads, s, triples, first, L, words, error);
   for (u32 k = 0; k < passes; ++k) {
     const PassFlags f{k == 0 ? nullptr : left + k - 1,
                       k == 0 ? nullptr : tiles_left + (k - 1) * tiles, left + k,
