@@ -1,5 +1,5 @@
-// How much of the PCIe link a decompression call can use with no codec at all (issue 65: the
-// call at >= 80% of pinned host-to-device bandwidth, counting original bytes). All host memory
+// How much of the PCIe link a decompression call can use with no codec at all (issue 65's target,
+// a share of pinned host-to-device bandwidth counting original bytes). All host memory
 // pinned, GPU times by CUDA events, median and min of --reps after a warm-up: 1) H2D and D2H
 // alone over the original size, in one copy and in chunks; 2) both directions at once; 3) the
 // order of src/gpu/pipeline.cpp's decompress (uploads on `up`, each chunk's codec call on its
@@ -40,7 +40,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr u64 kMiB = u64{1} << 20;
 constexpr int kThreads = 256;
-constexpr double kTarget = 0.8;  // issue 65: the call at 80% of pinned H2D
+constexpr double kTarget = 0.8;  // issue 65's share of pinned H2D
 constexpr const char* kUsage =
     "usage: link_probe [--original BYTES] [--compressed-fraction F] [--reps N]";
 

@@ -227,11 +227,6 @@ __global__ void __launch_bounds__(kFinalThreads)
   }
 }
 
-// rest_of(..).tiles for any data of at most `size` bytes, whichever its tiles.
-u64 rest_tiles_at_most(u64 size) {
-  return std::max(size / kTile, std::min(size, kSmallTilesUpTo) / kSmallTile) + 2;
-}
-
 struct Temp {
   u32* fused;
   u32* rest;
@@ -239,7 +234,7 @@ struct Temp {
   u32* rest_chunks;
   Temp(TempCarver& carve, u64 size)
       : fused(carve.take<u32>(size / kMinFusedTile + 1)),
-        rest(carve.take<u32>(rest_tiles_at_most(size))),
+        rest(carve.take<u32>(size / kTile + 2)),
         fused_chunks(carve.take<u32>(size / kMinFusedTile / kChunkTiles + 1)),
         rest_chunks(carve.take<u32>(size / kTile / kChunkTiles + 2)) {}
 };
@@ -286,21 +281,25 @@ void crc32_async(const std::uint8_t* data, std::uint64_t size, void* temp, std::
   TempCarver carve(temp, temp_bytes);
   const Temp t(carve, size);
   const Rest rest = rest_of(data + fused_bytes, size - fused_bytes);
+  // Small tiles' raw CRCs go after the fused tiles' in their array, which has a slot per 4 KiB
+  // of data: room for both, and the temp storage stays what 64 KiB tiles need.
+  u32* const rest_slots = rest.tile_bytes == kSmallTile ? t.fused + fused.count : t.rest;
   if (rest.tiles > 0) {
     const u64 pad = rest.tiles * rest.tile_bytes - rest.body_bytes;
     const auto grid = static_cast<unsigned>(std::min<u64>(rest.tiles, persistent_grid()));
     const auto* body = reinterpret_cast<const uint4*>(rest.head + rest.head_bytes);
-    GCB_CUDA(cudaMemsetAsync(t.rest, 0, rest.tiles * sizeof(u32), stream));
+    GCB_CUDA(cudaMemsetAsync(rest_slots, 0, rest.tiles * sizeof(u32), stream));
     if (rest.tile_bytes == kSmallTile) {
-      tile_kernel<kSmallRows><<<grid, kCrcThreads, 0, stream>>>(body, pad, rest.tiles, t.rest);
+      tile_kernel<kSmallRows><<<grid, kCrcThreads, 0, stream>>>(body, pad, rest.tiles, rest_slots);
     } else {
-      tile_kernel<kRows><<<grid, kCrcThreads, 0, stream>>>(body, pad, rest.tiles, t.rest);
+      tile_kernel<kRows><<<grid, kCrcThreads, 0, stream>>>(body, pad, rest.tiles, rest_slots);
     }
     GCB_CUDA_LAUNCHED();
   }
   const TileCrcs fused_crcs =
       chunked(t.fused, fused.count, fused.tile_bytes, t.fused_chunks, stream);
-  const TileCrcs rest_crcs = chunked(t.rest, rest.tiles, rest.tile_bytes, t.rest_chunks, stream);
+  const TileCrcs rest_crcs =
+      chunked(rest_slots, rest.tiles, rest.tile_bytes, t.rest_chunks, stream);
   FinalParams p{};
   p.fused = fused_crcs.combine;
   p.rest = rest_crcs.combine;
