@@ -12,7 +12,9 @@ direction), or none of these ("other": the host enqueued it late, or the GPU was
 it). Then, over the chunks after the first `depth` (the steady state), the median and range of
 a download's time and of a codec call's own time: from the latest of its upload's end and the
 end of its slot's previous codec call and download (chunk i - depth) to its end, the time
-overlapping calls take. --chunks adds each chunk's marks in milliseconds. Times are seconds from the call's start: GPU marks are CUDA
+overlapping calls take. Last, the host's issue of a chunk: chunk 0's and the median and range
+of the others', and of that the codec's own *_async call (where the timeline marks its return,
+`codec_issued`). --chunks adds each chunk's marks in milliseconds. Times are seconds from the call's start: GPU marks are CUDA
 events, host marks the steady clock, both zeroed at the start within microseconds.
 Standard library only.
 """
@@ -82,15 +84,22 @@ def summary(doc, depth):
     downloads, calls = steady_state(chunks, depth)
     lines.append(f"  after the first {depth} chunks: a download {spread(downloads)}, a codec call "
                  f"{spread(calls)}")
+    if "codec_issued" in chunks[0]:
+        issue = [c["issue_end"] - c["issue_begin"] for c in chunks]
+        launch = [c["codec_issued"] - c["issue_begin"] for c in chunks]
+        after = [c["issue_end"] - c["codec_issued"] for c in chunks]
+        lines.append(f"  host issue: chunk 0 {1e6 * issue[0]:.0f} us, then {spread(issue[1:])}; "
+                     f"to the codec call's return {spread(launch[1:])}, after it "
+                     f"{spread(after[1:])}")
     return lines
 
 
 def chunk_table(doc):
-    marks = ["issue_begin", "issue_end", "upload_begin", "upload_end", "codec_end",
+    marks = ["issue_begin", "codec_issued", "issue_end", "upload_begin", "upload_end", "codec_end",
              "download_begin", "download_end", "drained"]
     lines = ["  chunk " + " ".join(f"{m:>14}" for m in marks) + "  download began after"]
     for i, c in enumerate(doc["chunks"]):
-        lines.append(f"  {i:5d} " + " ".join(f"{1e3 * c[m]:14.3f}" for m in marks) +
+        lines.append(f"  {i:5d} " + " ".join(f"{1e3 * c.get(m, float('nan')):14.3f}" for m in marks) +
                      f"  {gated_by(doc['chunks'], i)}")
     return lines
 

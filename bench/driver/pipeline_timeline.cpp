@@ -17,6 +17,7 @@ std::filesystem::path write_timeline(const std::filesystem::path& dir, std::stri
   nlohmann::ordered_json chunks = nlohmann::ordered_json::array();
   for (const gpu::ChunkTimes& c : timeline.chunks) {
     chunks.push_back({{"issue_begin", c.issue_begin},
+                      {"codec_issued", c.codec_issued},
                       {"issue_end", c.issue_end},
                       {"upload_begin", c.upload_begin},
                       {"upload_end", c.upload_end},

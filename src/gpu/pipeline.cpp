@@ -380,6 +380,7 @@ struct Pipeline::State {
       codec.compress_async(
           {s.in.data(), n, s.temp.data(), s.temp.bytes(), s.out.data(), s.size.data()},
           s.stream.get());
+      trace.host(i, &ChunkTimes::codec_issued);
       trace.mark(i, CallTimeline::kCodecEnd, s.stream.get());
       GCB_CUDA(cudaMemcpyAsync(s.host_size(), s.size.data(), sizeof(u64), cudaMemcpyDeviceToHost,
                                s.stream.get()));
@@ -483,6 +484,7 @@ struct Pipeline::State {
       codec.decompress_async(
           plan, {s.in.data(), s.temp.data(), s.temp.bytes(), s.out.data(), statuses.data() + i},
           s.stream.get());
+      trace.host(i, &ChunkTimes::codec_issued);
       trace.mark(i, CallTimeline::kCodecEnd, s.stream.get());
       s.computed.record(s.stream.get());
       wait(down.get(), s.computed);

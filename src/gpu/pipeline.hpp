@@ -27,7 +27,8 @@ namespace gcbench::gpu {
 // direction has ended, and the codec call once the upload has). The GPU's zero is an event
 // recorded just after the host's.
 struct ChunkTimes {
-  double issue_begin = 0, issue_end = 0, drained = 0;
+  // codec_issued: the codec's *_async call returned (its launches are the host's largest share).
+  double issue_begin = 0, codec_issued = 0, issue_end = 0, drained = 0;
   double upload_begin = 0, upload_end = 0, codec_end = 0, download_begin = 0, download_end = 0;
 };
 
