@@ -2,7 +2,7 @@
 """What the end-to-end pipeline's chunking allows: a model of each end-to-end cell of a result file.
 
 Usage: python3 notes/pipeline_model.py RESULT.json [--fixed-us 35] [--down-gbps GBPS] [--depth 4]
-                                             [--chunks-mib 4,8,16,32,64]
+                                             [--host-us 0] [--chunks-mib 4,8,16,32,64]
 
 The model follows src/gpu/pipeline.cpp: the input is cut into chunks; each chunk's upload waits
 for the previous chunk's upload and its download for the previous download (copies of one
@@ -14,8 +14,10 @@ downloaded (the host drains it). A chunk's kernel takes the cell's kernel time p
 plus a fixed time per call (--fixed-us: the header check, plan, report and CRC tail around a
 decoder). Links run at the run's pinned H2D and D2H rates in its context, each direction at its
 own rate at once (--down-gbps: the downloads' rate instead, e.g. what a timeline measured while
-uploads shared the link). Host work between chunks is left out, so the model is an upper bound
-on what a chunk size allows; its gap to the measured time is that work.
+uploads shared the link). The host issues one chunk after another, --host-us each (default 0:
+left out): a chunk's upload begins no earlier than its issue and its kernel no earlier than the
+issue's end, its launches being the issue's largest share. Without it the model is an upper
+bound on what a chunk size allows; its gap to the measured time is the host's work.
 Standard library only.
 """
 import argparse
@@ -29,7 +31,8 @@ import counters as C  # noqa: E402 (the result files' counter names)
 DEFAULT_CHUNK = 32 << 20  # PipelineOptions::chunk_bytes
 
 
-def model_seconds(n, chunk, ratio, kernel_s, fixed_s, up_bps, down_bps, depth, compress):
+def model_seconds(n, chunk, ratio, kernel_s, fixed_s, up_bps, down_bps, depth, compress,
+                  host_s=0.0):
     """Seconds from the first upload to the last download of an n-byte input."""
     up_end, kernel_end, down_end, kernels, downs = 0.0, 0.0, 0.0, [], []
     for i, start in enumerate(range(0, int(n), chunk)):
@@ -37,8 +40,10 @@ def model_seconds(n, chunk, ratio, kernel_s, fixed_s, up_bps, down_bps, depth, c
         up_bytes, down_bytes = (size, size / ratio) if compress else (size / ratio, size)
         down_before = downs[i - depth] if i >= depth else 0.0
         kernel_before = kernels[i - depth] if i >= depth else 0.0
-        up_end = max(up_end, down_before if compress else kernel_before) + up_bytes / up_bps
-        kernel_end = max(up_end, kernel_end, down_before) + fixed_s + kernel_s * size / n
+        issued = i * host_s
+        up_end = max(up_end, issued, down_before if compress else kernel_before) + up_bytes / up_bps
+        kernel_end = (max(up_end, kernel_end, down_before, issued + host_s) + fixed_s +
+                      kernel_s * size / n)
         down_end = max(down_end, kernel_end) + down_bytes / down_bps
         kernels.append(kernel_end)
         downs.append(down_end)
@@ -51,6 +56,7 @@ def main():
     p.add_argument("--fixed-us", type=float, default=35.0)
     p.add_argument("--down-gbps", type=float)
     p.add_argument("--depth", type=int, default=4)
+    p.add_argument("--host-us", type=float, default=0.0)
     p.add_argument("--chunks-mib", default="4,8,16,32,64")
     a = p.parse_args()
     doc = json.load(open(a.result))
@@ -72,7 +78,7 @@ def main():
 
         def seconds(c):
             return model_seconds(n, c, ratio, kernel_s, a.fixed_us * 1e-6, up, down, a.depth,
-                                 compress)
+                                 compress, a.host_us * 1e-6)
 
         def pct(c):
             return 100 * n / seconds(c) / up

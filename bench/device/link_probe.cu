@@ -5,7 +5,9 @@
 // order of src/gpu/pipeline.cpp's decompress (uploads on `up`, each chunk's codec call on its
 // slot's stream, downloads on `down`, slot reuse ordered by the slot's events) with a one-word
 // kernel as the codec, chunks of 4-32 MiB and depths 2, 4, 8: the call's GB/s of original
-// bytes and its % of H2D alone; 4) the same with a device copy of each chunk as the codec.
+// bytes and its % of H2D alone; 4) the same with a device copy of each chunk as the codec; 5) the
+// pipeline of 3) at depth 4 with the input as the driver's pinned end-to-end path has it, malloc'ed
+// and registered (cudaHostRegister), for what registration costs.
 // From the repository root:
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I. -Iinclude bench/device/link_probe.cu -o /tmp/link &&
 //   /tmp/link [--original BYTES] [--compressed-fraction F] [--reps N]
@@ -282,35 +284,58 @@ class BarePipeline {
   Event start_, end_;
 };
 
-// Sections 3 and 4: one line of the final table per codec, chunk size and depth; the % counts
-// original bytes, as issue 65 does.
-void pipelines(const Args& args, const u8* packed, u8* output, int grid, double reference) {
-  const u64 n = args.original;
-  const double bound_ms = n / (kTarget * reference) / 1e6;
-  std::printf(
-      "== 3) and 4) the pipeline's order, no codec (median and min of %d): %" PRIu64
-      " bytes, compressed fraction %.3f; H2D alone %.2f GB/s (whole, median): 80%% is a call "
-      "<= %.3f ms\n",
-      args.reps, n, args.fraction, reference, bound_ms);
+void table_header() {
   std::printf(
       "| codec | chunk MiB | chunks | depth | GPU ms median | GPU ms min | wall ms median | GB/s "
       "(GPU median) | %% of H2D (GPU) | %% of H2D (wall) | wall <= 80%% bound |\n"
       "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+}
+
+// One line of a table: the % counts original bytes, as issue 65 does.
+void pipeline_row(const Args& args, u64 mib, int depth, Codec codec, int grid, const u8* packed,
+                  u8* output, double reference) {
+  const u64 n = args.original;
+  const double bound_ms = n / (kTarget * reference) / 1e6;
+  const u64 count = (n + mib * kMiB - 1) / (mib * kMiB);
+  BarePipeline p(args, mib * kMiB, depth, codec, grid);
+  const auto rows = repeat(args.reps, [&] { return p.call(packed, output); });
+  const Times g = summarize(rows, 0), w = summarize(rows, 1);
+  const double rate = gbps(n, g.median_ms);
+  std::printf("| %s | %" PRIu64 " | %" PRIu64
+              " | %d | %.3f | %.3f | %.3f | %.2f | %.1f | %.1f | %s |\n",
+              codec == Codec::kTouch ? "none (1 word)" : "D2D copy", mib, count, depth, g.median_ms,
+              g.min_ms, w.median_ms, rate, 100 * rate / reference,
+              100 * gbps(n, w.median_ms) / reference, w.median_ms <= bound_ms ? "yes" : "no");
+}
+
+// Sections 3 and 4: a line per codec, chunk size and depth.
+void pipelines(const Args& args, const u8* packed, u8* output, int grid, double reference) {
+  std::printf(
+      "== 3) and 4) the pipeline's order, no codec (median and min of %d): %" PRIu64
+      " bytes, compressed fraction %.3f; H2D alone %.2f GB/s (whole, median): 80%% is a call "
+      "<= %.3f ms\n",
+      args.reps, args.original, args.fraction, reference,
+      args.original / (kTarget * reference) / 1e6);
+  table_header();
   for (const Codec codec : {Codec::kTouch, Codec::kCopy}) {
     for (const u64 mib : {4, 8, 16, 32}) {
       for (const int depth : {2, 4, 8}) {
-        const u64 count = (n + mib * kMiB - 1) / (mib * kMiB);
-        BarePipeline p(args, mib * kMiB, depth, codec, grid);
-        const auto rows = repeat(args.reps, [&] { return p.call(packed, output); });
-        const Times g = summarize(rows, 0), w = summarize(rows, 1);
-        const double rate = gbps(n, g.median_ms);
-        std::printf("| %s | %" PRIu64 " | %" PRIu64
-                    " | %d | %.3f | %.3f | %.3f | %.2f | %.1f | %.1f | %s |\n",
-                    codec == Codec::kTouch ? "none (1 word)" : "D2D copy", mib, count, depth,
-                    g.median_ms, g.min_ms, w.median_ms, rate, 100 * rate / reference,
-                    100 * gbps(n, w.median_ms) / reference, w.median_ms <= bound_ms ? "yes" : "no");
+        pipeline_row(args, mib, depth, codec, grid, packed, output, reference);
       }
     }
+  }
+}
+
+// Section 5: the input malloc'ed and registered, as the driver registers the stream it decodes.
+void registered_pipelines(const Args& args, u8* output, int grid, double reference) {
+  const u64 n = args.original;
+  const std::unique_ptr<u8[]> packed(new u8[n]);
+  std::memset(packed.get(), 0x5A, n);
+  const gcbench::cuda::HostRegistration registered(packed.get(), n);
+  std::printf("== 5) as 3), the input malloc'ed and registered (cudaHostRegister)\n");
+  table_header();
+  for (const u64 mib : {4, 8, 16, 32}) {
+    pipeline_row(args, mib, 4, Codec::kTouch, grid, packed.get(), output, reference);
   }
 }
 
@@ -336,6 +361,7 @@ void run(const Args& args) {
                   reference);
   // The copy codec's grid: 4 blocks an SM, floor_probe's smallest, enough for a plain copy.
   pipelines(args, host_in.data(), host_out.data(), sms * 4, reference);
+  registered_pipelines(args, host_out.data(), sms * 4, reference);
 }
 
 }  // namespace
