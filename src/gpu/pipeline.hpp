@@ -21,19 +21,18 @@
 namespace gcbench::gpu {
 
 // Where one call's time went, per chunk, in seconds from the call's start: when the issuing
-// thread began and finished enqueueing the chunk and when the draining thread was done with it
-// (host clock), and when its upload began and ended, its codec call ended and its download
-// began and ended on the GPU (CUDA events; a copy begins once the previous chunk's copy of its
-// direction has ended, and the codec call once the upload has). The GPU's zero is an event
-// recorded just after the host's.
+// thread began enqueueing the chunk, when the codec's call returned and when it finished, and
+// when the draining thread was done with it (host clock), and when its upload began and ended,
+// its codec call ended and its download began and ended on the GPU (CUDA events; a copy begins
+// once the previous chunk's copy of its direction has ended, and the codec call once the upload
+// has). The GPU's zero is an event recorded just after the host's.
 struct ChunkTimes {
-  // codec_issued: the codec's *_async call returned (its launches are the host's largest share).
   double issue_begin = 0, codec_issued = 0, issue_end = 0, drained = 0;
   double upload_begin = 0, upload_end = 0, codec_end = 0, download_begin = 0, download_end = 0;
 };
 
 struct PipelineTimeline {
-  double setup_s = 0;  // host: plans made and buffers sized, before the first chunk's issue
+  double setup_s = 0;  // host: the call set up (buffers sized), before the first issue
   double call_s = 0;   // host: the call's return
   std::vector<ChunkTimes> chunks;
 };
