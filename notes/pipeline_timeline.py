@@ -4,8 +4,9 @@
 Usage: python3 notes/pipeline_timeline.py DIR [--chunks] [--depth 4]
 
 For each timeline file (one call of one cell's path, pinned or pageable): the call's time,
-the host's setup before the first chunk (buffers sized; every plan too before 48a6227), the fill (from the start to the
-first download), the links' and the codec calls' busy time, the tail after the last download,
+the host's setup before the first chunk (buffers sized; every plan too before 48a6227), the
+fill (from the start to the first download), the links' and the codec calls' busy time, the
+tail after the last download,
 and for every download what it began right after: the codec call of its chunk ("codec"), the
 previous download ("link"), an upload ("upload": the copy waited for one of the other
 direction), or none of these ("other": the host enqueued it late, or the GPU was slow to start
