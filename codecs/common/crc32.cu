@@ -28,7 +28,9 @@ constexpr u64 kTile = kRows * kRowBytes;
 constexpr u32 kSmallRows = 4;
 constexpr u64 kSmallTile = kSmallRows * kRowBytes;
 constexpr u64 kSmallTilesUpTo = u64{16} << 20;
-constexpr u64 kMinFusedTile = u64{kCrcThreads} * kCrcVector;
+constexpr u64 kMinFusedTile = kRowBytes;
+// The fused tiles' array has a slot per kMinFusedTile of data, so small tiles fit after them.
+static_assert(kSmallTile >= kMinFusedTile);
 constexpr u32 kFinalThreads = 1024;
 
 template <u32 Rows>
@@ -281,8 +283,8 @@ void crc32_async(const std::uint8_t* data, std::uint64_t size, void* temp, std::
   TempCarver carve(temp, temp_bytes);
   const Temp t(carve, size);
   const Rest rest = rest_of(data + fused_bytes, size - fused_bytes);
-  // Small tiles' raw CRCs go after the fused tiles' in their array, which has a slot per 4 KiB
-  // of data: room for both, and the temp storage stays what 64 KiB tiles need.
+  // Small tiles' raw CRCs go after the fused tiles' in their array, which has a slot per
+  // kMinFusedTile of data: room for both, and the temp storage stays what 64 KiB tiles need.
   u32* const rest_slots = rest.tile_bytes == kSmallTile ? t.fused + fused.count : t.rest;
   if (rest.tiles > 0) {
     const u64 pad = rest.tiles * rest.tile_bytes - rest.body_bytes;
