@@ -3,20 +3,20 @@
 
 Usage: python3 notes/pipeline_timeline.py DIR [--chunks] [--depth 4]
 
-For each timeline file (one call of one cell's path, pinned or pageable): the call's time,
-the host's setup before the first chunk (buffers sized; every plan too before 48a6227), the
-fill (from the start to the first download), the links' and the codec calls' busy time, the
-tail after the last download,
-and for every download what it began right after: the codec call of its chunk ("codec"), the
-previous download ("link"), an upload ("upload": the copy waited for one of the other
-direction), or none of these ("other": the host enqueued it late, or the GPU was slow to start
-it). Then, over the chunks after the first `depth` (the steady state), the median and range of
-a download's time and of a codec call's own time: from the latest of its upload's end and the
-end of its slot's previous codec call and download (chunk i - depth) to its end, the time
-overlapping calls take. Last, the host's issue of a chunk: chunk 0's and the median and range
-of the others', and of that the codec's own *_async call (where the timeline marks its return,
-`codec_issued`). --chunks adds each chunk's marks in milliseconds. Times are seconds from the call's start: GPU marks are CUDA
-events, host marks the steady clock, both zeroed at the start within microseconds.
+For each timeline file (one call of one cell's path, pinned or pageable): the call's time, the
+host's setup before the first chunk (buffers sized; every plan too before 48a6227), the fill
+(from the start to the first download), the links' and the codec calls' busy time, the tail
+after the last download, and for every download what it began right after: the codec call of its
+chunk ("codec"), the previous download ("link"), an upload ("upload": the copy waited for one of
+the other direction), or none of these ("other": the host enqueued it late, or the GPU was slow
+to start it). Then, over the chunks after the first `depth` (the steady state), the median and
+range of a download's time and of a codec call's own time: from the latest of its upload's end
+and the end of its slot's previous codec call and download (chunk i - depth) to its end, the
+time overlapping calls take. Last, the host's issue of a chunk: chunk 0's and the median and
+range of the others', and of that the codec's own *_async call (where the timeline marks its
+return, `codec_issued`). --chunks adds each chunk's marks in milliseconds. Times are seconds
+from the call's start: GPU marks are CUDA events, host marks the steady clock, both zeroed at
+the start within microseconds.
 Standard library only.
 """
 import argparse
@@ -100,8 +100,8 @@ def chunk_table(doc):
              "download_begin", "download_end", "drained"]
     lines = ["  chunk " + " ".join(f"{m:>14}" for m in marks) + "  download began after"]
     for i, c in enumerate(doc["chunks"]):
-        lines.append(f"  {i:5d} " + " ".join(f"{1e3 * c.get(m, float('nan')):14.3f}" for m in marks) +
-                     f"  {gated_by(doc['chunks'], i)}")
+        times = " ".join(f"{1e3 * c.get(m, float('nan')):14.3f}" for m in marks)  # nan: unmarked
+        lines.append(f"  {i:5d} {times}  {gated_by(doc['chunks'], i)}")
     return lines
 
 
