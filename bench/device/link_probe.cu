@@ -7,7 +7,10 @@
 // kernel as the codec, chunks of 4-32 MiB and depths 2, 4, 8: the call's GB/s of original
 // bytes and its % of H2D alone; 4) the same with a device copy of each chunk as the codec; 5) the
 // pipeline of 3) at depth 4 with the input as the driver's pinned end-to-end path has it, malloc'ed
-// and registered (cudaHostRegister), for what registration costs.
+// and registered (cudaHostRegister), for what registration costs; 6) both directions at once as
+// in 2) while a kernel of dependent random reads (as jump decoding's resolve passes make) keeps
+// every SM busy, over a table that fits the L2 and one that does not: do a codec's memory
+// requests slow the copy engines?
 // From the repository root:
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I. -Iinclude bench/device/link_probe.cu -o /tmp/link &&
 //   /tmp/link [--original BYTES] [--compressed-fraction F] [--reps N]
@@ -100,6 +103,14 @@ __global__ void copy_kernel(const uint4* __restrict__ in, uint4* __restrict__ ou
   for (u64 i = u64{blockIdx.x} * kThreads + threadIdx.x; i < vectors;
        i += u64{gridDim.x} * kThreads)
     out[i] = in[i];
+}
+
+// Section 6's load: each thread follows `steps` dependent reads through `next` (a random cycle),
+// so the SMs keep as many reads in flight as they hold threads.
+__global__ void chase_kernel(const unsigned* __restrict__ next, unsigned steps, unsigned* sink) {
+  unsigned i = blockIdx.x * kThreads + threadIdx.x;
+  for (unsigned s = 0; s < steps; ++s) i = next[i];
+  if (i == ~0u) *sink = i;  // never: keeps the reads
 }
 
 struct Times {
@@ -339,6 +350,65 @@ void registered_pipelines(const Args& args, u8* output, int grid, double referen
   }
 }
 
+// Section 6: section 2's transfers queued behind one start event, with chase_kernel started on
+// a third stream just before and running past both.
+void transfers_beside_reads(u64 up_bytes, u64 down_bytes, u8* host_in, u8* host_out, u8* dev_in,
+                            u8* dev_out, int grid, int reps) {
+  Stream a, b, k;
+  Event start, up_end, down_end, k_begin, k_end;
+  DeviceBytes sink = device_bytes(sizeof(unsigned));
+  std::printf("== 6) as 2), H2D %" PRIu64 " B + D2H %" PRIu64
+              " B, beside a kernel of dependent random reads (median and min of %d)\n",
+              up_bytes, down_bytes, reps);
+  for (const u64 table_mib : {16, 256}) {
+    const u64 entries = table_mib * kMiB / sizeof(unsigned);
+    // A random cycle over the table (Sattolo's shuffle), so no thread's chain stops early.
+    std::vector<unsigned> next(entries);
+    for (u64 i = 0; i < entries; ++i) next[i] = static_cast<unsigned>(i);
+    u64 rng = 0x9E3779B97F4A7C15ull;
+    for (u64 i = entries - 1; i > 0; --i) {
+      rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+      std::swap(next[i], next[rng % i]);
+    }
+    DeviceBytes table = device_bytes(entries * sizeof(unsigned));
+    GCB_CUDA(
+        cudaMemcpy(table.get(), next.data(), entries * sizeof(unsigned), cudaMemcpyHostToDevice));
+    const auto* chain = reinterpret_cast<const unsigned*>(table.get());
+    auto* out = reinterpret_cast<unsigned*>(sink.get());
+    // Steps for a kernel of about 4 ms, twice the transfers, from a short run's time.
+    unsigned steps = 64;
+    k_begin.record(k.get());
+    chase_kernel<<<grid, kThreads, 0, k.get()>>>(chain, steps, out);
+    GCB_CUDA_LAUNCHED();
+    k_end.record(k.get());
+    k.sync();
+    steps = static_cast<unsigned>(std::max(64.0, steps * 4.0 / elapsed_ms(k_begin, k_end)));
+    const auto rows = repeat(reps, [&] {
+      k_begin.record(k.get());
+      chase_kernel<<<grid, kThreads, 0, k.get()>>>(chain, steps, out);
+      GCB_CUDA_LAUNCHED();
+      k_end.record(k.get());
+      start.record(a.get());
+      GCB_CUDA(cudaStreamWaitEvent(b.get(), start.get(), 0));
+      GCB_CUDA(cudaMemcpyAsync(dev_in, host_in, up_bytes, cudaMemcpyHostToDevice, a.get()));
+      up_end.record(a.get());
+      GCB_CUDA(cudaMemcpyAsync(host_out, dev_out, down_bytes, cudaMemcpyDeviceToHost, b.get()));
+      down_end.record(b.get());
+      k.sync();
+      const double up = elapsed_ms(start, up_end), down = elapsed_ms(start, down_end);
+      // The transfers count only if the kernel outlasted them.
+      const double kernel_left = elapsed_ms(start, k_end) - std::max(up, down);
+      return std::array{up, down, kernel_left};
+    });
+    std::printf("table %" PRIu64
+                " MiB, %d blocks of %d threads, %u reads each; kernel ran on "
+                "%.3f ms (median) after the later transfer:\n",
+                table_mib, grid, kThreads, steps, summarize(rows, 2).median_ms);
+    print_rate("  H2D beside the reads", up_bytes, summarize(rows, 0));
+    print_rate("  D2H beside the reads", down_bytes, summarize(rows, 1));
+  }
+}
+
 void run(const Args& args) {
   int device = 0, sms = 0;
   GCB_CUDA(cudaGetDevice(&device));
@@ -362,6 +432,9 @@ void run(const Args& args) {
   // The copy codec's grid: 4 blocks an SM, floor_probe's smallest, enough for a plain copy.
   pipelines(args, host_in.data(), host_out.data(), sms * 4, reference);
   registered_pipelines(args, host_out.data(), sms * 4, reference);
+  // Eight blocks of kThreads an SM: every thread slot resident, as resolve_kernel's grid is.
+  transfers_beside_reads(packed, n, host_in.data(), host_out.data(), dev_a.get(), dev_b.get(),
+                         sms * 8, args.reps);
 }
 
 }  // namespace
