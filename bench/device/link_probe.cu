@@ -183,20 +183,43 @@ double one_direction(u64 original, u8* host, u8* device, int reps) {
   return reference;
 }
 
-// Section 2: H2D of `up_bytes` and D2H of `down_bytes` queued behind one start event on two
-// streams; each direction's time from that start, and the call's (the later end).
-void both_directions(u64 up_bytes, u64 down_bytes, u8* host_in, u8* host_out, u8* dev_in,
-                     u8* dev_out, int reps, double reference) {
+// H2D of `up_bytes` and D2H of `down_bytes` queued behind one start event on two streams.
+struct BothWays {
+  BothWays(u64 up, u64 down, u8* h_in, u8* h_out, u8* d_in, u8* d_out)
+      : up_bytes(up),
+        down_bytes(down),
+        host_in(h_in),
+        host_out(h_out),
+        dev_in(d_in),
+        dev_out(d_out) {}
+
+  u64 up_bytes, down_bytes;
+  u8 *host_in, *host_out, *dev_in, *dev_out;
   Stream a, b;
   Event start, up_end, down_end;
-  const auto rows = repeat(reps, [&] {
+
+  void queue() {
     start.record(a.get());
     GCB_CUDA(cudaStreamWaitEvent(b.get(), start.get(), 0));
     GCB_CUDA(cudaMemcpyAsync(dev_in, host_in, up_bytes, cudaMemcpyHostToDevice, a.get()));
     up_end.record(a.get());
     GCB_CUDA(cudaMemcpyAsync(host_out, dev_out, down_bytes, cudaMemcpyDeviceToHost, b.get()));
     down_end.record(b.get());
-    const double up = elapsed_ms(start, up_end), down = elapsed_ms(start, down_end);
+  }
+  // Once both are done: each direction's time (ms) from the start.
+  std::array<double, 2> times() const {
+    return {elapsed_ms(start, up_end), elapsed_ms(start, down_end)};
+  }
+};
+
+// Section 2: both directions at once; each one's time from their start, and the call's (the
+// later end).
+void both_directions(u64 up_bytes, u64 down_bytes, u8* host_in, u8* host_out, u8* dev_in,
+                     u8* dev_out, int reps, double reference) {
+  BothWays io(up_bytes, down_bytes, host_in, host_out, dev_in, dev_out);
+  const auto rows = repeat(reps, [&] {
+    io.queue();
+    const auto [up, down] = io.times();
     return std::array{up, down, std::max(up, down)};
   });
   std::printf("H2D %" PRIu64 " B + D2H %" PRIu64 " B at once:\n", up_bytes, down_bytes);
@@ -352,10 +375,12 @@ void registered_pipelines(const Args& args, u8* output, int grid, double referen
 
 // Section 6: section 2's transfers queued behind one start event, with chase_kernel started on
 // a third stream just before and running past both.
+constexpr double kChaseMs = 4;  // about twice the transfers at once
 void transfers_beside_reads(u64 up_bytes, u64 down_bytes, u8* host_in, u8* host_out, u8* dev_in,
                             u8* dev_out, int grid, int reps) {
-  Stream a, b, k;
-  Event start, up_end, down_end, k_begin, k_end;
+  BothWays io(up_bytes, down_bytes, host_in, host_out, dev_in, dev_out);
+  Stream k;
+  Event k_begin, k_end;
   DeviceBytes sink = device_bytes(sizeof(unsigned));
   std::printf("== 6) as 2), H2D %" PRIu64 " B + D2H %" PRIu64
               " B, beside a kernel of dependent random reads (median and min of %d)\n",
@@ -375,29 +400,24 @@ void transfers_beside_reads(u64 up_bytes, u64 down_bytes, u8* host_in, u8* host_
         cudaMemcpy(table.get(), next.data(), entries * sizeof(unsigned), cudaMemcpyHostToDevice));
     const auto* chain = reinterpret_cast<const unsigned*>(table.get());
     auto* out = reinterpret_cast<unsigned*>(sink.get());
-    // Steps for a kernel of about 4 ms, twice the transfers, from a short run's time.
+    // Steps for a kernel of kChaseMs, from a short run's time.
     unsigned steps = 64;
     k_begin.record(k.get());
     chase_kernel<<<grid, kThreads, 0, k.get()>>>(chain, steps, out);
     GCB_CUDA_LAUNCHED();
     k_end.record(k.get());
     k.sync();
-    steps = static_cast<unsigned>(std::max(64.0, steps * 4.0 / elapsed_ms(k_begin, k_end)));
+    steps = static_cast<unsigned>(std::max(64.0, steps * kChaseMs / elapsed_ms(k_begin, k_end)));
     const auto rows = repeat(reps, [&] {
       k_begin.record(k.get());
       chase_kernel<<<grid, kThreads, 0, k.get()>>>(chain, steps, out);
       GCB_CUDA_LAUNCHED();
       k_end.record(k.get());
-      start.record(a.get());
-      GCB_CUDA(cudaStreamWaitEvent(b.get(), start.get(), 0));
-      GCB_CUDA(cudaMemcpyAsync(dev_in, host_in, up_bytes, cudaMemcpyHostToDevice, a.get()));
-      up_end.record(a.get());
-      GCB_CUDA(cudaMemcpyAsync(host_out, dev_out, down_bytes, cudaMemcpyDeviceToHost, b.get()));
-      down_end.record(b.get());
+      io.queue();
       k.sync();
-      const double up = elapsed_ms(start, up_end), down = elapsed_ms(start, down_end);
+      const auto [up, down] = io.times();
       // The transfers count only if the kernel outlasted them.
-      const double kernel_left = elapsed_ms(start, k_end) - std::max(up, down);
+      const double kernel_left = elapsed_ms(io.start, k_end) - std::max(up, down);
       return std::array{up, down, kernel_left};
     });
     std::printf("table %" PRIu64
