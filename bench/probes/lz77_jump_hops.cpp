@@ -7,7 +7,8 @@
 // words at a time in lockstep (each group of 128 words costs its longest chain, capped, plus
 // the first read) against lanes that own L words in a row and follow C chains at once, taking
 // their next word as soon as one ends (the warp costs its busiest lane's sum):
-// codecs/lz77/decompress_gpu.cu's resolve_kernel, before and after that change.
+// codecs/lz77/decompress_gpu.cu's resolve_kernel, before and after that change; and the rounds
+// over every pass for other choices of links a pass and words a lane.
 // Triples come from the hash finder, the GPU codec's default.
 //
 // usage: lz77_jump_hops FILE [BYTES [OFFSET]]   (BYTES from OFFSET of FILE; default all)
@@ -34,9 +35,11 @@ constexpr u32 kHops = 16;         // decompress_gpu.cu's kHops
 constexpr u64 kTile = 512;        // a warp's tile, in words
 constexpr u64 kGroupWords = 128;  // the lockstep design's tile: 4 words a lane
 
-// Links between each byte and its literal, as jump's words chain them.
-std::vector<u32> hops_per_byte(const std::vector<std::uint8_t>& in) {
-  std::vector<u32> hops(in.size(), 0);
+constexpr std::int64_t kLiteral = -1;
+
+// jump's words as link targets: kLiteral for a byte, else the position its link points to.
+std::vector<std::int64_t> link_targets(const std::vector<std::uint8_t>& in) {
+  std::vector<std::int64_t> target(in.size(), kLiteral);
   std::vector<Triple> triples;
   for (u64 begin = 0; begin < in.size(); begin += kChunk) {
     const u64 end = std::min<u64>(in.size(), begin + kChunk);
@@ -48,10 +51,19 @@ std::vector<u32> hops_per_byte(const std::vector<std::uint8_t>& in) {
     for (const Triple& t : triples) {
       for (u32 k = 0; k < t.length; ++k, ++p) {
         const u64 source = p - t.offset;
-        hops[p] = source >= begin ? hops[source] : hops[source] + 1;
+        target[p] = source >= begin ? target[source] : static_cast<std::int64_t>(source);
       }
-      hops[p++] = 0;  // the triple's next byte, a literal
+      target[p++] = kLiteral;  // the triple's next byte
     }
+  }
+  return target;
+}
+
+// Links between each byte and its literal.
+std::vector<u32> hops_per_byte(const std::vector<std::int64_t>& target) {
+  std::vector<u32> hops(target.size(), 0);
+  for (u64 p = 0; p < target.size(); ++p) {
+    if (target[p] != kLiteral) hops[p] = hops[target[p]] + 1;
   }
   return hops;
 }
@@ -93,6 +105,47 @@ double lane_sum_rounds(const std::vector<u32>& hops, u64 lane_words, u32 chains)
   return static_cast<double>(rounds) / warps * kTile / warp_words;
 }
 
+// Every pass of a lane design with `cap` links a word a pass (jump_passes' count for the
+// block), each pass's reads seeing only the passes before (the order the pass count must
+// survive); later passes only over the tiles the one before left a link in. Rounds a 512-word
+// tile over all passes, as lane_sum_rounds counts them.
+double all_pass_rounds(std::vector<std::int64_t> target, u32 cap, u64 lane_words, u32 chains) {
+  const u64 n = target.size(), warp_words = 32 * lane_words;
+  const u64 tiles = (n + warp_words - 1) / warp_words;
+  const u64 chunks = std::min<u64>(kDefaultWorkItems, (n + kChunk - 1) / kChunk);
+  u32 passes = 1;
+  for (u64 reach = cap + 1; reach < chunks; reach *= cap + 1) ++passes;
+  std::vector<char> tile_left(tiles, 1);
+  std::vector<u64> busy(chains);
+  u64 rounds = 0;
+  for (u32 pass = 0; pass < passes; ++pass) {
+    const std::vector<std::int64_t> before = target;
+    for (u64 tile = 0; tile < tiles; ++tile) {
+      if (!tile_left[tile]) continue;
+      u64 longest = 0;
+      bool left = false;
+      for (u64 lane = tile * warp_words; lane < std::min(n, (tile + 1) * warp_words);
+           lane += lane_words) {
+        std::fill(busy.begin(), busy.end(), 0);
+        for (u64 i = lane; i < std::min(n, lane + lane_words); ++i) {
+          if (target[i] == kLiteral) continue;
+          u32 hops = 0;
+          std::int64_t at = target[i];
+          while (hops < cap && at != kLiteral) at = before[at], ++hops;
+          // A link read to a byte ends the chain; the byte is what the word becomes.
+          target[i] = at == kLiteral ? kLiteral : at;
+          left |= at != kLiteral;
+          *std::min_element(busy.begin(), busy.end()) += hops;
+        }
+        longest = std::max(longest, *std::max_element(busy.begin(), busy.end()));
+      }
+      tile_left[tile] = left;
+      rounds += longest + 1;  // and the tile's staging
+    }
+  }
+  return static_cast<double>(rounds) / tiles * kTile / warp_words;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -109,7 +162,8 @@ int main(int argc, char** argv) {
   const u64 offset = std::min<u64>(all.size(), argc > 3 ? std::stoull(argv[3]) : 0);
   const u64 bytes = std::min<u64>(all.size() - offset, argc > 2 ? std::stoull(argv[2]) : ~u64{0});
   const std::vector<std::uint8_t> in(all.begin() + offset, all.begin() + offset + bytes);
-  const std::vector<u32> hops = hops_per_byte(in);
+  const std::vector<std::int64_t> target = link_targets(in);
+  const std::vector<u32> hops = hops_per_byte(target);
 
   u64 sum = 0, capped = 0, literal = 0, beyond = 0;
   for (const u32 h : hops) {
@@ -130,6 +184,15 @@ int main(int argc, char** argv) {
     for (const u32 chains : {4u, 8u}) {
       std::printf(" | %llu x %u: %.1f", static_cast<unsigned long long>(lane_words), chains,
                   lane_sum_rounds(hops, lane_words, chains));
+    }
+  }
+  std::printf("\n");
+  std::printf("rounds a %llu-word tile, every pass, 4 chains a lane (links a pass, lane words):",
+              static_cast<unsigned long long>(kTile));
+  for (const u32 cap : {8u, 16u, 32u}) {
+    for (const u64 lane_words : {16, 32}) {
+      std::printf(" | %u, %llu: %.1f", cap, static_cast<unsigned long long>(lane_words),
+                  all_pass_rounds(target, cap, lane_words, 4));
     }
   }
   std::printf("\n");
