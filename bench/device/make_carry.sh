@@ -3,22 +3,28 @@
 # some dependencies): prefix/ (nlohmann/json, CLI11, bzlib.h, libdeflate, for CMAKE_PREFIX_PATH),
 # nvcomp/ (the nvidia-libnvcomp-cu13 wheel's include/ and lib64/, kept; nvcomp.tar.xz, the same
 # compressed), corpora/ (the corpus
-# mirror) and head/ (a snapshot of HEAD, to build committed code while the tree has edits).
-# Usage (repository root, on this machine): bash bench/device/make_carry.sh [--head-only]
+# mirror) and head/ (a snapshot of HEAD, or of REV, to build committed code while the tree has
+# edits, or the baseline a change is measured against).
+# Usage (repository root, on this machine): bash bench/device/make_carry.sh [--head-only [REV]]
 set -euo pipefail
 carry=.carry
 lib=/usr/lib/x86_64-linux-gnu
 
 snapshot_head() {
+  local rev=${1:-HEAD}
+  git rev-parse --verify --quiet "$rev^{commit}" >/dev/null || {
+    echo "make_carry: $rev names no commit" >&2
+    exit 2
+  }
   rm -rf "$carry/head" && mkdir -p "$carry/head"
   # Without evidence: the device builds and runs code, and the tree it travels in holds at
   # most 64 MiB with the carry.
-  git archive HEAD -- . ':(exclude)evidence' | tar -x -C "$carry/head"
+  git archive "$rev" -- . ':(exclude)evidence' | tar -x -C "$carry/head"
   # Inside this checkout's .carry, git would name this checkout's state: the snapshot says its own.
-  git rev-parse --short=12 HEAD > "$carry/head/REVISION"
+  git rev-parse --short=12 "$rev" > "$carry/head/REVISION"
 }
 if [[ ${1:-} == --head-only ]]; then
-  snapshot_head
+  snapshot_head "${2:-HEAD}"
   exit 0
 fi
 
