@@ -85,17 +85,20 @@ constexpr u32 kStagedChunk = 4096;
 constexpr u32 kCrcTileChunks = cuda::kCrcThreads / 32;
 static_assert(kCrcTileBytes == kCrcTileChunks * kStagedChunk);
 
-// Writes stage[0, n) to dst[0, n) with the warp, in 16-byte stores where dst allows.
-__device__ void write_out(u8* dst, const u8* stage, u32 n) {
+// n values from src to dst by the warp, in 16-byte vectors where both allow (a stage always
+// does): a staged chunk out, a resolve tile in and back.
+template <typename W>
+__device__ void warp_copy(W* dst, const W* src, u32 n) {
   const u32 lane = threadIdx.x & 31;
+  constexpr u32 kPerVector = 16 / sizeof(W);
   u32 done = 0;
-  if (reinterpret_cast<std::uintptr_t>(dst) % 16 == 0) {
-    done = n / 16 * 16;
-    for (u32 i = lane * 16; i < done; i += 32 * 16) {
-      *reinterpret_cast<uint4*>(dst + i) = *reinterpret_cast<const uint4*>(stage + i);
+  if ((reinterpret_cast<std::uintptr_t>(dst) | reinterpret_cast<std::uintptr_t>(src)) % 16 == 0) {
+    done = n / kPerVector * kPerVector;
+    for (u32 i = lane * kPerVector; i < done; i += 32 * kPerVector) {
+      *reinterpret_cast<uint4*>(dst + i) = *reinterpret_cast<const uint4*>(src + i);
     }
   }
-  for (u32 i = done + lane; i < n; i += 32) dst[i] = stage[i];
+  for (u32 i = done + lane; i < n; i += 32) dst[i] = src[i];
 }
 
 // Each warp's stage, addressed through the array itself: a generic pointer to it costs an
@@ -128,7 +131,7 @@ struct StagedBytes {
   }
   __device__ void flush(u32 size) const {
     __syncwarp();
-    write_out(out + base, stages[warp], size);
+    warp_copy(out + base, stages[warp], size);
     __syncwarp();  // the stage is free for the warp's next chunk
   }
 };
@@ -298,36 +301,21 @@ u64 jump_tiles(const Layout& l) {
   return (l.original_size + kJumpTile - 1) / kJumpTile;
 }
 
-// n words from src to dst by the warp, in 16-byte vectors where both allow (a stage always does).
-template <typename W>
-__device__ void copy_words(W* dst, const W* src, u32 n) {
-  const u32 lane = threadIdx.x & 31;
-  constexpr u32 kPerVector = 16 / sizeof(W);
-  u32 done = 0;
-  if ((reinterpret_cast<std::uintptr_t>(dst) | reinterpret_cast<std::uintptr_t>(src)) % 16 == 0) {
-    done = n / kPerVector * kPerVector;
-    for (u32 i = lane * kPerVector; i < done; i += 32 * kPerVector) {
-      *reinterpret_cast<uint4*>(dst + i) = *reinterpret_cast<const uint4*>(src + i);
-    }
-  }
-  for (u32 i = done + lane; i < n; i += 32) dst[i] = src[i];
-}
-
 // A warp's tile: [base, base + n) staged, each lane's words followed, the stage written back
-// where a word moved and its bytes to out (all of them: in a later pass a byte still a link is
-// rewritten once resolved). True if a link is left in the tile.
+// whole if a word moved, and its bytes to out (all of them: in a later pass a byte still a link
+// is rewritten once resolved). True if a link is left in the tile.
 template <typename W>
 __device__ bool resolve_tile(W* words, W base, u32 n, u8* out, W* stage) {
   const u32 lane = threadIdx.x & 31;
   __syncwarp();  // the stage's last tile is written back
-  copy_words(stage, words + base, n);
+  warp_copy(stage, words + base, n);
   __syncwarp();
   const u32 begin = std::min(lane * kJumpLaneWords, n);
   const u32 end = std::min(begin + kJumpLaneWords, n);
   bool moved = false;
   const bool left = __any_sync(kFull, follow_lane(words, stage, base, begin, end, moved)) != 0;
   __syncwarp();
-  if (__any_sync(kFull, moved)) copy_words(words + base, stage, n);
+  if (__any_sync(kFull, moved)) warp_copy(words + base, stage, n);
   // The lane's bytes, in 16-byte stores where the tile is whole and out aligned.
   static_assert(kJumpLaneWords % 16 == 0);
   if (end - begin == kJumpLaneWords &&
