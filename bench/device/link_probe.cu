@@ -400,19 +400,19 @@ void transfers_beside_reads(u64 up_bytes, u64 down_bytes, u8* host_in, u8* host_
         cudaMemcpy(table.get(), next.data(), entries * sizeof(unsigned), cudaMemcpyHostToDevice));
     const auto* chain = reinterpret_cast<const unsigned*>(table.get());
     auto* out = reinterpret_cast<unsigned*>(sink.get());
-    // Steps for a kernel of kChaseMs, from a short run's time.
-    unsigned steps = 64;
-    k_begin.record(k.get());
-    chase_kernel<<<grid, kThreads, 0, k.get()>>>(chain, steps, out);
-    GCB_CUDA_LAUNCHED();
-    k_end.record(k.get());
-    k.sync();
-    steps = static_cast<unsigned>(std::max(64.0, steps * kChaseMs / elapsed_ms(k_begin, k_end)));
-    const auto rows = repeat(reps, [&] {
+    auto chase = [&](unsigned steps) {
       k_begin.record(k.get());
       chase_kernel<<<grid, kThreads, 0, k.get()>>>(chain, steps, out);
       GCB_CUDA_LAUNCHED();
       k_end.record(k.get());
+    };
+    // Steps for a kernel of kChaseMs, from a short run's time.
+    constexpr unsigned kTrialSteps = 64;
+    chase(kTrialSteps);
+    const auto steps = static_cast<unsigned>(
+        std::max<double>(kTrialSteps, kTrialSteps * kChaseMs / elapsed_ms(k_begin, k_end)));
+    const auto rows = repeat(reps, [&] {
+      chase(steps);
       io.queue();
       k.sync();
       const auto [up, down] = io.times();
