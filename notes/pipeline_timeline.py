@@ -4,19 +4,19 @@
 Usage: python3 notes/pipeline_timeline.py DIR [--chunks] [--depth 4]
 
 For each timeline file (one call of one cell's path, pinned or pageable): the call's time, the
-host's setup before the first chunk (buffers sized; every plan too before 48a6227), the fill
-(from the start to the first download), the links' and the codec calls' busy time, the tail
-after the last download, and for every download what it began right after: the codec call of its
-chunk ("codec"), the previous download ("link"), an upload ("upload": the copy waited for one of
-the other direction), or none of these ("other": the host enqueued it late, or the GPU was slow
-to start it). Then, over the chunks after the first `depth` (the steady state), the median and
-range of a download's time and of a codec call's own time: from the latest of its upload's end
-and the end of its slot's previous codec call and download (chunk i - depth) to its end, the
-time overlapping calls take. Last, the host's issue of a chunk: chunk 0's and the median and
-range of the others', and of that the codec's own *_async call (where the timeline marks its
-return, `codec_issued`). --chunks adds each chunk's marks in milliseconds. Times are seconds
-from the call's start: GPU marks are CUDA events, host marks the steady clock, both zeroed at
-the start within microseconds.
+host's setup before the first chunk (buffers sized), the fill (from the start to the first
+download), the links' and the codec calls' busy time, the tail after the last download, and for
+every download what it began right after: the codec call of its chunk ("codec"), the previous
+download ("link"), an upload ("upload": the copy waited for one of the other direction), or none
+of these ("other": the host enqueued it late, or the GPU was slow to start it). Then, over the
+chunks after the first `depth` (the steady state), the median and range of a download's time and
+of a codec call's own time: from the latest of its upload's end and the end of its slot's
+previous codec call and download (chunk i - depth) to its end, the time overlapping calls take.
+Last, the host's issue of a chunk: chunk 0's and the median and range of the others', and of
+that the codec's own *_async call (where the timeline marks its return, `codec_issued`).
+--chunks adds each chunk's marks in milliseconds. Times are seconds from the call's start: GPU
+marks are CUDA events, host marks the steady clock, both zeroed at the start within
+microseconds.
 Standard library only.
 """
 import argparse
