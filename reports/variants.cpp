@@ -25,7 +25,7 @@ struct Totals {
   bool failed = false;
 };
 
-std::string variant_label(const results::CellId& id) {
+std::string variant_label_with_every_axis(const results::CellId& id) {
   std::string label = id.codec + "/" + id.device;
   for (const auto& [axis, value] : id.params) label += "/" + axis + ":" + value;
   return label;
@@ -53,7 +53,7 @@ Table variants_table(const ResultSet& set, const std::string& corpus) {
   const auto label_of = [&](const Measurement& m) {
     const results::CellId seen = m.as_defaults_see_it();
     const std::string own = seen.params.size() < m.id.params.size() ? "/element_width:dtype" : "";
-    return variant_label(seen) + own + gpu_model_axis(m, by_model);
+    return variant_label_with_every_axis(seen) + own + gpu_model_axis(m, by_model);
   };
   std::map<std::string, std::set<std::string>> files_of;
   std::set<std::string> failed, split;

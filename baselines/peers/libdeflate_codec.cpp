@@ -98,7 +98,7 @@ struct Members {
   std::vector<ByteSpan> members;
 };
 
-bool is_chunked(ByteSpan in) {
+bool is_member_sequence(ByteSpan in) {
   return in.size() >= 4 && std::equal(in.begin(), in.begin() + 4, kMemberHeader.begin());
 }
 
@@ -173,7 +173,7 @@ class LibdeflateCodec final : public TypedCodec<LibdeflateCodec> {
   }
 
   Bytes decompress(ByteSpan in, const PeerParams& p, RunStats* stats) const {
-    const std::uint64_t size = is_chunked(in) ? find_members(in).total : member_size(in);
+    const std::uint64_t size = is_member_sequence(in) ? find_members(in).total : member_size(in);
     return decode_to_bytes(size, in.size(), "gzip", [&](std::span<std::uint8_t> out) {
       decompress_into(in, out, p, stats);
     });
@@ -181,7 +181,7 @@ class LibdeflateCodec final : public TypedCodec<LibdeflateCodec> {
 
   void decompress_into(ByteSpan in, std::span<std::uint8_t> out, const PeerParams& p,
                        RunStats*) const {
-    if (is_chunked(in)) {
+    if (is_member_sequence(in)) {
       const Members found = find_members(in);
       check_output_size(found.total, out.size(), "gzip");
       decompress_chunks(found.members, out, p.threads, read_member);

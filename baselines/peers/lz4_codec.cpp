@@ -122,7 +122,7 @@ struct ChunkedIndex {
   std::vector<ByteSpan> frames;
 };
 
-bool is_chunked(ByteSpan in) {
+bool has_frame_index(ByteSpan in) {
   return in.size() >= 4 && load_le<std::uint32_t>(in.data()) == kSkippableMagic;
 }
 
@@ -194,7 +194,7 @@ class Lz4Codec final : public TypedCodec<Lz4Codec> {
 
   Bytes decompress(ByteSpan in, const PeerParams& p, RunStats* stats) const {
     const std::uint64_t size =
-        is_chunked(in) ? read_index(in).total : FrameDecoder(in).content_size();
+        has_frame_index(in) ? read_index(in).total : FrameDecoder(in).content_size();
     return decode_to_bytes(size, in.size(), "lz4", [&](std::span<std::uint8_t> out) {
       decompress_into(in, out, p, stats);
     });
@@ -202,7 +202,7 @@ class Lz4Codec final : public TypedCodec<Lz4Codec> {
 
   void decompress_into(ByteSpan in, std::span<std::uint8_t> out, const PeerParams& p,
                        RunStats*) const {
-    if (!is_chunked(in)) {
+    if (!has_frame_index(in)) {
       FrameDecoder frame(in);
       check_output_size(frame.content_size(), out.size(), "lz4");
       frame.decode(out);

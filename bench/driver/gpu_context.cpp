@@ -43,7 +43,7 @@ std::string gbps_text(double gbps) {
   return fmt::format("{:.2f}", gbps);
 }
 
-double median(std::vector<double> v) {
+double median_gbps(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();
   return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -68,7 +68,7 @@ double event_gbps(cudaStream_t s, std::size_t bytes, int warmups, int runs, Enqu
     const double seconds = cuda::elapsed_s(begin, end);
     if (i >= warmups) gbps.push_back(gbps_of(bytes, seconds));
   }
-  return median(gbps);
+  return median_gbps(gbps);
 }
 
 // Pageable memory goes through the runtime's own staging buffers, synchronously, so a host
@@ -83,7 +83,7 @@ double pageable_h2d_gbps(std::uint8_t* device, const std::vector<std::uint8_t>& 
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - t0;
     if (i >= kLinkWarmups) gbps.push_back(gbps_of(pageable.size(), took.count()));
   }
-  return median(gbps);
+  return median_gbps(gbps);
 }
 
 // Copy speeds on the current device, in GB/s of bytes copied (a device-to-device copy reads

@@ -13,7 +13,7 @@
 namespace gcbench {
 namespace {
 
-constexpr std::uint8_t kMagic[4] = {'G', 'C', 'B', 'C'};
+constexpr std::uint8_t kContainerMagic[4] = {'G', 'C', 'B', 'C'};
 
 std::atomic<std::uint64_t> g_absolute{DecodeLimit{}.absolute};
 std::atomic<std::uint64_t> g_floor{DecodeLimit{}.floor};
@@ -104,7 +104,7 @@ std::uint32_t crc32_of(ByteSpan data) {
 namespace {
 
 void write_header(std::uint8_t* out, const ContainerHeader& header) {
-  std::copy(kMagic, kMagic + 4, out);
+  std::copy(kContainerMagic, kContainerMagic + 4, out);
   store_le<std::uint16_t>(out + 4, kContainerVersion);
   store_le<std::uint16_t>(out + 6, header.format_id);
   store_le<std::uint64_t>(out + 8, header.original_size);
@@ -148,7 +148,7 @@ OpenedContainer open_container(ByteSpan container, const ContainerFormat& expect
     throw DecodeError("not a gcbench container: " + std::to_string(container.size()) +
                       " bytes is shorter than the 32-byte header");
   }
-  if (!std::equal(kMagic, kMagic + 4, container.begin())) {
+  if (!std::equal(kContainerMagic, kContainerMagic + 4, container.begin())) {
     throw DecodeError("not a gcbench container: bad magic");
   }
   ByteReader r(container);

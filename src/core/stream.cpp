@@ -8,13 +8,13 @@
 
 namespace gcbench {
 namespace {
-constexpr std::uint8_t kMagic[4] = {'G', 'C', 'B', 'S'};
+constexpr std::uint8_t kStreamMagic[4] = {'G', 'C', 'B', 'S'};
 constexpr std::uint16_t kVersion = 2;
 }  // namespace
 
 Bytes stream_header(std::uint64_t original_size, std::uint64_t chunk_bytes) {
   Bytes h(kStreamHeaderSize);
-  std::copy(kMagic, kMagic + 4, h.begin());
+  std::copy(kStreamMagic, kStreamMagic + 4, h.begin());
   store_le<std::uint16_t>(&h[4], kVersion);
   store_le<std::uint64_t>(&h[8], original_size);
   store_le<std::uint64_t>(&h[16], chunk_bytes);
@@ -23,7 +23,8 @@ Bytes stream_header(std::uint64_t original_size, std::uint64_t chunk_bytes) {
 }
 
 StreamView parse_stream(ByteSpan stream) {
-  if (stream.size() < kStreamHeaderSize || !std::equal(kMagic, kMagic + 4, stream.begin())) {
+  if (stream.size() < kStreamHeaderSize ||
+      !std::equal(kStreamMagic, kStreamMagic + 4, stream.begin())) {
     throw DecodeError("not a gcbench chunked stream (bad magic or shorter than its header)");
   }
   ByteReader r(stream);
