@@ -6,9 +6,9 @@
 // literal, and the dependent reads a pass costs a 512-word warp tile when lanes follow four
 // words at a time in lockstep (each group of 128 words costs its longest chain, capped, plus
 // the first read) against lanes that own L words in a row and follow C chains at once, taking
-// their next word as soon as one ends (the warp costs its busiest lane's sum):
-// codecs/lz77/decompress_gpu.cu's resolve_kernel, before and after that change; and the rounds
-// over every pass for other choices of links a pass and words a lane.
+// their next word as soon as one ends (the warp costs its busiest lane's sum; built, it was
+// slower: rounds are not the passes' cost, bench/NOTES.md); and the rounds over every pass for
+// other choices of links a pass and words a lane.
 // Triples come from the hash finder, the GPU codec's default.
 //
 // usage: lz77_jump_hops FILE [BYTES [OFFSET]]   (BYTES from OFFSET of FILE; default all)

@@ -8,7 +8,7 @@
 // earlier chunk is written as a link to its source position, which later copies inherit; links
 // point into earlier chunks of the same block, so chains are shorter than the block. Resolve passes
 // follow every link (up to kHops) to its byte and write back where they got, so a few passes
-// resolve any chain (jump_resolve.hpp).
+// resolve any chain (jump_passes).
 //
 // The host has validated the tables (parse_payload); every triple is checked here before any
 // byte of its batch is written, exactly as decode_chunk() checks it on the CPU.
@@ -25,7 +25,6 @@
 #include "src/cuda/launch.hpp"
 #include "src/cuda/temp_storage.hpp"
 #include "codecs/lz77/gpu_layout.cuh"
-#include "codecs/lz77/jump_resolve.hpp"
 #include "codecs/lz77/lz77_gpu.cuh"
 #include "codecs/lz77/triple.hpp"
 #include "gcbench/errors.hpp"
@@ -67,7 +66,7 @@ struct ByteOut {
 template <typename W>
 struct LinkOut {
   using Value = W;
-  static constexpr W kLink = kJumpLink<W>;
+  static constexpr W kLink = W{1} << (8 * sizeof(W) - 1);
   W* words;
   u64 base;
   __device__ Value read(int r) const {
@@ -85,20 +84,17 @@ constexpr u32 kStagedChunk = 4096;
 constexpr u32 kCrcTileChunks = cuda::kCrcThreads / 32;
 static_assert(kCrcTileBytes == kCrcTileChunks * kStagedChunk);
 
-// n values from src to dst by the warp, in 16-byte vectors where both allow (a stage always
-// does): a staged chunk out, a resolve tile in and back.
-template <typename W>
-__device__ void warp_copy(W* dst, const W* src, u32 n) {
+// Writes stage[0, n) to dst[0, n) with the warp, in 16-byte stores where dst allows.
+__device__ void write_out(u8* dst, const u8* stage, u32 n) {
   const u32 lane = threadIdx.x & 31;
-  constexpr u32 kPerVector = 16 / sizeof(W);
   u32 done = 0;
-  if ((reinterpret_cast<std::uintptr_t>(dst) | reinterpret_cast<std::uintptr_t>(src)) % 16 == 0) {
-    done = n / kPerVector * kPerVector;
-    for (u32 i = lane * kPerVector; i < done; i += 32 * kPerVector) {
-      *reinterpret_cast<uint4*>(dst + i) = *reinterpret_cast<const uint4*>(src + i);
+  if (reinterpret_cast<std::uintptr_t>(dst) % 16 == 0) {
+    done = n / 16 * 16;
+    for (u32 i = lane * 16; i < done; i += 32 * 16) {
+      *reinterpret_cast<uint4*>(dst + i) = *reinterpret_cast<const uint4*>(stage + i);
     }
   }
-  for (u32 i = done + lane; i < n; i += 32) dst[i] = src[i];
+  for (u32 i = done + lane; i < n; i += 32) dst[i] = stage[i];
 }
 
 // Each warp's stage, addressed through the array itself: a generic pointer to it costs an
@@ -131,7 +127,7 @@ struct StagedBytes {
   }
   __device__ void flush(u32 size) const {
     __syncwarp();
-    warp_copy(out + base, stages[warp], size);
+    write_out(out + base, stages[warp], size);
     __syncwarp();  // the stage is free for the warp's next chunk
   }
 };
@@ -292,50 +288,83 @@ __global__ void link_kernel(const u8* __restrict__ triples, const u64* __restric
   decode_chunk(triples, first, L, c, LinkOut<W>{words, L.chunk_begin(c)}, error);
 }
 
-// A resolve pass: a tile of kJumpTile words a warp (jump_resolve.hpp), eight warps a block.
+// Links a resolve pass follows for one word: enough that real data needs one or two passes, few
+// enough that a pass stays short where chains are long (a byte repeated over many chunks).
+constexpr u32 kHops = 16;
+
+// Words i, i + 1, i + 2, i + 3 (those below size), in one 16-byte load where they allow.
+// Positions are W: a word holds one below its link bit.
+template <typename W>
+__device__ void load_group(const W* words, W i, W size, W (&w)[4]) {
+  if constexpr (sizeof(W) == 4) {
+    if (i + 4 <= size) {
+      const uint4 v = *reinterpret_cast<const uint4*>(words + i);
+      w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
+      return;
+    }
+  }
+  for (u32 k = 0; k < 4; ++k) w[k] = i + k < size ? words[i + k] : 0;
+}
+
+// The links among w (the words at i, i + 1, i + 2, i + 3) followed over at most kHops links
+// each, toward a byte or a link further back; the four chains' loads are in flight together. A
+// target always lies below the link's own position; the check keeps a stray word from reading
+// out of bounds regardless.
+template <typename W>
+__device__ void follow_group(const W* words, W i, W (&w)[4]) {
+  W at[4] = {i, i + 1, i + 2, i + 3};
+  for (u32 hop = 0; hop < kHops; ++hop) {
+    bool moved = false;
+#pragma unroll
+    for (u32 k = 0; k < 4; ++k) {
+      const W q = w[k] & ~LinkOut<W>::kLink;
+      if ((w[k] & LinkOut<W>::kLink) && q < at[k]) {
+        w[k] = words[q];
+        at[k] = q;
+        moved = true;
+      }
+    }
+    if (!moved) return;
+  }
+}
+
+// Words i .. i + 3 (those below size) resolved as far as kHops links take them, and where they
+// got written back. Their bytes go to out in the first pass, and in a later one where a word
+// was a link. True if a link is left among them.
+template <typename W>
+__device__ bool resolve_group(W* words, W i, W size, u8* out, bool first) {
+  if (i >= size) return false;
+  W w[4];
+  load_group(words, i, size, w);
+  const W was[4] = {w[0], w[1], w[2], w[3]};
+  const bool links = ((w[0] | w[1] | w[2] | w[3]) & LinkOut<W>::kLink) != 0;
+  if (!links && !first) return false;
+  if (links) follow_group(words, i, w);
+  bool left = false;
+  u32 bytes = 0;
+  for (u32 k = 0; k < 4; ++k) {
+    if (w[k] != was[k]) words[i + k] = w[k];
+    left |= (w[k] & LinkOut<W>::kLink) != 0;
+    bytes |= u32{static_cast<u8>(w[k])} << (8 * k);
+  }
+  if (i + 4 <= size && reinterpret_cast<std::uintptr_t>(out + i) % 4 == 0) {
+    *reinterpret_cast<u32*>(out + i) = bytes;
+  } else {
+    for (u32 k = 0; k < 4 && i + k < size; ++k) out[i + k] = static_cast<u8>(bytes >> (8 * k));
+  }
+  return left;
+}
+
 constexpr unsigned kJumpThreads = 256;
-constexpr unsigned kJumpWarps = kJumpThreads / 32;
+constexpr unsigned kJumpTile = 4 * 32;    // the words a warp resolves at once
 constexpr unsigned kJumpGrid = 132 * 16;  // enough blocks to fill an H100/H200
 
 u64 jump_tiles(const Layout& l) {
   return (l.original_size + kJumpTile - 1) / kJumpTile;
 }
 
-// A warp's tile: [base, base + n) staged, each lane's words followed, the stage written back
-// whole if a word moved, and its bytes to out (all of them: in a later pass a byte still a link
-// is rewritten once resolved). True if a link is left in the tile.
-template <typename W>
-__device__ bool resolve_tile(W* words, W base, u32 n, u8* out, W* stage) {
-  const u32 lane = threadIdx.x & 31;
-  __syncwarp();  // the stage's last tile is written back
-  warp_copy(stage, words + base, n);
-  __syncwarp();
-  const u32 begin = std::min(lane * kJumpLaneWords, n);
-  const u32 end = std::min(begin + kJumpLaneWords, n);
-  bool moved = false;
-  const bool left = __any_sync(kFull, follow_lane(words, stage, base, begin, end, moved)) != 0;
-  __syncwarp();
-  if (__any_sync(kFull, moved)) warp_copy(words + base, stage, n);
-  // The lane's bytes, in 16-byte stores where the tile is whole and out aligned.
-  static_assert(kJumpLaneWords % 16 == 0);
-  if (end - begin == kJumpLaneWords &&
-      reinterpret_cast<std::uintptr_t>(out + base + begin) % 16 == 0) {
-#pragma unroll
-    for (u32 at = 0; at < kJumpLaneWords; at += 16) {
-      u32 v[4] = {};
-#pragma unroll
-      for (u32 i = 0; i < 16; ++i)
-        v[i / 4] |= u32{static_cast<u8>(stage[begin + at + i])} << (8 * (i % 4));
-      *reinterpret_cast<uint4*>(out + base + begin + at) = make_uint4(v[0], v[1], v[2], v[3]);
-    }
-  } else {
-    for (u32 i = begin; i < end; ++i) out[base + i] = static_cast<u8>(stage[i]);
-  }
-  return left;
-}
-
-// A pass's flags: whether the pass before left a link, in all and per tile (null in the first
-// pass), and the same for this pass.
+// A resolve pass's flags: whether the pass before left a link, in all and per tile (null in the
+// first pass), and the same for this pass.
 struct PassFlags {
   const u32* left_before;
   const u8* tiles_left_before;
@@ -359,28 +388,26 @@ struct Report {
 };
 
 // jump, one resolve pass, a tile at a time for each warp. A later pass runs only if the one
-// before left a link, and only over the tiles where it did. Every tile's flag is written, so
-// none needs clearing. Skipped after an error, when the words of the rejected chunks were never
-// written. The first pass also writes the report (the links, the last writer of the error word,
-// are done): one launch fewer a call.
+// before left a link, and only over the tiles where it did: on real data few are left after the
+// first. Every tile's flag is written, so none needs clearing. Skipped after an error, when the
+// words of the rejected chunks were never written. The first pass also writes the report (the
+// links, the last writer of the error word, are done): one launch fewer a call.
 template <typename W>
-__global__ void __launch_bounds__(kJumpThreads)
-    resolve_kernel(W* words, W size, u8* out, PassFlags f, Report report) {
+__global__ void resolve_kernel(W* words, W size, u8* out, PassFlags f, Report report) {
   cudaTriggerProgrammaticLaunchCompletion();
   cudaGridDependencySynchronize();
-  __shared__ alignas(16) W stages[kJumpWarps][kJumpTile];
   const bool first = f.left_before == nullptr;
   if (first && blockIdx.x == 0 && threadIdx.x == 0) report.write();
   if ((!first && *f.left_before == 0) || *report.error != kNoError) return;
-  const u32 lane = threadIdx.x & 31, warp = threadIdx.x / 32;
-  const u64 warps = u64{gridDim.x} * kJumpWarps;
+  const u32 lane = threadIdx.x & 31;
+  const u64 warps = u64{gridDim.x} * blockDim.x / 32;
   bool warp_left = false;
-  for (u64 tile = u64{blockIdx.x} * kJumpWarps + warp; tile * kJumpTile < size; tile += warps) {
+  for (u64 tile = (u64{blockIdx.x} * blockDim.x + threadIdx.x) / 32; tile * kJumpTile < size;
+       tile += warps) {
     bool left = false;
     if (first || f.tiles_left_before[tile] != 0) {
-      const auto base = static_cast<W>(tile * kJumpTile);
-      const auto n = static_cast<u32>(std::min<u64>(kJumpTile, size - base));
-      left = resolve_tile(words, base, n, out, stages[warp]);
+      const auto i = static_cast<W>(tile * kJumpTile + 4 * lane);
+      left = __any_sync(kFull, resolve_group(words, i, size, out, first)) != 0;
     }
     if (lane == 0) f.tiles_left[tile] = left;
     warp_left |= left;
@@ -393,9 +420,15 @@ bool staged(const Layout& l) {
   return l.chunk <= kStagedChunk;
 }
 
-// Resolve passes that resolve any chain of a launch block (jump_resolve.hpp).
+// Resolve passes that resolve any chain. A link drops to an earlier chunk of its launch block,
+// so a chain has fewer hops than the block has chunks. If every link has advanced A hops along
+// its chain after a pass, each of the next pass's kHops reads lands on a word that has advanced
+// A hops too: (kHops + 1) A in all, and (kHops + 1)^p hops after p passes.
 u32 jump_passes(const Layout& l) {
-  return lz77::jump_passes(std::min<u64>(l.work_items, l.chunk_count));
+  const u64 chunks = std::min<u64>(l.work_items, l.chunk_count);
+  u32 passes = 1;
+  for (u64 reach = kHops + 1; reach < chunks; reach *= kHops + 1) ++passes;
+  return passes;
 }
 
 // jump: the links, then the resolve passes, each launched overlapping the kernel before it: a
