@@ -133,7 +133,7 @@ double all_pass_rounds(std::vector<std::int64_t> target, u32 cap, u64 lane_words
           std::int64_t at = target[i];
           while (hops < cap && at != kLiteral) at = before[at], ++hops;
           // A link read to a byte ends the chain; the byte is what the word becomes.
-          target[i] = at == kLiteral ? kLiteral : at;
+          target[i] = at;
           left |= at != kLiteral;
           *std::min_element(busy.begin(), busy.end()) += hops;
         }
