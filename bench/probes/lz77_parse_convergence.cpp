@@ -42,10 +42,12 @@ constexpr std::array<Split, 6> kSplits = {{{1, 32}, {2, 16}, {4, 8}, {8, 4}, {2,
 constexpr std::uint32_t kBucketBits = 10;  // warp_design.cuh's index
 constexpr int kMaxSteps = 64;
 
-// The indexes a lookup walks: warp_design.cuh's buckets of a 10-bit hash, and one whose
-// buckets hold the positions of equal first 3 bytes only (no candidate rejected at once).
-enum Index { kHashBuckets, kExactKeys, kIndexes };
-constexpr const char* kIndexNames[kIndexes] = {"10-bit hash buckets (today's index)",
+// The indexes a lookup walks: warp_design.cuh's buckets of a 10-bit multiplicative hash, the
+// buckets of the shifts and XORs it used before (the first byte's low 2 bits only), and one
+// whose buckets hold the positions of equal first 3 bytes only (no candidate rejected at once).
+enum Index { kMultiplicative, kShiftXor, kExactKeys, kIndexes };
+constexpr const char* kIndexNames[kIndexes] = {"10-bit multiplicative hash (today's index)",
+                                               "10-bit shifts and XORs",
                                                "exact 3-byte keys"};
 
 struct Totals {
@@ -58,10 +60,14 @@ struct Totals {
 // the cap (all of its bucket in the window when none does).
 std::vector<std::uint32_t> candidates_tested(const ChunkTask& t, Index index) {
   auto bucket = [&](u64 p) {
-    constexpr std::uint32_t shift = (kBucketBits + gcbench::lz77::kMinMatch - 1) / 3;
     const std::uint8_t* b = t.data + p;
-    return ((std::uint32_t{b[0]} << (2 * shift)) ^ (std::uint32_t{b[1]} << shift) ^ b[2]) &
-           ((1u << kBucketBits) - 1);
+    if (index == kShiftXor) {
+      constexpr std::uint32_t shift = (kBucketBits + gcbench::lz77::kMinMatch - 1) / 3;
+      return ((std::uint32_t{b[0]} << (2 * shift)) ^ (std::uint32_t{b[1]} << shift) ^ b[2]) &
+             ((1u << kBucketBits) - 1);
+    }
+    const std::uint32_t key = b[0] | (std::uint32_t{b[1]} << 8) | (std::uint32_t{b[2]} << 16);
+    return (key * 2654435761u) >> (32 - kBucketBits);
   };
   const u64 base = gcbench::lz77::window_low(t, t.begin);
   std::vector<std::int64_t> head(std::size_t{1} << kBucketBits, -1), prev(t.end - base, -1);
@@ -205,7 +211,7 @@ int main(int argc, char** argv) {
         return 1;
       }
       convergence_figures(next, totals);
-      for (Index index : {kHashBuckets, kExactKeys}) {
+      for (Index index : {kMultiplicative, kShiftXor, kExactKeys}) {
         split_figures(next, candidates_tested(task, index), index, totals);
       }
     }
