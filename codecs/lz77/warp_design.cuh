@@ -30,9 +30,13 @@ constexpr u32 kSegment = 1024;  // positions per staged segment
 constexpr u32 kBucketBits = 10;
 constexpr u32 kBuckets = 1u << kBucketBits;
 
+// Multiplicative (Fibonacci) hashing: every bit of the 3 bytes reaches the bucket's bits, so
+// unrelated keys share a bucket about as rarely as 10 bits allow, and a lookup walks past each
+// one that does (shifts and XORs that keep the first byte's low 2 bits walk past many more in
+// text: bench/probes/lz77_parse_convergence.cpp counts both).
 __device__ __forceinline__ u32 bucket3(const u8* p) {
-  constexpr u32 shift = (kBucketBits + kMinMatch - 1) / kMinMatch;
-  return ((u32{p[0]} << (2 * shift)) ^ (u32{p[1]} << shift) ^ p[2]) & (kBuckets - 1);
+  const u32 key = u32{p[0]} | (u32{p[1]} << 8) | (u32{p[2]} << 16);
+  return (key * 2654435761u) >> (32 - kBucketBits);
 }
 
 constexpr u32 round16(u32 n) {
