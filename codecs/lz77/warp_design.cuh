@@ -10,6 +10,7 @@
 // the warps an SM holds: segments are short (1 KiB) to keep a warp's shared memory small, at the
 // price of indexing each window again every 1 KiB (bench/NOTES.md, "LZ77 GPU").
 #include <cstdint>
+#include <cstdlib>
 
 #include "src/cuda/cuda_check.hpp"
 #include "codecs/lz77/gpu_finders.cuh"
@@ -30,9 +31,13 @@ constexpr u32 kSegment = 1024;  // positions per staged segment
 constexpr u32 kBucketBits = 10;
 constexpr u32 kBuckets = 1u << kBucketBits;
 
+// Multiplicative (Fibonacci) hashing: every bit of the 3 bytes reaches the bucket's bits, so
+// unrelated keys share a bucket about as rarely as 10 bits allow. Shifts and XORs that keep
+// only the first byte's low 2 bits filled text's buckets with unrelated candidates, each one a
+// lookup walks past (bench/probes/lz77_parse_convergence.cpp counts the walks).
 __device__ __forceinline__ u32 bucket3(const u8* p) {
-  constexpr u32 shift = (kBucketBits + kMinMatch - 1) / kMinMatch;
-  return ((u32{p[0]} << (2 * shift)) ^ (u32{p[1]} << shift) ^ p[2]) & (kBuckets - 1);
+  const u32 key = u32{p[0]} | (u32{p[1]} << 8) | (u32{p[2]} << 16);
+  return (key * 2654435761u) >> (32 - kBucketBits);
 }
 
 constexpr u32 round16(u32 n) {
@@ -75,11 +80,21 @@ __device__ __forceinline__ u32 lanes_with_same_bucket(u32 h, u32 valid) {
 // sorted[rank[i]]. A counting sort: the counts by shared atomics (their order does not
 // matter), the scatter 32 positions per step, in position order, the highest lane of each
 // group of equal buckets moving the bucket's cursor past the group.
+// kMaskGroups: a lane learns its group from a table of lane masks, 16 bits a bucket in the
+// rank array's space (each half-warp in turn ORs its bit in its bucket's mask and reads the
+// mask back), instead of one ballot per bucket bit; rank is then filled by a pass over
+// `sorted` once the table is dead.
+template <bool kMaskGroups>
 __device__ inline void build_index(const u8* bytes, u32 count, u32 seg_off, u32 seg_len,
                                    u16* sorted, u16* starts, u16* rank) {
   const u32 lane = threadIdx.x & 31;
   const u32 below = (1u << lane) - 1;
   for (u32 h = lane; h <= kBuckets; h += 32) starts[h] = 0;
+  u32* masks = reinterpret_cast<u32*>(rank);  // bucket h in bits 16 * (h % 2) of word h / 2
+  static_assert(2 * kSegment >= 2 * kBuckets, "the rank array holds a mask table");
+  if constexpr (kMaskGroups) {
+    for (u32 w = lane; w < kBuckets / 2; w += 32) masks[w] = 0;
+  }
   __syncwarp();
   // Count of bucket h in starts[h + 1], added to the u32 holding that u16 (shared atomics are
   // 32-bit; a count never carries into its neighbour, being below 2^16).
@@ -110,15 +125,42 @@ __device__ inline void build_index(const u8* bytes, u32 count, u32 seg_off, u32 
     const u32 r = base + lane;
     const bool in = r < count;
     const u32 h = in ? bucket3(bytes + r) : 0u;
-    const u32 same = lanes_with_same_bucket(h, __ballot_sync(kFull, in));
-    u32 slot = 0;
-    if (in) {
-      slot = starts[h + 1] + __popc(same & below);
-      sorted[slot] = static_cast<u16>(r);
-      if (r - seg_off < seg_len) rank[r - seg_off] = static_cast<u16>(slot);
+    if constexpr (kMaskGroups) {
+      const u32 word = h / 2, shift = 16 * (h % 2), bit = lane % 16;
+#pragma unroll
+      for (u32 half = 0; half < 2; ++half) {
+        const bool mine = in && lane / 16 == half;
+        if (mine) atomicOr(masks + word, (1u << bit) << shift);
+        __syncwarp();
+        // Read by every lane (an address in the table), used by this half's.
+        const u32 same = (masks[word] >> shift) & 0xFFFFu;
+        const u32 slot = starts[h + 1] + __popc(same & ((1u << bit) - 1));
+        if (mine) sorted[slot] = static_cast<u16>(r);
+        __syncwarp();  // every group has read its mask and its cursor
+        if (mine && (same >> bit) == 1u) {
+          starts[h + 1] = static_cast<u16>(slot + 1);
+          masks[word] = 0;  // both buckets of the word: every lane has read its mask
+        }
+        __syncwarp();
+      }
+    } else {
+      const u32 same = lanes_with_same_bucket(h, __ballot_sync(kFull, in));
+      u32 slot = 0;
+      if (in) {
+        slot = starts[h + 1] + __popc(same & below);
+        sorted[slot] = static_cast<u16>(r);
+        if (r - seg_off < seg_len) rank[r - seg_off] = static_cast<u16>(slot);
+      }
+      __syncwarp();  // every group has read its cursor
+      if (in && (same >> lane) == 1u) starts[h + 1] = static_cast<u16>(slot + 1);
+      __syncwarp();
     }
-    __syncwarp();  // every group has read its cursor
-    if (in && (same >> lane) == 1u) starts[h + 1] = static_cast<u16>(slot + 1);
+  }
+  if constexpr (kMaskGroups) {
+    for (u32 j = lane; j < count; j += 32) {
+      const u32 i = sorted[j] - seg_off;
+      if (i < seg_len) rank[i] = static_cast<u16>(j);
+    }
     __syncwarp();
   }
 }
@@ -280,7 +322,7 @@ struct TripleBatch {
 
 // One warp (the thread block) per chunk; writes the chunk's triples to its slot. Within a
 // segment positions are region offsets (u32): the window and cap rules of DevLayout, shifted.
-template <Finder F>
+template <Finder F, bool kMaskGroups>
 __global__ void __launch_bounds__(32)
     warp_design_kernel(const u8* __restrict__ in, DevLayout L, Smem sm, u8* __restrict__ slots,
                        u32* __restrict__ counts) {
@@ -309,7 +351,7 @@ __global__ void __launch_bounds__(32)
     __syncwarp();
     // Every position a lookup can reach: r + 3 <= region (a lookup needs cap >= 3).
     if constexpr (F == Finder::hash) {
-      build_index(bytes, region >= kMinMatch ? region - kMinMatch + 1 : 0, seg_off,
+      build_index<kMaskGroups>(bytes, region >= kMinMatch ? region - kMinMatch + 1 : 0, seg_off,
                   seg_stop - seg_off, sorted, starts, rank);
       bucket_slots_of_segment(bytes, seg_off, seg_stop - seg_off, starts);
     }
@@ -337,15 +379,27 @@ __global__ void __launch_bounds__(32)
   if (lane == 0) counts[c] = n;
 }
 
+template <Finder F, bool kMaskGroups>
+void launch_with(const u8* in, const DevLayout& L, u64 chunk_count, u8* slots, u32* counts,
+                 cudaStream_t s) {
+  const Smem sm{L.max_offset + kSegment + L.max_length, F == Finder::hash};
+  GCB_CUDA(cudaFuncSetAttribute(warp_design_kernel<F, kMaskGroups>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                static_cast<int>(sm.total())));
+  warp_design_kernel<F, kMaskGroups><<<static_cast<unsigned>(chunk_count), 32, sm.total(), s>>>(
+      in, L, sm, slots, counts);
+  GCB_CUDA_LAUNCHED();
+}
+
 template <Finder F>
 void launch(const u8* in, const DevLayout& L, u64 chunk_count, u8* slots, u32* counts,
             cudaStream_t s) {
-  const Smem sm{L.max_offset + kSegment + L.max_length, F == Finder::hash};
-  GCB_CUDA(cudaFuncSetAttribute(warp_design_kernel<F>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                static_cast<int>(sm.total())));
-  warp_design_kernel<F>
-      <<<static_cast<unsigned>(chunk_count), 32, sm.total(), s>>>(in, L, sm, slots, counts);
-  GCB_CUDA_LAUNCHED();
+  static const bool ballots = std::getenv("GCBENCH_AB_BALLOTS") != nullptr;  // A/B: not kept
+  if (F == Finder::hash && !ballots) {
+    launch_with<F, true>(in, L, chunk_count, slots, counts, s);
+  } else {
+    launch_with<F, false>(in, L, chunk_count, slots, counts, s);
+  }
 }
 
 }  // namespace gcbench::lz77::gpu::warp
