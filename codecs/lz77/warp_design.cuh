@@ -10,11 +10,12 @@
 // the warps an SM holds: segments are short (1 KiB) to keep a warp's shared memory small, at the
 // price of indexing each window again every 1 KiB (bench/NOTES.md, "LZ77 GPU").
 #include <cstdint>
+#include <cstdlib>
 
-#include "src/cuda/cuda_check.hpp"
 #include "codecs/lz77/gpu_finders.cuh"
 #include "codecs/lz77/gpu_layout.cuh"
 #include "codecs/lz77/triple.hpp"
+#include "src/cuda/cuda_check.hpp"
 
 namespace gcbench::lz77::gpu::warp {
 
@@ -74,6 +75,30 @@ __device__ __forceinline__ u32 lanes_with_same_bucket(u32 h, u32 valid) {
   return valid & ~differ;
 }
 
+// Positions [first, count) into their buckets in position order, 32 a step, at the cursors
+// starts[h + 1]: the highest lane of each group of equal buckets moves the cursor past the
+// group. rank[i] for the segment's position seg_off + i.
+__device__ inline void scatter(const u8* bytes, u32 first, u32 count, u32 seg_off, u32 seg_len,
+                               u16* sorted, u16* starts, u16* rank) {
+  const u32 lane = threadIdx.x & 31;
+  const u32 below = (1u << lane) - 1;
+  for (u32 base = first; base < count; base += 32) {
+    const u32 r = base + lane;
+    const bool in = r < count;
+    const u32 h = in ? bucket3(bytes + r) : 0u;
+    const u32 same = lanes_with_same_bucket(h, __ballot_sync(kFull, in));
+    u32 slot = 0;
+    if (in) {
+      slot = starts[h + 1] + __popc(same & below);
+      sorted[slot] = static_cast<u16>(r);
+      if (r - seg_off < seg_len) rank[r - seg_off] = static_cast<u16>(slot);
+    }
+    __syncwarp();  // every group has read its cursor
+    if (in && (same >> lane) == 1u) starts[h + 1] = static_cast<u16>(slot + 1);
+    __syncwarp();
+  }
+}
+
 // Sorts positions [0, count) by bucket3, stable, into `sorted`; bucket h is then
 // sorted[starts[h] .. starts[h + 1]), and position seg_off + i (i < seg_len) sits at
 // sorted[rank[i]]. A counting sort: the counts by shared atomics (their order does not
@@ -82,7 +107,6 @@ __device__ __forceinline__ u32 lanes_with_same_bucket(u32 h, u32 valid) {
 __device__ inline void build_index(const u8* bytes, u32 count, u32 seg_off, u32 seg_len,
                                    u16* sorted, u16* starts, u16* rank) {
   const u32 lane = threadIdx.x & 31;
-  const u32 below = (1u << lane) - 1;
   for (u32 h = lane; h <= kBuckets; h += 32) starts[h] = 0;
   __syncwarp();
   // Count of bucket h in starts[h + 1], added to the u32 holding that u16 (shared atomics are
@@ -110,21 +134,111 @@ __device__ inline void build_index(const u8* bytes, u32 count, u32 seg_off, u32 
     run += n;
   }
   __syncwarp();
-  for (u32 base = 0; base < count; base += 32) {
-    const u32 r = base + lane;
-    const bool in = r < count;
-    const u32 h = in ? bucket3(bytes + r) : 0u;
-    const u32 same = lanes_with_same_bucket(h, __ballot_sync(kFull, in));
-    u32 slot = 0;
-    if (in) {
-      slot = starts[h + 1] + __popc(same & below);
-      sorted[slot] = static_cast<u16>(r);
-      if (r - seg_off < seg_len) rank[r - seg_off] = static_cast<u16>(slot);
-    }
-    __syncwarp();  // every group has read its cursor
-    if (in && (same >> lane) == 1u) starts[h + 1] = static_cast<u16>(slot + 1);
+  scatter(bytes, 0, count, seg_off, seg_len, sorted, starts, rank);
+}
+
+// The index kept from one segment to the next (kKeepIndex): the positions the window drops,
+// those it keeps and those it adds, in place. Before the new region is staged (old bytes):
+// the dropped positions' counts per bucket, the kept entries compacted to the front and
+// shifted to the new region's offsets, the table `kept` of each bucket's kept count. After
+// (new bytes): the added positions' counts, the new bucket starts, the kept entries moved up by
+// the added counts of the buckets before theirs, the added positions scattered at their
+// bucket's end. `starts` is the bucket table throughout; `table` is the rank array's space.
+// Checked against a fresh build at every segment of Silesia by a CPU model of these steps.
+static_assert(kSegment >= kBuckets, "the rank array holds a u16 a bucket");
+
+__device__ inline u32 drop_positions(const u8* bytes, u32 count_old, u32 delta, u16* sorted,
+                                     const u16* starts, u16* table) {
+  const u32 lane = threadIdx.x & 31;
+  const u32 below = (1u << lane) - 1;
+  u32* pairs = reinterpret_cast<u32*>(table);
+  for (u32 w = lane; w < kBuckets / 2; w += 32) pairs[w] = 0;
+  __syncwarp();
+  for (u32 o = lane; o < delta; o += 32) {
+    const u32 h = bucket3(bytes + o);
+    atomicAdd(pairs + h / 2, 1u << (16 * (h % 2)));
+  }
+  u32 kept = 0;
+  for (u32 base = 0; base < count_old; base += 32) {
+    const u32 j = base + lane;
+    const u32 v = j < count_old ? sorted[j] : 0u;
+    const bool keep = j < count_old && v >= delta;
+    const u32 keeping = __ballot_sync(kFull, keep);
+    __syncwarp();  // the batch is read before any of it is written (writes land at or below)
+    if (keep) sorted[kept + __popc(keeping & below)] = static_cast<u16>(v - delta);
+    kept += __popc(keeping);
+  }
+  __syncwarp();
+  constexpr u32 kPer = kBuckets / 32;
+  for (u32 i = 0; i < kPer; ++i) {
+    const u32 h = lane * kPer + i;
+    table[h] = static_cast<u16>(starts[h + 1] - starts[h] - table[h]);
+  }
+  __syncwarp();
+  return kept;
+}
+
+__device__ inline void add_positions(const u8* bytes, u32 kept, u32 first_new, u32 count,
+                                     u32 seg_off, u32 seg_len, u16* sorted, u16* starts,
+                                     u16* table) {
+  const u32 lane = threadIdx.x & 31;
+  for (u32 h = lane; h <= kBuckets; h += 32) starts[h] = 0;
+  __syncwarp();
+  u32* start_pairs = reinterpret_cast<u32*>(starts);
+  for (u32 r = first_new + lane; r < count; r += 32) {
+    const u32 at = bucket3(bytes + r) + 1;
+    atomicAdd(start_pairs + at / 2, 1u << (16 * (at % 2)));
+  }
+  __syncwarp();
+  // Per lane kPer buckets: the new starts (a scan of kept + added), the cursors of the scatter
+  // (start + kept, in starts[h + 1]) and the kept entries' shift (a scan of added, in table).
+  constexpr u32 kPer = kBuckets / 32;
+  u32 total = 0, added = 0;
+  for (u32 i = 0; i < kPer; ++i) {
+    const u32 h = lane * kPer + i;
+    total += table[h] + starts[h + 1];
+    added += starts[h + 1];
+  }
+  u32 total_incl = total, added_incl = added;
+  for (u32 d = 1; d < 32; d <<= 1) {
+    const u32 t = __shfl_up_sync(kFull, total_incl, d), a = __shfl_up_sync(kFull, added_incl, d);
+    if (lane >= d) total_incl += t, added_incl += a;
+  }
+  u32 start = total_incl - total, shift = added_incl - added;
+  for (u32 i = 0; i < kPer; ++i) {
+    const u32 h = lane * kPer + i;
+    const u32 k = table[h], a = starts[h + 1];
+    table[h] = static_cast<u16>(shift);
+    starts[h + 1] = static_cast<u16>(start + k);
+    start += k + a;
+    shift += a;
+  }
+  __syncwarp();
+  // Kept entries up by their shift, the highest batch first (a write lands at or above its
+  // read, never on a batch still to be read).
+  for (u32 base = (kept + 31) / 32 * 32; base > 0;) {
+    base -= 32;
+    const u32 j = base + lane;
+    const u32 v = j < kept ? sorted[j] : 0u;
+    const u32 to = j + table[bucket3(bytes + v)];
+    __syncwarp();
+    if (j < kept) sorted[to] = static_cast<u16>(v);
     __syncwarp();
   }
+  // The added positions at their buckets' ends, stable (build_index's scatter), ranks into
+  // the rank array (the shift table is dead).
+  u16* rank = table;
+  scatter(bytes, first_new, count, seg_off, seg_len, sorted, starts, rank);
+  // The segment's positions that were indexed before (the old look-ahead, fewer than
+  // kMaxLength): each found from its bucket's end, past the few added after it.
+  if (lane < first_new - min(seg_off, first_new) && lane < seg_len) {
+    const u32 r = seg_off + lane;
+    u32 s = starts[bucket3(bytes + r) + 1];
+    while (sorted[--s] != r) {
+    }
+    rank[lane] = static_cast<u16>(s);
+  }
+  __syncwarp();
 }
 
 // Replaces the bucket table (dead once the index is built) by the first slot of each segment
@@ -195,11 +309,15 @@ __device__ __forceinline__ u32 common16(const u32 (&a)[4], const u32 (&b)[4]) {
 // cap or leaves the window. Returns a match_key. A candidate must agree with r at the best
 // length so far (one byte rules out most after the first step); one that does compares its
 // first 16 bytes at once (the thesis caps matches at 15), only the wide look-ahead further.
+// b0 is the bucket's first slot, or (starts given) read there by the bucket of r's first 3
+// bytes, which the look-ahead's first word holds.
 __device__ inline u32 longest_hash(const u8* bytes, const u32* words, const u16* sorted, u32 r,
-                                   u32 top, u32 b0, u32 window, u32 cap) {
+                                   u32 top, u32 b0, u32 window, u32 cap,
+                                   const u16* starts = nullptr) {
   const u32 lane = threadIdx.x & 31;
   u32 ahead[4];
   load16(words, r, ahead);  // before the test below, so that its loads overlap the caller's
+  if (starts) b0 = starts[((ahead[0] & 0xFFFFFFu) * 2654435761u) >> (32 - kBucketBits)];
   if (top == b0) return 0;  // first of its bucket: no candidate
   u32 best = 0;
   for (;;) {
@@ -284,7 +402,7 @@ struct TripleBatch {
 
 // One warp (the thread block) per chunk; writes the chunk's triples to its slot. Within a
 // segment positions are region offsets (u32): the window and cap rules of DevLayout, shifted.
-template <Finder F>
+template <Finder F, bool kKeepIndex>
 __global__ void __launch_bounds__(32)
     warp_design_kernel(const u8* __restrict__ in, DevLayout L, Smem sm, u8* __restrict__ slots,
                        u32* __restrict__ counts) {
@@ -300,6 +418,9 @@ __global__ void __launch_bounds__(32)
   const u64 ce = L.chunk_end(c), ws = L.window_start(c);
   TripleBatch batch{slots + c * L.chunk * L.triple_bytes, L.config, L.triple_bytes};
   u32 n = 0;
+  u32 count_old = 0;  // kKeepIndex: the last segment's indexed positions and region start
+  u64 lo_old = 0;
+  bool indexed = false;
   for (u64 p = L.chunk_begin(c); p < ce;) {
     const u64 seg_end = min(p + kSegment, ce);
     const u32 seg_off = L.window_at(p, ws);  // p's region offset
@@ -309,14 +430,24 @@ __global__ void __launch_bounds__(32)
     const auto region = static_cast<u32>(min(seg_end + L.max_length, ce) - lo);
     const auto seg_stop = static_cast<u32>(seg_end - lo);
     const auto window_base = static_cast<u32>(min(lo - ws, u64{L.max_offset}));
+    // Every position a lookup can reach: r + 3 <= region (a lookup needs cap >= 3).
+    const u32 count = region >= kMinMatch ? region - kMinMatch + 1 : 0;
+    const bool keep = kKeepIndex && indexed;
+    u32 kept = 0;
+    if (keep)
+      kept = drop_positions(bytes, count_old, static_cast<u32>(lo - lo_old), sorted, starts, rank);
     stage(in, L.size, lo, region, bytes);
     __syncwarp();
-    // Every position a lookup can reach: r + 3 <= region (a lookup needs cap >= 3).
     if constexpr (F == Finder::hash) {
-      build_index(bytes, region >= kMinMatch ? region - kMinMatch + 1 : 0, seg_off,
-                  seg_stop - seg_off, sorted, starts, rank);
-      bucket_slots_of_segment(bytes, seg_off, seg_stop - seg_off, starts);
+      if (keep) {
+        add_positions(bytes, kept, count_old - static_cast<u32>(lo - lo_old), count, seg_off,
+                      seg_stop - seg_off, sorted, starts, rank);
+      } else {
+        build_index(bytes, count, seg_off, seg_stop - seg_off, sorted, starts, rank);
+        if (!kKeepIndex) bucket_slots_of_segment(bytes, seg_off, seg_stop - seg_off, starts);
+      }
     }
+    count_old = count, lo_old = lo, indexed = true;
     u32 r = seg_off;
     for (; r < seg_stop; ++n) {
       const u32 cap = min(L.max_length, region - r - 1);
@@ -325,7 +456,9 @@ __global__ void __launch_bounds__(32)
       if (cap >= kMinMatch && window > 0) {
         if constexpr (F == Finder::hash) {
           const u32 i = r - seg_off;
-          key = longest_hash(bytes, words, sorted, r, rank[i], bucket_slot[i], window, cap);
+          key = kKeepIndex
+                    ? longest_hash(bytes, words, sorted, r, rank[i], 0, window, cap, starts)
+                    : longest_hash(bytes, words, sorted, r, rank[i], bucket_slot[i], window, cap);
         }
         if constexpr (F == Finder::brute) key = longest_brute(bytes, words, r, window, cap);
       }
@@ -341,15 +474,26 @@ __global__ void __launch_bounds__(32)
   if (lane == 0) counts[c] = n;
 }
 
+template <Finder F, bool kKeepIndex>
+void launch_with(const u8* in, const DevLayout& L, u64 chunk_count, u8* slots, u32* counts,
+                 cudaStream_t s) {
+  const Smem sm{L.max_offset + kSegment + L.max_length, F == Finder::hash};
+  GCB_CUDA(cudaFuncSetAttribute(warp_design_kernel<F, kKeepIndex>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                static_cast<int>(sm.total())));
+  warp_design_kernel<F, kKeepIndex>
+      <<<static_cast<unsigned>(chunk_count), 32, sm.total(), s>>>(in, L, sm, slots, counts);
+  GCB_CUDA_LAUNCHED();
+}
+
 template <Finder F>
 void launch(const u8* in, const DevLayout& L, u64 chunk_count, u8* slots, u32* counts,
             cudaStream_t s) {
-  const Smem sm{L.max_offset + kSegment + L.max_length, F == Finder::hash};
-  GCB_CUDA(cudaFuncSetAttribute(warp_design_kernel<F>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                static_cast<int>(sm.total())));
-  warp_design_kernel<F>
-      <<<static_cast<unsigned>(chunk_count), 32, sm.total(), s>>>(in, L, sm, slots, counts);
-  GCB_CUDA_LAUNCHED();
+  static const bool fresh = std::getenv("GCBENCH_AB_FRESH_INDEX") != nullptr;  // A/B: not kept
+  if constexpr (F == Finder::hash) {
+    if (!fresh) return launch_with<F, true>(in, L, chunk_count, slots, counts, s);
+  }
+  launch_with<F, false>(in, L, chunk_count, slots, counts, s);
 }
 
 }  // namespace gcbench::lz77::gpu::warp
