@@ -24,6 +24,7 @@
 
 #include "codecs/lz77/hash_chains.hpp"
 #include "codecs/lz77/payload.hpp"
+#include "codecs/lz77/warp_bucket.hpp"
 
 namespace {
 
@@ -39,7 +40,7 @@ struct Split {
   std::uint32_t parses, lanes;
 };
 constexpr std::array<Split, 6> kSplits = {{{1, 32}, {2, 16}, {4, 8}, {8, 4}, {2, 32}, {4, 32}}};
-constexpr std::uint32_t kBucketBits = 10;  // warp_design.cuh's index
+constexpr std::uint32_t kBucketBits = gcbench::lz77::kWarpBucketBits;
 constexpr int kMaxSteps = 64;
 
 // The indexes a lookup walks: warp_design.cuh's buckets of a 10-bit multiplicative hash, the
@@ -66,8 +67,8 @@ std::vector<std::uint32_t> candidates_tested(const ChunkTask& t, Index index) {
       return ((std::uint32_t{b[0]} << (2 * shift)) ^ (std::uint32_t{b[1]} << shift) ^ b[2]) &
              ((1u << kBucketBits) - 1);
     }
-    const std::uint32_t key = b[0] | (std::uint32_t{b[1]} << 8) | (std::uint32_t{b[2]} << 16);
-    return (key * 2654435761u) >> (32 - kBucketBits);
+    return gcbench::lz77::warp_bucket(b[0] | (std::uint32_t{b[1]} << 8) |
+                                      (std::uint32_t{b[2]} << 16));
   };
   const u64 base = gcbench::lz77::window_low(t, t.begin);
   std::vector<std::int64_t> head(std::size_t{1} << kBucketBits, -1), prev(t.end - base, -1);

@@ -11,10 +11,11 @@
 // price of indexing each window again every 1 KiB (bench/NOTES.md, "LZ77 GPU").
 #include <cstdint>
 
-#include "src/cuda/cuda_check.hpp"
 #include "codecs/lz77/gpu_finders.cuh"
 #include "codecs/lz77/gpu_layout.cuh"
 #include "codecs/lz77/triple.hpp"
+#include "codecs/lz77/warp_bucket.hpp"
+#include "src/cuda/cuda_check.hpp"
 
 namespace gcbench::lz77::gpu::warp {
 
@@ -27,16 +28,11 @@ constexpr u32 kFull = 0xFFFFFFFFu;
 constexpr u32 kSegment = 1024;  // positions per staged segment
 // Buckets of the index. Any hash of the 3 bytes gives the same matches; fewer buckets than the
 // CPU's 4096 keep the table small (more unrelated candidates, rejected at their first byte).
-constexpr u32 kBucketBits = 10;
+constexpr u32 kBucketBits = kWarpBucketBits;
 constexpr u32 kBuckets = 1u << kBucketBits;
 
-// Multiplicative (Fibonacci) hashing: every bit of the 3 bytes reaches the bucket's bits, so
-// unrelated keys share a bucket about as rarely as 10 bits allow, and a lookup walks past each
-// one that does (shifts and XORs that keep the first byte's low 2 bits walk past many more in
-// text: bench/probes/lz77_parse_convergence.cpp counts both).
 __device__ __forceinline__ u32 bucket3(const u8* p) {
-  const u32 key = u32{p[0]} | (u32{p[1]} << 8) | (u32{p[2]} << 16);
-  return (key * 2654435761u) >> (32 - kBucketBits);
+  return warp_bucket(u32{p[0]} | (u32{p[1]} << 8) | (u32{p[2]} << 16));
 }
 
 constexpr u32 round16(u32 n) {
